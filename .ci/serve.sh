@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The README's serve command: set-up, a release build, and the page on loopback.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+echo "ABS Playground: http://127.0.0.1:8080/"
+exec trunk serve --release --address 127.0.0.1 --port 8080

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The README's test command: set-up, then every check, failing fast.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+step() { printf '\n\033[1;34m== %s\033[0m\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "clippy (host)"
+cargo clippy --locked --all-targets -- -D warnings
+step "clippy (wasm32)"
+cargo clippy --locked --target wasm32-unknown-unknown --lib --bins -- -D warnings
+
+step "cargo doc"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib --quiet
+
+step "native tests"
+cargo test --locked
+
+step "wasm-bindgen tests in headless Chromium"
+WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}" \
+  cargo test --locked --target wasm32-unknown-unknown --test browser
+
+step "trunk build --release"
+rm -rf dist
+trunk build --release
+
+step "end-to-end tests (Playwright, release build on loopback)"
+site=target/e2e-site
+rm -rf "$site" target/screenshots
+mkdir -p "$site/course/abs-playground" target/screenshots
+cp -r dist/. "$site/"
+cp -r dist/. "$site/course/abs-playground/"
+(cd tests/e2e && npx playwright test)
+echo "screenshots: target/screenshots/"
+
+step "release bundle sizes"
+.ci/bundle-size.sh dist

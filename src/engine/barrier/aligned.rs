@@ -1,0 +1,199 @@
+//! Aligned, exactly-once checkpoints (steps ①–④ of the seed).
+//!
+//! A channel that delivered the barrier being aligned is blocked: what it sends next belongs
+//! after the snapshot, so it waits in the alignment buffer until every open channel has caught
+//! up. When an alignment ends (triggered, subsumed or cancelled) the buffer is not emptied at
+//! once: it is pushed onto a replay stack and fed back one item at a time, each acting as if it
+//! had just arrived. A replayed barrier may start the next alignment and hold items again; that
+//! alignment's own buffer then lands on top of the stack, so its items come back before the rest
+//! of the older ones. This is Flink's `BarrierBuffer` behaviour, and it keeps every channel's
+//! items in the order they were sent.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::mem;
+
+use super::{is_newer, ChannelIndex, CheckpointId, Input, Inputs, Output};
+
+/// An item waiting in the alignment buffer, with the channel it came from.
+type Held<R> = (ChannelIndex, Input<R>);
+
+#[derive(Clone, Debug)]
+pub(super) struct Aligned<R> {
+    /// The newest checkpoint id this task started, completed or gave up; only a newer barrier
+    /// may start an alignment (Flink's `currentCheckpointId`).
+    latest: Option<CheckpointId>,
+    /// Whether `latest` is being aligned right now.
+    aligning: bool,
+    /// Channels that delivered the barrier of the running alignment.
+    blocked: BTreeSet<ChannelIndex>,
+    /// Items that arrived on blocked channels during the running alignment, in arrival order.
+    held: Vec<Held<R>>,
+    /// Buffers of finished alignments still to be replayed; the last one is replayed first.
+    replay: Vec<VecDeque<Held<R>>>,
+}
+
+impl<R> Default for Aligned<R> {
+    fn default() -> Self {
+        Aligned {
+            latest: None,
+            aligning: false,
+            blocked: BTreeSet::new(),
+            held: Vec::new(),
+            replay: Vec::new(),
+        }
+    }
+}
+
+impl<R> Aligned<R> {
+    pub(super) fn current(&self) -> Option<CheckpointId> {
+        if self.aligning {
+            self.latest
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn is_blocked(&self, ch: ChannelIndex) -> bool {
+        self.blocked.contains(&ch)
+    }
+
+    pub(super) fn hold(&mut self, ch: ChannelIndex, input: Input<R>) {
+        self.held.push((ch, input));
+    }
+
+    pub(super) fn has_replay(&self) -> bool {
+        self.replay.iter().any(|buffer| !buffer.is_empty())
+    }
+
+    pub(super) fn next_replay(&mut self) -> Option<Held<R>> {
+        while let Some(top) = self.replay.last_mut() {
+            if let Some(item) = top.pop_front() {
+                if top.is_empty() {
+                    self.replay.pop();
+                }
+                return Some(item);
+            }
+            self.replay.pop();
+        }
+        None
+    }
+
+    /// Held items of `ch`, oldest first. Items held by the running alignment were taken from the
+    /// replay stack (or arrived after it was empty), so they are older than what is still
+    /// stacked; the stack is oldest at the top.
+    pub(super) fn held_on(&self, ch: ChannelIndex) -> Vec<&Input<R>> {
+        let stacked = self.replay.iter().rev().flat_map(|buffer| buffer.iter());
+        self.held
+            .iter()
+            .chain(stacked)
+            .filter(|(from, _)| *from == ch)
+            .map(|(_, input)| input)
+            .collect()
+    }
+
+    pub(super) fn held_count(&self) -> u32 {
+        let stacked: usize = self.replay.iter().map(VecDeque::len).sum();
+        u32::try_from(self.held.len() + stacked).unwrap_or(u32::MAX)
+    }
+
+    /// The input ended: forget the running alignment without a report and queue its held items
+    /// for release, in the order they arrived.
+    pub(super) fn drop_alignment(&mut self) {
+        self.release();
+    }
+
+    pub(super) fn on_barrier(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        match self.current() {
+            Some(current) if id == current => {
+                self.blocked.insert(ch);
+                self.trigger_if_aligned(inputs, out);
+            }
+            Some(current) if id > current => {
+                // Subsumed: the newer checkpoint will capture a later state anyway. The new
+                // alignment starts before the old buffer replays, so items of `ch` in it are
+                // held again instead of overtaking the barrier that just arrived.
+                out.push(Output::Aborted(current));
+                self.release();
+                self.begin(inputs, ch, id, out);
+            }
+            Some(_) => {}
+            None if is_newer(self.latest, id) => self.begin(inputs, ch, id, out),
+            None => {}
+        }
+    }
+
+    pub(super) fn on_cancel(&mut self, id: CheckpointId, out: &mut Vec<Output<R>>) {
+        match self.current() {
+            Some(current) if id == current => {
+                out.push(Output::Aborted(current));
+                self.release();
+            }
+            Some(current) if id > current => {
+                // Only the cancelled id is reported: Flink drops the older alignment silently,
+                // and remembering `id` makes its late barriers ignored.
+                out.push(Output::Aborted(id));
+                self.latest = Some(id);
+                self.release();
+            }
+            Some(_) => {}
+            None if is_newer(self.latest, id) => {
+                out.push(Output::Aborted(id));
+                self.latest = Some(id);
+            }
+            None => {}
+        }
+    }
+
+    /// Called after the channel was marked closed; an end of partition that arrives on a blocked
+    /// channel never gets here, it is held like data.
+    pub(super) fn on_end_of_partition(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) {
+        let Some(current) = self.current() else {
+            return;
+        };
+        if inputs.finished_channels_align {
+            self.trigger_if_aligned(inputs, out);
+        } else {
+            out.push(Output::Aborted(current));
+            self.release();
+        }
+    }
+
+    fn begin(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        self.latest = Some(id);
+        self.aligning = true;
+        self.blocked.insert(ch);
+        // With a single open channel the first barrier is the last one too.
+        self.trigger_if_aligned(inputs, out);
+    }
+
+    fn trigger_if_aligned(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) {
+        if let Some(current) = self.current() {
+            if inputs.all_accounted_for(&self.blocked) {
+                out.push(Output::Triggered(current));
+                self.release();
+            }
+        }
+    }
+
+    /// End the running alignment (if any): unblock every channel and stack its buffer for replay.
+    fn release(&mut self) {
+        self.aligning = false;
+        self.blocked.clear();
+        let held = mem::take(&mut self.held);
+        if !held.is_empty() {
+            self.replay.push(VecDeque::from(held));
+        }
+    }
+}

@@ -1,0 +1,372 @@
+//! The per-task barrier handler: how one task reacts to what arrives on its input channels.
+//!
+//! This is the single copy of the rules in `BARRIER_RULES.md` (Flink's
+//! `SingleCheckpointBarrierHandler` and `CheckpointBarrierTracker`, restated). The simulation
+//! feeds it one arrival per step and the `abs-sim gate` command feeds it JSON lines; both read
+//! back the same [`Output`] list, so the page and the checks can never disagree.
+//!
+//! Codemap:
+//! - this file: the public types, and what every mode shares (channel ranges, closed channels,
+//!   where an end of partition is reported, the end of the input);
+//! - [`aligned`]: exactly-once alignment, the only mode that holds items, with its replay stack;
+//! - [`tracking`]: at-least-once barrier tracking, several checkpoints pending at once;
+//! - [`unaligned`]: unaligned checkpoints, triggered by the first barrier, recording channel state.
+//!
+//! Architecture invariant: pure and total. No IO, no clock, no randomness, ordered collections
+//! only, and no input sequence can make it panic: an arrival on a channel the task does not have
+//! is ignored, and a closed channel only lets records through.
+
+mod aligned;
+mod tracking;
+mod unaligned;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use aligned::Aligned;
+use tracking::Tracking;
+use unaligned::Unaligned;
+
+/// Checkpoint ids only grow, so a plain counter is enough to order them.
+pub type CheckpointId = u64;
+/// Position of an input channel among the task's inputs, `0..channels`.
+pub type ChannelIndex = u32;
+
+/// How a task treats barriers; the same scenario can be replayed under each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BarrierMode {
+    Aligned,
+    AtLeastOnce,
+    Unaligned,
+}
+
+impl BarrierMode {
+    /// Every mode, in the order a menu lists them.
+    pub const ALL: [BarrierMode; 3] = [
+        BarrierMode::Aligned,
+        BarrierMode::AtLeastOnce,
+        BarrierMode::Unaligned,
+    ];
+
+    /// The spelling used on the command line, in permalinks and in serialised scenarios.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BarrierMode::Aligned => "aligned",
+            BarrierMode::AtLeastOnce => "at-least-once",
+            BarrierMode::Unaligned => "unaligned",
+        }
+    }
+}
+
+impl fmt::Display for BarrierMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A mode name that is none of [`BarrierMode::ALL`]; it keeps what was typed for the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownMode(pub String);
+
+impl fmt::Display for UnknownMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown barrier mode \"{}\" (expected one of: aligned, at-least-once, unaligned)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownMode {}
+
+impl FromStr for BarrierMode {
+    type Err = UnknownMode;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BarrierMode::ALL
+            .into_iter()
+            .find(|mode| mode.as_str() == s)
+            .ok_or_else(|| UnknownMode(s.to_owned()))
+    }
+}
+
+/// What arrives on one input channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input<R> {
+    Record(R),
+    Barrier(CheckpointId),
+    Cancel(CheckpointId),
+    EndOfPartition,
+}
+
+/// What the task does, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output<R> {
+    /// The record is handed to the operator (came from channel `ch`).
+    Record { ch: ChannelIndex, record: R },
+    /// The task snapshots its state for this checkpoint and forwards the barrier.
+    Triggered(CheckpointId),
+    /// The task gives up this checkpoint.
+    Aborted(CheckpointId),
+    /// The end of partition of channel `ch` is handled (channel closed).
+    EndOfPartition(ChannelIndex),
+    /// Unaligned: the record is persisted as in-flight state of `checkpoint` (reported before the
+    /// record is handed on).
+    ChannelState {
+        checkpoint: CheckpointId,
+        ch: ChannelIndex,
+        record: R,
+    },
+}
+
+/// What every mode needs to know about the task's inputs as a whole.
+#[derive(Clone, Debug)]
+struct Inputs {
+    channels: u32,
+    /// Channels whose end of partition has been handled (not merely received and held).
+    closed: BTreeSet<ChannelIndex>,
+    /// Flink's "checkpoints after tasks finish": does a closed channel count as aligned?
+    finished_channels_align: bool,
+    /// Set by [`BarrierHandler::end_of_input`]: from then on barriers are ignored, because no
+    /// checkpoint could complete any more.
+    ended: bool,
+}
+
+impl Inputs {
+    fn open_count(&self) -> usize {
+        (self.channels as usize).saturating_sub(self.closed.len())
+    }
+
+    /// True when every channel has either delivered the barrier (is in `delivered`) or closed.
+    /// Sets, not counters, so a channel that did both is not counted twice.
+    fn all_accounted_for(&self, delivered: &BTreeSet<ChannelIndex>) -> bool {
+        let accounted = self.closed.len() + delivered.difference(&self.closed).count();
+        accounted >= self.channels as usize
+    }
+}
+
+/// The mode-specific half of the handler.
+#[derive(Clone, Debug)]
+enum Core<R> {
+    Aligned(Aligned<R>),
+    Tracking(Tracking),
+    Unaligned(Unaligned),
+}
+
+/// One task's input handler. It decides, for each arrival, what the task does: hand a record to
+/// the operator, hold it, trigger or abort a checkpoint, close a channel.
+#[derive(Clone, Debug)]
+pub struct BarrierHandler<R> {
+    mode: BarrierMode,
+    inputs: Inputs,
+    core: Core<R>,
+}
+
+impl<R: Clone> BarrierHandler<R> {
+    pub fn new(mode: BarrierMode, channels: u32, finished_channels_align: bool) -> Self {
+        let core = match mode {
+            BarrierMode::Aligned => Core::Aligned(Aligned::default()),
+            BarrierMode::AtLeastOnce => Core::Tracking(Tracking::default()),
+            BarrierMode::Unaligned => Core::Unaligned(Unaligned::default()),
+        };
+        BarrierHandler {
+            mode,
+            inputs: Inputs {
+                channels,
+                closed: BTreeSet::new(),
+                finished_channels_align,
+                ended: false,
+            },
+            core,
+        }
+    }
+
+    pub fn mode(&self) -> BarrierMode {
+        self.mode
+    }
+
+    pub fn channels(&self) -> u32 {
+        self.inputs.channels
+    }
+
+    pub fn finished_channels_align(&self) -> bool {
+        self.inputs.finished_channels_align
+    }
+
+    /// Handle one item arriving on `ch`. If held items are waiting to be replayed, they are all
+    /// replayed first: a channel's items must reach the operator in the order they were sent.
+    pub fn receive(&mut self, ch: ChannelIndex, input: Input<R>, out: &mut Vec<Output<R>>) {
+        self.drain_replay(out);
+        self.arrive(ch, input, out);
+    }
+
+    /// True when held items wait to be replayed (aligned mode, after an alignment ended).
+    pub fn has_replay(&self) -> bool {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.has_replay(),
+            Core::Tracking(_) | Core::Unaligned(_) => false,
+        }
+    }
+
+    /// Replay exactly one held item, as if it had just arrived: it may be held again, start a new
+    /// alignment, and so on. One at a time so the page can show the buffer draining step by step.
+    /// Returns false if there was nothing to replay.
+    pub fn replay_one(&mut self, out: &mut Vec<Output<R>>) -> bool {
+        let next = match &mut self.core {
+            Core::Aligned(aligned) => aligned.next_replay(),
+            Core::Tracking(_) | Core::Unaligned(_) => None,
+        };
+        match next {
+            Some((ch, input)) => {
+                self.arrive(ch, input, out);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The input ended: pending replays run as usual, then an unfinished alignment is dropped
+    /// without a report and its held items are released in their original order. Barriers met
+    /// from here on are ignored, since nothing could complete a checkpoint any more.
+    pub fn end_of_input(&mut self, out: &mut Vec<Output<R>>) {
+        self.drain_replay(out);
+        self.inputs.ended = true;
+        match &mut self.core {
+            Core::Aligned(aligned) => aligned.drop_alignment(),
+            Core::Tracking(tracking) => tracking.drop_pending(),
+            Core::Unaligned(unaligned) => unaligned.drop_pending(),
+        }
+        self.drain_replay(out);
+    }
+
+    /// Whether channel `ch` is blocked by an alignment (only ever true in aligned mode).
+    pub fn is_blocked(&self, ch: ChannelIndex) -> bool {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.is_blocked(ch),
+            Core::Tracking(_) | Core::Unaligned(_) => false,
+        }
+    }
+
+    /// Whether the end of partition of `ch` has been handled (a held one does not count yet).
+    pub fn is_closed(&self, ch: ChannelIndex) -> bool {
+        self.inputs.closed.contains(&ch)
+    }
+
+    /// Items currently held (not yet replayed) for channel `ch`, oldest first, including items
+    /// waiting in the replay stack.
+    pub fn held_on(&self, ch: ChannelIndex) -> Vec<&Input<R>> {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.held_on(ch),
+            Core::Tracking(_) | Core::Unaligned(_) => Vec::new(),
+        }
+    }
+
+    pub fn held_count(&self) -> u32 {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.held_count(),
+            Core::Tracking(_) | Core::Unaligned(_) => 0,
+        }
+    }
+
+    /// The checkpoint being aligned (aligned), the pending one (unaligned), or the newest pending
+    /// one (at-least-once), if any.
+    pub fn current_checkpoint(&self) -> Option<CheckpointId> {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.current(),
+            Core::Tracking(tracking) => tracking.newest_pending(),
+            Core::Unaligned(unaligned) => unaligned.current(),
+        }
+    }
+
+    /// Whether channel `ch` has delivered the barrier of the current checkpoint (or of the pending
+    /// at-least-once entry with the highest id). A cancellation marker counts as delivered in
+    /// at-least-once mode, where it also reports the channel.
+    pub fn has_delivered_current(&self, ch: ChannelIndex) -> bool {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.is_blocked(ch),
+            Core::Tracking(tracking) => tracking.newest_has_heard(ch),
+            Core::Unaligned(unaligned) => unaligned.has_delivered(ch),
+        }
+    }
+
+    /// At-least-once: ids of pending checkpoints, oldest first; other modes: the current one.
+    pub fn pending_checkpoints(&self) -> Vec<CheckpointId> {
+        match &self.core {
+            Core::Tracking(tracking) => tracking.pending_ids(),
+            Core::Aligned(_) | Core::Unaligned(_) => self.current_checkpoint().into_iter().collect(),
+        }
+    }
+
+    fn drain_replay(&mut self, out: &mut Vec<Output<R>>) {
+        while self.replay_one(out) {}
+    }
+
+    /// The rules shared by every mode, then the mode's own. An end of partition is reported after
+    /// whatever it completed or aborted, so the task has snapshotted before the channel closes.
+    fn arrive(&mut self, ch: ChannelIndex, input: Input<R>, out: &mut Vec<Output<R>>) {
+        if ch >= self.inputs.channels {
+            return;
+        }
+        if self.inputs.closed.contains(&ch) {
+            // Nothing should follow an end of partition; a stray record still reaches the
+            // operator rather than vanish, anything else has no channel left to act on.
+            if let Input::Record(record) = input {
+                out.push(Output::Record { ch, record });
+            }
+            return;
+        }
+        if let Core::Aligned(aligned) = &mut self.core {
+            if aligned.is_blocked(ch) {
+                aligned.hold(ch, input);
+                return;
+            }
+        }
+        match input {
+            Input::Record(record) => {
+                if let Core::Unaligned(unaligned) = &self.core {
+                    unaligned.persist_in_flight(ch, &record, out);
+                }
+                out.push(Output::Record { ch, record });
+            }
+            Input::Barrier(id) => {
+                if self.inputs.ended {
+                    return;
+                }
+                match &mut self.core {
+                    Core::Aligned(aligned) => aligned.on_barrier(&self.inputs, ch, id, out),
+                    Core::Tracking(tracking) => tracking.on_barrier(&self.inputs, ch, id, out),
+                    Core::Unaligned(unaligned) => unaligned.on_barrier(&self.inputs, ch, id, out),
+                }
+            }
+            Input::Cancel(id) => match &mut self.core {
+                Core::Aligned(aligned) => aligned.on_cancel(id, out),
+                Core::Tracking(tracking) => tracking.on_cancel(&self.inputs, ch, id, out),
+                Core::Unaligned(unaligned) => unaligned.on_cancel(id, out),
+            },
+            Input::EndOfPartition => {
+                self.inputs.closed.insert(ch);
+                match &mut self.core {
+                    Core::Aligned(aligned) => aligned.on_end_of_partition(&self.inputs, out),
+                    Core::Tracking(tracking) => {
+                        tracking.on_end_of_partition(&self.inputs, ch, out)
+                    }
+                    Core::Unaligned(unaligned) => unaligned.on_end_of_partition(&self.inputs, out),
+                }
+                out.push(Output::EndOfPartition(ch));
+            }
+        }
+    }
+}
+
+/// True when `id` is newer than every id handled so far (`latest`), i.e. may start something.
+fn is_newer(latest: Option<CheckpointId>, id: CheckpointId) -> bool {
+    latest.is_none_or(|latest| id > latest)
+}

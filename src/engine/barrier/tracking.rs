@@ -1,0 +1,185 @@
+//! At-least-once checkpoints: barrier tracking, as Flink's `CheckpointBarrierTracker` does it.
+//!
+//! Nothing is blocked, held or reordered: records that follow an early barrier are processed
+//! before the snapshot, which is exactly why recovery may count them twice. Because nothing
+//! waits, barriers of several checkpoints can be in flight at once, so the tracker keeps a
+//! short queue of pending checkpoints, each with the set of channels heard from.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::{is_newer, ChannelIndex, CheckpointId, Inputs, Output};
+
+/// Beyond this many pending checkpoints the oldest is forgotten (Flink's
+/// `MAX_CHECKPOINTS_TO_TRACK`); a checkpoint that old would be subsumed anyway.
+const MAX_PENDING: usize = 50;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Heard {
+    /// The channel delivered the barrier or a cancellation marker of this checkpoint.
+    Reported,
+    /// The channel closed after the entry was opened and counts as aligned.
+    Closed,
+}
+
+#[derive(Clone, Debug)]
+struct Pending {
+    id: CheckpointId,
+    /// Channels open when the entry was opened: those that must report or close.
+    expected: usize,
+    heard: BTreeMap<ChannelIndex, Heard>,
+    /// Aborted entries are kept until every channel reported, so their late barriers cannot
+    /// open a fresh entry; they are just never triggered.
+    aborted: bool,
+}
+
+impl Pending {
+    fn new(id: CheckpointId, inputs: &Inputs, ch: ChannelIndex, aborted: bool) -> Self {
+        Pending {
+            id,
+            expected: inputs.open_count(),
+            heard: BTreeMap::from([(ch, Heard::Reported)]),
+            aborted,
+        }
+    }
+
+    /// Counts channels as a set: a second barrier on the same channel changes nothing.
+    fn hear(&mut self, ch: ChannelIndex, how: Heard) {
+        self.heard.entry(ch).or_insert(how);
+    }
+
+    fn is_complete(&self) -> bool {
+        self.heard.len() >= self.expected
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct Tracking {
+    /// The newest id seen in a barrier or a marker; only newer ids open an entry.
+    latest: Option<CheckpointId>,
+    /// Ordered by id, oldest first.
+    pending: VecDeque<Pending>,
+}
+
+impl Tracking {
+    pub(super) fn newest_pending(&self) -> Option<CheckpointId> {
+        self.pending.back().map(|entry| entry.id)
+    }
+
+    pub(super) fn newest_has_heard(&self, ch: ChannelIndex) -> bool {
+        self.pending
+            .back()
+            .is_some_and(|entry| entry.heard.get(&ch) == Some(&Heard::Reported))
+    }
+
+    pub(super) fn pending_ids(&self) -> Vec<CheckpointId> {
+        self.pending.iter().map(|entry| entry.id).collect()
+    }
+
+    pub(super) fn drop_pending(&mut self) {
+        self.pending.clear();
+    }
+
+    pub(super) fn on_barrier<R>(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        if let Some(pos) = self.pending.iter().position(|entry| entry.id == id) {
+            let complete = self.pending.get_mut(pos).is_some_and(|entry| {
+                entry.hear(ch, Heard::Reported);
+                entry.is_complete()
+            });
+            if complete {
+                self.complete(pos, out);
+            }
+        } else if is_newer(self.latest, id) {
+            self.latest = Some(id);
+            let entry = Pending::new(id, inputs, ch, false);
+            let complete = entry.is_complete();
+            self.pending.push_back(entry);
+            if complete {
+                // One open channel: its barrier is the only one to wait for.
+                self.complete(self.pending.len() - 1, out);
+            } else if self.pending.len() > MAX_PENDING {
+                self.pending.pop_front();
+            }
+        }
+    }
+
+    pub(super) fn on_cancel<R>(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        // A marker for `id` means every older checkpoint is lost too.
+        while let Some(older) = self.pending.front() {
+            if older.id >= id {
+                break;
+            }
+            if let Some(older) = self.pending.pop_front() {
+                if !older.aborted {
+                    out.push(Output::Aborted(older.id));
+                }
+            }
+        }
+        if let Some(entry) = self.pending.front_mut().filter(|entry| entry.id == id) {
+            if !entry.aborted {
+                entry.aborted = true;
+                out.push(Output::Aborted(id));
+            }
+            entry.hear(ch, Heard::Reported);
+            if entry.is_complete() {
+                self.pending.pop_front();
+            }
+        } else if is_newer(self.latest, id) {
+            out.push(Output::Aborted(id));
+            self.latest = Some(id);
+            let entry = Pending::new(id, inputs, ch, true);
+            if !entry.is_complete() {
+                self.pending.push_front(entry);
+            }
+        }
+    }
+
+    /// Called after the channel was marked closed.
+    pub(super) fn on_end_of_partition<R>(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        out: &mut Vec<Output<R>>,
+    ) {
+        if !inputs.finished_channels_align {
+            for entry in self.pending.drain(..) {
+                if !entry.aborted {
+                    out.push(Output::Aborted(entry.id));
+                }
+            }
+            return;
+        }
+        // Newest first: completing a checkpoint subsumes every older one, so the newest that the
+        // closed channel completes is the one worth triggering.
+        let completed = self.pending.iter_mut().rev().position(|entry| {
+            entry.hear(ch, Heard::Closed);
+            entry.is_complete()
+        });
+        if let Some(from_back) = completed {
+            let pos = self.pending.len() - 1 - from_back;
+            self.complete(pos, out);
+        }
+    }
+
+    /// The entry at `pos` heard from every channel: it and all older entries leave the queue, and
+    /// it is triggered unless it was aborted. The older ones go silently (subsumed).
+    fn complete<R>(&mut self, pos: usize, out: &mut Vec<Output<R>>) {
+        let done = self.pending.drain(..=pos).last();
+        if let Some(entry) = done {
+            if !entry.aborted {
+                out.push(Output::Triggered(entry.id));
+            }
+        }
+    }
+}

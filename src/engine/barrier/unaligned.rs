@@ -1,0 +1,143 @@
+//! Unaligned checkpoints: the first barrier triggers at once and overtakes the data.
+//!
+//! Nothing waits, so the snapshot cannot rely on the channels being drained: instead every record
+//! that arrives on a channel before that channel's barrier belongs to the checkpoint as in-flight
+//! channel state. Which checkpoint completes or is aborted follows the aligned rules, but a
+//! checkpoint here is triggered before it is complete, so it can be triggered and later aborted.
+
+use std::collections::BTreeSet;
+
+use super::{is_newer, ChannelIndex, CheckpointId, Inputs, Output};
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct Unaligned {
+    /// The newest id triggered or cancelled; only a newer barrier triggers.
+    latest: Option<CheckpointId>,
+    /// Whether `latest` was triggered and still waits for barriers.
+    pending: bool,
+    /// Channels that delivered the pending checkpoint's barrier.
+    delivered: BTreeSet<ChannelIndex>,
+}
+
+impl Unaligned {
+    pub(super) fn current(&self) -> Option<CheckpointId> {
+        if self.pending {
+            self.latest
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn has_delivered(&self, ch: ChannelIndex) -> bool {
+        self.pending && self.delivered.contains(&ch)
+    }
+
+    pub(super) fn drop_pending(&mut self) {
+        self.finish();
+    }
+
+    /// A record from an open channel that has not yet delivered the pending barrier was
+    /// overtaken by it: persist it before the operator sees it.
+    pub(super) fn persist_in_flight<R: Clone>(
+        &self,
+        ch: ChannelIndex,
+        record: &R,
+        out: &mut Vec<Output<R>>,
+    ) {
+        if let Some(checkpoint) = self.current() {
+            if !self.delivered.contains(&ch) {
+                out.push(Output::ChannelState {
+                    checkpoint,
+                    ch,
+                    record: record.clone(),
+                });
+            }
+        }
+    }
+
+    pub(super) fn on_barrier<R>(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        match self.current() {
+            Some(current) if id == current => {
+                self.delivered.insert(ch);
+                self.finish_if_complete(inputs);
+            }
+            Some(current) if id > current => {
+                out.push(Output::Aborted(current));
+                self.start(inputs, ch, id, out);
+            }
+            Some(_) => {}
+            None if is_newer(self.latest, id) => self.start(inputs, ch, id, out),
+            None => {}
+        }
+    }
+
+    pub(super) fn on_cancel<R>(&mut self, id: CheckpointId, out: &mut Vec<Output<R>>) {
+        match self.current() {
+            Some(current) if id == current => {
+                out.push(Output::Aborted(current));
+                self.finish();
+            }
+            Some(current) if id > current => {
+                // As in aligned mode only the cancelled id is reported; the pending one is
+                // dropped silently even though it was already triggered.
+                out.push(Output::Aborted(id));
+                self.latest = Some(id);
+                self.finish();
+            }
+            Some(_) => {}
+            None if is_newer(self.latest, id) => {
+                // Cancelled before its first barrier: it never starts.
+                out.push(Output::Aborted(id));
+                self.latest = Some(id);
+            }
+            None => {}
+        }
+    }
+
+    /// Called after the channel was marked closed.
+    pub(super) fn on_end_of_partition<R>(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) {
+        let Some(current) = self.current() else {
+            return;
+        };
+        if inputs.finished_channels_align {
+            self.finish_if_complete(inputs);
+        } else {
+            out.push(Output::Aborted(current));
+            self.finish();
+        }
+    }
+
+    fn start<R>(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        out.push(Output::Triggered(id));
+        self.latest = Some(id);
+        self.pending = true;
+        self.delivered.clear();
+        self.delivered.insert(ch);
+        self.finish_if_complete(inputs);
+    }
+
+    /// Completion has no output of its own (the snapshot was taken at the trigger); it only ends
+    /// the recording of channel state.
+    fn finish_if_complete(&mut self, inputs: &Inputs) {
+        if inputs.all_accounted_for(&self.delivered) {
+            self.finish();
+        }
+    }
+
+    fn finish(&mut self) {
+        self.pending = false;
+        self.delivered.clear();
+    }
+}

@@ -1,0 +1,224 @@
+//! The checkpoint coordinator: triggers checkpoints, collects acknowledgements, completes,
+//! subsumes and aborts them, and keeps the retained global states.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use super::barrier::CheckpointId;
+use super::model::Config;
+use super::physical::{ChannelId, TaskId};
+use super::record::Record;
+use super::snapshot::{GlobalState, TaskSnapshot};
+use super::trace::AbortReason;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum CheckpointStatus {
+    InProgress,
+    Completed,
+    Aborted { reason: AbortReason },
+}
+
+/// The coordinator's line for one checkpoint, as the page's checkpoint list shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointSummary {
+    pub id: CheckpointId,
+    pub status: CheckpointStatus,
+    pub trigger_time: u64,
+    pub end_time: Option<u64>,
+    pub acked: u32,
+    pub total: u32,
+}
+
+/// A checkpoint still collecting acknowledgements.
+#[derive(Clone, Debug)]
+pub(crate) struct Pending {
+    pub trigger_time: u64,
+    pub snapshots: Vec<Option<TaskSnapshot>>,
+    pub acked: u32,
+    pub channel_state: BTreeMap<ChannelId, Vec<Record>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Coordinator {
+    pub(crate) next_id: CheckpointId,
+    pub(crate) summaries: Vec<CheckpointSummary>,
+    pub(crate) pending: BTreeMap<CheckpointId, Pending>,
+    pub(crate) retained: VecDeque<Rc<GlobalState>>,
+    pub(crate) last_end: Option<u64>,
+    /// A periodic trigger came due while it could not run; run it as soon as it can.
+    pub(crate) trigger_waiting: bool,
+    pub(crate) retain: usize,
+    pub(crate) max_concurrent: u32,
+    pub(crate) min_pause: u64,
+    pub(crate) timeout: u64,
+}
+
+impl Coordinator {
+    pub(crate) fn new(config: &Config) -> Self {
+        Coordinator {
+            next_id: 1,
+            summaries: Vec::new(),
+            pending: BTreeMap::new(),
+            retained: VecDeque::new(),
+            last_end: None,
+            trigger_waiting: false,
+            retain: config.retained_checkpoints.max(1) as usize,
+            max_concurrent: config.max_concurrent_checkpoints.max(1),
+            min_pause: config.min_pause,
+            timeout: config.timeout.max(1),
+        }
+    }
+
+    /// Every checkpoint so far, oldest first.
+    pub fn checkpoints(&self) -> &[CheckpointSummary] {
+        &self.summaries
+    }
+
+    pub fn summary(&self, id: CheckpointId) -> Option<&CheckpointSummary> {
+        // Ids are dense from 1, so the summary of id n sits at n - 1.
+        self.summaries
+            .get(id.checked_sub(1)? as usize)
+            .filter(|s| s.id == id)
+    }
+
+    /// Retained global states of completed checkpoints, oldest first.
+    pub fn completed(&self) -> impl DoubleEndedIterator<Item = &GlobalState> {
+        self.retained.iter().map(|g| g.as_ref())
+    }
+
+    pub fn global_state(&self, id: CheckpointId) -> Option<&GlobalState> {
+        self.completed().find(|g| g.checkpoint == id)
+    }
+
+    pub fn latest_completed(&self) -> Option<&GlobalState> {
+        self.completed().next_back()
+    }
+
+    pub fn in_progress(&self) -> impl Iterator<Item = CheckpointId> + '_ {
+        self.pending.keys().copied()
+    }
+
+    /// When a new checkpoint may be triggered at the earliest, if it may be at all now or
+    /// later without another one finishing first.
+    pub(crate) fn earliest_trigger(&self, now: u64) -> Option<u64> {
+        if self.pending.len() as u32 >= self.max_concurrent {
+            return None;
+        }
+        Some(match self.last_end {
+            Some(end) => now.max(end.saturating_add(self.min_pause)),
+            None => now,
+        })
+    }
+
+    pub(crate) fn deadline(&self, id: CheckpointId) -> Option<u64> {
+        self.pending
+            .get(&id)
+            .map(|p| p.trigger_time.saturating_add(self.timeout))
+    }
+
+    pub(crate) fn start(&mut self, now: u64, tasks: u32) -> CheckpointId {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pending.insert(
+            id,
+            Pending {
+                trigger_time: now,
+                snapshots: vec![None; tasks as usize],
+                acked: 0,
+                channel_state: BTreeMap::new(),
+            },
+        );
+        self.summaries.push(CheckpointSummary {
+            id,
+            status: CheckpointStatus::InProgress,
+            trigger_time: now,
+            end_time: None,
+            acked: 0,
+            total: tasks,
+        });
+        id
+    }
+
+    /// Records an acknowledgement; returns the new ack count, or `None` when the checkpoint
+    /// is no longer pending (a late ack of an aborted checkpoint is dropped, as in Flink).
+    pub(crate) fn ack(&mut self, id: CheckpointId, snapshot: TaskSnapshot) -> Option<u32> {
+        let pending = self.pending.get_mut(&id)?;
+        let slot = pending.snapshots.get_mut(snapshot.task as usize)?;
+        if slot.is_none() {
+            pending.acked += 1;
+        }
+        *slot = Some(snapshot);
+        let acked = pending.acked;
+        if let Some(s) = self.summaries.iter_mut().rev().find(|s| s.id == id) {
+            s.acked = acked;
+        }
+        Some(acked)
+    }
+
+    pub(crate) fn record_channel_state(&mut self, id: CheckpointId, c: ChannelId, r: Record) {
+        if let Some(p) = self.pending.get_mut(&id) {
+            p.channel_state.entry(c).or_default().push(r);
+        }
+    }
+
+    pub(crate) fn is_complete(&self, id: CheckpointId) -> bool {
+        self.pending
+            .get(&id)
+            .is_some_and(|p| p.acked as usize == p.snapshots.len())
+    }
+
+    /// Turns a fully acknowledged checkpoint into its global state (without a verdict yet).
+    pub(crate) fn take_complete(&mut self, id: CheckpointId, now: u64) -> Option<GlobalState> {
+        let p = self.pending.remove(&id)?;
+        self.set_status(id, CheckpointStatus::Completed, now);
+        self.last_end = Some(now);
+        Some(GlobalState {
+            checkpoint: id,
+            trigger_time: p.trigger_time,
+            completion_time: now,
+            tasks: p.snapshots.into_iter().flatten().collect(),
+            channel_state: p.channel_state,
+            verdict: super::snapshot::Verdict {
+                consistent: true,
+                broken: Vec::new(),
+                duplicated: 0,
+                lost: 0,
+                word_check: None,
+            },
+        })
+    }
+
+    pub(crate) fn retain(&mut self, gs: GlobalState) {
+        self.retained.push_back(Rc::new(gs));
+        while self.retained.len() > self.retain {
+            self.retained.pop_front();
+        }
+    }
+
+    /// Aborts a pending checkpoint; false if it was not pending.
+    pub(crate) fn abort(&mut self, id: CheckpointId, reason: AbortReason, now: u64) -> bool {
+        if self.pending.remove(&id).is_none() {
+            return false;
+        }
+        self.set_status(id, CheckpointStatus::Aborted { reason }, now);
+        self.last_end = Some(now);
+        true
+    }
+
+    fn set_status(&mut self, id: CheckpointId, status: CheckpointStatus, now: u64) {
+        if let Some(s) = self.summaries.iter_mut().rev().find(|s| s.id == id) {
+            s.status = status;
+            s.end_time = Some(now);
+        }
+    }
+
+    pub fn acked_by(&self, id: CheckpointId, task: TaskId) -> bool {
+        self.pending
+            .get(&id)
+            .and_then(|p| p.snapshots.get(task as usize))
+            .is_some_and(|s| s.is_some())
+    }
+}

@@ -1,0 +1,38 @@
+//! The simulation engine: Flink's asynchronous barrier snapshots on a simulated dataflow.
+//!
+//! Architecture invariants — every change must keep these true:
+//!
+//! - **Deterministic.** The same job graph, config, seed and sequence of chosen actions give
+//!   a byte-identical trace, natively and in wasm. All randomness comes from one
+//!   [`rng::SplitMix64`] owned by the simulation; nothing that orders events iterates a
+//!   `HashMap`; everything serialised uses `u32`/`u64`, never `usize`.
+//! - **Pure.** No IO, no wall clock, no OS randomness, no yew/web-sys/gloo. The page and the
+//!   `abs-sim` command read plain data from here and call `step`/`apply`.
+//! - **Never panics on input.** A bad job graph is a [`physical::GraphError`], a refused
+//!   action an [`sim::ActionError`]; nothing changes when either is returned.
+//! - **One set of barrier rules.** [`barrier::BarrierHandler`] is the only implementation of
+//!   `BARRIER_RULES.md`; simulated tasks and `abs-sim gate` both drive it.
+//!
+//! Map: [`model`] (job graph + coordinator config, serde) → [`physical`] (subtasks and
+//! channels) → [`sim`] (tasks, channels, event queue; `enabled_actions`/`apply`/`step`) with
+//! [`coordinator`] and [`snapshot`] (global states and the consistency checker);
+//! [`history`] adds step back / seek / fork; [`trace`] holds actions and events.
+
+pub mod barrier;
+pub mod coordinator;
+pub mod gate;
+pub mod history;
+pub mod model;
+pub mod physical;
+pub mod record;
+pub mod rng;
+pub mod sim;
+pub mod snapshot;
+pub mod trace;
+
+pub use barrier::{BarrierMode, CheckpointId};
+pub use history::History;
+pub use model::{Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
+pub use physical::{ChannelId, GraphError, Physical, TaskId};
+pub use sim::{ActionError, Simulation};
+pub use trace::{Action, Event};

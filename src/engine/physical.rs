@@ -1,0 +1,407 @@
+//! The physical graph: each operator expanded into subtasks, each edge into one FIFO channel
+//! per (upstream subtask, downstream subtask) pair, as Flink's execution graph does.
+//!
+//! Building it is where a job graph is checked: every problem is a typed [`GraphError`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{JobGraph, OperatorKind, Partitioning};
+
+/// Index of a subtask in [`Physical::tasks`].
+pub type TaskId = u32;
+/// Index of a channel in [`Physical::channels`].
+pub type ChannelId = u32;
+
+/// Upper bounds that keep a hostile scenario from freezing the tab.
+pub const MAX_TASKS: u32 = 4096;
+pub const MAX_CHANNELS: u64 = 1 << 20;
+pub const MAX_LINES: usize = 10_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GraphError {
+    NoOperators,
+    NoSource,
+    EmptyName,
+    DuplicateOperator(String),
+    ZeroParallelism(String),
+    UnknownOperator { edge: u32, name: String },
+    DuplicateEdge { from: String, to: String },
+    ForwardParallelism { from: String, to: String, from_p: u32, to_p: u32 },
+    SourceHasInputs(String),
+    NoInputs(String),
+    UnionNeedsTwoInputs(String),
+    SourceWithoutLines(String),
+    ZeroInterval(String),
+    Cycle(String),
+    TooManyTasks(u64),
+    TooManyChannels(u64),
+    TooManyLines(usize),
+}
+
+impl fmt::Display for GraphError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GraphError::NoOperators => write!(f, "the job graph has no operators"),
+            GraphError::NoSource => write!(f, "the job graph has no source"),
+            GraphError::EmptyName => write!(f, "an operator has an empty name"),
+            GraphError::DuplicateOperator(n) => write!(f, "two operators are named {n:?}"),
+            GraphError::ZeroParallelism(n) => {
+                write!(f, "operator {n:?} has parallelism 0 (it needs at least 1)")
+            }
+            GraphError::UnknownOperator { edge, name } => {
+                write!(f, "edge {edge} names operator {name:?}, which does not exist")
+            }
+            GraphError::DuplicateEdge { from, to } => {
+                write!(f, "there are two edges from {from:?} to {to:?}")
+            }
+            GraphError::ForwardParallelism { from, to, from_p, to_p } => write!(
+                f,
+                "the forward edge {from:?} → {to:?} joins parallelism {from_p} to {to_p}; \
+                 forward needs equal parallelism (use rebalance or hash)"
+            ),
+            GraphError::SourceHasInputs(n) => write!(f, "source {n:?} cannot have inputs"),
+            GraphError::NoInputs(n) => write!(f, "operator {n:?} has no inputs"),
+            GraphError::UnionNeedsTwoInputs(n) => {
+                write!(f, "union {n:?} needs at least two input edges")
+            }
+            GraphError::SourceWithoutLines(n) => write!(f, "source {n:?} has no lines to read"),
+            GraphError::ZeroInterval(n) => write!(f, "source {n:?} has interval 0"),
+            GraphError::Cycle(n) => write!(
+                f,
+                "the graph has a cycle through {n:?}; cyclic graphs are not supported yet"
+            ),
+            GraphError::TooManyTasks(n) => {
+                write!(f, "the graph has {n} subtasks; at most {MAX_TASKS} are allowed")
+            }
+            GraphError::TooManyChannels(n) => {
+                write!(f, "the graph has {n} channels; at most {MAX_CHANNELS} are allowed")
+            }
+            GraphError::TooManyLines(n) => {
+                write!(f, "the sources have {n} lines; at most {MAX_LINES} are allowed")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GraphError {}
+
+/// A subtask: one parallel instance of an operator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskInfo {
+    pub operator: u32,
+    pub subtask: u32,
+    /// `Name#i`, as Flink's web UI names subtasks.
+    pub name: String,
+    /// Input channels in input-index order (the barrier handler's channel numbers).
+    pub inputs: Vec<ChannelId>,
+    /// Output channels, grouped by outgoing edge, each group in downstream-subtask order.
+    pub outputs: Vec<Vec<ChannelId>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelInfo {
+    pub edge: u32,
+    pub from: TaskId,
+    pub to: TaskId,
+    /// This channel's index among the receiving task's inputs.
+    pub input_index: u32,
+    pub latency: u64,
+}
+
+/// One line of a source's log, with its words already interned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Line {
+    pub text: String,
+    pub words: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Physical {
+    pub graph: JobGraph,
+    pub tasks: Vec<TaskInfo>,
+    pub channels: Vec<ChannelInfo>,
+    /// Per operator, its subtasks' ids (contiguous).
+    pub operator_tasks: Vec<Vec<TaskId>>,
+    /// Operators in topological order.
+    pub topo_order: Vec<u32>,
+    /// Every source line of every source, indexed by [`super::record::Payload::Line`].
+    pub lines: Vec<Line>,
+    /// Per source operator, the indices into `lines` of its log.
+    pub source_lines: BTreeMap<u32, Vec<u32>>,
+    /// Interned words, indexed by [`super::record::Payload::Word`].
+    pub words: Vec<String>,
+    /// A fixed hash of each word (FNV-1a), for hash partitioning.
+    pub word_hash: Vec<u32>,
+}
+
+/// Splits a line into lower-case words, the way the Split operator does.
+pub fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+}
+
+fn fnv1a(s: &str) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in s.bytes() {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+impl Physical {
+    pub fn build(graph: &JobGraph) -> Result<Physical, GraphError> {
+        let ops = &graph.operators;
+        if ops.is_empty() {
+            return Err(GraphError::NoOperators);
+        }
+        let mut index: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut total_tasks: u64 = 0;
+        for (i, op) in ops.iter().enumerate() {
+            if op.name.trim().is_empty() {
+                return Err(GraphError::EmptyName);
+            }
+            if index.insert(op.name.as_str(), i as u32).is_some() {
+                return Err(GraphError::DuplicateOperator(op.name.clone()));
+            }
+            if op.parallelism == 0 {
+                return Err(GraphError::ZeroParallelism(op.name.clone()));
+            }
+            total_tasks += op.parallelism as u64;
+            if let OperatorKind::Source {
+                lines, interval, ..
+            } = &op.kind
+            {
+                if lines.is_empty() {
+                    return Err(GraphError::SourceWithoutLines(op.name.clone()));
+                }
+                if *interval == 0 {
+                    return Err(GraphError::ZeroInterval(op.name.clone()));
+                }
+            }
+        }
+        if total_tasks > MAX_TASKS as u64 {
+            return Err(GraphError::TooManyTasks(total_tasks));
+        }
+        if !ops.iter().any(|o| o.kind.is_source()) {
+            return Err(GraphError::NoSource);
+        }
+
+        // Resolve edges and count channels before allocating anything.
+        let mut edges = Vec::with_capacity(graph.edges.len());
+        let mut seen_pairs = BTreeMap::new();
+        let mut total_channels: u64 = 0;
+        for (e, edge) in graph.edges.iter().enumerate() {
+            let lookup = |name: &String| {
+                index
+                    .get(name.as_str())
+                    .copied()
+                    .ok_or_else(|| GraphError::UnknownOperator {
+                        edge: e as u32,
+                        name: name.clone(),
+                    })
+            };
+            let (from, to) = (lookup(&edge.from)?, lookup(&edge.to)?);
+            if seen_pairs.insert((from, to), ()).is_some() {
+                return Err(GraphError::DuplicateEdge {
+                    from: edge.from.clone(),
+                    to: edge.to.clone(),
+                });
+            }
+            let (fp, tp) = (ops[from as usize].parallelism, ops[to as usize].parallelism);
+            if ops[to as usize].kind.is_source() {
+                return Err(GraphError::SourceHasInputs(edge.to.clone()));
+            }
+            if edge.partitioning == Partitioning::Forward && fp != tp {
+                return Err(GraphError::ForwardParallelism {
+                    from: edge.from.clone(),
+                    to: edge.to.clone(),
+                    from_p: fp,
+                    to_p: tp,
+                });
+            }
+            total_channels += match edge.partitioning {
+                Partitioning::Forward => fp as u64,
+                _ => fp as u64 * tp as u64,
+            };
+            edges.push((from, to));
+        }
+        if total_channels > MAX_CHANNELS {
+            return Err(GraphError::TooManyChannels(total_channels));
+        }
+        for (i, op) in ops.iter().enumerate() {
+            let inputs = edges.iter().filter(|(_, t)| *t == i as u32).count();
+            if !op.kind.is_source() && inputs == 0 {
+                return Err(GraphError::NoInputs(op.name.clone()));
+            }
+            if op.kind == OperatorKind::Union && inputs < 2 {
+                return Err(GraphError::UnionNeedsTwoInputs(op.name.clone()));
+            }
+        }
+        let topo_order = topological_order(ops.len(), &edges)
+            .map_err(|op| GraphError::Cycle(ops[op as usize].name.clone()))?;
+
+        // Subtasks, contiguous per operator.
+        let mut tasks = Vec::with_capacity(total_tasks as usize);
+        let mut operator_tasks = Vec::with_capacity(ops.len());
+        for (i, op) in ops.iter().enumerate() {
+            let first = tasks.len() as u32;
+            for s in 0..op.parallelism {
+                tasks.push(TaskInfo {
+                    operator: i as u32,
+                    subtask: s,
+                    name: format!("{}#{}", op.name, s),
+                    inputs: Vec::new(),
+                    outputs: Vec::new(),
+                });
+            }
+            operator_tasks.push((first..first + op.parallelism).collect::<Vec<_>>());
+        }
+
+        // Channels, edge by edge: inputs of a task are numbered in edge order, then by
+        // upstream subtask, so the numbering is stable and readable.
+        let mut channels = Vec::with_capacity(total_channels as usize);
+        for (e, edge) in graph.edges.iter().enumerate() {
+            let (from, to) = edges[e];
+            for &up in &operator_tasks[from as usize] {
+                tasks[up as usize].outputs.push(Vec::new());
+            }
+            for (s, &up) in operator_tasks[from as usize].iter().enumerate() {
+                let targets: Vec<TaskId> = match edge.partitioning {
+                    Partitioning::Forward => vec![operator_tasks[to as usize][s]],
+                    _ => operator_tasks[to as usize].clone(),
+                };
+                for down in targets {
+                    let id = channels.len() as ChannelId;
+                    let input_index = tasks[down as usize].inputs.len() as u32;
+                    tasks[down as usize].inputs.push(id);
+                    if let Some(group) = tasks[up as usize].outputs.last_mut() {
+                        group.push(id);
+                    }
+                    channels.push(ChannelInfo {
+                        edge: e as u32,
+                        from: up,
+                        to: down,
+                        input_index,
+                        latency: edge.latency,
+                    });
+                }
+            }
+        }
+
+        // Intern the words of every source line.
+        let mut lines = Vec::new();
+        let mut source_lines = BTreeMap::new();
+        let mut words: Vec<String> = Vec::new();
+        let mut word_index: BTreeMap<String, u32> = BTreeMap::new();
+        for (i, op) in ops.iter().enumerate() {
+            if let OperatorKind::Source { lines: text, .. } = &op.kind {
+                let mut ids = Vec::with_capacity(text.len());
+                for line in text {
+                    if lines.len() >= MAX_LINES {
+                        return Err(GraphError::TooManyLines(
+                            ops.iter()
+                                .map(|o| match &o.kind {
+                                    OperatorKind::Source { lines, .. } => lines.len(),
+                                    _ => 0,
+                                })
+                                .sum(),
+                        ));
+                    }
+                    let ws = split_words(line)
+                        .map(|w| {
+                            let next = words.len() as u32;
+                            *word_index.entry(w.clone()).or_insert_with(|| {
+                                words.push(w);
+                                next
+                            })
+                        })
+                        .collect();
+                    ids.push(lines.len() as u32);
+                    lines.push(Line {
+                        text: line.clone(),
+                        words: ws,
+                    });
+                }
+                source_lines.insert(i as u32, ids);
+            }
+        }
+        let word_hash = words.iter().map(|w| fnv1a(w)).collect();
+        Ok(Physical {
+            graph: graph.clone(),
+            tasks,
+            channels,
+            operator_tasks,
+            topo_order,
+            lines,
+            source_lines,
+            words,
+            word_hash,
+        })
+    }
+
+    pub fn operator_of(&self, task: TaskId) -> &super::model::Operator {
+        &self.graph.operators[self.tasks[task as usize].operator as usize]
+    }
+
+    pub fn task_count(&self) -> u32 {
+        self.tasks.len() as u32
+    }
+
+    pub fn channel_count(&self) -> u32 {
+        self.channels.len() as u32
+    }
+
+    /// `from-subtask → to-subtask` name, as test hooks and the inspector name a channel.
+    pub fn channel_name(&self, c: ChannelId) -> String {
+        match self.channels.get(c as usize) {
+            Some(ch) => format!(
+                "{}-{}",
+                self.tasks[ch.from as usize].name, self.tasks[ch.to as usize].name
+            ),
+            None => format!("channel {c}"),
+        }
+    }
+
+    /// Find a task by its `Name#i`.
+    pub fn task_by_name(&self, name: &str) -> Option<TaskId> {
+        self.tasks
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| i as TaskId)
+    }
+}
+
+/// Kahn's algorithm, ties broken by operator index so the order is stable. On a cycle,
+/// returns an operator on it.
+fn topological_order(n: usize, edges: &[(u32, u32)]) -> Result<Vec<u32>, u32> {
+    let mut indegree = vec![0u32; n];
+    for &(_, t) in edges {
+        indegree[t as usize] += 1;
+    }
+    let mut ready: std::collections::BTreeSet<u32> =
+        (0..n as u32).filter(|&i| indegree[i as usize] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(op) = ready.pop_first() {
+        order.push(op);
+        for &(f, t) in edges {
+            if f == op {
+                indegree[t as usize] -= 1;
+                if indegree[t as usize] == 0 {
+                    ready.insert(t);
+                }
+            }
+        }
+    }
+    if order.len() == n {
+        Ok(order)
+    } else {
+        Err((0..n as u32)
+            .find(|&i| indegree[i as usize] > 0)
+            .unwrap_or(0))
+    }
+}

@@ -1,0 +1,321 @@
+//! What a completed checkpoint captured — the global state — and the checker that decides
+//! whether it is a consistent cut.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use super::barrier::CheckpointId;
+use super::model::OperatorKind;
+use super::physical::{ChannelId, Physical, TaskId};
+use super::record::{Payload, Record};
+
+/// How many of a sink's latest records its state shows.
+pub const SINK_RECENT: usize = 6;
+
+/// The operator state of one subtask.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum TaskState {
+    /// The next offset to read, like a Kafka consumer's position.
+    Source { offset: u64 },
+    /// Stateless operators keep only how many records they processed (not part of the
+    /// checkpointed state in Flink, but shown to the student).
+    Stateless { processed: u64 },
+    /// Keyed state: word → count.
+    Count { counts: BTreeMap<u32, u64> },
+    Sink {
+        received: u64,
+        recent: VecDeque<Payload>,
+    },
+}
+
+impl TaskState {
+    pub fn initial(kind: &OperatorKind) -> TaskState {
+        match kind {
+            OperatorKind::Source { .. } => TaskState::Source { offset: 0 },
+            OperatorKind::Count => TaskState::Count {
+                counts: BTreeMap::new(),
+            },
+            OperatorKind::Sink => TaskState::Sink {
+                received: 0,
+                recent: VecDeque::new(),
+            },
+            _ => TaskState::Stateless { processed: 0 },
+        }
+    }
+
+    /// Bytes this state would take in a checkpoint (8 per number, 16 per keyed entry).
+    pub fn size_bytes(&self) -> u64 {
+        match self {
+            TaskState::Source { .. } | TaskState::Stateless { .. } => 8,
+            TaskState::Count { counts } => 16 * counts.len() as u64,
+            TaskState::Sink { recent, .. } => 8 + 16 * recent.len() as u64,
+        }
+    }
+}
+
+/// Per-task figures for one checkpoint, named as in Flink's web UI.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskMetrics {
+    /// When the task acknowledged (its snapshot was taken).
+    pub ack_time: u64,
+    /// From the checkpoint's trigger to the first barrier reaching this task.
+    pub start_delay: u64,
+    /// From the first barrier to the snapshot (0 for a single input or unaligned).
+    pub alignment_duration: u64,
+    /// Records that waited in the alignment buffer for this checkpoint.
+    pub records_held: u64,
+    pub state_size: u64,
+    /// Records persisted as channel state by this task (unaligned).
+    pub persisted_in_flight: u64,
+}
+
+/// One task's part of a checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskSnapshot {
+    pub task: TaskId,
+    pub state: TaskState,
+    /// Records handed to the operator so far, per input index.
+    pub received: Vec<u64>,
+    /// Records sent so far, per output channel in `TaskInfo::outputs` order (flattened).
+    pub sent: Vec<u64>,
+    pub metrics: TaskMetrics,
+}
+
+/// The global state of a completed checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlobalState {
+    pub checkpoint: CheckpointId,
+    pub trigger_time: u64,
+    pub completion_time: u64,
+    /// Every task's snapshot, by task id.
+    pub tasks: Vec<TaskSnapshot>,
+    /// Recorded channel state (in-flight records), only for channels that have some.
+    pub channel_state: BTreeMap<ChannelId, Vec<Record>>,
+    pub verdict: Verdict,
+}
+
+/// The cut on one channel: what the sender had sent, what the receiver had taken in, and
+/// what the snapshot recorded as in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelCut {
+    pub channel: ChannelId,
+    pub sent: u64,
+    pub received: u64,
+    pub recorded: u64,
+}
+
+impl ChannelCut {
+    /// Records reflected in the receiver's state (or recorded) that the sender's snapshot
+    /// does not count as sent: after a recovery they would be processed twice.
+    pub fn duplicated(&self) -> u64 {
+        (self.received + self.recorded).saturating_sub(self.sent)
+    }
+
+    /// Records the sender counts as sent that neither the receiver nor the channel state has:
+    /// after a recovery they would be lost.
+    pub fn lost(&self) -> u64 {
+        self.sent.saturating_sub(self.received + self.recorded)
+    }
+}
+
+/// The word-count check: counts in the snapshot against the words of exactly the input
+/// prefix the source offsets name (plus words still in recorded channel state).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordCheck {
+    /// word → (expected from the input prefix, found in counts + channel state)
+    pub mismatches: BTreeMap<String, (u64, u64)>,
+    pub words_checked: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// No record is reflected downstream without its sending being reflected upstream, and
+    /// none is both in a state and in a recorded channel.
+    pub consistent: bool,
+    /// Channels where the cut is not exact.
+    pub broken: Vec<ChannelCut>,
+    pub duplicated: u64,
+    pub lost: u64,
+    pub word_check: Option<WordCheck>,
+}
+
+impl Verdict {
+    /// Consistent, and the word counts (if checked) match.
+    pub fn ok(&self) -> bool {
+        self.consistent
+            && self
+                .word_check
+                .as_ref()
+                .is_none_or(|w| w.mismatches.is_empty())
+    }
+}
+
+/// Per channel, the cut a global state describes.
+pub fn channel_cuts(phys: &Physical, gs: &GlobalState) -> Vec<ChannelCut> {
+    let mut sent = vec![0u64; phys.channels.len()];
+    for snap in &gs.tasks {
+        let Some(info) = phys.tasks.get(snap.task as usize) else {
+            continue;
+        };
+        for (&c, &n) in info.outputs.iter().flatten().zip(&snap.sent) {
+            sent[c as usize] = n;
+        }
+    }
+    phys.channels
+        .iter()
+        .enumerate()
+        .map(|(c, ch)| {
+            let received = gs
+                .tasks
+                .get(ch.to as usize)
+                .and_then(|s| s.received.get(ch.input_index as usize))
+                .copied()
+                .unwrap_or(0);
+            ChannelCut {
+                channel: c as ChannelId,
+                sent: sent[c],
+                received,
+                recorded: gs
+                    .channel_state
+                    .get(&(c as ChannelId))
+                    .map_or(0, |v| v.len() as u64),
+            }
+        })
+        .collect()
+}
+
+/// Decides whether a global state is a consistent cut, and checks word counts where the
+/// topology allows it.
+pub fn check(phys: &Physical, gs: &GlobalState) -> Verdict {
+    let cuts = channel_cuts(phys, gs);
+    let broken: Vec<ChannelCut> = cuts
+        .iter()
+        .copied()
+        .filter(|c| c.duplicated() > 0 || c.lost() > 0)
+        .collect();
+    Verdict {
+        consistent: broken.is_empty(),
+        duplicated: cuts.iter().map(ChannelCut::duplicated).sum(),
+        lost: cuts.iter().map(ChannelCut::lost).sum(),
+        broken,
+        word_check: word_check(phys, gs),
+    }
+}
+
+/// The chain Source → (Split | Map | Filter)* → Count, if the graph is one.
+fn word_count_chain(phys: &Physical) -> Option<Vec<u32>> {
+    let ops = &phys.graph.operators;
+    let count = ops.iter().position(|o| o.kind == OperatorKind::Count)? as u32;
+    if ops.iter().filter(|o| o.kind == OperatorKind::Count).count() != 1 {
+        return None;
+    }
+    let mut chain = vec![count];
+    let mut at = count;
+    loop {
+        let inputs: Vec<u32> = phys
+            .graph
+            .edges
+            .iter()
+            .filter(|e| e.to == ops[at as usize].name)
+            .filter_map(|e| ops.iter().position(|o| o.name == e.from))
+            .map(|i| i as u32)
+            .collect();
+        let [up] = inputs[..] else { return None };
+        chain.push(up);
+        match ops[up as usize].kind {
+            OperatorKind::Source { .. } => break,
+            OperatorKind::Split | OperatorKind::Map | OperatorKind::Filter { .. } => at = up,
+            _ => return None,
+        }
+        if chain.len() > ops.len() {
+            return None;
+        }
+    }
+    chain.reverse();
+    Some(chain)
+}
+
+fn word_check(phys: &Physical, gs: &GlobalState) -> Option<WordCheck> {
+    let chain = word_count_chain(phys)?;
+    let ops = &phys.graph.operators;
+    let min_len: u32 = chain
+        .iter()
+        .filter_map(|&o| match ops[o as usize].kind {
+            OperatorKind::Filter { min_len } => Some(min_len),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let keep = |w: u32| {
+        phys.words
+            .get(w as usize)
+            .is_some_and(|s| s.chars().count() as u32 >= min_len)
+    };
+    let words_of = |p: &Payload, out: &mut BTreeMap<u32, u64>| match *p {
+        Payload::Line(l) => {
+            for &w in phys.lines.get(l as usize).map_or(&[][..], |l| &l.words[..]) {
+                if keep(w) {
+                    *out.entry(w).or_default() += 1;
+                }
+            }
+        }
+        Payload::Word(w) if keep(w) => *out.entry(w).or_default() += 1,
+        _ => {}
+    };
+
+    // Expected: every word of every line before each source subtask's offset.
+    let source = chain[0];
+    let lines = phys.source_lines.get(&source)?;
+    let mut expected = BTreeMap::new();
+    for &t in phys.operator_tasks.get(source as usize)? {
+        let snap = gs.tasks.get(t as usize)?;
+        let TaskState::Source { offset } = snap.state else {
+            return None;
+        };
+        let sub = phys.tasks[t as usize].subtask as u64;
+        let p = phys.graph.operators[source as usize].parallelism as u64;
+        for k in 0..offset {
+            let line = lines[((sub + k * p) % lines.len() as u64) as usize];
+            words_of(&Payload::Line(line), &mut expected);
+        }
+    }
+
+    // Found: the counts, plus words still in flight on channels inside the chain.
+    let count = *chain.last()?;
+    let mut found = BTreeMap::new();
+    for &t in phys.operator_tasks.get(count as usize)? {
+        if let Some(TaskState::Count { counts }) = gs.tasks.get(t as usize).map(|s| &s.state) {
+            for (&w, &n) in counts {
+                *found.entry(w).or_default() += n;
+            }
+        }
+    }
+    for (&c, records) in &gs.channel_state {
+        let Some(ch) = phys.channels.get(c as usize) else {
+            continue;
+        };
+        let to_op = phys.tasks[ch.to as usize].operator;
+        if chain[1..].contains(&to_op) {
+            for r in records {
+                words_of(&r.payload, &mut found);
+            }
+        }
+    }
+    let mut mismatches = BTreeMap::new();
+    let keys: std::collections::BTreeSet<u32> = expected.keys().chain(found.keys()).copied().collect();
+    for w in keys {
+        let (e, f) = (
+            expected.get(&w).copied().unwrap_or(0),
+            found.get(&w).copied().unwrap_or(0),
+        );
+        if e != f {
+            mismatches.insert(phys.words[w as usize].clone(), (e, f));
+        }
+    }
+    Some(WordCheck {
+        mismatches,
+        words_checked: expected.values().sum(),
+    })
+}

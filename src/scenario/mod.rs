@@ -1,0 +1,104 @@
+//! Scenarios: the serde file format, its validation with typed errors, and the presets.
+//!
+//! A scenario is a job graph plus coordinator settings, with a name, a title and the lesson
+//! it teaches. Everything a user can type or paste enters the engine through here.
+
+pub mod presets;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{BarrierMode, Config, GraphError, JobGraph, Simulation};
+
+/// Scenario files larger than this are refused before parsing.
+pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Stable id (URL, `abs-sim run --preset`).
+    pub name: String,
+    pub title: String,
+    /// What a student should see.
+    #[serde(default)]
+    pub lesson: String,
+    pub graph: JobGraph,
+    #[serde(default)]
+    pub config: Config,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScenarioError {
+    TooLarge(usize),
+    /// Not valid scenario JSON: the parser's message, with line and column.
+    Syntax {
+        line: u64,
+        column: u64,
+        message: String,
+    },
+    Graph(GraphError),
+    UnknownPreset(String),
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScenarioError::TooLarge(n) => write!(
+                f,
+                "the scenario is {n} bytes; at most {MAX_SCENARIO_BYTES} are accepted"
+            ),
+            ScenarioError::Syntax {
+                line,
+                column,
+                message,
+            } => write!(f, "the scenario is not valid (line {line}, column {column}): {message}"),
+            ScenarioError::Graph(e) => write!(f, "the job graph is not valid: {e}"),
+            ScenarioError::UnknownPreset(n) => write!(
+                f,
+                "there is no preset named {n:?} (known: {})",
+                presets::NAMES.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl From<GraphError> for ScenarioError {
+    fn from(e: GraphError) -> Self {
+        ScenarioError::Graph(e)
+    }
+}
+
+impl Scenario {
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > MAX_SCENARIO_BYTES {
+            return Err(ScenarioError::TooLarge(text.len()));
+        }
+        let scenario: Scenario =
+            serde_json::from_str(text).map_err(|e| ScenarioError::Syntax {
+                line: e.line() as u64,
+                column: e.column() as u64,
+                message: e.to_string(),
+            })?;
+        scenario.simulation()?;
+        Ok(scenario)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The scenario with another barrier-handling mode, as the page's mode switch re-runs it.
+    pub fn with_mode(&self, mode: BarrierMode) -> Scenario {
+        let mut s = self.clone();
+        s.config.mode = mode;
+        s
+    }
+
+    pub fn simulation(&self) -> Result<Simulation, ScenarioError> {
+        Ok(Simulation::new(&self.graph, &self.config, self.seed)?)
+    }
+}

@@ -1,0 +1,227 @@
+//! The scenarios the playground ships (see PRESETS.md for what each must teach).
+
+use crate::engine::{
+    BarrierMode, Config, Edge, JobGraph, Operator, OperatorKind, Partitioning,
+};
+
+use super::{Scenario, ScenarioError};
+
+/// Preset names in picker order.
+pub const NAMES: &[&str] = &["alignment", "wordcount", "concurrent", "backpressure", "large"];
+
+pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
+    match name {
+        "alignment" => Ok(alignment()),
+        "wordcount" => Ok(wordcount()),
+        "concurrent" => Ok(concurrent()),
+        "backpressure" => Ok(backpressure()),
+        "large" => Ok(large()),
+        _ => Err(ScenarioError::UnknownPreset(name.to_string())),
+    }
+}
+
+pub fn all() -> Vec<Scenario> {
+    NAMES.iter().filter_map(|n| by_name(n).ok()).collect()
+}
+
+fn op(name: &str, kind: OperatorKind, parallelism: u32, processing_time: u64) -> Operator {
+    Operator {
+        name: name.to_string(),
+        kind,
+        parallelism,
+        processing_time,
+    }
+}
+
+fn source(name: &str, lines: &[&str], interval: u64, parallelism: u32) -> Operator {
+    op(
+        name,
+        OperatorKind::Source {
+            lines: lines.iter().map(|s| s.to_string()).collect(),
+            interval,
+            bounded: false,
+        },
+        parallelism,
+        1,
+    )
+}
+
+fn edge(from: &str, to: &str, partitioning: Partitioning, latency: u64) -> Edge {
+    Edge {
+        from: from.to_string(),
+        to: to.to_string(),
+        partitioning,
+        latency,
+    }
+}
+
+const FRUIT_A: &[&str] = &["apple", "apricot", "avocado", "almond", "acerola", "akebi"];
+const FRUIT_B: &[&str] = &["banana", "blueberry", "bilberry", "blackberry", "boysenberry"];
+
+const TEXT: &[&str] = &[
+    "to be or not to be",
+    "the barrier splits the stream",
+    "records before the barrier belong to the snapshot",
+    "records after the barrier belong to the next one",
+    "align the inputs then snapshot the state",
+    "the sink acknowledges and the checkpoint is complete",
+];
+
+fn two_inputs(slow: u64, interval: u64, merge_time: u64) -> JobGraph {
+    JobGraph {
+        operators: vec![
+            source("Src A", FRUIT_A, interval, 1),
+            source("Src B", FRUIT_B, interval, 1),
+            op("Merge", OperatorKind::Union, 1, merge_time),
+            op("Sink", OperatorKind::Sink, 1, 1),
+        ],
+        edges: vec![
+            edge("Src A", "Merge", Partitioning::Forward, 12),
+            edge("Src B", "Merge", Partitioning::Forward, slow),
+            edge("Merge", "Sink", Partitioning::Forward, 12),
+        ],
+    }
+}
+
+pub fn alignment() -> Scenario {
+    Scenario {
+        name: "alignment".into(),
+        title: "Alignment: two inputs, one slow channel".into(),
+        lesson: "Barrier 1 reaches Merge from Src A first: input A blocks and its records wait \
+                 in the buffer until barrier 1 arrives from the slow Src B; then Merge \
+                 snapshots, forwards the barrier and drains the buffer."
+            .into(),
+        graph: two_inputs(48, 8, 1),
+        config: Config {
+            checkpoint_interval: Some(120),
+            first_trigger: 20,
+            ..Config::default()
+        },
+        seed: 1,
+    }
+}
+
+pub fn wordcount() -> Scenario {
+    Scenario {
+        name: "wordcount".into(),
+        title: "Word count with parallelism 2".into(),
+        lesson: "A checkpoint's global state is the source offsets plus the per-key counts; \
+                 the counts equal the words of exactly the lines before the offsets."
+            .into(),
+        graph: wordcount_graph(2, 14),
+        config: Config {
+            checkpoint_interval: Some(90),
+            first_trigger: 30,
+            ..Config::default()
+        },
+        seed: 1,
+    }
+}
+
+/// Sentences → Split (forward) → Count (hash) → Sink (forward), all with parallelism `p`
+/// except the sink, which has parallelism 1 below p = 4 (so the small preset reads well).
+pub fn wordcount_graph(p: u32, interval: u64) -> JobGraph {
+    let sink_p = if p < 4 { 1 } else { p };
+    JobGraph {
+        operators: vec![
+            source("Sentences", TEXT, interval, p),
+            op("Split", OperatorKind::Split, p, 1),
+            op("Count", OperatorKind::Count, p, 1),
+            op("Sink", OperatorKind::Sink, sink_p, 1),
+        ],
+        edges: vec![
+            edge("Sentences", "Split", Partitioning::Forward, 8),
+            edge("Split", "Count", Partitioning::Hash, 8),
+            edge(
+                "Count",
+                "Sink",
+                if sink_p == p {
+                    Partitioning::Forward
+                } else {
+                    Partitioning::Rebalance
+                },
+                8,
+            ),
+        ],
+    }
+}
+
+pub fn concurrent() -> Scenario {
+    Scenario {
+        name: "concurrent".into(),
+        title: "Concurrent checkpoints".into(),
+        lesson: "The pipeline takes three checkpoint intervals end to end: barriers 1, 2 and 3 \
+                 travel at the same time, in order, on the same channels, and each checkpoint \
+                 completes on its own."
+            .into(),
+        graph: JobGraph {
+            operators: vec![
+                source("Src", FRUIT_A, 6, 1),
+                op("Stage 1", OperatorKind::Map, 1, 1),
+                op("Stage 2", OperatorKind::Map, 1, 1),
+                op("Sink", OperatorKind::Sink, 1, 1),
+            ],
+            edges: vec![
+                edge("Src", "Stage 1", Partitioning::Forward, 30),
+                edge("Stage 1", "Stage 2", Partitioning::Forward, 30),
+                edge("Stage 2", "Sink", Partitioning::Forward, 30),
+            ],
+        },
+        config: Config {
+            checkpoint_interval: Some(32),
+            first_trigger: 10,
+            max_concurrent_checkpoints: 3,
+            ..Config::default()
+        },
+        seed: 1,
+    }
+}
+
+pub fn backpressure() -> Scenario {
+    Scenario {
+        name: "backpressure".into(),
+        title: "Backpressure: aligned vs unaligned".into(),
+        lesson: "With a very slow input, aligned checkpoints block the fast input for a long \
+                 time and the buffer grows; at-least-once never blocks but may duplicate; \
+                 unaligned never blocks and puts the in-flight records into the snapshot."
+            .into(),
+        graph: two_inputs(160, 4, 2),
+        config: Config {
+            mode: BarrierMode::Aligned,
+            checkpoint_interval: Some(200),
+            first_trigger: 20,
+            ..Config::default()
+        },
+        seed: 1,
+    }
+}
+
+pub fn large() -> Scenario {
+    let p = 40;
+    Scenario {
+        name: "large".into(),
+        title: "Large: 200 subtasks".into(),
+        lesson: "Nothing to learn here: the performance benchmark.".into(),
+        graph: JobGraph {
+            operators: vec![
+                source("Sentences", TEXT, 2, p),
+                op("Split", OperatorKind::Split, p, 1),
+                op("Filter", OperatorKind::Filter { min_len: 2 }, p, 1),
+                op("Count", OperatorKind::Count, p, 1),
+                op("Sink", OperatorKind::Sink, p, 1),
+            ],
+            edges: vec![
+                edge("Sentences", "Split", Partitioning::Forward, 20),
+                edge("Split", "Filter", Partitioning::Rebalance, 20),
+                edge("Filter", "Count", Partitioning::Hash, 20),
+                edge("Count", "Sink", Partitioning::Forward, 20),
+            ],
+        },
+        config: Config {
+            checkpoint_interval: Some(100),
+            first_trigger: 30,
+            ..Config::default()
+        },
+        seed: 1,
+    }
+}

@@ -1,0 +1,42 @@
+//! wasm-bindgen tests, run in headless Chromium: the real app mounted in a real DOM.
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::HtmlElement;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn mount() -> web_sys::Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let host = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&host).unwrap();
+    yew::Renderer::<abs_playground::ui::App>::with_root(host.clone()).render();
+    host
+}
+
+async fn settle() {
+    yew::platform::time::sleep(Duration::from_millis(50)).await;
+}
+
+fn by_test_id(root: &web_sys::Element, id: &str) -> web_sys::Element {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element with data-testid {id}"))
+}
+
+#[wasm_bindgen_test]
+async fn the_app_draws_the_preset_and_steps_the_engine() {
+    let root = mount();
+    settle().await;
+    assert!(by_test_id(&root, "operator-Merge").text_content().unwrap().contains("Merge"));
+    let counter = by_test_id(&root, "step-counter");
+    assert!(counter.text_content().unwrap().contains('0'));
+    let step: HtmlElement = by_test_id(&root, "step").dyn_into().unwrap();
+    step.click();
+    step.click();
+    settle().await;
+    assert!(by_test_id(&root, "step-counter").text_content().unwrap().contains('2'));
+}
