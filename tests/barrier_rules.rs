@@ -302,7 +302,10 @@ fn records_are_printed_as_json_strings() {
 
 #[test]
 fn empty_input_prints_nothing() {
-    assert_eq!(run_gate(&options(AtLeastOnce, 4, true), ""), Ok(String::new()));
+    assert_eq!(
+        run_gate(&options(AtLeastOnce, 4, true), ""),
+        Ok(String::new())
+    );
 }
 
 #[test]
@@ -318,7 +321,8 @@ fn reason(mode: BarrierMode, channels: u32, input: &str) -> GateError {
 
 #[test]
 fn an_out_of_range_channel_names_the_line_and_the_channel_count() {
-    let input = "{\"ch\":0,\"record\":\"r1\"}\n{\"ch\":1,\"barrier\":1}\n{\"ch\":5,\"record\":\"r2\"}\n";
+    let input =
+        "{\"ch\":0,\"record\":\"r1\"}\n{\"ch\":1,\"barrier\":1}\n{\"ch\":5,\"record\":\"r2\"}\n";
     let error = reason(Aligned, 2, input);
     assert_eq!(
         error.to_string(),
@@ -352,21 +356,63 @@ fn malformed_lines_are_rejected_with_a_clear_reason() {
         ("42", "expected a json object"),
         ("{\"record\":\"r1\"}", "missing field \"ch\""),
         ("{\"ch\":0}", "missing the item"),
-        ("{\"ch\":-1,\"record\":\"r\"}", "\"ch\" must be a non-negative integer"),
-        ("{\"ch\":0.5,\"record\":\"r\"}", "\"ch\" must be a non-negative integer"),
-        ("{\"ch\":\"0\",\"record\":\"r\"}", "\"ch\" must be a non-negative integer"),
+        (
+            "{\"ch\":-1,\"record\":\"r\"}",
+            "\"ch\" must be a non-negative integer",
+        ),
+        (
+            "{\"ch\":0.5,\"record\":\"r\"}",
+            "\"ch\" must be a non-negative integer",
+        ),
+        (
+            "{\"ch\":\"0\",\"record\":\"r\"}",
+            "\"ch\" must be a non-negative integer",
+        ),
         ("{\"ch\":0,\"record\":7}", "\"record\" must be a string"),
-        ("{\"ch\":0,\"barrier\":-3}", "\"barrier\" must be a checkpoint id"),
-        ("{\"ch\":0,\"barrier\":2.5}", "\"barrier\" must be a checkpoint id"),
-        ("{\"ch\":0,\"barrier\":\"2\"}", "\"barrier\" must be a checkpoint id"),
-        ("{\"ch\":0,\"cancel\":null}", "\"cancel\" must be a checkpoint id"),
-        ("{\"ch\":0,\"end_of_partition\":false}", "\"end_of_partition\" must be true"),
-        ("{\"ch\":0,\"end_of_partition\":1}", "\"end_of_partition\" must be true"),
-        ("{\"ch\":0,\"record\":\"r\",\"barrier\":1}", "found both \"record\" and \"barrier\""),
-        ("{\"ch\":0,\"cancel\":1,\"end_of_partition\":true}", "found both"),
-        ("{\"ch\":0,\"record\":\"r\",\"colour\":\"red\"}", "unknown field \"colour\""),
-        ("{\"ch\":0,\"ch\":1,\"record\":\"r\"}", "field \"ch\" appears twice"),
-        ("{\"ch\":0,\"barrier\":1,\"barrier\":2}", "field \"barrier\" appears twice"),
+        (
+            "{\"ch\":0,\"barrier\":-3}",
+            "\"barrier\" must be a checkpoint id",
+        ),
+        (
+            "{\"ch\":0,\"barrier\":2.5}",
+            "\"barrier\" must be a checkpoint id",
+        ),
+        (
+            "{\"ch\":0,\"barrier\":\"2\"}",
+            "\"barrier\" must be a checkpoint id",
+        ),
+        (
+            "{\"ch\":0,\"cancel\":null}",
+            "\"cancel\" must be a checkpoint id",
+        ),
+        (
+            "{\"ch\":0,\"end_of_partition\":false}",
+            "\"end_of_partition\" must be true",
+        ),
+        (
+            "{\"ch\":0,\"end_of_partition\":1}",
+            "\"end_of_partition\" must be true",
+        ),
+        (
+            "{\"ch\":0,\"record\":\"r\",\"barrier\":1}",
+            "found both \"record\" and \"barrier\"",
+        ),
+        (
+            "{\"ch\":0,\"cancel\":1,\"end_of_partition\":true}",
+            "found both",
+        ),
+        (
+            "{\"ch\":0,\"record\":\"r\",\"colour\":\"red\"}",
+            "unknown field \"colour\"",
+        ),
+        (
+            "{\"ch\":0,\"ch\":1,\"record\":\"r\"}",
+            "field \"ch\" appears twice",
+        ),
+        (
+            "{\"ch\":0,\"barrier\":1,\"barrier\":2}",
+            "field \"barrier\" appears twice",
+        ),
     ];
     for (line, expected) in cases {
         let input = format!("{{\"ch\":0,\"record\":\"ok\"}}\n{line}\n");
@@ -386,7 +432,10 @@ fn a_task_without_channels_is_an_options_error_on_line_0() {
     let error = run_gate(&options(Unaligned, 0, true), "").unwrap_err();
     assert_eq!(error.line, 0);
     assert!(error.to_string().starts_with("line 0: "), "{error}");
-    assert!(error.reason.contains("at least one input channel"), "{error}");
+    assert!(
+        error.reason.contains("at least one input channel"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -401,5 +450,8 @@ fn modes_parse_as_on_the_command_line() {
     assert_eq!("at-least-once".parse::<BarrierMode>(), Ok(AtLeastOnce));
     assert_eq!("unaligned".parse::<BarrierMode>(), Ok(Unaligned));
     let error = "Aligned".parse::<BarrierMode>().unwrap_err().to_string();
-    assert!(error.contains("aligned, at-least-once, unaligned"), "{error}");
+    assert!(
+        error.contains("aligned, at-least-once, unaligned"),
+        "{error}"
+    );
 }

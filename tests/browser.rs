@@ -31,12 +31,18 @@ fn by_test_id(root: &web_sys::Element, id: &str) -> web_sys::Element {
 async fn the_app_draws_the_preset_and_steps_the_engine() {
     let root = mount();
     settle().await;
-    assert!(by_test_id(&root, "operator-Merge").text_content().unwrap().contains("Merge"));
+    assert!(by_test_id(&root, "operator-Merge")
+        .text_content()
+        .unwrap()
+        .contains("Merge"));
     let counter = by_test_id(&root, "step-counter");
     assert!(counter.text_content().unwrap().contains('0'));
     let step: HtmlElement = by_test_id(&root, "step").dyn_into().unwrap();
     step.click();
     step.click();
     settle().await;
-    assert!(by_test_id(&root, "step-counter").text_content().unwrap().contains('2'));
+    assert!(by_test_id(&root, "step-counter")
+        .text_content()
+        .unwrap()
+        .contains('2'));
 }

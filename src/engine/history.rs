@@ -83,7 +83,9 @@ impl History {
         }
         self.log.push(choice);
         let step = self.current.steps();
-        if step % self.interval == 0 && self.keyframes.last().is_some_and(|(s, _)| *s < step) {
+        if step.is_multiple_of(self.interval)
+            && self.keyframes.last().is_some_and(|(s, _)| *s < step)
+        {
             self.keyframes.push((step, self.current.clone()));
             if self.keyframes.len() > MAX_KEYFRAMES {
                 self.interval *= 2;
@@ -133,12 +135,12 @@ impl History {
     }
 
     /// Approximate bytes held by the log and keyframes, for the benchmark.
-    pub fn approx_bytes(&self, keyframe_bytes: impl Fn(&Simulation) -> usize) -> usize {
+    pub fn approx_bytes(&self) -> usize {
         self.log.capacity() * std::mem::size_of::<Choice>()
             + self
                 .keyframes
                 .iter()
-                .map(|(_, s)| keyframe_bytes(s))
+                .map(|(_, s)| s.approx_bytes())
                 .sum::<usize>()
     }
 

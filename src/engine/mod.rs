@@ -25,6 +25,7 @@ pub mod history;
 pub mod model;
 pub mod physical;
 pub mod record;
+pub mod report;
 pub mod rng;
 pub mod sim;
 pub mod snapshot;

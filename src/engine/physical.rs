@@ -27,9 +27,20 @@ pub enum GraphError {
     EmptyName,
     DuplicateOperator(String),
     ZeroParallelism(String),
-    UnknownOperator { edge: u32, name: String },
-    DuplicateEdge { from: String, to: String },
-    ForwardParallelism { from: String, to: String, from_p: u32, to_p: u32 },
+    UnknownOperator {
+        edge: u32,
+        name: String,
+    },
+    DuplicateEdge {
+        from: String,
+        to: String,
+    },
+    ForwardParallelism {
+        from: String,
+        to: String,
+        from_p: u32,
+        to_p: u32,
+    },
     SourceHasInputs(String),
     NoInputs(String),
     UnionNeedsTwoInputs(String),
@@ -52,12 +63,20 @@ impl fmt::Display for GraphError {
                 write!(f, "operator {n:?} has parallelism 0 (it needs at least 1)")
             }
             GraphError::UnknownOperator { edge, name } => {
-                write!(f, "edge {edge} names operator {name:?}, which does not exist")
+                write!(
+                    f,
+                    "edge {edge} names operator {name:?}, which does not exist"
+                )
             }
             GraphError::DuplicateEdge { from, to } => {
                 write!(f, "there are two edges from {from:?} to {to:?}")
             }
-            GraphError::ForwardParallelism { from, to, from_p, to_p } => write!(
+            GraphError::ForwardParallelism {
+                from,
+                to,
+                from_p,
+                to_p,
+            } => write!(
                 f,
                 "the forward edge {from:?} → {to:?} joins parallelism {from_p} to {to_p}; \
                  forward needs equal parallelism (use rebalance or hash)"
@@ -74,13 +93,22 @@ impl fmt::Display for GraphError {
                 "the graph has a cycle through {n:?}; cyclic graphs are not supported yet"
             ),
             GraphError::TooManyTasks(n) => {
-                write!(f, "the graph has {n} subtasks; at most {MAX_TASKS} are allowed")
+                write!(
+                    f,
+                    "the graph has {n} subtasks; at most {MAX_TASKS} are allowed"
+                )
             }
             GraphError::TooManyChannels(n) => {
-                write!(f, "the graph has {n} channels; at most {MAX_CHANNELS} are allowed")
+                write!(
+                    f,
+                    "the graph has {n} channels; at most {MAX_CHANNELS} are allowed"
+                )
             }
             GraphError::TooManyLines(n) => {
-                write!(f, "the sources have {n} lines; at most {MAX_LINES} are allowed")
+                write!(
+                    f,
+                    "the sources have {n} lines; at most {MAX_LINES} are allowed"
+                )
             }
         }
     }
@@ -383,8 +411,9 @@ fn topological_order(n: usize, edges: &[(u32, u32)]) -> Result<Vec<u32>, u32> {
     for &(_, t) in edges {
         indegree[t as usize] += 1;
     }
-    let mut ready: std::collections::BTreeSet<u32> =
-        (0..n as u32).filter(|&i| indegree[i as usize] == 0).collect();
+    let mut ready: std::collections::BTreeSet<u32> = (0..n as u32)
+        .filter(|&i| indegree[i as usize] == 0)
+        .collect();
     let mut order = Vec::with_capacity(n);
     while let Some(op) = ready.pop_first() {
         order.push(op);

@@ -5,8 +5,7 @@
 //! mode), and `step()` lets the scheduler pick the next timed event, ties broken by the seeded
 //! PRNG. Both end in the same handlers, so a manual and a scheduled delivery are one code path.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::rc::Rc;
 
@@ -100,6 +99,10 @@ pub struct Task {
     replay_scheduled: bool,
     /// Channels whose delivery waits until the alignment buffer is drained.
     parked: Vec<ChannelId>,
+    /// Channels whose head has arrived while the task was busy; when it is free, the PRNG
+    /// picks one of them (a tie between items that were all ready).
+    waiting: Vec<ChannelId>,
+    wake_scheduled: bool,
 }
 
 impl Task {
@@ -113,18 +116,49 @@ impl Task {
 enum Due {
     Deliver(ChannelId, u32),
     Replay(TaskId),
+    /// The task is free again: deliver one of its waiting channels.
+    Wake(TaskId),
     Emit(TaskId),
     Trigger,
     Expire(CheckpointId),
 }
 
-/// An entry of the event queue, ordered by time, then a random tie-breaker, then insertion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Scheduled {
-    time: u64,
-    tie: u64,
-    seq: u64,
-    due: Due,
+/// The event queue: events bucketed by virtual time. Among the events due at the same time the
+/// seeded PRNG picks one uniformly — the tie-break rule — and buckets are few (times cluster
+/// within one channel latency of now), so push and pop stay cheap at any graph size.
+#[derive(Clone, Debug, Default)]
+struct TimeQueue {
+    buckets: BTreeMap<u64, Vec<Due>>,
+    /// Emptied buckets kept for reuse, so steady state allocates nothing.
+    spare: Vec<Vec<Due>>,
+}
+
+impl TimeQueue {
+    fn push(&mut self, time: u64, due: Due) {
+        match self.buckets.get_mut(&time) {
+            Some(bucket) => bucket.push(due),
+            None => {
+                let mut bucket = self.spare.pop().unwrap_or_default();
+                bucket.push(due);
+                self.buckets.insert(time, bucket);
+            }
+        }
+    }
+
+    fn pop(&mut self, rng: &mut SplitMix64) -> Option<(u64, Due)> {
+        let mut first = self.buckets.first_entry()?;
+        let time = *first.key();
+        let bucket = first.get_mut();
+        let due = bucket.swap_remove(rng.below(bucket.len() as u64) as usize);
+        if bucket.is_empty() {
+            self.spare.push(first.remove());
+        }
+        Some((time, due))
+    }
+
+    fn first_time(&self) -> Option<u64> {
+        self.buckets.keys().next().copied()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -136,8 +170,7 @@ pub struct Simulation {
     rng: SplitMix64,
     tasks: Vec<Task>,
     channels: Vec<Channel>,
-    queue: BinaryHeap<Reverse<Scheduled>>,
-    seq: u64,
+    queue: TimeQueue,
     next_record: RecordId,
     coordinator: Coordinator,
     events: Vec<Event>,
@@ -167,6 +200,8 @@ impl Simulation {
                     round_robin: vec![t.subtask; t.outputs.len()],
                     replay_scheduled: false,
                     parked: Vec::new(),
+                    waiting: Vec::new(),
+                    wake_scheduled: false,
                 }
             })
             .collect();
@@ -192,8 +227,7 @@ impl Simulation {
             rng: SplitMix64::new(seed),
             tasks,
             channels,
-            queue: BinaryHeap::new(),
-            seq: 0,
+            queue: TimeQueue::default(),
             next_record: 1,
             events: Vec::new(),
             scratch: Vec::new(),
@@ -256,7 +290,41 @@ impl Simulation {
 
     /// Time of the next scheduled event (stale entries may make it early, never late).
     pub fn next_time(&self) -> Option<u64> {
-        self.queue.peek().map(|Reverse(s)| s.time.max(self.now))
+        self.queue.first_time().map(|t| t.max(self.now))
+    }
+
+    /// A rough count of the bytes a copy of this simulation owns (the physical graph and
+    /// retained global states are shared between copies and not counted).
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let items: usize = self.channels.iter().map(|c| c.queue.capacity()).sum();
+        let task_vecs: usize = self
+            .tasks
+            .iter()
+            .map(|t| {
+                t.handler.held_count() as usize * size_of::<Record>() * 2
+                    + t.state.size_bytes() as usize * 3
+                    + (t.round_robin.capacity() + t.parked.capacity() + t.waiting.capacity()) * 4
+                    + (t.first_barrier.capacity()
+                        + t.held_records.capacity()
+                        + t.persisted.capacity())
+                        * 16
+            })
+            .sum();
+        let queued: usize = self
+            .queue
+            .buckets
+            .values()
+            .map(|b| b.capacity())
+            .sum::<usize>()
+            + self.queue.spare.iter().map(|b| b.capacity()).sum::<usize>();
+        size_of::<Self>()
+            + items * size_of::<Item>()
+            + std::mem::size_of_val(&self.channels[..])
+            + std::mem::size_of_val(&self.tasks[..])
+            + task_vecs
+            + (queued + self.queue.buckets.len()) * size_of::<Due>()
+            + self.coordinator.checkpoints().len() * 64
     }
 
     /// The words and lines records refer to.
@@ -322,6 +390,7 @@ impl Simulation {
                 ch.scheduled = false;
                 let to = self.phys.channels[channel as usize].to as usize;
                 let head = ch.queue.front().map_or(self.now, |i| i.arrives_at);
+                self.tasks[to].waiting.retain(|&c| c != channel);
                 self.now = self.now.max(head).max(self.tasks[to].busy_until);
                 self.deliver(channel);
             }
@@ -338,6 +407,8 @@ impl Simulation {
                 ch.paused = paused;
                 ch.generation = ch.generation.wrapping_add(1);
                 ch.scheduled = false;
+                let to = self.phys.channels[channel as usize].to as usize;
+                self.tasks[to].waiting.retain(|&c| c != channel);
                 self.events.push(Event::ChannelPaused { channel, paused });
                 self.schedule_channel(channel);
             }
@@ -390,10 +461,10 @@ impl Simulation {
                 }
             }
             Action::Expire { checkpoint } => {
-                if !self
+                if self
                     .coordinator
                     .deadline(checkpoint)
-                    .is_some_and(|d| d <= self.now)
+                    .is_none_or(|d| d > self.now)
                 {
                     return Err(ActionError::NotExpired(checkpoint));
                 }
@@ -418,9 +489,9 @@ impl Simulation {
     /// and returns what it did, or `None` when nothing is left to happen.
     pub fn step(&mut self) -> Option<Action> {
         self.events.clear();
-        while let Some(Reverse(s)) = self.queue.pop() {
-            let time = s.time.max(self.now);
-            let action = match s.due {
+        while let Some((time, due)) = self.queue.pop(&mut self.rng) {
+            let time = time.max(self.now);
+            let action = match due {
                 Due::Deliver(c, generation) => {
                     let ch = &self.channels[c as usize];
                     if ch.generation != generation || ch.paused || ch.queue.is_empty() {
@@ -434,14 +505,48 @@ impl Simulation {
                         continue;
                     }
                     if task.busy_until > time {
-                        let at = task.busy_until;
-                        self.schedule(at, Due::Deliver(c, generation));
+                        // Stays `scheduled`: the task's wake-up will deliver it.
+                        task.waiting.push(c);
+                        self.schedule_wake(to as TaskId);
                         continue;
                     }
                     self.channels[c as usize].scheduled = false;
                     self.now = time;
                     self.steps += 1;
                     self.deliver(c);
+                    Action::Deliver { channel: c }
+                }
+                Due::Wake(t) => {
+                    let task = &mut self.tasks[t as usize];
+                    task.wake_scheduled = false;
+                    if task.handler.has_replay() {
+                        // The waiting channels move to `parked` and resume after the replay.
+                        let waiting = std::mem::take(&mut task.waiting);
+                        task.parked.extend(waiting.iter().copied());
+                        for c in waiting {
+                            self.channels[c as usize].scheduled = false;
+                        }
+                        continue;
+                    }
+                    if task.busy_until > time {
+                        self.schedule_wake(t);
+                        continue;
+                    }
+                    if task.waiting.is_empty() {
+                        continue;
+                    }
+                    let i = self.rng.below(task.waiting.len() as u64) as usize;
+                    let c = task.waiting.swap_remove(i);
+                    let ch = &mut self.channels[c as usize];
+                    ch.scheduled = false;
+                    if ch.paused || ch.queue.is_empty() {
+                        self.schedule_wake(t);
+                        continue;
+                    }
+                    self.now = time;
+                    self.steps += 1;
+                    self.deliver(c);
+                    self.schedule_wake(t);
                     Action::Deliver { channel: c }
                 }
                 Due::Replay(t) => {
@@ -513,14 +618,7 @@ impl Simulation {
     // ----- the event queue -----
 
     fn schedule(&mut self, time: u64, due: Due) {
-        let tie = self.rng.next_u64();
-        self.seq += 1;
-        self.queue.push(Reverse(Scheduled {
-            time,
-            tie,
-            seq: self.seq,
-            due,
-        }));
+        self.queue.push(time, due);
     }
 
     fn schedule_channel(&mut self, c: ChannelId) {
@@ -534,6 +632,16 @@ impl Simulation {
         let generation = ch.generation;
         self.channels[c as usize].scheduled = true;
         self.schedule(at, Due::Deliver(c, generation));
+    }
+
+    fn schedule_wake(&mut self, t: TaskId) {
+        let task = &mut self.tasks[t as usize];
+        if task.wake_scheduled || task.waiting.is_empty() {
+            return;
+        }
+        task.wake_scheduled = true;
+        let at = task.busy_until.max(self.now);
+        self.schedule(at, Due::Wake(t));
     }
 
     fn schedule_replay(&mut self, t: TaskId) {
@@ -594,12 +702,12 @@ impl Simulation {
                 None
             }
             None => {
-                // The item about to be replayed is the oldest of the top of the replay stack;
-                // find it by comparing what is held before and after.
-                let before = held_snapshot(&task.handler);
+                let next = task
+                    .handler
+                    .peek_replay()
+                    .map(|(input, item)| (input, ItemKind::from_input(item)));
                 task.handler.replay_one(&mut out);
-                let after = held_snapshot(&task.handler);
-                removed_item(&before, &after)
+                next
             }
         };
         let held_after = task.handler.held_count();
@@ -935,10 +1043,9 @@ impl Simulation {
                 _ => None,
             })
             .collect();
-        let arrives_at = ch
-            .queue
-            .front()
-            .map_or(self.now + ch.latency, |h| h.arrives_at.min(self.now + ch.latency));
+        let arrives_at = ch.queue.front().map_or(self.now + ch.latency, |h| {
+            h.arrives_at.min(self.now + ch.latency)
+        });
         ch.queue.push_front(Item {
             kind: ItemKind::Barrier(n),
             sent_at: self.now,
@@ -1038,7 +1145,11 @@ impl Simulation {
         self.events
             .push(Event::CheckpointCompleted { checkpoint: n });
         // Subsumption: a completed checkpoint makes every older running one pointless.
-        let older: Vec<CheckpointId> = self.coordinator.in_progress().filter(|&id| id < n).collect();
+        let older: Vec<CheckpointId> = self
+            .coordinator
+            .in_progress()
+            .filter(|&id| id < n)
+            .collect();
         for id in older {
             if self.coordinator.abort(id, AbortReason::Subsumed, self.now) {
                 self.events.push(Event::CheckpointAborted {
@@ -1052,7 +1163,8 @@ impl Simulation {
 
     fn trigger(&mut self) {
         let n = self.coordinator.start(self.now, self.phys.task_count());
-        self.events.push(Event::CheckpointTriggered { checkpoint: n });
+        self.events
+            .push(Event::CheckpointTriggered { checkpoint: n });
         let deadline = self.now.saturating_add(self.coordinator.timeout);
         self.schedule(deadline, Due::Expire(n));
         // Sources snapshot their offsets and inject the barrier; finished tasks acknowledge
@@ -1140,25 +1252,4 @@ fn take(counters: &mut Vec<(CheckpointId, u64)>, n: CheckpointId) -> u64 {
         Some(i) => counters.swap_remove(i).1,
         None => 0,
     }
-}
-
-/// Per input channel, how many items are held.
-fn held_snapshot(h: &BarrierHandler<Record>) -> Vec<(u32, Vec<ItemKind>)> {
-    (0..h.channels())
-        .map(|c| (c, h.held_on(c).into_iter().map(ItemKind::from_input).collect()))
-        .collect()
-}
-
-/// The item that left the buffer between two snapshots of it: the first position where a
-/// channel's held list lost its oldest entry.
-fn removed_item(
-    before: &[(u32, Vec<ItemKind>)],
-    after: &[(u32, Vec<ItemKind>)],
-) -> Option<(u32, ItemKind)> {
-    for ((c, b), (_, a)) in before.iter().zip(after) {
-        if b.len() > a.len() || (b.first() != a.first() && !b.is_empty()) {
-            return b.first().map(|k| (*c, *k));
-        }
-    }
-    None
 }

@@ -52,7 +52,9 @@ pub enum Event {
         record: Record,
     },
     /// A bounded source reached the end of its log.
-    SourceEnded { task: TaskId },
+    SourceEnded {
+        task: TaskId,
+    },
     /// An item reached the task's barrier handler from `channel`.
     Arrived {
         task: TaskId,
@@ -95,7 +97,9 @@ pub enum Event {
         checkpoint: CheckpointId,
     },
     /// All channels of the task flow again.
-    Unblocked { task: TaskId },
+    Unblocked {
+        task: TaskId,
+    },
     /// The task gave up the checkpoint and sent cancellation markers downstream.
     TaskAborted {
         task: TaskId,
@@ -114,16 +118,31 @@ pub enum Event {
         acked: u32,
         total: u32,
     },
-    CheckpointTriggered { checkpoint: CheckpointId },
-    CheckpointCompleted { checkpoint: CheckpointId },
+    CheckpointTriggered {
+        checkpoint: CheckpointId,
+    },
+    CheckpointCompleted {
+        checkpoint: CheckpointId,
+    },
     CheckpointAborted {
         checkpoint: CheckpointId,
         reason: AbortReason,
     },
     /// The trigger was due but the coordinator must wait (too many running, or min pause).
     TriggerDeferred,
-    PartitionEnded { task: TaskId, channel: ChannelId },
-    TaskFinished { task: TaskId },
-    ChannelPaused { channel: ChannelId, paused: bool },
-    LatencyChanged { channel: ChannelId, latency: u64 },
+    PartitionEnded {
+        task: TaskId,
+        channel: ChannelId,
+    },
+    TaskFinished {
+        task: TaskId,
+    },
+    ChannelPaused {
+        channel: ChannelId,
+        paused: bool,
+    },
+    LatencyChanged {
+        channel: ChannelId,
+        latency: u64,
+    },
 }

@@ -53,7 +53,10 @@ impl fmt::Display for ScenarioError {
                 line,
                 column,
                 message,
-            } => write!(f, "the scenario is not valid (line {line}, column {column}): {message}"),
+            } => write!(
+                f,
+                "the scenario is not valid (line {line}, column {column}): {message}"
+            ),
             ScenarioError::Graph(e) => write!(f, "the job graph is not valid: {e}"),
             ScenarioError::UnknownPreset(n) => write!(
                 f,
@@ -77,12 +80,11 @@ impl Scenario {
         if text.len() > MAX_SCENARIO_BYTES {
             return Err(ScenarioError::TooLarge(text.len()));
         }
-        let scenario: Scenario =
-            serde_json::from_str(text).map_err(|e| ScenarioError::Syntax {
-                line: e.line() as u64,
-                column: e.column() as u64,
-                message: e.to_string(),
-            })?;
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Syntax {
+            line: e.line() as u64,
+            column: e.column() as u64,
+            message: e.to_string(),
+        })?;
         scenario.simulation()?;
         Ok(scenario)
     }

@@ -1,13 +1,17 @@
 //! The scenarios the playground ships (see PRESETS.md for what each must teach).
 
-use crate::engine::{
-    BarrierMode, Config, Edge, JobGraph, Operator, OperatorKind, Partitioning,
-};
+use crate::engine::{BarrierMode, Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
 
 use super::{Scenario, ScenarioError};
 
 /// Preset names in picker order.
-pub const NAMES: &[&str] = &["alignment", "wordcount", "concurrent", "backpressure", "large"];
+pub const NAMES: &[&str] = &[
+    "alignment",
+    "wordcount",
+    "concurrent",
+    "backpressure",
+    "large",
+];
 
 pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
     match name {
@@ -56,7 +60,13 @@ fn edge(from: &str, to: &str, partitioning: Partitioning, latency: u64) -> Edge 
 }
 
 const FRUIT_A: &[&str] = &["apple", "apricot", "avocado", "almond", "acerola", "akebi"];
-const FRUIT_B: &[&str] = &["banana", "blueberry", "bilberry", "blackberry", "boysenberry"];
+const FRUIT_B: &[&str] = &[
+    "banana",
+    "blueberry",
+    "bilberry",
+    "blackberry",
+    "boysenberry",
+];
 
 const TEXT: &[&str] = &[
     "to be or not to be",
@@ -108,7 +118,7 @@ pub fn wordcount() -> Scenario {
         lesson: "A checkpoint's global state is the source offsets plus the per-key counts; \
                  the counts equal the words of exactly the lines before the offsets."
             .into(),
-        graph: wordcount_graph(2, 14),
+        graph: wordcount_graph(2, 1, 14),
         config: Config {
             checkpoint_interval: Some(90),
             first_trigger: 30,
@@ -118,10 +128,9 @@ pub fn wordcount() -> Scenario {
     }
 }
 
-/// Sentences → Split (forward) → Count (hash) → Sink (forward), all with parallelism `p`
-/// except the sink, which has parallelism 1 below p = 4 (so the small preset reads well).
-pub fn wordcount_graph(p: u32, interval: u64) -> JobGraph {
-    let sink_p = if p < 4 { 1 } else { p };
+/// Sentences → Split (forward) → Count (hash) → Sink, parallelism `p` but for the sink;
+/// a sink of another parallelism is fed by rebalance.
+pub fn wordcount_graph(p: u32, sink_p: u32, interval: u64) -> JobGraph {
     JobGraph {
         operators: vec![
             source("Sentences", TEXT, interval, p),

@@ -3,10 +3,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use abs_playground::engine::coordinator::CheckpointStatus;
-use abs_playground::engine::{BarrierMode, History, Simulation};
+use abs_playground::engine::{report, BarrierMode, History, Simulation};
 use abs_playground::scenario::{presets, Scenario};
-use serde_json::json;
 
 pub const USAGE: &str = "usage:
   abs-sim run (--preset NAME | FILE.json) [--seed S] [--steps N] [--mode aligned|at-least-once|unaligned]
@@ -33,13 +31,24 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
             }
             "--seed" => {
                 let v = value("--seed")?;
-                seed = Some(v.parse::<u64>().map_err(|_| format!("--seed needs a number, not {v:?}"))?);
+                seed = Some(
+                    v.parse::<u64>()
+                        .map_err(|_| format!("--seed needs a number, not {v:?}"))?,
+                );
             }
             "--steps" => {
                 let v = value("--steps")?;
-                steps = v.parse().map_err(|_| format!("--steps needs a number, not {v:?}"))?;
+                steps = v
+                    .parse()
+                    .map_err(|_| format!("--steps needs a number, not {v:?}"))?;
             }
-            "--mode" => mode = Some(value("--mode")?.parse::<BarrierMode>().map_err(|e| e.to_string())?),
+            "--mode" => {
+                mode = Some(
+                    value("--mode")?
+                        .parse::<BarrierMode>()
+                        .map_err(|e| e.to_string())?,
+                )
+            }
             file if !file.starts_with("--") && scenario.is_none() => {
                 let text = std::fs::read_to_string(file)
                     .map_err(|e| format!("cannot read {file}: {e}"))?;
@@ -73,50 +82,8 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    print!("{}", trace(&mut sim, steps));
+    print!("{}", report::trace(&mut sim, steps));
     ExitCode::SUCCESS
-}
-
-/// The trace of `steps` scheduled steps as JSON lines, then one summary line. The golden
-/// trace tests compare exactly this text.
-pub fn trace(sim: &mut Simulation, steps: u64) -> String {
-    let mut out = String::new();
-    for _ in 0..steps {
-        let Some(action) = sim.step() else { break };
-        let line = json!({
-            "step": sim.steps(),
-            "time": sim.now(),
-            "action": action,
-            "events": sim.last_events(),
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
-    }
-    out.push_str(&json!({ "summary": summary(sim) }).to_string());
-    out.push('\n');
-    out
-}
-
-fn summary(sim: &Simulation) -> serde_json::Value {
-    let checkpoints: Vec<_> = sim
-        .coordinator()
-        .checkpoints()
-        .iter()
-        .map(|c| {
-            let verdict = match c.status {
-                CheckpointStatus::Completed => match sim.coordinator().global_state(c.id) {
-                    Some(g) if g.verdict.ok() => json!("consistent"),
-                    Some(g) => json!({
-                        "inconsistent": { "duplicated": g.verdict.duplicated, "lost": g.verdict.lost }
-                    }),
-                    None => json!("not retained"),
-                },
-                _ => serde_json::Value::Null,
-            };
-            json!({ "id": c.id, "status": c.status, "acked": c.acked, "total": c.total, "verdict": verdict })
-        })
-        .collect();
-    json!({ "steps": sim.steps(), "time": sim.now(), "checkpoints": checkpoints })
 }
 
 pub fn bench(args: &[String]) -> ExitCode {
@@ -126,7 +93,7 @@ pub fn bench(args: &[String]) -> ExitCode {
     println!("|---|---:|---:|---:|---:|---:|");
     let mut per_event = Vec::new();
     for p in [2u32, 16, 128] {
-        let graph = presets::wordcount_graph(p, 8);
+        let graph = presets::wordcount_graph(p, p, 16);
         let config = presets::wordcount().config;
         let Ok(mut sim) = Simulation::new(&graph, &config, 7) else {
             eprintln!("abs-sim bench: the word-count graph does not build");
@@ -156,7 +123,7 @@ pub fn bench(args: &[String]) -> ExitCode {
 
     // History: bytes per event and seek time on a long run.
     let total: u64 = if quick { 100_000 } else { 1_000_000 };
-    let graph = presets::wordcount_graph(16, 8);
+    let graph = presets::wordcount_graph(16, 16, 16);
     let config = presets::wordcount().config;
     let Ok(sim) = Simulation::new(&graph, &config, 7) else {
         return ExitCode::FAILURE;
@@ -169,7 +136,7 @@ pub fn bench(args: &[String]) -> ExitCode {
         }
     }
     let record_secs = start.elapsed().as_secs_f64();
-    let bytes = history.approx_bytes(approx_sim_bytes);
+    let bytes = history.approx_bytes();
     println!(
         "\nhistory: {} events recorded in {record_secs:.2} s, {} keyframes, ≈ {:.1} bytes/event",
         history.len(),
@@ -195,27 +162,4 @@ pub fn bench(args: &[String]) -> ExitCode {
         worst
     );
     ExitCode::SUCCESS
-}
-
-/// A rough size of a simulation copy: queued items, tasks and the coordinator's records.
-fn approx_sim_bytes(sim: &Simulation) -> usize {
-    let items: usize = sim.channels().iter().map(|c| c.queue.capacity()).sum();
-    let channels = sim.channels().len() * std::mem::size_of::<abs_playground::engine::sim::Channel>();
-    let tasks = sim.tasks().len() * std::mem::size_of::<abs_playground::engine::sim::Task>();
-    let held: usize = sim
-        .tasks()
-        .iter()
-        .map(|t| t.handler.held_count() as usize * 40)
-        .sum();
-    let counts: usize = sim
-        .tasks()
-        .iter()
-        .map(|t| t.state.size_bytes() as usize * 3)
-        .sum();
-    items * std::mem::size_of::<abs_playground::engine::record::Item>()
-        + channels
-        + tasks
-        + held
-        + counts
-        + sim.coordinator().checkpoints().len() * 48
 }

@@ -29,23 +29,23 @@ fn gate(args: &[String]) -> ExitCode {
         let mut finished_channels_align = true;
         let mut it = args.iter();
         while let Some(flag) = it.next() {
-            let value = it
-                .next()
-                .ok_or_else(|| format!("{flag} needs a value"))?;
+            let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
             match flag.as_str() {
                 "--mode" => mode = Some(value.parse::<BarrierMode>().map_err(|e| e.to_string())?),
                 "--channels" => {
-                    channels = Some(
-                        value
-                            .parse::<u32>()
-                            .map_err(|_| format!("--channels needs a positive number, not {value:?}"))?,
-                    )
+                    channels = Some(value.parse::<u32>().map_err(|_| {
+                        format!("--channels needs a positive number, not {value:?}")
+                    })?)
                 }
                 "--finished-channels-align" => {
                     finished_channels_align = match value.as_str() {
                         "true" => true,
                         "false" => false,
-                        _ => return Err(format!("--finished-channels-align takes true or false, not {value:?}")),
+                        _ => {
+                            return Err(format!(
+                                "--finished-channels-align takes true or false, not {value:?}"
+                            ))
+                        }
                     }
                 }
                 _ => return Err(format!("unknown option {flag}")),

@@ -65,6 +65,15 @@ impl<R> Aligned<R> {
         self.replay.iter().any(|buffer| !buffer.is_empty())
     }
 
+    /// The item `next_replay` would return, without taking it.
+    pub(super) fn peek_replay(&self) -> Option<(ChannelIndex, &Input<R>)> {
+        self.replay
+            .iter()
+            .rev()
+            .find_map(|buffer| buffer.front())
+            .map(|(ch, input)| (*ch, input))
+    }
+
     pub(super) fn next_replay(&mut self) -> Option<Held<R>> {
         while let Some(top) = self.replay.last_mut() {
             if let Some(item) = top.pop_front() {

@@ -8,9 +8,9 @@
 //! Codemap:
 //! - this file: the public types, and what every mode shares (channel ranges, closed channels,
 //!   where an end of partition is reported, the end of the input);
-//! - [`aligned`]: exactly-once alignment, the only mode that holds items, with its replay stack;
-//! - [`tracking`]: at-least-once barrier tracking, several checkpoints pending at once;
-//! - [`unaligned`]: unaligned checkpoints, triggered by the first barrier, recording channel state.
+//! - `aligned.rs`: exactly-once alignment, the only mode that holds items, with its replay stack;
+//! - `tracking.rs`: at-least-once barrier tracking, several checkpoints pending at once;
+//! - `unaligned.rs`: unaligned checkpoints, triggered by the first barrier, recording channel state.
 //!
 //! Architecture invariant: pure and total. No IO, no clock, no randomness, ordered collections
 //! only, and no input sequence can make it panic: an arrival on a channel the task does not have
@@ -216,6 +216,14 @@ impl<R: Clone> BarrierHandler<R> {
         }
     }
 
+    /// The held item the next `replay_one` will take, and its channel.
+    pub fn peek_replay(&self) -> Option<(ChannelIndex, &Input<R>)> {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.peek_replay(),
+            Core::Tracking(_) | Core::Unaligned(_) => None,
+        }
+    }
+
     /// Replay exactly one held item, as if it had just arrived: it may be held again, start a new
     /// alignment, and so on. One at a time so the page can show the buffer draining step by step.
     /// Returns false if there was nothing to replay.
@@ -301,7 +309,9 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn pending_checkpoints(&self) -> Vec<CheckpointId> {
         match &self.core {
             Core::Tracking(tracking) => tracking.pending_ids(),
-            Core::Aligned(_) | Core::Unaligned(_) => self.current_checkpoint().into_iter().collect(),
+            Core::Aligned(_) | Core::Unaligned(_) => {
+                self.current_checkpoint().into_iter().collect()
+            }
         }
     }
 
@@ -355,9 +365,7 @@ impl<R: Clone> BarrierHandler<R> {
                 self.inputs.closed.insert(ch);
                 match &mut self.core {
                     Core::Aligned(aligned) => aligned.on_end_of_partition(&self.inputs, out),
-                    Core::Tracking(tracking) => {
-                        tracking.on_end_of_partition(&self.inputs, ch, out)
-                    }
+                    Core::Tracking(tracking) => tracking.on_end_of_partition(&self.inputs, ch, out),
                     Core::Unaligned(unaligned) => unaligned.on_end_of_partition(&self.inputs, out),
                 }
                 out.push(Output::EndOfPartition(ch));

@@ -175,7 +175,7 @@ impl Tracking {
     /// The entry at `pos` heard from every channel: it and all older entries leave the queue, and
     /// it is triggered unless it was aborted. The older ones go silently (subsumed).
     fn complete<R>(&mut self, pos: usize, out: &mut Vec<Output<R>>) {
-        let done = self.pending.drain(..=pos).last();
+        let done = self.pending.drain(..=pos).next_back();
         if let Some(entry) = done {
             if !entry.aborted {
                 out.push(Output::Triggered(entry.id));

@@ -3,6 +3,16 @@
 use super::{run, Task};
 use crate::engine::barrier::BarrierMode::Aligned;
 
+/// The whole sequence plus the end of input, with finished channels aligning (the default).
+fn run_on(channels: u32, inputs: &str) -> String {
+    run(Aligned, channels, true, inputs)
+}
+
+/// The same with "checkpoints after tasks finish" off.
+fn run_off(channels: u32, inputs: &str) -> String {
+    run(Aligned, channels, false, inputs)
+}
+
 #[test]
 fn a_first_barrier_blocks_its_channel_and_holds_what_follows() {
     let mut task = Task::new(Aligned, 3, true);
@@ -20,7 +30,7 @@ fn a_first_barrier_blocks_its_channel_and_holds_what_follows() {
 
 #[test]
 fn the_last_barrier_triggers_first_then_held_items_replay_in_arrival_order() {
-    let out = run(Aligned, 3, true, "0:b4 0:a1 1:b4 1:p1 0:a2 1:p2 2:x1 2:b4 2:x2");
+    let out = run_on(3, "0:b4 0:a1 1:b4 1:p1 0:a2 1:p2 2:x1 2:b4 2:x2");
     assert_eq!(out, "x1 T4 a1 p1 a2 p2 x2");
 }
 
@@ -68,7 +78,10 @@ fn the_buffer_of_an_alignment_ended_during_replay_goes_on_top_of_the_older_one()
 #[test]
 fn the_replay_stack_is_visible_in_the_held_items() {
     let mut task = Task::new(Aligned, 3, true);
-    assert_eq!(task.feed_raw("0:b1 1:b1 0:b2 0:a1 1:b3 1:p1 0:a2 2:b1"), "T1");
+    assert_eq!(
+        task.feed_raw("0:b1 1:b1 0:b2 0:a1 1:b3 1:p1 0:a2 2:b1"),
+        "T1"
+    );
     assert_eq!(task.held_on(0), "b2 a1 a2");
     assert_eq!(task.held_on(1), "b3 p1");
     assert_eq!(task.replay_one(), ""); // b2 starts aligning 2
@@ -99,7 +112,7 @@ fn a_newer_barrier_on_a_free_channel_subsumes_the_alignment() {
 fn a_stale_barrier_replayed_after_a_subsumption_is_ignored() {
     // Channel 1 sent b3 while blocked for 2; once 4 subsumes 2, the replayed b3 is older than
     // the alignment in progress and p1 behind it flows on.
-    let out = run(Aligned, 3, true, "1:b2 1:b3 1:p1 0:b4 0:a1 2:b4 1:b4");
+    let out = run_on(3, "1:b2 1:b3 1:p1 0:b4 0:a1 2:b4 1:b4");
     assert_eq!(out, "A2 p1 T4 a1");
 }
 
@@ -135,29 +148,29 @@ fn cancelling_a_newer_checkpoint_reports_only_that_one() {
 
 #[test]
 fn a_marker_for_a_new_id_aborts_it_before_any_barrier() {
-    let out = run(Aligned, 2, true, "0:c2 0:c2 0:b2 1:b2 0:c1 0:b3 1:b3 1:c3");
+    let out = run_on(2, "0:c2 0:c2 0:b2 1:b2 0:c1 0:b3 1:b3 1:c3");
     assert_eq!(out, "A2 T3");
 }
 
 #[test]
 fn with_finished_channels_aligning_a_closed_channel_completes_the_checkpoint() {
     // The trigger is reported before the end of partition, held items after both.
-    let out = run(Aligned, 2, true, "0:b1 0:a1 1:x1 1:eop 0:a2");
+    let out = run_on(2, "0:b1 0:a1 1:x1 1:eop 0:a2");
     assert_eq!(out, "x1 T1 E1 a1 a2");
 }
 
 #[test]
 fn a_channel_closed_before_the_barrier_needs_none() {
-    let out = run(Aligned, 3, true, "2:eop 0:b1 0:a1 1:b1");
+    let out = run_on(3, "2:eop 0:b1 0:a1 1:b1");
     assert_eq!(out, "E2 T1 a1");
 }
 
 #[test]
 fn without_finished_channels_aligning_an_end_of_partition_aborts_the_alignment() {
-    let out = run(Aligned, 3, false, "0:b1 0:a1 1:b1 1:p1 2:eop 0:b1 2:b2");
+    let out = run_off(3, "0:b1 0:a1 1:b1 1:p1 2:eop 0:b1 2:b2");
     assert_eq!(out, "A1 E2 a1 p1");
     // Later checkpoints simply need one channel less.
-    let out = run(Aligned, 3, false, "2:eop 0:b1 1:b1");
+    let out = run_off(3, "2:eop 0:b1 1:b1");
     assert_eq!(out, "E2 T1");
 }
 
@@ -174,16 +187,19 @@ fn an_end_of_partition_on_a_blocked_channel_is_held_and_keeps_the_channel_open()
 #[test]
 fn a_replayed_barrier_triggers_at_once_when_its_channel_is_the_only_one_open() {
     // The held eop of channel 1 keeps it open until replayed, so 2 completes only then.
-    let out = run(Aligned, 3, true, "0:b1 1:b1 0:b2 1:eop 0:a1 2:eop");
+    let out = run_on(3, "0:b1 1:b1 0:b2 1:eop 0:a1 2:eop");
     assert_eq!(out, "T1 E2 T2 E1 a1");
-    let out = run(Aligned, 2, true, "1:eop 0:b1 0:a1 0:b2 0:a2");
+    let out = run_on(2, "1:eop 0:b1 0:a1 0:b2 0:a2");
     assert_eq!(out, "E1 T1 a1 T2 a2");
 }
 
 #[test]
 fn a_task_with_one_input_channel_never_holds_anything() {
     let mut task = Task::new(Aligned, 1, true);
-    assert_eq!(task.feed("0:a1 0:b1 0:a2 0:b2 0:b3 0:c4 0:b5 0:a3"), "a1 T1 a2 T2 T3 A4 T5 a3");
+    assert_eq!(
+        task.feed("0:a1 0:b1 0:a2 0:b2 0:b3 0:c4 0:b5 0:a3"),
+        "a1 T1 a2 T2 T3 A4 T5 a3"
+    );
     assert_eq!(task.handler.held_count(), 0);
     assert!(!task.handler.is_blocked(0));
 }
@@ -210,6 +226,6 @@ fn the_end_of_input_first_finishes_pending_replays_by_the_usual_rules() {
 
 #[test]
 fn a_marker_replayed_from_the_buffer_aborts_as_if_it_had_just_arrived() {
-    let out = run(Aligned, 3, true, "1:b1 2:b1 2:a1 2:c2 1:b2 0:x1 0:b1 0:a2 0:b2");
+    let out = run_on(3, "1:b1 2:b1 2:a1 2:c2 1:b2 0:x1 0:b1 0:a2 0:b2");
     assert_eq!(out, "x1 T1 a1 A2 a2");
 }

@@ -61,7 +61,11 @@ fn scenario(seed: u64) -> Scenario {
             _ => Input::EndOfPartition,
         };
         arrivals.push((ch, input));
-        replays.push(if rng.below(4) == 0 { 1 + rng.below(3) as u32 } else { 0 });
+        replays.push(if rng.below(4) == 0 {
+            1 + rng.below(3) as u32
+        } else {
+            0
+        });
     }
     Scenario {
         mode,

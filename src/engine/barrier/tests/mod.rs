@@ -18,7 +18,9 @@ fn input(token: &str) -> (ChannelIndex, Input<String>) {
     let (ch, item) = token
         .split_once(':')
         .unwrap_or_else(|| panic!("bad token {token}"));
-    let ch = ch.parse().unwrap_or_else(|_| panic!("bad channel in {token}"));
+    let ch = ch
+        .parse()
+        .unwrap_or_else(|_| panic!("bad channel in {token}"));
     let number = |rest: &str| rest.parse().ok();
     let item = if item == "eop" {
         Input::EndOfPartition

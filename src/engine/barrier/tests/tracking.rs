@@ -3,10 +3,18 @@
 use super::{run, Task};
 use crate::engine::barrier::BarrierMode::AtLeastOnce;
 
+/// The whole sequence plus the end of input, with finished channels aligning (the default).
+fn run_on(channels: u32, inputs: &str) -> String {
+    run(AtLeastOnce, channels, true, inputs)
+}
+
 #[test]
 fn nothing_is_blocked_held_or_reordered() {
     let mut task = Task::new(AtLeastOnce, 3, true);
-    assert_eq!(task.feed_raw("0:a1 0:b1 0:a2 1:b1 1:p1 2:x1"), "a1 a2 p1 x1");
+    assert_eq!(
+        task.feed_raw("0:a1 0:b1 0:a2 1:b1 1:p1 2:x1"),
+        "a1 a2 p1 x1"
+    );
     assert!(!task.handler.is_blocked(0));
     assert!(!task.handler.has_replay());
     assert_eq!(task.handler.held_count(), 0);
@@ -81,7 +89,7 @@ fn a_closed_channel_can_complete_an_aborted_entry_without_triggering_it() {
 
 #[test]
 fn a_channel_closed_before_a_checkpoint_is_not_waited_for() {
-    let out = run(AtLeastOnce, 3, true, "2:eop 0:b1 1:b1 1:eop 0:b2");
+    let out = run_on(3, "2:eop 0:b1 1:b1 1:eop 0:b2");
     assert_eq!(out, "E2 T1 E1 T2");
 }
 
@@ -108,7 +116,7 @@ fn at_most_fifty_checkpoints_are_pending_the_oldest_dropped_silently() {
 
 #[test]
 fn with_one_channel_every_new_barrier_triggers_at_once() {
-    let out = run(AtLeastOnce, 1, true, "0:b1 0:a1 0:b2 0:c3 0:b3 0:b4 0:b2 0:c4");
+    let out = run_on(1, "0:b1 0:a1 0:b2 0:c3 0:b3 0:b4 0:b2 0:c4");
     assert_eq!(out, "T1 a1 T2 A3 T4");
 }
 
@@ -124,7 +132,7 @@ fn a_new_barrier_on_the_last_open_channel_subsumes_older_pending_ones() {
 
 #[test]
 fn a_barrier_on_the_last_open_channel_still_completes_a_pending_checkpoint() {
-    let out = run(AtLeastOnce, 2, true, "0:b1 0:eop 1:b1");
+    let out = run_on(2, "0:b1 0:eop 1:b1");
     assert_eq!(out, "E0 T1");
 }
 
