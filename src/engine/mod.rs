@@ -30,6 +30,7 @@ pub mod rng;
 pub mod sim;
 pub mod snapshot;
 pub mod trace;
+pub mod view;
 
 pub use barrier::{BarrierMode, CheckpointId};
 pub use history::History;

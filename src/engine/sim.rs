@@ -1031,28 +1031,49 @@ impl Simulation {
         self.schedule_channel(c);
     }
 
-    /// Unaligned checkpoints: the barrier overtakes everything queued on the channel; the
-    /// records it jumps over become this checkpoint's channel state.
+    /// Unaligned checkpoints: the barrier is a priority event. It overtakes every record
+    /// queued on the channel — those records become this checkpoint's channel state — but not
+    /// the priority events already ahead of them (older barriers, cancellation markers), so
+    /// barriers keep their order.
     fn send_overtaking(&mut self, c: ChannelId, n: CheckpointId) -> u64 {
         let ch = &mut self.channels[c as usize];
+        let at = ch
+            .queue
+            .iter()
+            .position(|i| matches!(i.kind, ItemKind::Record(_)))
+            .unwrap_or(ch.queue.len());
         let overtaken: Vec<Record> = ch
             .queue
             .iter()
+            .skip(at)
             .filter_map(|i| match i.kind {
                 ItemKind::Record(r) => Some(r),
                 _ => None,
             })
             .collect();
-        let arrives_at = ch.queue.front().map_or(self.now + ch.latency, |h| {
-            h.arrives_at.min(self.now + ch.latency)
-        });
-        ch.queue.push_front(Item {
-            kind: ItemKind::Barrier(n),
-            sent_at: self.now,
-            arrives_at,
-        });
+        let after_previous = at
+            .checked_sub(1)
+            .and_then(|p| ch.queue.get(p))
+            .map_or(0, |i| i.arrives_at);
+        let arrives_at = ch
+            .queue
+            .get(at)
+            .map_or(self.now + ch.latency, |h| {
+                h.arrives_at.min(self.now + ch.latency)
+            })
+            .max(after_previous);
+        ch.queue.insert(
+            at,
+            Item {
+                kind: ItemKind::Barrier(n),
+                sent_at: self.now,
+                arrives_at,
+            },
+        );
         ch.generation = ch.generation.wrapping_add(1);
         ch.scheduled = false;
+        let to = self.phys.channels[c as usize].to as usize;
+        self.tasks[to].waiting.retain(|&w| w != c);
         for r in &overtaken {
             self.coordinator.record_channel_state(n, c, *r);
         }

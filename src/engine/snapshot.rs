@@ -214,11 +214,13 @@ fn word_count_chain(phys: &Physical) -> Option<Vec<u32>> {
     let mut chain = vec![count];
     let mut at = count;
     loop {
+        // A broadcast edge copies every record, so counts would not match the input once.
         let inputs: Vec<u32> = phys
             .graph
             .edges
             .iter()
             .filter(|e| e.to == ops[at as usize].name)
+            .filter(|e| e.partitioning != super::model::Partitioning::Broadcast)
             .filter_map(|e| ops.iter().position(|o| o.name == e.from))
             .map(|i| i as u32)
             .collect();
@@ -240,8 +242,11 @@ fn word_count_chain(phys: &Physical) -> Option<Vec<u32>> {
 fn word_check(phys: &Physical, gs: &GlobalState) -> Option<WordCheck> {
     let chain = word_count_chain(phys)?;
     let ops = &phys.graph.operators;
+    // A filter drops short words, but lets whole lines through: only filters after a split
+    // change what is counted.
     let min_len: u32 = chain
         .iter()
+        .skip_while(|&&o| ops[o as usize].kind != OperatorKind::Split)
         .filter_map(|&o| match ops[o as usize].kind {
             OperatorKind::Filter { min_len } => Some(min_len),
             _ => None,

@@ -177,7 +177,7 @@ pub fn concurrent() -> Scenario {
             ],
         },
         config: Config {
-            checkpoint_interval: Some(32),
+            checkpoint_interval: Some(20),
             first_trigger: 10,
             max_concurrent_checkpoints: 3,
             ..Config::default()
@@ -207,27 +207,37 @@ pub fn backpressure() -> Scenario {
 
 pub fn large() -> Scenario {
     let p = 40;
+    // Many distinct words, evenly spread, so hash partitioning has no hot key.
+    let lines: Vec<String> = (0..120u32)
+        .map(|l| {
+            (0..6u32)
+                .map(|w| format!("w{}", (l * 6 + w) * 37 % 241))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let line_refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     Scenario {
         name: "large".into(),
         title: "Large: 200 subtasks".into(),
         lesson: "Nothing to learn here: the performance benchmark.".into(),
         graph: JobGraph {
             operators: vec![
-                source("Sentences", TEXT, 2, p),
+                source("Sentences", &line_refs, 16, p),
                 op("Split", OperatorKind::Split, p, 1),
                 op("Filter", OperatorKind::Filter { min_len: 2 }, p, 1),
                 op("Count", OperatorKind::Count, p, 1),
                 op("Sink", OperatorKind::Sink, p, 1),
             ],
             edges: vec![
-                edge("Sentences", "Split", Partitioning::Forward, 20),
-                edge("Split", "Filter", Partitioning::Rebalance, 20),
-                edge("Filter", "Count", Partitioning::Hash, 20),
-                edge("Count", "Sink", Partitioning::Forward, 20),
+                edge("Sentences", "Split", Partitioning::Forward, 30),
+                edge("Split", "Filter", Partitioning::Rebalance, 30),
+                edge("Filter", "Count", Partitioning::Hash, 30),
+                edge("Count", "Sink", Partitioning::Forward, 30),
             ],
         },
         config: Config {
-            checkpoint_interval: Some(100),
+            checkpoint_interval: Some(150),
             first_trigger: 30,
             ..Config::default()
         },

@@ -1,0 +1,662 @@
+//! Geometry of the dataflow view, as pure functions of the physical graph (tested natively).
+//!
+//! Operators are placed left → right in layers (longest path from a source, computed over a
+//! petgraph topological order), stacked within a layer in the order of their inputs, and each
+//! operator box holds its subtasks. A channel is a curve from its sender's output port to a
+//! short straight tail ending at the receiver's input port: the tail is where the alignment
+//! buffer, the lock of a blocked input and the items waiting at the port are drawn.
+//!
+//! Items are placed by [`item_offsets`] from their send and arrival times alone, so their
+//! motion is smooth, deterministic and needs nothing from the engine but its plain data.
+
+use petgraph::algo::toposort;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use crate::engine::Physical;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    pub fn contains(&self, p: Point) -> bool {
+        p.x >= self.x && p.x <= self.x + self.w && p.y >= self.y && p.y <= self.y + self.h
+    }
+}
+
+/// Sizes for one level of detail.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Metrics {
+    pub sub_w: f64,
+    pub sub_h: f64,
+    /// Extra height per input beyond two (room for the buffers).
+    pub per_input: f64,
+    pub sub_gap: f64,
+    pub op_pad: f64,
+    pub op_head: f64,
+    pub op_gap: f64,
+    pub min_layer_gap: f64,
+    pub max_layer_gap: f64,
+    pub margin: f64,
+    pub tail: f64,
+    /// Side of one held item's square in a buffer.
+    pub held: f64,
+    /// Distance between items waiting at a port.
+    pub spacing: f64,
+    pub record_r: f64,
+    pub barrier_h: f64,
+    pub font: f64,
+}
+
+pub const DETAILED: Metrics = Metrics {
+    sub_w: 136.0,
+    sub_h: 62.0,
+    per_input: 24.0,
+    sub_gap: 10.0,
+    op_pad: 8.0,
+    op_head: 24.0,
+    op_gap: 34.0,
+    min_layer_gap: 120.0,
+    max_layer_gap: 210.0,
+    margin: 30.0,
+    tail: 84.0,
+    held: 8.0,
+    spacing: 9.0,
+    record_r: 4.0,
+    barrier_h: 18.0,
+    font: 12.0,
+};
+
+pub const COMPACT: Metrics = Metrics {
+    sub_w: 84.0,
+    sub_h: 12.0,
+    per_input: 0.0,
+    sub_gap: 3.0,
+    op_pad: 6.0,
+    op_head: 20.0,
+    op_gap: 20.0,
+    min_layer_gap: 110.0,
+    max_layer_gap: 150.0,
+    margin: 20.0,
+    tail: 14.0,
+    held: 3.0,
+    spacing: 3.0,
+    record_r: 1.6,
+    barrier_h: 9.0,
+    font: 10.0,
+};
+
+/// The width the layout aims for when it picks the gap between layers.
+const TARGET_WIDTH: f64 = 920.0;
+
+/// Graphs up to this many subtasks per operator (and in all) get the detailed drawing.
+pub const DETAILED_MAX_PARALLELISM: u32 = 4;
+pub const DETAILED_MAX_TASKS: u32 = 24;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OperatorBox {
+    pub rect: Rect,
+    pub layer: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubtaskBox {
+    pub rect: Rect,
+    /// Input ports, by input index, on the left edge.
+    pub inputs: Vec<Point>,
+    /// The output port, on the right edge.
+    pub output: Point,
+}
+
+/// A channel's path: a cubic curve `from → bend` with horizontal tangents, then a straight
+/// tail `bend → to` into the input port.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChannelPath {
+    pub from: Point,
+    pub c1: Point,
+    pub c2: Point,
+    pub bend: Point,
+    pub to: Point,
+    pub curve_len: f64,
+}
+
+impl ChannelPath {
+    pub fn new(from: Point, to: Point, tail: f64) -> ChannelPath {
+        let bend = Point {
+            x: (to.x - tail).max(from.x + 1.0),
+            y: to.y,
+        };
+        let dx = (bend.x - from.x) * 0.5;
+        let c1 = Point {
+            x: from.x + dx,
+            y: from.y,
+        };
+        let c2 = Point {
+            x: bend.x - dx,
+            y: bend.y,
+        };
+        let mut path = ChannelPath {
+            from,
+            c1,
+            c2,
+            bend,
+            to,
+            curve_len: 0.0,
+        };
+        path.curve_len = path.measure_curve();
+        path
+    }
+
+    fn curve(&self, t: f64) -> Point {
+        let u = 1.0 - t;
+        let (a, b, c, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+        Point {
+            x: a * self.from.x + b * self.c1.x + c * self.c2.x + d * self.bend.x,
+            y: a * self.from.y + b * self.c1.y + c * self.c2.y + d * self.bend.y,
+        }
+    }
+
+    fn measure_curve(&self) -> f64 {
+        let mut len = 0.0;
+        let mut prev = self.from;
+        for i in 1..=16 {
+            let p = self.curve(i as f64 / 16.0);
+            len += ((p.x - prev.x).powi(2) + (p.y - prev.y).powi(2)).sqrt();
+            prev = p;
+        }
+        len
+    }
+
+    pub fn tail_len(&self) -> f64 {
+        self.to.x - self.bend.x
+    }
+
+    pub fn length(&self) -> f64 {
+        self.curve_len + self.tail_len()
+    }
+
+    /// The point `d` along the path (clamped to its ends).
+    pub fn point_at(&self, d: f64) -> Point {
+        let d = d.clamp(0.0, self.length());
+        if d < self.curve_len && self.curve_len > 0.0 {
+            self.curve(d / self.curve_len)
+        } else {
+            Point {
+                x: self.bend.x + (d - self.curve_len),
+                y: self.to.y,
+            }
+        }
+    }
+
+    /// The SVG path data of the whole channel.
+    pub fn svg_d(&self) -> String {
+        format!(
+            "M{:.1} {:.1}C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}L{:.1} {:.1}",
+            self.from.x,
+            self.from.y,
+            self.c1.x,
+            self.c1.y,
+            self.c2.x,
+            self.c2.y,
+            self.bend.x,
+            self.bend.y,
+            self.to.x,
+            self.to.y
+        )
+    }
+
+    /// The SVG path data of the tail only (drawn over the channel when it is blocked).
+    pub fn tail_d(&self) -> String {
+        format!(
+            "M{:.1} {:.1}L{:.1} {:.1}",
+            self.bend.x, self.bend.y, self.to.x, self.to.y
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    pub width: f64,
+    pub height: f64,
+    pub metrics: Metrics,
+    pub detailed: bool,
+    /// By operator index.
+    pub operators: Vec<OperatorBox>,
+    /// By task id.
+    pub subtasks: Vec<SubtaskBox>,
+    /// By channel id.
+    pub channels: Vec<ChannelPath>,
+}
+
+/// Each operator's layer: the length of the longest path to it from a source. Operators on
+/// a cycle (which the engine refuses) all land in layer 0 rather than failing.
+pub fn layers(operators: usize, edges: &[(u32, u32)]) -> Vec<u32> {
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(operators, edges.len());
+    for _ in 0..operators {
+        g.add_node(());
+    }
+    for &(a, b) in edges {
+        if (a as usize) < operators && (b as usize) < operators {
+            g.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), ());
+        }
+    }
+    let mut layer = vec![0u32; operators];
+    let Ok(order) = toposort(&g, None) else {
+        return layer;
+    };
+    for n in order {
+        let next = layer[n.index()] + 1;
+        for m in g.neighbors(n) {
+            layer[m.index()] = layer[m.index()].max(next);
+        }
+    }
+    layer
+}
+
+fn operator_edges(phys: &Physical) -> Vec<(u32, u32)> {
+    let index = |name: &str| {
+        phys.graph
+            .operators
+            .iter()
+            .position(|o| o.name == name)
+            .map(|i| i as u32)
+    };
+    phys.graph
+        .edges
+        .iter()
+        .filter_map(|e| Some((index(&e.from)?, index(&e.to)?)))
+        .collect()
+}
+
+/// Whether the graph is small enough for the detailed drawing (names, states, buffers).
+pub fn is_detailed(phys: &Physical) -> bool {
+    phys.task_count() <= DETAILED_MAX_TASKS
+        && phys
+            .graph
+            .operators
+            .iter()
+            .all(|o| o.parallelism <= DETAILED_MAX_PARALLELISM)
+}
+
+/// The whole view's geometry.
+pub fn layout(phys: &Physical) -> Layout {
+    let detailed = is_detailed(phys);
+    let m = if detailed { DETAILED } else { COMPACT };
+    let n_ops = phys.graph.operators.len();
+    let edges = operator_edges(phys);
+    let layer = layers(n_ops, &edges);
+    let n_layers = layer.iter().copied().max().map_or(1, |l| l + 1) as usize;
+
+    // Subtask heights: room for every input port (and its buffer) in the detailed view.
+    let sub_h: Vec<f64> = phys
+        .tasks
+        .iter()
+        .map(|t| {
+            let extra = t.inputs.len().saturating_sub(2) as f64 * m.per_input;
+            m.sub_h + extra
+        })
+        .collect();
+    let op_h: Vec<f64> = phys
+        .operator_tasks
+        .iter()
+        .map(|ts| {
+            let inner: f64 = ts.iter().map(|&t| sub_h[t as usize]).sum::<f64>()
+                + m.sub_gap * ts.len().saturating_sub(1) as f64;
+            m.op_head + inner + m.op_pad
+        })
+        .collect();
+
+    // Order within a layer: by the mean position of the operators feeding it, so edges
+    // cross as little as a single sweep can manage; sources keep their declared order.
+    let mut rank = vec![0.0f64; n_ops];
+    let mut columns: Vec<Vec<usize>> = vec![Vec::new(); n_layers];
+    for l in 0..n_layers {
+        let mut ops: Vec<usize> = (0..n_ops).filter(|&o| layer[o] as usize == l).collect();
+        if l > 0 {
+            for &o in &ops {
+                let preds: Vec<f64> = edges
+                    .iter()
+                    .filter(|&&(_, b)| b as usize == o)
+                    .map(|&(a, _)| rank[a as usize])
+                    .collect();
+                rank[o] = if preds.is_empty() {
+                    o as f64
+                } else {
+                    preds.iter().sum::<f64>() / preds.len() as f64
+                };
+            }
+            ops.sort_by(|&a, &b| rank[a].total_cmp(&rank[b]).then(a.cmp(&b)));
+        }
+        for (i, &o) in ops.iter().enumerate() {
+            rank[o] = i as f64;
+        }
+        columns[l] = ops;
+    }
+    let column_h: Vec<f64> = columns
+        .iter()
+        .map(|ops| {
+            ops.iter().map(|&o| op_h[o]).sum::<f64>()
+                + m.op_gap * ops.len().saturating_sub(1) as f64
+        })
+        .collect();
+    let inner_h = column_h.iter().copied().fold(0.0, f64::max);
+    let height = inner_h + 2.0 * m.margin;
+    let op_w = m.sub_w + 2.0 * m.op_pad;
+    let gap = if n_layers > 1 {
+        ((TARGET_WIDTH - 2.0 * m.margin - n_layers as f64 * op_w) / (n_layers - 1) as f64)
+            .clamp(m.min_layer_gap, m.max_layer_gap)
+    } else {
+        0.0
+    };
+    let width = 2.0 * m.margin + n_layers as f64 * op_w + (n_layers.saturating_sub(1)) as f64 * gap;
+
+    let mut operators = vec![
+        OperatorBox {
+            rect: Rect {
+                x: 0.0,
+                y: 0.0,
+                w: 0.0,
+                h: 0.0
+            },
+            layer: 0
+        };
+        n_ops
+    ];
+    let mut subtasks = vec![
+        SubtaskBox {
+            rect: Rect {
+                x: 0.0,
+                y: 0.0,
+                w: 0.0,
+                h: 0.0
+            },
+            inputs: Vec::new(),
+            output: Point { x: 0.0, y: 0.0 },
+        };
+        phys.tasks.len()
+    ];
+    for (l, ops) in columns.iter().enumerate() {
+        let x = m.margin + l as f64 * (op_w + gap);
+        let mut y = m.margin + (inner_h - column_h[l]) / 2.0;
+        for &o in ops {
+            operators[o] = OperatorBox {
+                rect: Rect {
+                    x,
+                    y,
+                    w: op_w,
+                    h: op_h[o],
+                },
+                layer: l as u32,
+            };
+            let mut sy = y + m.op_head;
+            for &t in &phys.operator_tasks[o] {
+                let h = sub_h[t as usize];
+                let rect = Rect {
+                    x: x + m.op_pad,
+                    y: sy,
+                    w: m.sub_w,
+                    h,
+                };
+                let n_in = phys.tasks[t as usize].inputs.len();
+                let inputs = (0..n_in)
+                    .map(|i| Point {
+                        x: rect.x,
+                        y: rect.y + rect.h * (i + 1) as f64 / (n_in + 1) as f64,
+                    })
+                    .collect();
+                subtasks[t as usize] = SubtaskBox {
+                    rect,
+                    inputs,
+                    output: Point {
+                        x: rect.x + rect.w,
+                        y: rect.y + rect.h / 2.0,
+                    },
+                };
+                sy += h + m.sub_gap;
+            }
+            y += op_h[o] + m.op_gap;
+        }
+    }
+    let channels = phys
+        .channels
+        .iter()
+        .map(|c| {
+            let from = subtasks[c.from as usize].output;
+            let to = subtasks[c.to as usize]
+                .inputs
+                .get(c.input_index as usize)
+                .copied()
+                .unwrap_or(from);
+            ChannelPath::new(from, to, m.tail)
+        })
+        .collect();
+    Layout {
+        width,
+        height,
+        metrics: m,
+        detailed,
+        operators,
+        subtasks,
+        channels,
+    }
+}
+
+/// Where each item of one channel is, as a distance along its path of length `len`, at
+/// virtual time `t`. `times` are the items' (sent, arrives) times, head of the queue first.
+/// An item moves at constant speed from the sender (at its send time) to the port (at its
+/// arrival time); items that have arrived but were not taken yet wait in a row at the port,
+/// `spacing` apart, the head nearest to it.
+pub fn item_offsets(
+    times: impl IntoIterator<Item = (u64, u64)>,
+    t: f64,
+    len: f64,
+    spacing: f64,
+) -> Vec<f64> {
+    times
+        .into_iter()
+        .enumerate()
+        .map(|(i, (sent, arrives))| {
+            let frac = if arrives <= sent {
+                1.0
+            } else {
+                ((t - sent as f64) / (arrives - sent) as f64).clamp(0.0, 1.0)
+            };
+            let end = (len - spacing * (i as f64 + 0.5)).max(0.0);
+            (frac * len).min(end)
+        })
+        .collect()
+}
+
+/// Where a held item's square sits: `k` = 0 is the oldest, nearest the port, and the row
+/// grows away from the port above the channel's tail. `None` when the row is full.
+pub fn held_slot(path: &ChannelPath, k: usize, m: &Metrics) -> Option<Rect> {
+    let step = m.held + 2.0;
+    let room = ((path.tail_len() - 2.0 * m.held).max(0.0) / step).floor() as usize;
+    if k >= room.max(1) {
+        return None;
+    }
+    Some(Rect {
+        x: path.to.x - 1.5 * m.held - step * (k + 1) as f64,
+        y: path.to.y - m.held - 3.0,
+        w: m.held,
+        h: m.held,
+    })
+}
+
+/// How many held items a channel's tail shows before it says "+n".
+pub fn held_capacity(path: &ChannelPath, m: &Metrics) -> usize {
+    let step = m.held + 2.0;
+    (((path.tail_len() - 2.0 * m.held).max(0.0) / step).floor() as usize).max(1)
+}
+
+/// How the view box maps onto a drawing surface of `w × h` pixels, centred, aspect kept
+/// (SVG's `xMidYMid meet`), so the item canvas lines up with the SVG under it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fit {
+    pub scale: f64,
+    pub dx: f64,
+    pub dy: f64,
+}
+
+pub fn fit(layout_w: f64, layout_h: f64, w: f64, h: f64) -> Fit {
+    if layout_w <= 0.0 || layout_h <= 0.0 || w <= 0.0 || h <= 0.0 {
+        return Fit {
+            scale: 1.0,
+            dx: 0.0,
+            dy: 0.0,
+        };
+    }
+    let scale = (w / layout_w).min(h / layout_h);
+    Fit {
+        scale,
+        dx: (w - layout_w * scale) / 2.0,
+        dy: (h - layout_h * scale) / 2.0,
+    }
+}
+
+impl Fit {
+    /// A point on the surface, in layout units.
+    pub fn to_layout(&self, px: f64, py: f64) -> Point {
+        Point {
+            x: (px - self.dx) / self.scale,
+            y: (py - self.dy) / self.scale,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    fn phys(name: &str) -> Physical {
+        presets::by_name(name)
+            .unwrap()
+            .simulation()
+            .unwrap()
+            .physical()
+            .clone()
+    }
+
+    #[test]
+    fn layers_follow_the_longest_path() {
+        // 0 → 1 → 3, 0 → 3, 2 → 3
+        assert_eq!(layers(4, &[(0, 1), (1, 3), (0, 3), (2, 3)]), vec![0, 1, 0, 2]);
+        // A cycle does not panic.
+        assert_eq!(layers(2, &[(0, 1), (1, 0)]), vec![0, 0]);
+    }
+
+    #[test]
+    fn the_alignment_preset_reads_left_to_right() {
+        let p = phys("alignment");
+        let l = layout(&p);
+        assert!(l.detailed);
+        let x = |name: &str| {
+            let i = p.graph.operators.iter().position(|o| o.name == name).unwrap();
+            l.operators[i].rect
+        };
+        assert_eq!(x("Src A").x, x("Src B").x);
+        assert!(x("Src A").y + x("Src A").h < x("Src B").y, "sources stacked");
+        assert!(x("Src A").x < x("Merge").x && x("Merge").x < x("Sink").x);
+        // Every box and channel lies inside the view box.
+        for s in &l.subtasks {
+            assert!(s.rect.x >= 0.0 && s.rect.x + s.rect.w <= l.width);
+            assert!(s.rect.y >= 0.0 && s.rect.y + s.rect.h <= l.height);
+        }
+        // Channels end on the receiver's input ports, in input order, top to bottom.
+        let merge = p.task_by_name("Merge#0").unwrap() as usize;
+        let ports = &l.subtasks[merge].inputs;
+        assert_eq!(ports.len(), 2);
+        assert!(ports[0].y < ports[1].y);
+        for (c, info) in p.channels.iter().enumerate() {
+            let path = &l.channels[c];
+            assert_eq!(path.to, l.subtasks[info.to as usize].inputs[info.input_index as usize]);
+            assert_eq!(path.from, l.subtasks[info.from as usize].output);
+            assert!(path.tail_len() > 0.0 && path.curve_len > 0.0);
+        }
+    }
+
+    #[test]
+    fn the_large_preset_is_compact_and_fits() {
+        let p = phys("large");
+        let l = layout(&p);
+        assert!(!l.detailed);
+        assert_eq!(l.subtasks.len(), 200);
+        assert!(l.width < 1400.0 && l.height < 1000.0, "{}×{}", l.width, l.height);
+        // Subtasks of one operator do not overlap.
+        for ts in &p.operator_tasks {
+            for w in ts.windows(2) {
+                let (a, b) = (l.subtasks[w[0] as usize].rect, l.subtasks[w[1] as usize].rect);
+                assert!(a.y + a.h <= b.y);
+            }
+        }
+    }
+
+    #[test]
+    fn points_along_a_channel_run_from_port_to_port() {
+        let path = ChannelPath::new(Point { x: 0.0, y: 0.0 }, Point { x: 200.0, y: 80.0 }, 50.0);
+        assert_eq!(path.point_at(0.0), path.from);
+        assert_eq!(path.point_at(path.length()), path.to);
+        assert_eq!(path.point_at(1e9), path.to);
+        // The middle of the curve is the middle between its ends (a symmetric curve).
+        let mid = path.point_at(path.curve_len / 2.0);
+        assert!((mid.x - 75.0).abs() < 1e-6 && (mid.y - 40.0).abs() < 1e-6);
+        // Monotone in x.
+        let xs: Vec<f64> = (0..=20)
+            .map(|i| path.point_at(path.length() * i as f64 / 20.0).x)
+            .collect();
+        assert!(xs.windows(2).all(|w| w[0] <= w[1] + 1e-9));
+        assert!(path.svg_d().starts_with("M0.0 0.0C"));
+    }
+
+    #[test]
+    fn items_move_at_constant_speed_and_wait_in_a_row_at_the_port() {
+        // Sent at 0, arrives at 10: half-way at 5.
+        assert_eq!(item_offsets([(0, 10)], 5.0, 100.0, 10.0), vec![50.0]);
+        // Arrived: at the port end, less half a spacing.
+        assert_eq!(item_offsets([(0, 10)], 20.0, 100.0, 10.0), vec![95.0]);
+        // Three arrived items queue up behind each other.
+        assert_eq!(
+            item_offsets([(0, 10), (1, 11), (2, 12)], 30.0, 100.0, 10.0),
+            vec![95.0, 85.0, 75.0]
+        );
+        // Not yet sent (a past view) stays at the sender; zero latency is at the port.
+        assert_eq!(item_offsets([(10, 20)], 0.0, 100.0, 10.0), vec![0.0]);
+        assert_eq!(item_offsets([(5, 5)], 5.0, 100.0, 10.0), vec![95.0]);
+        // A very long queue never goes behind the sender.
+        let many = item_offsets((0..50).map(|i| (0, i)), 100.0, 100.0, 10.0);
+        assert!(many.iter().all(|&d| d >= 0.0));
+    }
+
+    #[test]
+    fn held_items_fill_a_row_beside_the_port() {
+        let path = ChannelPath::new(Point { x: 0.0, y: 0.0 }, Point { x: 300.0, y: 0.0 }, 84.0);
+        let m = DETAILED;
+        let cap = held_capacity(&path, &m);
+        assert!(cap >= 5);
+        let first = held_slot(&path, 0, &m).unwrap();
+        let second = held_slot(&path, 1, &m).unwrap();
+        assert!(second.x < first.x, "the row grows away from the port");
+        assert!(first.x + first.w < path.to.x && first.y + first.h < path.to.y);
+        assert!(held_slot(&path, cap, &m).is_none());
+    }
+
+    #[test]
+    fn fit_centres_and_inverts() {
+        let f = fit(200.0, 100.0, 400.0, 400.0);
+        assert_eq!(f.scale, 2.0);
+        assert_eq!((f.dx, f.dy), (0.0, 100.0));
+        assert_eq!(f.to_layout(200.0, 200.0), Point { x: 100.0, y: 50.0 });
+        assert_eq!(fit(0.0, 1.0, 1.0, 1.0).scale, 1.0);
+    }
+}
