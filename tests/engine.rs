@@ -410,7 +410,6 @@ fn the_large_preset_keeps_about_two_thousand_items_in_flight() {
     let mean = samples.iter().sum::<usize>() / samples.len().max(1);
     // Steady, not growing: the benchmark needs a stable load, not an ever-longer backlog.
     let (first, last) = (samples[0], *samples.last().unwrap());
-    eprintln!("mean in flight {mean}, samples {samples:?}");
     assert!((1200..=3000).contains(&mean), "mean in flight {mean}");
     assert!(last < first * 2, "backlog grows: {first} → {last}");
 }

@@ -30,7 +30,7 @@ fn graph() -> impl Strategy<Value = JobGraph> {
         .prop_map(|(sources, layers, par, latency, proc_time)| {
             let mut ops = Vec::new();
             let mut edges = Vec::new();
-            for s in 0..sources {
+            for (s, &p) in par.iter().enumerate().take(sources) {
                 ops.push(Operator {
                     name: format!("S{s}"),
                     kind: OperatorKind::Source {
@@ -38,7 +38,7 @@ fn graph() -> impl Strategy<Value = JobGraph> {
                         interval: 2 + s as u64 * 3,
                         bounded: false,
                     },
-                    parallelism: par[s],
+                    parallelism: p,
                     processing_time: 1,
                 });
             }
