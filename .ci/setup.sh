@@ -7,7 +7,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 say() { printf '\033[1msetup:\033[0m %s\n' "$*" >&2; }
 
-export PATH="$HOME/.cargo/bin:$root/tests/e2e/node_modules/.bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$root/tests/e2e/node_modules/.bin:$PATH"
 # Keep Chromium's profile and caches out of the home directory.
 export XDG_CONFIG_HOME="${XDG_CONFIG_HOME:-$root/target/xdg/config}"
 export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$root/target/xdg/cache}"
