@@ -749,6 +749,13 @@ impl Simulation {
             self.carry_out(t, o);
         }
         self.scratch = out;
+        // An alignment ended (completed or given up): the blocked inputs flow again.
+        if self.config.mode == BarrierMode::Aligned
+            && aligning_before.is_some()
+            && self.tasks[t as usize].handler.current_checkpoint() != aligning_before
+        {
+            self.events.push(Event::Unblocked { task: t });
+        }
         self.schedule_replay(t);
     }
 
@@ -801,10 +808,7 @@ impl Simulation {
                 self.channels[channel as usize].records_received += 1;
                 self.process(t, channel, record);
             }
-            Output::Triggered(n) => {
-                self.snapshot_task(t, n);
-                self.events.push(Event::Unblocked { task: t });
-            }
+            Output::Triggered(n) => self.snapshot_task(t, n),
             Output::Aborted(n) => {
                 self.events.push(Event::TaskAborted {
                     task: t,
@@ -907,7 +911,10 @@ impl Simulation {
                 }
             }
             OperatorKind::Sink => {
-                if let TaskState::Sink { received, recent } = &mut self.tasks[t as usize].state {
+                if let TaskState::Sink {
+                    received, recent, ..
+                } = &mut self.tasks[t as usize].state
+                {
                     *received += 1;
                     if recent.len() == SINK_RECENT {
                         recent.pop_front();
@@ -1162,9 +1169,24 @@ impl Simulation {
             return;
         };
         gs.verdict = snapshot::check(&self.phys, &gs);
-        self.coordinator.retain(gs);
         self.events
             .push(Event::CheckpointCompleted { checkpoint: n });
+        // Notify-complete: transactional sinks commit what their snapshot pre-committed.
+        for snap in &gs.tasks {
+            if let (TaskState::Sink { received, .. }, TaskState::Sink { committed, .. }) =
+                (&snap.state, &mut self.tasks[snap.task as usize].state)
+            {
+                if *received > *committed {
+                    *committed = *received;
+                    self.events.push(Event::Committed {
+                        task: snap.task,
+                        checkpoint: n,
+                        committed: *received,
+                    });
+                }
+            }
+        }
+        self.coordinator.retain(gs);
         // Subsumption: a completed checkpoint makes every older running one pointless.
         let older: Vec<CheckpointId> = self
             .coordinator
@@ -1234,6 +1256,13 @@ impl Simulation {
                 checkpoint: n,
                 reason: AbortReason::Expired,
             });
+            // Cancellation markers follow the barriers, so tasks still aligning the expired
+            // checkpoint give it up as soon as a marker reaches an unblocked input.
+            for t in 0..self.phys.task_count() {
+                if self.phys.operator_of(t).kind.is_source() && !self.tasks[t as usize].finished {
+                    self.broadcast(t, ItemKind::Cancel(n));
+                }
+            }
             self.after_checkpoint_end();
         }
     }

@@ -24,8 +24,12 @@ pub enum TaskState {
     Stateless { processed: u64 },
     /// Keyed state: word → count.
     Count { counts: BTreeMap<u32, u64> },
+    /// A transactional (two-phase-commit) sink: records received since the last completed
+    /// checkpoint sit in an open transaction; `committed` grows only when the coordinator
+    /// notifies that a checkpoint completed.
     Sink {
         received: u64,
+        committed: u64,
         recent: VecDeque<Payload>,
     },
 }
@@ -39,6 +43,7 @@ impl TaskState {
             },
             OperatorKind::Sink => TaskState::Sink {
                 received: 0,
+                committed: 0,
                 recent: VecDeque::new(),
             },
             _ => TaskState::Stateless { processed: 0 },
@@ -50,7 +55,7 @@ impl TaskState {
         match self {
             TaskState::Source { .. } | TaskState::Stateless { .. } => 8,
             TaskState::Count { counts } => 16 * counts.len() as u64,
-            TaskState::Sink { recent, .. } => 8 + 16 * recent.len() as u64,
+            TaskState::Sink { recent, .. } => 16 + 16 * recent.len() as u64,
         }
     }
 }

@@ -124,6 +124,13 @@ pub enum Event {
     CheckpointCompleted {
         checkpoint: CheckpointId,
     },
+    /// Notify-complete reached a transactional sink: it committed everything up to
+    /// `committed` records.
+    Committed {
+        task: TaskId,
+        checkpoint: CheckpointId,
+        committed: u64,
+    },
     CheckpointAborted {
         checkpoint: CheckpointId,
         reason: AbortReason,
