@@ -32,6 +32,9 @@ rm -rf "$site" target/screenshots
 mkdir -p "$site/course/abs-playground" target/screenshots
 cp -r dist/. "$site/"
 cp -r dist/. "$site/course/abs-playground/"
+# A free loopback port, so a server left running elsewhere cannot break the run.
+E2E_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+export E2E_PORT
 (cd tests/e2e && npx playwright test)
 echo "screenshots: target/screenshots/"
 
