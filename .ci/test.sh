@@ -20,7 +20,7 @@ cargo test --locked
 
 step "wasm-bindgen tests in headless Chromium"
 WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}" \
-  cargo test --locked --target wasm32-unknown-unknown --test browser
+  cargo test --locked --target wasm32-unknown-unknown --test browser --test wasm_determinism
 
 step "trunk build --release"
 rm -rf dist

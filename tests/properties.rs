@@ -100,6 +100,8 @@ enum Move {
     /// Pick the n-th enabled action (manual mode).
     Pick(u16),
     Pause(u16, bool),
+    /// Any action at all, valid or not: refused ones must change nothing.
+    Raw(u8, u32, u64),
 }
 
 fn moves() -> impl Strategy<Value = Vec<Move>> {
@@ -108,6 +110,7 @@ fn moves() -> impl Strategy<Value = Vec<Move>> {
             6 => Just(Move::Step),
             3 => any::<u16>().prop_map(Move::Pick),
             1 => (any::<u16>(), any::<bool>()).prop_map(|(c, p)| Move::Pause(c, p)),
+            1 => (any::<u8>(), 0u32..40, 0u64..30).prop_map(|(k, a, b)| Move::Raw(k, a, b)),
         ],
         50..300,
     )
@@ -136,6 +139,7 @@ fn run(
     let mut last_triggered = 0u64;
     let mut last_snapshot: BTreeMap<u32, u64> = BTreeMap::new();
     for m in moves {
+        let steps_before = sim.steps();
         match *m {
             Move::Step => {
                 sim.step();
@@ -147,6 +151,29 @@ fn run(
                     prop_assert!(sim.apply(a).is_ok(), "enabled action {a:?} was refused");
                 }
             }
+            Move::Raw(kind, a, b) => {
+                let action = match kind % 7 {
+                    0 => Action::Deliver { channel: a },
+                    1 => Action::Replay { task: a },
+                    2 => Action::Emit { task: a },
+                    3 => Action::Trigger,
+                    4 => Action::Expire { checkpoint: b },
+                    5 => Action::Pause {
+                        channel: a,
+                        paused: b % 2 == 0,
+                    },
+                    _ => Action::SetLatency {
+                        channel: a,
+                        latency: b,
+                    },
+                };
+                let (steps, now) = (sim.steps(), sim.now());
+                let queued: usize = sim.channels().iter().map(|c| c.queue.len()).sum();
+                if sim.apply(action).is_err() {
+                    let after: usize = sim.channels().iter().map(|c| c.queue.len()).sum();
+                    prop_assert_eq!((steps, now, queued), (sim.steps(), sim.now(), after));
+                }
+            }
             Move::Pause(c, paused) => {
                 let n = sim.channels().len() as u16;
                 let _ = sim.apply(Action::Pause {
@@ -155,9 +182,15 @@ fn run(
                 });
             }
         }
-        trace.push_str(&serde_json::to_string(sim.last_events()).unwrap());
+        // A refused action leaves the previous step's events in place: nothing new happened.
+        let events = if sim.steps() > steps_before {
+            sim.last_events()
+        } else {
+            &[]
+        };
+        trace.push_str(&serde_json::to_string(events).unwrap());
         trace.push('\n');
-        for e in sim.last_events() {
+        for e in events {
             match e {
                 Event::Arrived {
                     channel,
