@@ -485,3 +485,31 @@ fn the_large_preset_keeps_about_two_thousand_items_in_flight() {
     assert!((1200..=3000).contains(&mean), "mean in flight {mean}");
     assert!(last < first * 2, "backlog grows: {first} → {last}");
 }
+
+#[test]
+fn unaligned_acknowledges_only_once_all_channel_state_is_in() {
+    let mut s = sim("alignment", BarrierMode::Unaligned);
+    let merge = s.physical().task_by_name("Merge#0").unwrap();
+    let slow = s.physical().tasks[merge as usize].inputs[1];
+    let snapshot = step_until(
+        &mut s,
+        500,
+        |_, e| matches!(e, Event::Snapshot { task, checkpoint: 1 } if *task == merge),
+    );
+    assert!(!s
+        .last_events()
+        .iter()
+        .any(|e| matches!(e, Event::Acknowledged { task, .. } if *task == merge)));
+    let ack = step_until(
+        &mut s,
+        500,
+        |_, e| matches!(e, Event::Acknowledged { task, checkpoint: 1, .. } if *task == merge),
+    );
+    assert!(ack > snapshot);
+    // The acknowledgement comes with the barrier on the slow input, the last channel state.
+    assert!(s.last_events().iter().any(|e| matches!(e, Event::Arrived { channel, item: ItemKind::Barrier(1), .. } if *channel == slow)));
+    assert!(s
+        .coordinator()
+        .global_state(1)
+        .is_some_and(|g| g.verdict.ok()));
+}

@@ -26,8 +26,9 @@ fn graph() -> impl Strategy<Value = JobGraph> {
         prop::collection::vec(1u32..=4, 12),
         prop::collection::vec(1u64..=20, 12),
         prop::collection::vec(1u64..=3, 12),
+        any::<[bool; 2]>(),
     )
-        .prop_map(|(sources, layers, par, latency, proc_time)| {
+        .prop_map(|(sources, layers, par, latency, proc_time, bounded)| {
             let mut ops = Vec::new();
             let mut edges = Vec::new();
             for (s, &p) in par.iter().enumerate().take(sources) {
@@ -36,7 +37,9 @@ fn graph() -> impl Strategy<Value = JobGraph> {
                     kind: OperatorKind::Source {
                         lines: LINES.iter().map(|l| l.to_string()).collect(),
                         interval: 2 + s as u64 * 3,
-                        bounded: false,
+                        // A bounded log ends its partition: end-of-partition flows
+                        // downstream and finished tasks keep acknowledging checkpoints.
+                        bounded: bounded[s],
                     },
                     parallelism: p,
                     processing_time: 1,

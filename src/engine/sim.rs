@@ -103,6 +103,9 @@ pub struct Task {
     /// picks one of them (a tie between items that were all ready).
     waiting: Vec<ChannelId>,
     wake_scheduled: bool,
+    /// Unaligned: the snapshot taken when the first barrier came, acknowledged only once
+    /// every input has delivered that barrier (or closed) and so all channel state is in.
+    awaiting_ack: Option<(CheckpointId, TaskSnapshot)>,
 }
 
 impl Task {
@@ -202,6 +205,7 @@ impl Simulation {
                     parked: Vec::new(),
                     waiting: Vec::new(),
                     wake_scheduled: false,
+                    awaiting_ack: None,
                 }
             })
             .collect();
@@ -749,6 +753,7 @@ impl Simulation {
             self.carry_out(t, o);
         }
         self.scratch = out;
+        self.acknowledge_when_recorded(t);
         // An alignment ended (completed or given up): the blocked inputs flow again.
         if self.config.mode == BarrierMode::Aligned
             && aligning_before.is_some()
@@ -815,6 +820,10 @@ impl Simulation {
                     checkpoint: n,
                 });
                 self.forget(t, n);
+                let task = &mut self.tasks[t as usize];
+                if task.awaiting_ack.as_ref().is_some_and(|(id, _)| *id == n) {
+                    task.awaiting_ack = None;
+                }
                 self.broadcast(t, ItemKind::Cancel(n));
                 if self
                     .coordinator
@@ -1146,6 +1155,29 @@ impl Simulation {
             sent,
             metrics,
         };
+        if task.handler.current_checkpoint() == Some(n)
+            && self.config.mode == BarrierMode::Unaligned
+        {
+            task.awaiting_ack = Some((n, snapshot));
+        } else {
+            self.acknowledge(t, n, snapshot);
+        }
+    }
+
+    /// Unaligned: acknowledges the waiting snapshot once its channel state is complete.
+    fn acknowledge_when_recorded(&mut self, t: TaskId) {
+        let task = &mut self.tasks[t as usize];
+        let Some((n, _)) = task.awaiting_ack else {
+            return;
+        };
+        if task.handler.current_checkpoint() == Some(n) {
+            return;
+        }
+        let Some((n, mut snapshot)) = task.awaiting_ack.take() else {
+            return;
+        };
+        snapshot.metrics.ack_time = self.now;
+        snapshot.metrics.persisted_in_flight += take(&mut task.persisted, n);
         self.acknowledge(t, n, snapshot);
     }
 
