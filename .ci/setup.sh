@@ -21,6 +21,12 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+# A CJK font, so the Chinese page renders in headless screenshots instead of empty boxes.
+if ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
+  say "installing fonts-noto-cjk"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
+fi
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 
 # 2. The wasm32 target (rustup does not auto-install from rust-toolchain.toml here).

@@ -46,3 +46,43 @@ async fn the_app_draws_the_preset_and_steps_the_engine() {
         .unwrap()
         .contains('2'));
 }
+
+fn attr(root: &web_sys::Element, id: &str, name: &str) -> Option<String> {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .ok()
+        .flatten()
+        .and_then(|e| e.get_attribute(name))
+}
+
+#[wasm_bindgen_test]
+async fn stepping_to_the_alignment_blocks_the_fast_input_and_fills_its_buffer() {
+    let root = mount();
+    settle().await;
+    let channel = "channel-Src A#0-Merge#0";
+    let buffer = "buffer-Src A#0-Merge#0";
+    let step: HtmlElement = by_test_id(&root, "step").dyn_into().unwrap();
+    let mut steps = 0;
+    while attr(&root, channel, "data-blocked").as_deref() != Some("true") {
+        step.click();
+        settle().await;
+        steps += 1;
+        assert!(steps < 100, "the channel never blocked");
+    }
+    // A lock is drawn at the blocked port, not only a colour.
+    assert!(by_test_id(&root, channel)
+        .query_selector(".lock")
+        .unwrap()
+        .is_some());
+    while by_test_id(&root, buffer).child_element_count() == 0 {
+        step.click();
+        settle().await;
+        steps += 1;
+        assert!(steps < 150, "nothing was ever held");
+    }
+    assert_eq!(attr(&root, buffer, "data-held").as_deref(), Some("1"));
+    // Stepping back returns to the view before the item was held.
+    let back: HtmlElement = by_test_id(&root, "step-back").dyn_into().unwrap();
+    back.click();
+    settle().await;
+    assert_eq!(by_test_id(&root, buffer).child_element_count(), 0);
+}

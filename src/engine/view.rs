@@ -258,6 +258,12 @@ pub enum Beat {
         checkpoint: CheckpointId,
         consistent: bool,
     },
+    /// A transactional sink committed its output up to `committed` records (notify-complete).
+    Committed {
+        task: TaskId,
+        checkpoint: CheckpointId,
+        committed: u64,
+    },
     Aborted {
         checkpoint: CheckpointId,
         reason: AbortReason,
@@ -317,6 +323,7 @@ impl Beat {
             | Beat::TaskAborted { checkpoint, .. }
             | Beat::Acknowledged { checkpoint, .. }
             | Beat::Completed { checkpoint, .. }
+            | Beat::Committed { checkpoint, .. }
             | Beat::Aborted { checkpoint, .. } => Some(*checkpoint),
             _ => None,
         }
@@ -587,6 +594,15 @@ pub fn beats(sim: &Simulation, events: &[Event]) -> Vec<Beat> {
             Event::CheckpointAborted { checkpoint, reason } => {
                 out.push(Beat::Aborted { checkpoint, reason })
             }
+            Event::Committed {
+                task,
+                checkpoint,
+                committed,
+            } => out.push(Beat::Committed {
+                task,
+                checkpoint,
+                committed,
+            }),
             Event::TriggerDeferred => out.push(Beat::TriggerDeferred),
             Event::PartitionEnded { task, channel } => out.push(Beat::PartitionEnded {
                 task,

@@ -2,12 +2,18 @@
 //! 屏障 barrier, 對齊 alignment, 快照 snapshot, 檢查點 checkpoint, 通道 channel, 緩衝 buffer).
 //!
 //! Each language is a value of [`Strings`]; a string missing from one language is a compile
-//! error, because every field must be given.
+//! error, because every field must be given. Sentences with parameters are `fn` fields; the
+//! narration is one such function per language over the engine's [`Beat`]s.
 
 mod en;
 mod zh;
 
 use serde::{Deserialize, Serialize};
+
+use crate::engine::coordinator::CheckpointStatus;
+use crate::engine::record::ItemKind;
+use crate::engine::view::Beat;
+use crate::engine::{ActionError, BarrierMode, OperatorKind, Simulation, TaskId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -18,10 +24,28 @@ pub enum Lang {
 }
 
 impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::Zh => "zh",
+        }
+    }
+
+    /// The language's own name, as the picker lists it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "中文",
+        }
+    }
+
+    /// The BCP 47 tag for `<html lang>`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-Hant",
         }
     }
 
@@ -41,18 +65,237 @@ impl Lang {
     }
 }
 
-/// The page's fixed strings.
+/// What the narration needs to name things: subtasks, inputs and items, in one simulation.
+pub struct Names<'a>(pub &'a Simulation);
+
+impl Names<'_> {
+    pub fn task(&self, t: TaskId) -> &str {
+        self.0
+            .physical()
+            .tasks
+            .get(t as usize)
+            .map_or("?", |i| i.name.as_str())
+    }
+
+    /// The subtask feeding input `input` of `t`.
+    pub fn upstream(&self, t: TaskId, input: u32) -> &str {
+        let phys = self.0.physical();
+        phys.tasks
+            .get(t as usize)
+            .and_then(|i| i.inputs.get(input as usize))
+            .and_then(|&c| phys.channels.get(c as usize))
+            .map_or("?", |c| phys.tasks[c.from as usize].name.as_str())
+    }
+
+    pub fn channel(&self, c: u32) -> String {
+        self.0.physical().channel_name(c)
+    }
+
+    pub fn payload(&self, item: &ItemKind) -> Option<String> {
+        match item {
+            ItemKind::Record(r) => Some(self.0.describe(&r.payload)),
+            _ => None,
+        }
+    }
+}
+
+/// The page's fixed strings and sentence builders.
 pub struct Strings {
     pub app_title: &'static str,
     pub tagline: &'static str,
-    pub dataflow: &'static str,
-    pub subtasks: &'static str,
-    pub channels: &'static str,
+    pub preset_label: &'static str,
+    pub mode_label: &'static str,
+    pub lang_label: &'static str,
+    pub mode_name: fn(BarrierMode) -> &'static str,
+    /// Title and lesson of a shipped preset (by name), if this language has them.
+    pub preset_text: fn(&str) -> Option<(&'static str, &'static str)>,
+    pub seeing: &'static str,
+
+    // Controls
     pub step: &'static str,
     pub step_back: &'static str,
     pub play: &'static str,
     pub pause: &'static str,
     pub reset: &'static str,
+    pub trigger: &'static str,
+    pub manual: &'static str,
+    pub manual_hint: &'static str,
+    pub speed: &'static str,
     pub step_counter: &'static str,
     pub time: &'static str,
+    pub timeline: &'static str,
+    pub timeline_legend: &'static str,
+    pub shortcuts: &'static str,
+    pub shortcut_list: &'static [(&'static str, &'static str)],
+    pub close: &'static str,
+
+    // Dataflow
+    pub dataflow: &'static str,
+    pub status_running: &'static str,
+    pub status_aligning: fn(u64) -> String,
+    pub status_tracking: fn(u64) -> String,
+    pub status_persisting: fn(u64) -> String,
+    pub status_snapshotting: fn(u64) -> String,
+    pub status_replaying: fn(u32) -> String,
+    pub status_finished: &'static str,
+    pub state_offset: fn(u64) -> String,
+    pub state_processed: fn(u64) -> String,
+    pub state_keys: fn(usize) -> String,
+    pub state_received: fn(u64) -> String,
+    pub operator_kind: fn(&OperatorKind) -> &'static str,
+    pub slow: fn(u64) -> String,
+    pub blocked: &'static str,
+    pub more: fn(usize) -> String,
+
+    // Legend
+    pub legend: &'static str,
+    pub legend_record: &'static str,
+    pub legend_barrier: &'static str,
+    pub legend_cancel: &'static str,
+    pub legend_eop: &'static str,
+    pub legend_blocked: &'static str,
+    pub legend_held: &'static str,
+    pub legend_persisted: &'static str,
+    pub legend_ticks: &'static str,
+
+    // Coordinator
+    pub coordinator: &'static str,
+    pub no_checkpoints: &'static str,
+    pub checkpoint: fn(u64) -> String,
+    pub checkpoint_status: fn(&CheckpointStatus) -> String,
+    pub acked: fn(u32, u32) -> String,
+
+    // Inspector
+    pub inspector: &'static str,
+    pub tab_details: &'static str,
+    pub tab_checkpoints: &'static str,
+    pub select_hint: &'static str,
+    pub subtask: &'static str,
+    pub operator: &'static str,
+    pub status: &'static str,
+    pub state: &'static str,
+    pub inputs: &'static str,
+    pub input_n: fn(u32) -> String,
+    pub held: &'static str,
+    pub has_barrier: &'static str,
+    pub channel: &'static str,
+    pub from: &'static str,
+    pub to: &'static str,
+    pub latency: &'static str,
+    pub in_flight: &'static str,
+    pub records_sent: &'static str,
+    pub records_received: &'static str,
+    pub yes: &'static str,
+    pub no: &'static str,
+    pub item: &'static str,
+    pub item_kind: fn(&ItemKind) -> String,
+    pub payload: &'static str,
+    pub derived_from: &'static str,
+    pub sent_at: &'static str,
+    pub arrives_at: &'static str,
+    pub item_gone: &'static str,
+    pub counts: &'static str,
+    pub recent: &'static str,
+
+    // Checkpoints tab and global state
+    pub trigger_time: &'static str,
+    pub end_to_end: &'static str,
+    pub alignment_duration: &'static str,
+    pub records_held: &'static str,
+    pub state_size: &'static str,
+    pub persisted: &'static str,
+    pub ack_time: &'static str,
+    pub start_delay: &'static str,
+    pub open_global_state: &'static str,
+    pub global_state_of: fn(u64) -> String,
+    pub task_states: &'static str,
+    pub channel_states: &'static str,
+    pub no_channel_state: &'static str,
+    pub aligned_no_channel_state: &'static str,
+    pub not_retained: &'static str,
+    pub not_completed: &'static str,
+    pub consistent: &'static str,
+    pub inconsistent: &'static str,
+    pub verdict_counts: fn(u64, u64) -> String,
+    pub word_check_ok: fn(u64) -> String,
+    pub word_check_bad: fn(usize) -> String,
+    pub rows_more: fn(usize) -> String,
+
+    // Narration
+    pub narration: &'static str,
+    pub narration_empty: &'static str,
+    pub narrate: fn(&Beat, &Names) -> String,
+
+    // Notices
+    pub bad_param: fn(&str, &str, &str) -> String,
+    pub refused: fn(&ActionError) -> String,
+    pub ended: &'static str,
+    pub dismiss: &'static str,
+}
+
+/// The circled step number of the seed's alignment steps.
+pub fn step_marker(n: u8) -> &'static str {
+    match n {
+        1 => "①",
+        2 => "②",
+        3 => "③",
+        4 => "④",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::view;
+    use crate::scenario::presets;
+
+    #[test]
+    fn both_languages_narrate_every_beat_of_a_run() {
+        for name in presets::NAMES.iter().filter(|n| **n != "large") {
+            for mode in BarrierMode::ALL {
+                let mut sim = presets::by_name(name)
+                    .unwrap()
+                    .with_mode(mode)
+                    .simulation()
+                    .unwrap();
+                for _ in 0..600 {
+                    sim.step();
+                    for b in view::beats(&sim, sim.last_events()) {
+                        for lang in Lang::ALL {
+                            let s = (lang.strings().narrate)(&b, &Names(&sim));
+                            assert!(!s.is_empty() && !s.contains('?'), "{lang:?} {b:?}: {s}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_chinese_narration_uses_the_seed_terms() {
+        let mut sim = presets::alignment().simulation().unwrap();
+        let mut text = String::new();
+        for _ in 0..60 {
+            sim.step();
+            for b in view::beats(&sim, sim.last_events()) {
+                text += &(zh::STRINGS.narrate)(&b, &Names(&sim));
+            }
+        }
+        for term in ["屏障", "對齊", "快照", "檢查點", "緩衝"] {
+            assert!(text.contains(term), "missing {term}");
+        }
+    }
+
+    #[test]
+    fn every_preset_has_a_title_and_lesson_in_both_languages() {
+        for name in presets::NAMES {
+            for lang in Lang::ALL {
+                assert!(
+                    (lang.strings().preset_text)(name).is_some(),
+                    "{lang:?} {name}"
+                );
+            }
+        }
+    }
 }

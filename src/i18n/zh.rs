@@ -1,16 +1,383 @@
-use super::Strings;
+use super::{Names, Strings};
+use crate::engine::coordinator::CheckpointStatus;
+use crate::engine::record::ItemKind;
+use crate::engine::trace::AbortReason;
+use crate::engine::view::{BarrierTake, Beat};
+use crate::engine::{ActionError, BarrierMode, OperatorKind};
+
+fn operator_kind(k: &OperatorKind) -> &'static str {
+    match k {
+        OperatorKind::Source { .. } => "資料來源",
+        OperatorKind::Split => "切分",
+        OperatorKind::Map => "映射",
+        OperatorKind::Filter { .. } => "過濾",
+        OperatorKind::Count => "按鍵計數",
+        OperatorKind::Union => "合併",
+        OperatorKind::Sink => "輸出",
+    }
+}
+
+fn mode_name(m: BarrierMode) -> &'static str {
+    match m {
+        BarrierMode::Aligned => "對齊（精確一次）",
+        BarrierMode::AtLeastOnce => "至少一次",
+        BarrierMode::Unaligned => "非對齊",
+    }
+}
+
+fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
+    Some(match name {
+        "alignment" => (
+            "對齊：兩個輸入，一條慢通道",
+            "屏障 1 先從 Src A 到達 Merge：輸入 A 被阻塞（①），之後的記錄在緩衝中等待（②），\
+             直到屏障 1 從較慢的 Src B 到達；接著 Merge 做快照並轉發屏障（③），\
+             先清空緩衝再處理新的輸入（④）。",
+        ),
+        "wordcount" => (
+            "平行度 2 的單詞計數",
+            "檢查點的全域狀態＝各資料來源的偏移量＋每個單詞的計數；計數恰好等於偏移量之前那些行的單詞。\
+             打開一個已完成的檢查點來驗證。",
+        ),
+        "concurrent" => (
+            "並行的檢查點",
+            "整條管線的延遲是檢查點間隔的三倍：屏障 1、2、3 同時在同一批通道上依序前進，\
+             每個檢查點各自完成。",
+        ),
+        "backpressure" => (
+            "背壓：對齊與非對齊",
+            "輸入很慢時，對齊的檢查點會長時間阻塞快的輸入，緩衝越積越多。切換模式看看：\
+             至少一次從不阻塞，但可能重複計數；非對齊從不阻塞，並把傳輸中的記錄放進快照。",
+        ),
+        "large" => (
+            "大型：200 個子任務",
+            "這裡沒有要學的：200 個子任務與數千個傳輸中的項目，用來量測頁面效能。",
+        ),
+        _ => return None,
+    })
+}
+
+fn item(names: &Names, item: &ItemKind) -> String {
+    match item {
+        ItemKind::Record(_) => format!("記錄「{}」", names.payload(item).unwrap_or_default()),
+        ItemKind::Barrier(n) => format!("屏障 {n}"),
+        ItemKind::Cancel(n) => format!("檢查點 {n} 的取消標記"),
+        ItemKind::EndOfPartition => "分區結束標記".into(),
+    }
+}
+
+fn narrate(b: &Beat, names: &Names) -> String {
+    let input = |t, i: u32| {
+        format!(
+            "{} 的輸入 {}（來自 {}）",
+            names.task(t),
+            i + 1,
+            names.upstream(t, i)
+        )
+    };
+    match b {
+        Beat::Triggered { checkpoint: n } => {
+            format!("協調器觸發檢查點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。")
+        }
+        Beat::TriggerDeferred => "檢查點到期了，但協調器必須等待：進行中的檢查點太多。".into(),
+        Beat::SourceRead { task, offset, record } => format!(
+            "{} 讀取日誌第 {} 行：「{}」。",
+            names.task(*task),
+            offset,
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default()
+        ),
+        Beat::SourceEnded { task } => format!("{} 讀到了日誌的結尾。", names.task(*task)),
+        Beat::SourceSnapshot { task, checkpoint: n, offset, acked, total } => format!(
+            "{} 把偏移量 {offset} 記入檢查點 {n}，並向輸出通道注入屏障 {n}（已確認 {acked}/{total}）。",
+            names.task(*task)
+        ),
+        Beat::Barrier { task, input: i, checkpoint: n, take } => {
+            let at = input(*task, *i);
+            match *take {
+                BarrierTake::First { inputs } => format!(
+                    "屏障 {n} 最先到達{at}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘 {} 個輸入（開始對齊）。",
+                    inputs - 1
+                ),
+                BarrierTake::Blocked { have, inputs } => format!(
+                    "屏障 {n} 到達{at}；這個輸入也被阻塞（{inputs} 個輸入中已有 {have} 個收到）。"
+                ),
+                BarrierTake::Completes { inputs } => match names.0.mode() {
+                    BarrierMode::Unaligned if inputs > 1 => {
+                        format!("屏障 {n} 到達{at}；非對齊模式不等待其他輸入。")
+                    }
+                    _ if inputs > 1 => {
+                        format!("屏障 {n} 到達{at}，這是最後一個在等的輸入：對齊完成。")
+                    }
+                    _ => format!("屏障 {n} 從唯一的輸入到達 {}：不需要對齊。", names.task(*task)),
+                },
+                BarrierTake::Counted { have, inputs } => match names.0.mode() {
+                    BarrierMode::Unaligned => format!(
+                        "屏障 {n} 到達{at}；這個輸入在它之前的記錄都已存好（{inputs} 個輸入中已有 {have} 個）。"
+                    ),
+                    _ => format!(
+                        "屏障 {n} 到達{at}；至少一次模式不阻塞，記錄照常流動（{inputs} 個輸入中已有 {have} 個收到）。"
+                    ),
+                },
+                BarrierTake::Ignored => {
+                    format!("屏障 {n} 到達{at}，被忽略：它的檢查點已結束或已被超越。")
+                }
+            }
+        }
+        Beat::Held { task, input: i, item: it, held } => format!(
+            "{}到達 {} 被阻塞的輸入 {}，在對齊緩衝中等待（緩衝中有 {} 個）。",
+            item(names, it),
+            names.task(*task),
+            i + 1,
+            held
+        ),
+        Beat::Snapshot { task, checkpoint: n, acked, total } => format!(
+            "{} 為檢查點 {n} 做狀態快照，向下游轉發屏障 {n}，並向協調器確認（已確認 {acked}/{total}）。",
+            names.task(*task)
+        ),
+        Beat::Unblocked { task, to_replay } => {
+            if *to_replay > 0 {
+                format!(
+                    "{} 解除所有輸入的阻塞；在讀新的輸入之前，先處理緩衝中的 {} 個項目。",
+                    names.task(*task),
+                    to_replay
+                )
+            } else {
+                format!("{} 解除所有輸入的阻塞；緩衝是空的。", names.task(*task))
+            }
+        }
+        Beat::Replayed { task, input: i, item: it, left } => format!(
+            "{} 從緩衝取出{}（輸入 {}）並處理（還剩 {} 個）。",
+            names.task(*task),
+            item(names, it),
+            i + 1,
+            left
+        ),
+        Beat::Processed { task, input: i, record, emitted } => {
+            let p = names.payload(&ItemKind::Record(*record)).unwrap_or_default();
+            if *emitted == 0 {
+                format!("{} 處理來自輸入 {} 的「{p}」。", names.task(*task), i + 1)
+            } else {
+                format!(
+                    "{} 處理來自輸入 {} 的「{p}」，送出 {} 筆記錄。",
+                    names.task(*task),
+                    i + 1,
+                    emitted
+                )
+            }
+        }
+        Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
+            "「{}」在屏障 {n} 之前就在{}上傳輸：它被存為檢查點 {n} 的通道狀態。",
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+            input(*task, *i)
+        ),
+        Beat::CancelArrived { task, input: i, checkpoint: n } => {
+            format!("檢查點 {n} 的取消標記到達{}。", input(*task, *i))
+        }
+        Beat::TaskAborted { task, checkpoint: n } => format!(
+            "{} 放棄檢查點 {n}，並向下游送出取消標記。",
+            names.task(*task)
+        ),
+        Beat::Acknowledged { task, checkpoint: n, acked, total } => format!(
+            "{} 已結束，以最終狀態確認檢查點 {n}（已確認 {acked}/{total}）。",
+            names.task(*task)
+        ),
+        Beat::Completed { checkpoint: n, consistent } => format!(
+            "檢查點 {n} 完成：所有任務都已確認。{}",
+            if *consistent {
+                "它的全域狀態是一致的切面——在檢查器中打開它。"
+            } else {
+                "它的全域狀態不是一致的切面——在檢查器中打開它。"
+            }
+        ),
+        Beat::Aborted { checkpoint: n, reason } => match reason {
+            AbortReason::Subsumed => format!("檢查點 {n} 中止：更新的檢查點先完成了。"),
+            AbortReason::Declined { task } => {
+                format!("檢查點 {n} 中止：{} 放棄了它。", names.task(*task))
+            }
+            AbortReason::Expired => format!("檢查點 {n} 中止：超過了逾時時間。"),
+        },
+        Beat::Committed { task, checkpoint: n, committed } => format!(
+            "檢查點 {n} 已完成，所以 {} 提交它的輸出：{committed} 筆記錄從此確定。",
+            names.task(*task)
+        ),
+        Beat::PartitionEnded { task, input: i } => {
+            format!("{} 的輸入 {} 已結束（分區結束）。", names.task(*task), i + 1)
+        }
+        Beat::TaskFinished { task } => format!("{} 已結束。", names.task(*task)),
+        Beat::ChannelPaused { channel, paused } => {
+            if *paused {
+                format!("通道 {} 暫停。", names.channel(*channel))
+            } else {
+                format!("通道 {} 恢復流動。", names.channel(*channel))
+            }
+        }
+        Beat::LatencyChanged { channel, latency } => {
+            format!("通道 {} 現在需要 {latency} 個時間單位。", names.channel(*channel))
+        }
+    }
+}
+
+fn checkpoint_status(s: &CheckpointStatus) -> String {
+    match s {
+        CheckpointStatus::InProgress => "進行中".into(),
+        CheckpointStatus::Completed => "已完成".into(),
+        CheckpointStatus::Aborted { reason } => match reason {
+            AbortReason::Subsumed => "已中止（被取代）".into(),
+            AbortReason::Declined { .. } => "已中止（被放棄）".into(),
+            AbortReason::Expired => "已中止（逾時）".into(),
+        },
+    }
+}
+
+fn item_kind(k: &ItemKind) -> String {
+    match k {
+        ItemKind::Record(r) => format!("記錄 #{}", r.id),
+        ItemKind::Barrier(n) => format!("屏障 {n}"),
+        ItemKind::Cancel(n) => format!("取消標記 {n}"),
+        ItemKind::EndOfPartition => "分區結束".into(),
+    }
+}
+
+fn refused(e: &ActionError) -> String {
+    match e {
+        ActionError::CannotTrigger => "現在無法觸發檢查點：協調器不允許更多檢查點同時進行。".into(),
+        ActionError::TaskReplaying(_) => {
+            "這個子任務必須先清空它的對齊緩衝（步驟 ④）：點擊該子任務。".into()
+        }
+        ActionError::ChannelEmpty(_) => "這條通道沒有可以遞送的項目。".into(),
+        other => format!("現在不可行：{other}。"),
+    }
+}
 
 pub const STRINGS: Strings = Strings {
     app_title: "ABS 遊樂場",
-    tagline: "觀看 Flink 非同步屏障快照的每一步",
-    dataflow: "資料流",
-    subtasks: "子任務",
-    channels: "通道",
+    tagline: "一步一步看 Flink 的非同步屏障快照",
+    preset_label: "情境",
+    mode_label: "模式",
+    lang_label: "語言",
+    mode_name,
+    preset_text,
+    seeing: "你看到的是：",
+
     step: "下一步",
     step_back: "上一步",
     play: "播放",
     pause: "暫停",
     reset: "重設",
-    step_counter: "步",
+    trigger: "觸發檢查點",
+    manual: "手動遞送",
+    manual_hint: "手動遞送：點擊通道，遞送它最前面的項目；點擊子任務，清空它的緩衝或讓資料來源讀下一行。",
+    speed: "速度",
+    step_counter: "步驟",
     time: "時間",
+    timeline: "時間軸",
+    timeline_legend: "▲ 觸發 · ✓ 完成 · ✕ 中止",
+    shortcuts: "鍵盤快捷鍵",
+    shortcut_list: &[
+        ("空白鍵", "播放／暫停"),
+        ("→", "下一步"),
+        ("←", "上一步"),
+        ("B", "立即觸發檢查點"),
+        ("M", "開關手動遞送"),
+        ("?", "顯示快捷鍵"),
+        ("Esc", "關閉"),
+    ],
+    close: "關閉",
+
+    dataflow: "資料流",
+    status_running: "執行中",
+    status_aligning: |n| format!("對齊 {n}"),
+    status_tracking: |n| format!("計數屏障 {n}"),
+    status_persisting: |n| format!("保存傳輸中 {n}"),
+    status_snapshotting: |n| format!("快照 {n}"),
+    status_replaying: |k| format!("清空緩衝（{k}）"),
+    status_finished: "已結束",
+    state_offset: |o| format!("偏移量 {o}"),
+    state_processed: |n| format!("已處理 {n}"),
+    state_keys: |n| format!("已計數 {n} 個單詞"),
+    state_received: |n| format!("已接收 {n}"),
+    operator_kind,
+    slow: |l| format!("慢 · 延遲 {l}"),
+    blocked: "阻塞",
+    more: |n| format!("+{n}"),
+
+    legend: "圖例",
+    legend_record: "記錄",
+    legend_barrier: "屏障 n（每個檢查點一種顏色）",
+    legend_cancel: "取消標記",
+    legend_eop: "分區結束",
+    legend_blocked: "被阻塞的輸入（①）",
+    legend_held: "在對齊緩衝中等待（②）",
+    legend_persisted: "存為通道狀態的記錄（非對齊）",
+    legend_ticks: "已收到屏障的輸入",
+
+    coordinator: "檢查點協調器",
+    no_checkpoints: "還沒有檢查點。協調器會定期觸發；按「觸發檢查點」（B）立即觸發一個。",
+    checkpoint: |n| format!("檢查點 {n}"),
+    checkpoint_status,
+    acked: |a, t| format!("已確認 {a}/{t}"),
+
+    inspector: "檢查器",
+    tab_details: "詳細資料",
+    tab_checkpoints: "檢查點",
+    select_hint: "點擊子任務、通道或移動中的項目，在這裡查看詳細資料。",
+    subtask: "子任務",
+    operator: "算子",
+    status: "狀態",
+    state: "狀態資料",
+    inputs: "輸入",
+    input_n: |i| format!("輸入 {}", i + 1),
+    held: "緩衝中",
+    has_barrier: "已收到屏障",
+    channel: "通道",
+    from: "來源",
+    to: "目的地",
+    latency: "延遲",
+    in_flight: "通道上的項目",
+    records_sent: "已送出記錄",
+    records_received: "已接收記錄",
+    yes: "是",
+    no: "否",
+    item: "項目",
+    item_kind,
+    payload: "內容",
+    derived_from: "衍生自記錄",
+    sent_at: "送出時間",
+    arrives_at: "到達時間",
+    item_gone: "這個項目已離開通道。",
+    counts: "計數",
+    recent: "最近的記錄",
+
+    trigger_time: "觸發時間",
+    end_to_end: "端到端耗時",
+    alignment_duration: "對齊耗時",
+    records_held: "緩衝的記錄",
+    state_size: "狀態大小",
+    persisted: "保存的傳輸中記錄",
+    ack_time: "確認時間",
+    start_delay: "開始延遲",
+    open_global_state: "全域狀態",
+    global_state_of: |n| format!("檢查點 {n} 的全域狀態"),
+    task_states: "任務狀態",
+    channel_states: "通道狀態",
+    no_channel_state: "—",
+    aligned_no_channel_state: "對齊的檢查點不記錄通道狀態：對齊已把屏障之前傳輸中的一切都處理進任務狀態了。",
+    not_retained: "只有最近完成的檢查點會保留全域狀態。",
+    not_completed: "所有任務都確認之後，才有全域狀態。",
+    consistent: "✓ 一致的切面：每個任務算作已接收的記錄，它的發送者都算作已送出。",
+    inconsistent: "✕ 不是一致的切面：有些記錄只在切面的一側被計入。",
+    verdict_counts: |d, l| format!("恢復後有 {d} 筆會被處理兩次，{l} 筆會遺失。"),
+    word_check_ok: |n| format!("✓ 單詞計數恰好等於偏移量之前那些行的單詞（共 {n} 個單詞）。"),
+    word_check_bad: |n| format!("✕ 有 {n} 個單詞的計數與偏移量之前的行不符。"),
+    rows_more: |n| format!("……還有 {n} 項"),
+
+    narration: "發生了什麼",
+    narration_empty: "按「下一步」（→）或「播放」（空白鍵）：每個事件都會在這裡用一句話說明。點擊句子可回到那一步。",
+    narrate,
+
+    bad_param: |param, value, used| {
+        format!("網址要求的 {param}「{value}」不存在；改為顯示「{used}」。")
+    },
+    refused,
+    ended: "這次執行已經沒有要發生的事了。",
+    dismiss: "關閉",
 };

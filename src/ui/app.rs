@@ -1,48 +1,308 @@
+//! The page: reads the address once, owns the one reducer, keeps the address and the
+//! document language in sync, listens to the keyboard, and lays the components out.
+
 use yew::prelude::*;
 
-use super::state::{Playback, PlaybackAction};
-use crate::i18n::Lang;
-use crate::scenario::presets;
+use super::components::controls::Controls;
+use super::components::coordinator::Coordinator;
+use super::components::dataflow::Dataflow;
+use super::components::header::Header;
+use super::components::help::Help;
+use super::components::inspector::Inspector;
+use super::components::legend::Legend;
+use super::components::narration::{Line, Narration};
+use super::components::timeline::Timeline;
+use super::state::{resolve, Notice, Playback, PlaybackAction, Selection, Tab};
+use crate::engine::{BarrierMode, ChannelId, CheckpointId, TaskId};
+use crate::i18n::{Lang, Names, Strings};
+
+/// Narration lines shown at most.
+const NARRATION_LINES: usize = 40;
+
+/// What the address asks for: `?preset=…&mode=…&lang=…` (read once, at start).
+#[cfg(target_arch = "wasm32")]
+fn query() -> (Option<String>, Option<String>, Option<String>) {
+    let params = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
+    match params {
+        Some(p) => (p.get("preset"), p.get("mode"), p.get("lang")),
+        None => (None, None, None),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn query() -> (Option<String>, Option<String>, Option<String>) {
+    (None, None, None)
+}
+
+fn prefers_reduced_motion() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+            .and_then(|w| {
+                w.match_media("(prefers-reduced-motion: reduce)")
+                    .ok()
+                    .flatten()
+            })
+            .is_some_and(|q| q.matches())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
+/// Writes the scenario, mode and language into the address (keeping any other parameter)
+/// and the language into `<html lang>`.
+#[cfg(target_arch = "wasm32")]
+fn sync_address(preset: &str, mode: BarrierMode, lang: Lang) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if let Some(root) = window.document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("lang", lang.tag());
+    }
+    let search = window.location().search().unwrap_or_default();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return;
+    };
+    params.set("preset", preset);
+    params.set("mode", mode.as_str());
+    params.set("lang", lang.code());
+    let url = format!("?{}", String::from(params.to_string()));
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn sync_address(_preset: &str, _mode: BarrierMode, _lang: Lang) {}
+
+fn notice_text(s: &Strings, n: &Notice) -> String {
+    match n {
+        Notice::BadParam { param, value, used } => (s.bad_param)(param, value, used),
+        Notice::Refused(e) => (s.refused)(e),
+        Notice::Ended => s.ended.to_string(),
+    }
+}
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let playback = use_reducer(|| Playback::new(presets::alignment()));
-    let s = Lang::En.strings();
-    let sim = playback.history.current();
-    let phys = sim.physical();
-    let on_step = {
-        let p = playback.dispatcher();
-        Callback::from(move |_| p.dispatch(PlaybackAction::Step))
+    let playback = use_reducer(|| {
+        let (preset, mode, lang) = query();
+        let (scenario, mode, lang, notices) =
+            resolve(preset.as_deref(), mode.as_deref(), lang.as_deref());
+        let mut p = Playback::new(scenario, mode, lang, !prefers_reduced_motion());
+        p.notices = notices;
+        p
+    });
+    let dispatcher = playback.dispatcher();
+    let s = playback.lang.strings();
+
+    {
+        let key = (playback.preset.clone(), playback.mode, playback.lang);
+        use_effect_with(key, |(preset, mode, lang)| {
+            sync_address(preset, *mode, *lang);
+        });
+    }
+    {
+        let dispatcher = dispatcher.clone();
+        use_effect_with((), move |_| {
+            let listener = keyboard::listen(dispatcher);
+            move || {
+                let _keep_until_unmount = listener;
+            }
+        });
+    }
+
+    let send = |action: fn() -> PlaybackAction| {
+        let d = dispatcher.clone();
+        Callback::from(move |_: ()| d.dispatch(action()))
     };
-    let on_back = {
-        let p = playback.dispatcher();
-        Callback::from(move |_| p.dispatch(PlaybackAction::StepBack))
+    let on_select = {
+        let d = dispatcher.clone();
+        Callback::from(move |sel: Option<Selection>| d.dispatch(PlaybackAction::Select(sel)))
     };
+    let on_deliver = {
+        let d = dispatcher.clone();
+        Callback::from(move |c: ChannelId| d.dispatch(PlaybackAction::Deliver(c)))
+    };
+    let on_poke = {
+        let d = dispatcher.clone();
+        Callback::from(move |t: TaskId| d.dispatch(PlaybackAction::Poke(t)))
+    };
+    let on_frame = {
+        let d = dispatcher.clone();
+        Callback::from(move |ts: f64| d.dispatch(PlaybackAction::Frame(ts)))
+    };
+    let on_seek = {
+        let d = dispatcher.clone();
+        Callback::from(move |step: u64| d.dispatch(PlaybackAction::Seek(step)))
+    };
+    let on_open = {
+        let d = dispatcher.clone();
+        Callback::from(move |n: CheckpointId| d.dispatch(PlaybackAction::OpenCheckpoint(n)))
+    };
+    let on_tab = {
+        let d = dispatcher.clone();
+        Callback::from(move |t: Tab| d.dispatch(PlaybackAction::ShowTab(t)))
+    };
+    let on_speed = {
+        let d = dispatcher.clone();
+        Callback::from(move |v: f64| d.dispatch(PlaybackAction::SetSpeed(v)))
+    };
+    let on_preset = {
+        let d = dispatcher.clone();
+        Callback::from(move |name: String| d.dispatch(PlaybackAction::SetPreset(name)))
+    };
+    let on_mode = {
+        let d = dispatcher.clone();
+        Callback::from(move |m: BarrierMode| d.dispatch(PlaybackAction::SetMode(m)))
+    };
+    let on_lang = {
+        let d = dispatcher.clone();
+        Callback::from(move |l: Lang| d.dispatch(PlaybackAction::SetLang(l)))
+    };
+
+    let run = playback.run.0.borrow();
+    let sim = run.sim();
+    let names = Names(sim);
+    let mode = sim.mode();
+    let mut lines: Vec<Line> = run
+        .recent(crate::ui::run::JOURNAL_WINDOW)
+        .iter()
+        .flat_map(|(step, beats)| {
+            beats
+                .iter()
+                .map(|b| Line {
+                    step: *step,
+                    marker: b.alignment_step(mode),
+                    text: AttrValue::from((s.narrate)(b, &names)),
+                    routine: b.is_routine(),
+                    checkpoint: b.checkpoint(),
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if lines.len() > NARRATION_LINES {
+        lines.drain(..lines.len() - NARRATION_LINES);
+    }
+    let (title, lesson) = (s.preset_text)(&run.scenario.name)
+        .map(|(t, l)| (t.to_string(), l.to_string()))
+        .unwrap_or_else(|| (run.scenario.title.clone(), run.scenario.lesson.clone()));
+    let notices = playback.notices.iter().enumerate().map(|(i, n)| {
+        let d = dispatcher.clone();
+        html! {
+            <div class="notice" role="status" data-testid="notice">
+                <span>{ notice_text(s, n) }</span>
+                <button onclick={move |_| d.dispatch(PlaybackAction::Dismiss(i))}
+                    aria-label={s.dismiss}>{ "×" }</button>
+            </div>
+        }
+    });
+    let checkpoints = sim.coordinator().checkpoints().to_vec();
+    let help_close = send(|| PlaybackAction::CloseOverlays);
+
     html! {
-        <div class="app">
-            <header class="header">
-                <h1>{ s.app_title }</h1>
-                <span class="tagline">{ s.tagline }</span>
-            </header>
-            <main class="dataflow" data-testid="dataflow">
-                <h2>{ format!("{} — {}", s.dataflow, playback.scenario.title) }</h2>
-                <p data-testid="graph-size">
-                    { format!("{} {} · {} {}", phys.task_count(), s.subtasks, phys.channel_count(), s.channels) }
-                </p>
-                <ul class="operators">
-                    { for phys.graph.operators.iter().map(|op| html! {
-                        <li data-testid={format!("operator-{}", op.name)}>
-                            { format!("{} ×{}", op.name, op.parallelism) }
-                        </li>
-                    }) }
-                </ul>
+        <div class={classes!("app", playback.manual.then_some("manual"))}>
+            <Header preset={AttrValue::from(playback.preset.clone())} mode={playback.mode} lang={playback.lang}
+                on_preset={on_preset} on_mode={on_mode} on_lang={on_lang}
+                on_help={send(|| PlaybackAction::ToggleHelp)} />
+            <div class="notices">{ for notices }</div>
+            <main class="main">
+                <section class="view" aria-label={s.dataflow}>
+                    <p class="lesson" data-testid="lesson">
+                        <strong>{ title }</strong>{ " — " }<span class="seeing">{ s.seeing }</span>{ " " }{ lesson }
+                    </p>
+                    if playback.manual {
+                        <p class="manual-hint">{ s.manual_hint }</p>
+                    }
+                    <Dataflow run={playback.run.clone()} version={playback.version}
+                        selection={playback.selection} manual={playback.manual} lang={playback.lang}
+                        on_select={on_select} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
+                    <Legend lang={playback.lang} />
+                </section>
+                <aside class="side">
+                    <Coordinator checkpoints={checkpoints} open={playback.checkpoint}
+                        lang={playback.lang} on_open={on_open.clone()} />
+                    <Inspector run={playback.run.clone()} version={playback.version}
+                        selection={playback.selection} tab={playback.tab} checkpoint={playback.checkpoint}
+                        lang={playback.lang} on_tab={on_tab} on_open={on_open} />
+                </aside>
             </main>
-            <footer class="controls">
-                <button data-testid="step-back" onclick={on_back}>{ s.step_back }</button>
-                <button data-testid="step" onclick={on_step}>{ s.step }</button>
-                <span data-testid="step-counter">{ format!("{} {}", s.step_counter, playback.history.position()) }</span>
-                <span data-testid="time">{ format!("{} {}", s.time, sim.now()) }</span>
+            <footer class="bottom">
+                <Controls playing={playback.playing} speed_exp={playback.speed_exp} manual={playback.manual}
+                    position={run.position()} time={sim.now()} lang={playback.lang}
+                    on_step={send(|| PlaybackAction::Step)} on_back={send(|| PlaybackAction::StepBack)}
+                    on_play={send(|| PlaybackAction::TogglePlay)} on_speed={on_speed}
+                    on_reset={send(|| PlaybackAction::Reset)} on_trigger={send(|| PlaybackAction::Trigger)}
+                    on_manual={send(|| PlaybackAction::ToggleManual)} />
+                <Timeline position={run.position()} len={run.len()} marks={run.marks().to_vec()}
+                    lang={playback.lang} on_seek={on_seek.clone()} />
+                <Narration lines={lines} position={run.position()} lang={playback.lang} on_seek={on_seek} />
             </footer>
+            if playback.help {
+                <Help lang={playback.lang} on_close={help_close} />
+            }
         </div>
+    }
+}
+
+/// Space play/pause, → step, ← step back, B trigger, M manual, ? shortcuts, Esc close.
+mod keyboard {
+    use super::*;
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn listen(
+        dispatcher: UseReducerDispatcher<Playback>,
+    ) -> Option<gloo::events::EventListener> {
+        use gloo::events::{EventListener, EventListenerOptions};
+        use wasm_bindgen::JsCast;
+
+        let window = web_sys::window()?;
+        let options = EventListenerOptions::enable_prevent_default();
+        Some(EventListener::new_with_options(
+            &window,
+            "keydown",
+            options,
+            move |e| {
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                    return;
+                }
+                let in_field = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| {
+                        matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+                    });
+                let key = e.key();
+                if in_field && key != "Escape" {
+                    return;
+                }
+                let action = match key.as_str() {
+                    " " | "Spacebar" => PlaybackAction::TogglePlay,
+                    "ArrowRight" => PlaybackAction::Step,
+                    "ArrowLeft" => PlaybackAction::StepBack,
+                    "b" | "B" => PlaybackAction::Trigger,
+                    "m" | "M" => PlaybackAction::ToggleManual,
+                    "?" => PlaybackAction::ToggleHelp,
+                    "Escape" => PlaybackAction::CloseOverlays,
+                    _ => return,
+                };
+                e.prevent_default();
+                dispatcher.dispatch(action);
+            },
+        ))
+    }
+
+    /// Nothing to listen to outside the browser (server-side rendering).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub struct Listener;
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn listen(_dispatcher: UseReducerDispatcher<Playback>) -> Option<Listener> {
+        None
     }
 }

@@ -39,7 +39,7 @@ impl Rect {
 pub struct Metrics {
     pub sub_w: f64,
     pub sub_h: f64,
-    /// Extra height per input beyond two (room for the buffers).
+    /// Height per input port (room for its buffer above the channel's tail).
     pub per_input: f64,
     pub sub_gap: f64,
     pub op_pad: f64,
@@ -61,7 +61,7 @@ pub struct Metrics {
 pub const DETAILED: Metrics = Metrics {
     sub_w: 136.0,
     sub_h: 62.0,
-    per_input: 24.0,
+    per_input: 30.0,
     sub_gap: 10.0,
     op_pad: 8.0,
     op_head: 24.0,
@@ -97,7 +97,7 @@ pub const COMPACT: Metrics = Metrics {
 };
 
 /// The width the layout aims for when it picks the gap between layers.
-const TARGET_WIDTH: f64 = 920.0;
+const TARGET_WIDTH: f64 = 780.0;
 
 /// Graphs up to this many subtasks per operator (and in all) get the detailed drawing.
 pub const DETAILED_MAX_PARALLELISM: u32 = 4;
@@ -301,10 +301,7 @@ pub fn layout(phys: &Physical) -> Layout {
     let sub_h: Vec<f64> = phys
         .tasks
         .iter()
-        .map(|t| {
-            let extra = t.inputs.len().saturating_sub(2) as f64 * m.per_input;
-            m.sub_h + extra
-        })
+        .map(|t| (m.sub_h).max(m.per_input * t.inputs.len() as f64 + 10.0))
         .collect();
     let op_h: Vec<f64> = phys
         .operator_tasks
@@ -320,7 +317,7 @@ pub fn layout(phys: &Physical) -> Layout {
     // cross as little as a single sweep can manage; sources keep their declared order.
     let mut rank = vec![0.0f64; n_ops];
     let mut columns: Vec<Vec<usize>> = vec![Vec::new(); n_layers];
-    for l in 0..n_layers {
+    for (l, column) in columns.iter_mut().enumerate() {
         let mut ops: Vec<usize> = (0..n_ops).filter(|&o| layer[o] as usize == l).collect();
         if l > 0 {
             for &o in &ops {
@@ -340,7 +337,7 @@ pub fn layout(phys: &Physical) -> Layout {
         for (i, &o) in ops.iter().enumerate() {
             rank[o] = i as f64;
         }
-        columns[l] = ops;
+        *column = ops;
     }
     let column_h: Vec<f64> = columns
         .iter()
@@ -499,6 +496,17 @@ pub fn held_capacity(path: &ChannelPath, m: &Metrics) -> usize {
     (((path.tail_len() - 2.0 * m.held).max(0.0) / step).floor() as usize).max(1)
 }
 
+/// The median of item speeds (0 for none): the paint cadence follows a typical item, not the
+/// one on the longest diagonal.
+pub fn typical_speed(speeds: impl Iterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = speeds.filter(|s| s.is_finite()).collect();
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 /// How the view box maps onto a drawing surface of `w × h` pixels, centred, aspect kept
 /// (SVG's `xMidYMid meet`), so the item canvas lines up with the SVG under it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -551,7 +559,10 @@ mod tests {
     #[test]
     fn layers_follow_the_longest_path() {
         // 0 → 1 → 3, 0 → 3, 2 → 3
-        assert_eq!(layers(4, &[(0, 1), (1, 3), (0, 3), (2, 3)]), vec![0, 1, 0, 2]);
+        assert_eq!(
+            layers(4, &[(0, 1), (1, 3), (0, 3), (2, 3)]),
+            vec![0, 1, 0, 2]
+        );
         // A cycle does not panic.
         assert_eq!(layers(2, &[(0, 1), (1, 0)]), vec![0, 0]);
     }
@@ -562,11 +573,19 @@ mod tests {
         let l = layout(&p);
         assert!(l.detailed);
         let x = |name: &str| {
-            let i = p.graph.operators.iter().position(|o| o.name == name).unwrap();
+            let i = p
+                .graph
+                .operators
+                .iter()
+                .position(|o| o.name == name)
+                .unwrap();
             l.operators[i].rect
         };
         assert_eq!(x("Src A").x, x("Src B").x);
-        assert!(x("Src A").y + x("Src A").h < x("Src B").y, "sources stacked");
+        assert!(
+            x("Src A").y + x("Src A").h < x("Src B").y,
+            "sources stacked"
+        );
         assert!(x("Src A").x < x("Merge").x && x("Merge").x < x("Sink").x);
         // Every box and channel lies inside the view box.
         for s in &l.subtasks {
@@ -580,7 +599,10 @@ mod tests {
         assert!(ports[0].y < ports[1].y);
         for (c, info) in p.channels.iter().enumerate() {
             let path = &l.channels[c];
-            assert_eq!(path.to, l.subtasks[info.to as usize].inputs[info.input_index as usize]);
+            assert_eq!(
+                path.to,
+                l.subtasks[info.to as usize].inputs[info.input_index as usize]
+            );
             assert_eq!(path.from, l.subtasks[info.from as usize].output);
             assert!(path.tail_len() > 0.0 && path.curve_len > 0.0);
         }
@@ -592,11 +614,19 @@ mod tests {
         let l = layout(&p);
         assert!(!l.detailed);
         assert_eq!(l.subtasks.len(), 200);
-        assert!(l.width < 1400.0 && l.height < 1000.0, "{}×{}", l.width, l.height);
+        assert!(
+            l.width < 1400.0 && l.height < 1000.0,
+            "{}×{}",
+            l.width,
+            l.height
+        );
         // Subtasks of one operator do not overlap.
         for ts in &p.operator_tasks {
             for w in ts.windows(2) {
-                let (a, b) = (l.subtasks[w[0] as usize].rect, l.subtasks[w[1] as usize].rect);
+                let (a, b) = (
+                    l.subtasks[w[0] as usize].rect,
+                    l.subtasks[w[1] as usize].rect,
+                );
                 assert!(a.y + a.h <= b.y);
             }
         }
@@ -649,6 +679,12 @@ mod tests {
         assert!(second.x < first.x, "the row grows away from the port");
         assert!(first.x + first.w < path.to.x && first.y + first.h < path.to.y);
         assert!(held_slot(&path, cap, &m).is_none());
+    }
+
+    #[test]
+    fn the_typical_speed_is_the_median() {
+        assert_eq!(typical_speed([1.0, 9.0, 2.0].into_iter()), 2.0);
+        assert_eq!(typical_speed(std::iter::empty()), 0.0);
     }
 
     #[test]

@@ -1,6 +1,11 @@
 //! The page: Yew components that draw the engine's plain data.
 
 mod app;
+pub mod components;
+pub mod fmt;
+pub mod layout;
+pub mod palette;
+pub mod run;
 pub mod state;
 
 pub use app::App;

@@ -1,36 +1,290 @@
-//! The page's one reducer: the playback state over the engine's history.
+//! The page's one reducer: the playback state over the engine's history — cursor, playing,
+//! speed, manual mode, selection, language, scenario and mode.
+//!
+//! The run itself (history, journal, clock) lives behind an `Rc<RefCell<…>>` and is mutated
+//! in place, so a step never deep-copies the history; `version` changes whenever the page
+//! must re-render. Animation frames that change nothing visible to Yew return the same `Rc`,
+//! which Yew takes as "no re-render".
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::engine::History;
+use super::run::Run;
+use crate::engine::record::ItemKind;
+use crate::engine::{Action, ActionError, BarrierMode, ChannelId, CheckpointId, TaskId};
+use crate::i18n::Lang;
 use crate::scenario::{presets, Scenario};
 
+/// Speeds are powers of two from 0.25× to 8×; the slider moves the exponent.
+pub const SPEED_MIN_EXP: f64 = -2.0;
+pub const SPEED_MAX_EXP: f64 = 3.0;
+/// The most engine steps one animation frame may run.
+pub const MAX_STEPS_PER_FRAME: u32 = 4_000;
+/// While playing a large graph, Yew re-renders the panels and the SVG at most this often;
+/// the items still move on the canvas every frame.
+pub const LARGE_RENDER_INTERVAL_MS: f64 = 1000.0;
+
+/// The run, shared by the reducer (which mutates it) and the components (which read it).
+/// Two handles are equal when they are the same run.
+#[derive(Clone)]
+pub struct RunRef(pub Rc<RefCell<Run>>);
+
+impl PartialEq for RunRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    Task(TaskId),
+    Channel(ChannelId),
+    /// An item on a channel, found again by its kind (records have unique ids).
+    Item {
+        channel: ChannelId,
+        item: ItemKind,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Details,
+    Checkpoints,
+}
+
+/// A message shown above the view until dismissed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// An address parameter named something that does not exist.
+    BadParam {
+        param: &'static str,
+        value: String,
+        used: String,
+    },
+    Refused(ActionError),
+    Ended,
+}
+
 pub struct Playback {
-    pub scenario: Scenario,
-    pub history: History,
+    pub run: RunRef,
+    pub version: u64,
+    pub playing: bool,
+    pub speed_exp: f64,
+    pub manual: bool,
+    pub selection: Option<Selection>,
+    pub tab: Tab,
+    pub checkpoint: Option<CheckpointId>,
+    pub lang: Lang,
+    pub preset: String,
+    pub mode: BarrierMode,
+    pub notices: Vec<Notice>,
+    pub help: bool,
+    /// False when the user prefers reduced motion: items jump from step to step.
+    pub animate: bool,
+    last_frame: Cell<Option<f64>>,
+    last_render: Cell<f64>,
+    dirty: Cell<bool>,
+    settling: Cell<bool>,
 }
 
 pub enum PlaybackAction {
     Step,
     StepBack,
+    Seek(u64),
+    TogglePlay,
+    SetSpeed(f64),
     Reset,
+    Trigger,
+    ToggleManual,
+    /// Manual mode: deliver the head of this channel.
+    Deliver(ChannelId),
+    /// Manual mode: drain one held item of this task, or read the next line of a source.
+    Poke(TaskId),
+    Select(Option<Selection>),
+    ShowTab(Tab),
+    OpenCheckpoint(CheckpointId),
+    SetLang(Lang),
+    SetPreset(String),
+    SetMode(BarrierMode),
+    /// An animation frame at this timestamp (ms).
+    Frame(f64),
+    ToggleHelp,
+    CloseOverlays,
+    Dismiss(usize),
+}
+
+/// What the address asked for, resolved: unknown values fall back to the defaults and say so.
+pub fn resolve(
+    preset: Option<&str>,
+    mode: Option<&str>,
+    lang: Option<&str>,
+) -> (Scenario, BarrierMode, Lang, Vec<Notice>) {
+    let mut notices = Vec::new();
+    let scenario = match preset.map(presets::by_name) {
+        None => presets::alignment(),
+        Some(Ok(s)) => s,
+        Some(Err(_)) => {
+            notices.push(Notice::BadParam {
+                param: "preset",
+                value: preset.unwrap_or_default().to_string(),
+                used: "alignment".into(),
+            });
+            presets::alignment()
+        }
+    };
+    let mode = match mode.map(str::parse::<BarrierMode>) {
+        None => scenario.config.mode,
+        Some(Ok(m)) => m,
+        Some(Err(_)) => {
+            notices.push(Notice::BadParam {
+                param: "mode",
+                value: mode.unwrap_or_default().to_string(),
+                used: scenario.config.mode.as_str().into(),
+            });
+            scenario.config.mode
+        }
+    };
+    let lang = match lang.map(Lang::from_code) {
+        None => Lang::En,
+        Some(Some(l)) => l,
+        Some(None) => {
+            notices.push(Notice::BadParam {
+                param: "lang",
+                value: lang.unwrap_or_default().to_string(),
+                used: "en".into(),
+            });
+            Lang::En
+        }
+    };
+    (scenario, mode, lang, notices)
+}
+
+fn new_run(scenario: &Scenario, mode: BarrierMode) -> Rc<RefCell<Run>> {
+    let run = Run::new(scenario.with_mode(mode)).or_else(|_| Run::new(presets::alignment()));
+    let Ok(run) = run else {
+        unreachable!("the alignment preset always builds")
+    };
+    Rc::new(RefCell::new(run))
 }
 
 impl Playback {
-    pub fn new(scenario: Scenario) -> Playback {
-        let sim = match scenario.simulation() {
-            Ok(sim) => sim,
-            // Presets are tested to build; fall back to the alignment preset regardless.
-            Err(_) => presets::alignment()
-                .simulation()
-                .expect("the alignment preset builds"),
-        };
+    pub fn new(scenario: Scenario, mode: BarrierMode, lang: Lang, animate: bool) -> Playback {
         Playback {
-            scenario,
-            history: History::new(sim),
+            run: RunRef(new_run(&scenario, mode)),
+            version: 0,
+            playing: false,
+            speed_exp: 0.0,
+            manual: false,
+            selection: None,
+            tab: Tab::Details,
+            checkpoint: None,
+            lang,
+            preset: scenario.name.clone(),
+            mode,
+            notices: Vec::new(),
+            help: false,
+            animate,
+            last_frame: Cell::new(None),
+            last_render: Cell::new(0.0),
+            dirty: Cell::new(false),
+            settling: Cell::new(false),
         }
+    }
+
+    pub fn speed(&self) -> f64 {
+        self.speed_exp.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP).exp2()
+    }
+
+    /// True while frames still change what the canvas shows.
+    pub fn is_moving(&self) -> bool {
+        self.playing || self.settling.get()
+    }
+
+    fn next(&self) -> Playback {
+        Playback {
+            run: self.run.clone(),
+            version: self.version + 1,
+            playing: self.playing,
+            speed_exp: self.speed_exp,
+            manual: self.manual,
+            selection: self.selection,
+            tab: self.tab,
+            checkpoint: self.checkpoint,
+            lang: self.lang,
+            preset: self.preset.clone(),
+            mode: self.mode,
+            notices: self.notices.clone(),
+            help: self.help,
+            animate: self.animate,
+            last_frame: Cell::new(self.last_frame.get()),
+            last_render: Cell::new(self.last_render.get()),
+            dirty: Cell::new(false),
+            settling: Cell::new(self.settling.get()),
+        }
+    }
+
+    fn refuse(&mut self, e: ActionError) {
+        self.notices.retain(|n| !matches!(n, Notice::Refused(_)));
+        self.notices.push(Notice::Refused(e));
+    }
+
+    fn apply(&mut self, action: Action) {
+        let result = self.run.0.borrow_mut().apply(action);
+        match result {
+            Ok(()) => {
+                self.settling.set(self.animate);
+                self.notices.retain(|n| !matches!(n, Notice::Refused(_)));
+            }
+            Err(e) => self.refuse(e),
+        }
+    }
+
+    fn restart(&mut self, scenario: &Scenario) {
+        self.run = RunRef(new_run(scenario, self.mode));
+        self.preset = scenario.name.clone();
+        self.playing = false;
+        self.selection = None;
+        self.checkpoint = None;
+        self.notices
+            .retain(|n| matches!(n, Notice::BadParam { .. }));
+        self.settling.set(false);
+    }
+
+    fn frame(self: Rc<Self>, ts: f64) -> Rc<Self> {
+        let dt = match self.last_frame.replace(Some(ts)) {
+            Some(prev) => (ts - prev).clamp(0.0, 100.0),
+            None => 0.0,
+        };
+        if self.playing {
+            let (tick, large) = {
+                let mut run = self.run.0.borrow_mut();
+                let tick = run.tick(dt, self.speed(), MAX_STEPS_PER_FRAME);
+                (tick, !run.layout.detailed)
+            };
+            if tick.ended {
+                let mut next = self.next();
+                next.playing = false;
+                next.notices.push(Notice::Ended);
+                return Rc::new(next);
+            }
+            if tick.steps > 0 {
+                self.dirty.set(true);
+            }
+            let interval = if large { LARGE_RENDER_INTERVAL_MS } else { 0.0 };
+            if self.dirty.get() && ts - self.last_render.get() >= interval {
+                let next = self.next();
+                next.last_render.set(ts);
+                return Rc::new(next);
+            }
+            return self;
+        }
+        if self.settling.get() {
+            let moving = self.run.0.borrow_mut().settle(dt, self.animate);
+            self.settling.set(moving);
+        }
+        self
     }
 }
 
@@ -38,17 +292,183 @@ impl Reducible for Playback {
     type Action = PlaybackAction;
 
     fn reduce(self: Rc<Self>, action: PlaybackAction) -> Rc<Self> {
-        let mut next = Playback {
-            scenario: self.scenario.clone(),
-            history: self.history.clone(),
-        };
+        if let PlaybackAction::Frame(ts) = action {
+            return self.frame(ts);
+        }
+        let mut next = self.next();
         match action {
+            PlaybackAction::Frame(_) => {}
             PlaybackAction::Step => {
-                next.history.step();
+                next.playing = false;
+                let advanced = next.run.0.borrow_mut().forward();
+                if advanced {
+                    next.settling.set(next.animate);
+                } else if !next.notices.contains(&Notice::Ended) {
+                    next.notices.push(Notice::Ended);
+                }
             }
-            PlaybackAction::StepBack => next.history.step_back(),
-            PlaybackAction::Reset => next = Playback::new(self.scenario.clone()),
+            PlaybackAction::StepBack => {
+                next.playing = false;
+                next.settling.set(false);
+                next.run.0.borrow_mut().back();
+                next.notices.retain(|n| *n != Notice::Ended);
+            }
+            PlaybackAction::Seek(step) => {
+                next.playing = false;
+                next.settling.set(false);
+                next.run.0.borrow_mut().seek(step);
+                next.notices.retain(|n| *n != Notice::Ended);
+            }
+            PlaybackAction::TogglePlay => {
+                next.playing = !next.playing;
+                next.last_frame.set(None);
+                if next.playing {
+                    next.notices.retain(|n| *n != Notice::Ended);
+                }
+            }
+            PlaybackAction::SetSpeed(exp) => {
+                next.speed_exp = exp.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP);
+            }
+            PlaybackAction::Reset => {
+                let scenario = next.run.0.borrow().scenario.clone();
+                next.restart(&scenario);
+            }
+            PlaybackAction::Trigger => next.apply(Action::Trigger),
+            PlaybackAction::ToggleManual => {
+                next.manual = !next.manual;
+                if next.manual {
+                    next.playing = false;
+                }
+            }
+            PlaybackAction::Deliver(channel) => {
+                next.playing = false;
+                next.apply(Action::Deliver { channel });
+            }
+            PlaybackAction::Poke(task) => {
+                next.playing = false;
+                let enabled = next.run.0.borrow().sim().enabled_actions();
+                let pick = enabled.into_iter().find(|a| {
+                    matches!(a, Action::Replay { task: t } | Action::Emit { task: t } if *t == task)
+                });
+                match pick {
+                    Some(a) => next.apply(a),
+                    None => next.selection = Some(Selection::Task(task)),
+                }
+            }
+            PlaybackAction::Select(sel) => {
+                next.selection = sel;
+                if sel.is_some() {
+                    next.tab = Tab::Details;
+                }
+            }
+            PlaybackAction::ShowTab(tab) => next.tab = tab,
+            PlaybackAction::OpenCheckpoint(n) => {
+                next.tab = Tab::Checkpoints;
+                next.checkpoint = Some(n);
+            }
+            PlaybackAction::SetLang(lang) => next.lang = lang,
+            PlaybackAction::SetPreset(name) => match presets::by_name(&name) {
+                Ok(s) => {
+                    next.mode = s.config.mode;
+                    next.restart(&s);
+                }
+                Err(_) => next.notices.push(Notice::BadParam {
+                    param: "preset",
+                    value: name,
+                    used: next.preset.clone(),
+                }),
+            },
+            PlaybackAction::SetMode(mode) => {
+                next.mode = mode;
+                let scenario = next.run.0.borrow().scenario.clone();
+                next.restart(&scenario);
+            }
+            PlaybackAction::ToggleHelp => next.help = !next.help,
+            PlaybackAction::CloseOverlays => {
+                next.help = false;
+                next.selection = None;
+            }
+            PlaybackAction::Dismiss(i) => {
+                if i < next.notices.len() {
+                    next.notices.remove(i);
+                }
+            }
         }
         Rc::new(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn playback() -> Rc<Playback> {
+        let (s, m, l, _) = resolve(None, None, None);
+        Rc::new(Playback::new(s, m, l, true))
+    }
+
+    #[test]
+    fn bad_address_values_fall_back_with_a_notice() {
+        let (s, m, l, n) = resolve(Some("nope"), Some("sideways"), Some("fr"));
+        assert_eq!(s.name, "alignment");
+        assert_eq!(m, BarrierMode::Aligned);
+        assert_eq!(l, Lang::En);
+        assert_eq!(n.len(), 3);
+        let (s, m, l, n) = resolve(Some("wordcount"), Some("unaligned"), Some("zh"));
+        assert_eq!(
+            (s.name.as_str(), m, l, n.len()),
+            ("wordcount", BarrierMode::Unaligned, Lang::Zh, 0)
+        );
+    }
+
+    #[test]
+    fn steps_share_the_run_instead_of_copying_it() {
+        let p = playback();
+        let run = Rc::clone(&p.run.0);
+        let p = p.reduce(PlaybackAction::Step).reduce(PlaybackAction::Step);
+        assert!(Rc::ptr_eq(&run, &p.run.0));
+        assert_eq!(p.run.0.borrow().position(), 2);
+        let p = p.reduce(PlaybackAction::StepBack);
+        assert_eq!(p.run.0.borrow().position(), 1);
+    }
+
+    #[test]
+    fn frames_that_change_nothing_do_not_re_render() {
+        let p = playback();
+        let q = Rc::clone(&p).reduce(PlaybackAction::Frame(16.0));
+        assert!(Rc::ptr_eq(&p, &q));
+        let q = q.reduce(PlaybackAction::TogglePlay);
+        let q = q.reduce(PlaybackAction::Frame(0.0));
+        let r = Rc::clone(&q).reduce(PlaybackAction::Frame(100.0));
+        assert!(!Rc::ptr_eq(&q, &r), "a frame that ran events re-renders");
+        assert!(r.run.0.borrow().position() > 0);
+    }
+
+    #[test]
+    fn a_mode_switch_reruns_the_same_scenario() {
+        let p = playback().reduce(PlaybackAction::Step);
+        let p = p.reduce(PlaybackAction::SetMode(BarrierMode::Unaligned));
+        let run = p.run.0.borrow();
+        assert_eq!(run.position(), 0);
+        assert_eq!(run.scenario.name, "alignment");
+        assert_eq!(run.sim().mode(), BarrierMode::Unaligned);
+    }
+
+    #[test]
+    fn manual_mode_delivers_and_refusals_are_notices() {
+        let p = playback().reduce(PlaybackAction::ToggleManual);
+        let p = p.reduce(PlaybackAction::Deliver(0));
+        assert!(matches!(
+            p.notices.last(),
+            Some(Notice::Refused(ActionError::ChannelEmpty(0)))
+        ));
+        let mut p = p;
+        while p.run.0.borrow().sim().channels()[0].queue.is_empty() {
+            p = p.reduce(PlaybackAction::Step);
+        }
+        let before = p.run.0.borrow().position();
+        let p = p.reduce(PlaybackAction::Deliver(0));
+        assert_eq!(p.run.0.borrow().position(), before + 1);
+        assert!(p.notices.is_empty());
     }
 }

@@ -16,17 +16,130 @@ class Playground {
     return this.page.getByTestId(id);
   }
 
+  // ----- reading -----
+
   async stepCount() {
     const text = await this.testId('step-counter').textContent();
     const m = text.match(/(\d+)/);
     return m ? Number(m[1]) : NaN;
   }
 
+  operator(name) {
+    return this.testId(`operator-${name}`);
+  }
+
+  subtask(name, index) {
+    return this.testId(`subtask-${name}-${index}`);
+  }
+
+  channel(from, to) {
+    return this.testId(`channel-${from}-${to}`);
+  }
+
+  /** The lock drawn at a blocked channel's input port. */
+  lock(from, to) {
+    return this.channel(from, to).locator('.lock');
+  }
+
+  buffer(from, to) {
+    return this.testId(`buffer-${from}-${to}`);
+  }
+
+  heldItems(from, to) {
+    return this.buffer(from, to).locator(':scope > *');
+  }
+
+  checkpoint(n) {
+    return this.testId(`checkpoint-${n}`);
+  }
+
+  narration() {
+    return this.testId('narration');
+  }
+
+  /** The sentences of the step the run is at. */
+  currentSentences() {
+    return this.narration().locator('.sentence.current');
+  }
+
+  globalState() {
+    return this.testId('global-state');
+  }
+
+  /** A checkpoint's status, or null before it exists. */
+  async checkpointStatus(n) {
+    const c = this.checkpoint(n);
+    return (await c.count()) ? c.getAttribute('data-status') : null;
+  }
+
+  async isBlocked(from, to) {
+    return (await this.channel(from, to).getAttribute('data-blocked')) === 'true';
+  }
+
+  async queued(from, to) {
+    return Number(await this.channel(from, to).getAttribute('data-queue'));
+  }
+
+  // ----- doing -----
+
   async step(times = 1) {
     for (let i = 0; i < times; i++) await this.testId('step').click();
   }
 
+  async stepBack(times = 1) {
+    for (let i = 0; i < times; i++) await this.testId('step-back').click();
+  }
+
+  /** Steps until `done()` holds; fails after `max` steps. Returns the steps taken. */
+  async stepUntil(done, max = 200) {
+    for (let i = 0; i < max; i++) {
+      if (await done()) return i;
+      await this.step();
+    }
+    throw new Error(`condition not met within ${max} steps`);
+  }
+
+  async togglePlay() {
+    await this.testId('play').click();
+  }
+
+  async setLang(code) {
+    await this.testId('lang').selectOption(code);
+  }
+
+  async setMode(mode) {
+    await this.testId('mode').selectOption(mode);
+  }
+
+  async setPreset(name) {
+    await this.testId('preset').selectOption(name);
+  }
+
+  async toggleManual() {
+    await this.testId('manual-mode').click();
+  }
+
+  async triggerCheckpoint() {
+    await this.testId('trigger-checkpoint').click();
+  }
+
+  async openCheckpoint(n) {
+    await this.checkpoint(n).click();
+  }
+
+  /** Clicks a channel on its drawn path (half-way along), as a student would. */
+  async clickChannel(from, to) {
+    const hit = this.channel(from, to).locator('path.hit');
+    const at = await hit.evaluate((p) => {
+      const q = p.getPointAtLength(p.getTotalLength() * 0.5);
+      const m = p.getScreenCTM();
+      return { x: q.x * m.a + q.y * m.c + m.e, y: q.x * m.b + q.y * m.d + m.f };
+    });
+    await this.page.mouse.click(at.x, at.y);
+  }
+
   async screenshot(name) {
+    await this.page.waitForTimeout(300); // let the eased item positions settle
     await this.page.screenshot({ path: `../../target/screenshots/${name}.png` });
   }
 }

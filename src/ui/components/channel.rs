@@ -1,0 +1,72 @@
+//! A channel between two subtasks: its path, and — when its receiver is aligning and this
+//! input already delivered the barrier — the blocked look: dashed, in the blocked colour,
+//! with a lock at the input port and the word "blocked" (never colour alone).
+
+use yew::prelude::*;
+
+use super::item::fmt;
+use crate::ui::layout::ChannelPath;
+use crate::ui::palette;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct ChannelProps {
+    pub id: u32,
+    pub testid: AttrValue,
+    pub path: ChannelPath,
+    pub blocked: bool,
+    /// Items on the channel now.
+    pub queued: u32,
+    /// Manual mode: clicking delivers the head.
+    pub deliverable: bool,
+    pub selected: bool,
+    pub slow: bool,
+    pub detailed: bool,
+    pub blocked_label: AttrValue,
+    pub slow_label: AttrValue,
+}
+
+#[function_component(Channel)]
+pub fn channel(p: &ChannelProps) -> Html {
+    let d = {
+        let path = p.path.clone();
+        use_memo(path, |path| (path.svg_d(), path.tail_d()))
+    };
+    let mut class = classes!("channel");
+    if p.blocked {
+        class.push("blocked");
+    }
+    if p.deliverable {
+        class.push("deliverable");
+    }
+    if p.selected {
+        class.push("selected");
+    }
+    if p.slow {
+        class.push("slow");
+    }
+    let to = p.path.to;
+    let sel = format!("c:{}", p.id);
+    let mid = p.path.point_at(p.path.curve_len * 0.8);
+    html! {
+        <g class={class} data-testid={p.testid.clone()} data-blocked={if p.blocked { "true" } else { "false" }}
+            data-queue={p.queued.to_string()} data-sel={sel}>
+            <path class="hit" d={d.0.clone()} />
+            <path class="line" d={d.0.clone()} />
+            if p.blocked {
+                <path class="blocked-tail" d={d.1.clone()} />
+                if p.detailed {
+                    <g class="lock" transform={format!("translate({} {})", fmt(to.x - 12.0), fmt(to.y - 4.0))}>
+                        <path class="shackle" d="M1.8 0V-2.6a2.7 2.7 0 0 1 5.4 0V0" fill="none" stroke={palette::BLOCKED} stroke-width="1.6" />
+                        <rect x="0" y="0" width="9" height="7.5" rx="1.2" fill={palette::BLOCKED} />
+                    </g>
+                    <text class="blocked-label" x={fmt(to.x - 2.0)} y={fmt(to.y - 16.0)} text-anchor="end">{ p.blocked_label.clone() }</text>
+                } else {
+                    <rect class="lock-mark" x={fmt(to.x - 4.0)} y={fmt(to.y - 2.0)} width="4" height="4" fill={palette::BLOCKED} />
+                }
+            }
+            if p.slow && p.detailed {
+                <text class="slow-label" x={fmt(mid.x)} y={fmt(mid.y + 16.0)}>{ p.slow_label.clone() }</text>
+            }
+        </g>
+    }
+}

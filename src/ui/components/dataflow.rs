@@ -1,0 +1,527 @@
+//! The dataflow view: operators, subtasks, channels and alignment buffers in SVG, with the
+//! moving items painted on a canvas over it every animation frame.
+//!
+//! The animation loop lives here: each frame it tells the reducer the time (which may run
+//! engine events) and repaints the items if anything they depend on changed. Clicks are
+//! resolved in one place: an item under the pointer first, else the subtask or channel whose
+//! element carries `data-sel`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::buffer::AlignmentBuffer;
+use super::channel::Channel;
+use super::item::{self, Placed};
+use super::operator::Operator;
+use super::subtask::Subtask;
+use crate::engine::snapshot::TaskState;
+use crate::engine::view::{self, TaskStatus};
+use crate::engine::{Action, ChannelId, Simulation, TaskId};
+use crate::i18n::{Lang, Strings};
+use crate::ui::state::{RunRef, Selection};
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct DataflowProps {
+    pub run: RunRef,
+    pub version: u64,
+    pub selection: Option<Selection>,
+    pub manual: bool,
+    pub lang: Lang,
+    pub on_select: Callback<Option<Selection>>,
+    pub on_deliver: Callback<ChannelId>,
+    pub on_poke: Callback<TaskId>,
+    /// Called with the timestamp of every animation frame.
+    pub on_frame: Callback<f64>,
+}
+
+/// What a subtask's status badge says.
+pub fn status_text(s: &Strings, status: &TaskStatus) -> String {
+    match status {
+        TaskStatus::Running => s.status_running.to_string(),
+        TaskStatus::Aligning { checkpoint, .. } => (s.status_aligning)(*checkpoint),
+        TaskStatus::Tracking { checkpoint, .. } => (s.status_tracking)(*checkpoint),
+        TaskStatus::Persisting { checkpoint, .. } => (s.status_persisting)(*checkpoint),
+        TaskStatus::Snapshotting { checkpoint } => (s.status_snapshotting)(*checkpoint),
+        TaskStatus::Replaying { held } => (s.status_replaying)(*held),
+        TaskStatus::Finished => s.status_finished.to_string(),
+    }
+}
+
+/// One line of a subtask's state.
+pub fn state_text(s: &Strings, sim: &Simulation, state: &TaskState) -> String {
+    match state {
+        TaskState::Source { offset } => (s.state_offset)(*offset),
+        TaskState::Stateless { processed } => (s.state_processed)(*processed),
+        TaskState::Count { counts } => {
+            if counts.is_empty() {
+                return (s.state_keys)(0);
+            }
+            let mut top: Vec<(&u32, &u64)> = counts.iter().collect();
+            top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let mut line = String::new();
+            for (w, n) in top {
+                let part = format!("{}={}", sim.word(*w), n);
+                if !line.is_empty() && line.chars().count() + part.chars().count() > 18 {
+                    line.push('…');
+                    break;
+                }
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line += &part;
+            }
+            line
+        }
+        TaskState::Sink { received, .. } => (s.state_received)(*received),
+    }
+}
+
+/// The names and test hooks of one run's graph, made once rather than on every render.
+struct Scene {
+    operators: Vec<(AttrValue, AttrValue)>,
+    subtasks: Vec<(AttrValue, AttrValue)>,
+    channels: Vec<AttrValue>,
+    buffers: Vec<AttrValue>,
+}
+
+impl Scene {
+    fn new(phys: &crate::engine::Physical) -> Scene {
+        Scene {
+            operators: phys
+                .graph
+                .operators
+                .iter()
+                .map(|op| {
+                    (
+                        format!("operator-{}", op.name).into(),
+                        op.name.clone().into(),
+                    )
+                })
+                .collect(),
+            subtasks: phys
+                .tasks
+                .iter()
+                .map(|t| {
+                    let op = &phys.graph.operators[t.operator as usize].name;
+                    (
+                        format!("subtask-{}-{}", op, t.subtask).into(),
+                        t.name.clone().into(),
+                    )
+                })
+                .collect(),
+            channels: (0..phys.channel_count())
+                .map(|c| format!("channel-{}", phys.channel_name(c)).into())
+                .collect(),
+            buffers: (0..phys.channel_count())
+                .map(|c| format!("buffer-{}", phys.channel_name(c)).into())
+                .collect(),
+        }
+    }
+}
+
+/// Everything the animation loop reads, refreshed on every render.
+struct LoopInputs {
+    run: RunRef,
+    selection: Option<Selection>,
+    on_frame: Callback<f64>,
+}
+
+#[function_component(Dataflow)]
+pub fn dataflow(p: &DataflowProps) -> Html {
+    let s = p.lang.strings();
+    let canvas = use_node_ref();
+    let stage = use_node_ref();
+    let inputs = use_mut_ref(|| LoopInputs {
+        run: p.run.clone(),
+        selection: p.selection,
+        on_frame: p.on_frame.clone(),
+    });
+    {
+        let mut i = inputs.borrow_mut();
+        i.run = p.run.clone();
+        i.selection = p.selection;
+        i.on_frame = p.on_frame.clone();
+    }
+    {
+        let canvas = canvas.clone();
+        let inputs = inputs.clone();
+        use_effect_with((), move |_| {
+            let frames = animation::start(canvas, inputs);
+            move || {
+                let _keep_until_unmount = frames;
+            }
+        });
+    }
+
+    let run = p.run.0.borrow();
+    let sim = run.sim();
+    let phys = sim.physical();
+    let scene = use_memo(run.serial, |_| Scene::new(phys));
+    let layout = &run.layout;
+    let m = layout.metrics;
+    let detailed = layout.detailed;
+    let deliverable: Vec<ChannelId> = if p.manual {
+        sim.enabled_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Deliver { channel } => Some(channel),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let pokeable: Vec<TaskId> = if p.manual {
+        sim.enabled_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Replay { task } | Action::Emit { task } => Some(task),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let min_latency = sim.channels().iter().map(|c| c.latency).min().unwrap_or(1);
+    let in_flight: usize = sim.channels().iter().map(|c| c.queue.len()).sum();
+    let acked_in_progress = |t: TaskId| {
+        sim.coordinator()
+            .in_progress()
+            .filter(|&n| sim.coordinator().acked_by(n, t))
+            .last()
+    };
+
+    let operators = phys.graph.operators.iter().enumerate().map(|(o, op)| {
+        html! {
+            <Operator key={o} testid={scene.operators[o].0.clone()}
+                name={scene.operators[o].1.clone()} kind={(s.operator_kind)(&op.kind)}
+                parallelism={op.parallelism} rect={layout.operators[o].rect} />
+        }
+    });
+    let channels = phys.channels.iter().enumerate().map(|(c, _)| {
+        let id = c as ChannelId;
+        let ch = &sim.channels()[c];
+        html! {
+            <Channel key={c} id={id} testid={scene.channels[c].clone()}
+                path={layout.channels[c].clone()} blocked={view::is_blocked(sim, id)}
+                queued={if detailed { ch.queue.len() as u32 } else { 0 }} deliverable={deliverable.contains(&id)}
+                selected={p.selection == Some(Selection::Channel(id))}
+                slow={ch.latency >= 2 * min_latency} detailed={detailed}
+                blocked_label={s.blocked} slow_label={(s.slow)(ch.latency)} />
+        }
+    });
+    let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {
+        let id = c as ChannelId;
+        let held = view::held_items(sim, id);
+        if held.is_empty() && !detailed {
+            return None;
+        }
+        Some(html! {
+            <AlignmentBuffer key={c} testid={scene.buffers[c].clone()}
+                path={layout.channels[c].clone()} metrics={m} held={held} lang={p.lang} />
+        })
+    });
+    let subtasks = phys.tasks.iter().enumerate().map(|(t, _)| {
+        let id = t as TaskId;
+        let status = view::task_status(sim, id);
+        let task = &sim.tasks()[t];
+        html! {
+            <Subtask key={t} id={id}
+                testid={scene.subtasks[t].0.clone()}
+                name={scene.subtasks[t].1.clone()} rect={layout.subtasks[t].rect}
+                ports={layout.subtasks[t].inputs.clone()}
+                status_text={AttrValue::from(status_text(s, &status))}
+                state_text={AttrValue::from(if detailed { state_text(s, sim, &task.state) } else { String::new() })}
+                status={status} acked={acked_in_progress(id)}
+                pokeable={pokeable.contains(&id)} selected={p.selection == Some(Selection::Task(id))}
+                detailed={detailed} />
+        }
+    });
+
+    let onclick = {
+        let run = p.run.clone();
+        let stage = stage.clone();
+        let manual = p.manual;
+        let on_select = p.on_select.clone();
+        let on_deliver = p.on_deliver.clone();
+        let on_poke = p.on_poke.clone();
+        Callback::from(move |e: MouseEvent| {
+            let picked = pick(&run, &stage, &e);
+            match picked {
+                Picked::Item(it) if manual => on_deliver.emit(it.channel),
+                Picked::Item(it) => on_select.emit(Some(Selection::Item {
+                    channel: it.channel,
+                    item: it.kind,
+                })),
+                Picked::Channel(c) if manual => on_deliver.emit(c),
+                Picked::Channel(c) => on_select.emit(Some(Selection::Channel(c))),
+                Picked::Task(t) if manual => on_poke.emit(t),
+                Picked::Task(t) => on_select.emit(Some(Selection::Task(t))),
+                Picked::Nothing => on_select.emit(None),
+            }
+        })
+    };
+
+    let mut class = classes!("stage");
+    if p.manual {
+        class.push("manual");
+    }
+    if !detailed {
+        class.push("compact");
+    }
+    html! {
+        <div class={class} ref={stage} onclick={onclick} data-testid="dataflow" data-items={in_flight.to_string()}>
+            <svg class="graph" viewBox={format!("0 0 {} {}", layout.width.ceil() as u32, layout.height.ceil() as u32)}
+                preserveAspectRatio="xMidYMid meet" role="img" aria-label={s.dataflow}
+                style={format!("--font:{}px", m.font)}>
+                <g class="operators">{ for operators }</g>
+                <g class="channels">{ for channels }</g>
+                <g class="subtasks">{ for subtasks }</g>
+                <g class="buffers">{ for buffers }</g>
+            </svg>
+            <canvas class="items" ref={canvas} aria-hidden="true"></canvas>
+        </div>
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+enum Picked {
+    Item(Placed),
+    Channel(ChannelId),
+    Task(TaskId),
+    Nothing,
+}
+
+/// What a click on the stage points at.
+fn pick(run: &RunRef, stage: &NodeRef, e: &MouseEvent) -> Picked {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = stage.cast::<web_sys::Element>() {
+            let rect = el.get_bounding_client_rect();
+            let run = run.0.borrow();
+            let l = &run.layout;
+            let f = crate::ui::layout::fit(l.width, l.height, rect.width(), rect.height());
+            let at = f.to_layout(
+                e.client_x() as f64 - rect.left(),
+                e.client_y() as f64 - rect.top(),
+            );
+            let items = item::place(run.sim(), l, run.clock);
+            if let Some(it) = item::hit(&items, at, &l.metrics) {
+                return Picked::Item(it);
+            }
+        }
+        let sel = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("[data-sel]").ok().flatten())
+            .and_then(|el| el.get_attribute("data-sel"));
+        if let Some(sel) = sel {
+            let id = sel.get(2..).and_then(|n| n.parse::<u32>().ok());
+            match (sel.get(..2), id) {
+                (Some("c:"), Some(c)) => return Picked::Channel(c),
+                (Some("t:"), Some(t)) => return Picked::Task(t),
+                _ => {}
+            }
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (run, stage, e, item::hit);
+    Picked::Nothing
+}
+
+/// The requestAnimationFrame loop that drives playback and paints the items.
+mod animation {
+    use super::*;
+
+    #[cfg(target_arch = "wasm32")]
+    pub struct Frames {
+        _state: Rc<Loop>,
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub struct Frames;
+
+    #[cfg(target_arch = "wasm32")]
+    struct Loop {
+        canvas: NodeRef,
+        inputs: Rc<RefCell<LoopInputs>>,
+        handle: RefCell<Option<gloo::render::AnimationFrame>>,
+        painted: RefCell<Option<PaintKey>>,
+        /// When the last paint happened (ms), and the fastest item's speed in layout units
+        /// per unit of virtual time for the run it was computed for.
+        last_paint: std::cell::Cell<f64>,
+        fastest: std::cell::Cell<(usize, f64)>,
+        dark: Option<web_sys::MediaQueryList>,
+        stopped: std::cell::Cell<bool>,
+    }
+
+    /// What the last paint showed; an identical frame is not painted again.
+    #[cfg(target_arch = "wasm32")]
+    #[derive(PartialEq)]
+    struct PaintKey {
+        run: usize,
+        position: u64,
+        clock: u64,
+        size: (u32, u32),
+        dark: bool,
+        selection: Option<Selection>,
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    impl Drop for Frames {
+        fn drop(&mut self) {
+            self._state.stopped.set(true);
+            self._state.handle.borrow_mut().take();
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn start(canvas: NodeRef, inputs: Rc<RefCell<LoopInputs>>) -> Frames {
+        let dark = web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+        let state = Rc::new(Loop {
+            canvas,
+            inputs,
+            handle: RefCell::new(None),
+            painted: RefCell::new(None),
+            last_paint: std::cell::Cell::new(0.0),
+            fastest: std::cell::Cell::new((0, 0.0)),
+            dark,
+            stopped: std::cell::Cell::new(false),
+        });
+        request(&state);
+        Frames { _state: state }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn start(_canvas: NodeRef, _inputs: Rc<RefCell<LoopInputs>>) -> Frames {
+        Frames
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn request(state: &Rc<Loop>) {
+        let next = Rc::clone(state);
+        let handle = gloo::render::request_animation_frame(move |ts| {
+            if next.stopped.get() {
+                return;
+            }
+            frame(&next, ts);
+            request(&next);
+        });
+        *state.handle.borrow_mut() = Some(handle);
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn frame(state: &Loop, ts: f64) {
+        use wasm_bindgen::JsCast;
+
+        let (on_frame, run, selection) = {
+            let i = state.inputs.borrow();
+            (i.on_frame.clone(), i.run.clone(), i.selection)
+        };
+        on_frame.emit(ts);
+        let Some(canvas) = state.canvas.cast::<web_sys::HtmlCanvasElement>() else {
+            return;
+        };
+        let (w, h) = (
+            canvas.client_width().max(0) as u32,
+            canvas.client_height().max(0) as u32,
+        );
+        if w == 0 || h == 0 {
+            return;
+        }
+        let dark = state.dark.as_ref().is_some_and(|q| q.matches());
+        let Ok(run) = run.0.try_borrow() else {
+            return;
+        };
+        let key = PaintKey {
+            run: Rc::as_ptr(&state.inputs.borrow().run.0) as usize,
+            position: run.position(),
+            clock: run.clock.to_bits(),
+            size: (w, h),
+            dark,
+            selection,
+        };
+        let dpr = web_sys::window()
+            .map_or(1.0, |w| w.device_pixel_ratio())
+            .max(1.0);
+        let l = &run.layout;
+        let f = crate::ui::layout::fit(l.width, l.height, w as f64, h as f64);
+        {
+            let painted = state.painted.borrow();
+            if let Some(prev) = painted.as_ref() {
+                if *prev == key {
+                    return;
+                }
+                // While playing, a typical item moving less than a pixel is not worth a
+                // paint; a new step is shown within 50 ms at the latest.
+                let same_view = prev.run == key.run
+                    && prev.size == key.size
+                    && prev.dark == key.dark
+                    && prev.selection == key.selection;
+                let (now, before) = (f64::from_bits(key.clock), f64::from_bits(prev.clock));
+                if same_view && now > before {
+                    if state.fastest.get().0 != key.run {
+                        state.fastest.set((key.run, fastest(&run)));
+                    }
+                    let moved = (now - before) * state.fastest.get().1 * f.scale * dpr;
+                    if moved < 1.0 && ts - state.last_paint.get() < 50.0 {
+                        return;
+                    }
+                }
+            }
+        }
+        let (pw, ph) = ((w as f64 * dpr) as u32, (h as f64 * dpr) as u32);
+        if canvas.width() != pw || canvas.height() != ph {
+            canvas.set_width(pw);
+            canvas.set_height(ph);
+        }
+        let Some(ctx) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+        ctx.clear_rect(0.0, 0.0, pw as f64, ph as f64);
+        let _ = ctx.set_transform(
+            dpr * f.scale,
+            0.0,
+            0.0,
+            dpr * f.scale,
+            dpr * f.dx,
+            dpr * f.dy,
+        );
+        let items = item::place(run.sim(), l, run.clock);
+        let theme = if dark {
+            crate::ui::palette::DARK
+        } else {
+            crate::ui::palette::LIGHT
+        };
+        let selected = match selection {
+            Some(Selection::Item { channel, item }) => Some((channel, item)),
+            _ => None,
+        };
+        item::paint(&ctx, &items, &l.metrics, l.detailed, &theme, selected);
+        *state.painted.borrow_mut() = Some(key);
+        state.last_paint.set(ts);
+    }
+
+    /// How fast a typical item moves (the median over channels of path length over latency),
+    /// in layout units per unit of virtual time.
+    #[cfg(target_arch = "wasm32")]
+    fn fastest(run: &crate::ui::run::Run) -> f64 {
+        crate::ui::layout::typical_speed(
+            run.layout
+                .channels
+                .iter()
+                .zip(run.sim().channels())
+                .map(|(p, c)| p.length() / c.latency.max(1) as f64),
+        )
+    }
+}

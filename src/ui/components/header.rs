@@ -1,0 +1,89 @@
+//! The page header: title, the scenario picker, the mode switch, the language and help.
+
+use yew::prelude::*;
+
+use crate::engine::BarrierMode;
+use crate::i18n::Lang;
+use crate::scenario::presets;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct HeaderProps {
+    pub preset: AttrValue,
+    pub mode: BarrierMode,
+    pub lang: Lang,
+    pub on_preset: Callback<String>,
+    pub on_mode: Callback<BarrierMode>,
+    pub on_lang: Callback<Lang>,
+    pub on_help: Callback<()>,
+}
+
+fn select_value(e: &Event) -> Option<String> {
+    e.target_dyn_into::<web_sys::HtmlSelectElement>()
+        .map(|s| s.value())
+}
+
+#[function_component(Header)]
+pub fn header(p: &HeaderProps) -> Html {
+    let s = p.lang.strings();
+    let on_preset = {
+        let cb = p.on_preset.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = select_value(&e) {
+                cb.emit(v);
+            }
+        })
+    };
+    let on_mode = {
+        let cb = p.on_mode.clone();
+        Callback::from(move |e: Event| {
+            if let Some(m) = select_value(&e).and_then(|v| v.parse::<BarrierMode>().ok()) {
+                cb.emit(m);
+            }
+        })
+    };
+    let on_lang = {
+        let cb = p.on_lang.clone();
+        Callback::from(move |e: Event| {
+            if let Some(l) = select_value(&e).and_then(|v| Lang::from_code(&v)) {
+                cb.emit(l);
+            }
+        })
+    };
+    let on_help = {
+        let cb = p.on_help.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    html! {
+        <header class="header">
+            <h1>{ s.app_title }</h1>
+            <span class="tagline">{ s.tagline }</span>
+            <span class="spacer"></span>
+            <label>
+                <span>{ s.preset_label }</span>
+                <select data-testid="preset" onchange={on_preset}>
+                    { for presets::NAMES.iter().map(|name| {
+                        let title = (s.preset_text)(name).map_or(*name, |t| t.0);
+                        html! { <option value={*name} selected={p.preset == *name}>{ title }</option> }
+                    }) }
+                </select>
+            </label>
+            <label>
+                <span>{ s.mode_label }</span>
+                <select data-testid="mode" onchange={on_mode}>
+                    { for BarrierMode::ALL.iter().map(|m| html! {
+                        <option value={m.as_str()} selected={p.mode == *m}>{ (s.mode_name)(*m) }</option>
+                    }) }
+                </select>
+            </label>
+            <label>
+                <span class="sr-only">{ s.lang_label }</span>
+                <select data-testid="lang" onchange={on_lang} aria-label={s.lang_label}>
+                    { for Lang::ALL.iter().map(|l| html! {
+                        <option value={l.code()} selected={p.lang == *l}>{ l.name() }</option>
+                    }) }
+                </select>
+            </label>
+            <button class="help-button" data-testid="help" onclick={on_help} title={s.shortcuts} aria-label={s.shortcuts}>{ "?" }</button>
+        </header>
+    }
+}

@@ -1,0 +1,359 @@
+//! The inspector: details of the selected subtask, channel or item, and the checkpoints tab —
+//! each checkpoint with the figures Flink's web UI shows, and for a completed one its global
+//! state as tables (every task's state, every channel's recorded state) with the verdict.
+
+use yew::prelude::*;
+
+use super::coordinator::status_attr;
+use super::dataflow::{state_text, status_text};
+use super::item::ItemGlyph;
+use crate::engine::coordinator::CheckpointStatus;
+use crate::engine::record::ItemKind;
+use crate::engine::snapshot::{GlobalState, TaskState};
+use crate::engine::view;
+use crate::engine::{BarrierMode, ChannelId, CheckpointId, Simulation, TaskId};
+use crate::i18n::{Lang, Strings};
+use crate::ui::palette;
+use crate::ui::state::{RunRef, Selection, Tab};
+
+/// Tables longer than this end with "… and n more".
+const MAX_ROWS: usize = 40;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct InspectorProps {
+    pub run: RunRef,
+    pub version: u64,
+    pub selection: Option<Selection>,
+    pub tab: Tab,
+    pub checkpoint: Option<CheckpointId>,
+    pub lang: Lang,
+    pub on_tab: Callback<Tab>,
+    pub on_open: Callback<CheckpointId>,
+}
+
+#[function_component(Inspector)]
+pub fn inspector(p: &InspectorProps) -> Html {
+    let s = p.lang.strings();
+    let run = p.run.0.borrow();
+    let sim = run.sim();
+    let tab = |t: Tab, label: &'static str, id: &'static str| {
+        let on_tab = p.on_tab.clone();
+        html! {
+            <button role="tab" aria-selected={if p.tab == t { "true" } else { "false" }}
+                class={classes!("tab", (p.tab == t).then_some("active"))} data-testid={id}
+                onclick={move |_| on_tab.emit(t)}>{ label }</button>
+        }
+    };
+    html! {
+        <section class="panel inspector" aria-label={s.inspector}>
+            <div class="tabs" role="tablist">
+                { tab(Tab::Details, s.tab_details, "tab-details") }
+                { tab(Tab::Checkpoints, s.tab_checkpoints, "tab-checkpoints") }
+            </div>
+            <div class="tab-body">
+                { match p.tab {
+                    Tab::Details => details(s, sim, p.selection),
+                    Tab::Checkpoints => checkpoints(s, sim, p.checkpoint, &p.on_open),
+                } }
+            </div>
+        </section>
+    }
+}
+
+fn row(label: &str, value: impl Into<Html>) -> Html {
+    html! { <><dt>{ label.to_string() }</dt><dd>{ value.into() }</dd></> }
+}
+
+fn details(s: &Strings, sim: &Simulation, selection: Option<Selection>) -> Html {
+    match selection {
+        None => html! { <p class="hint">{ s.select_hint }</p> },
+        Some(Selection::Task(t)) => task_details(s, sim, t),
+        Some(Selection::Channel(c)) => channel_details(s, sim, c),
+        Some(Selection::Item { channel, item }) => item_details(s, sim, channel, item),
+    }
+}
+
+fn task_details(s: &Strings, sim: &Simulation, t: TaskId) -> Html {
+    let phys = sim.physical();
+    let (Some(info), Some(task)) = (phys.tasks.get(t as usize), sim.tasks().get(t as usize)) else {
+        return html! {};
+    };
+    let op = &phys.graph.operators[info.operator as usize];
+    let status = view::task_status(sim, t);
+    let inputs = info.inputs.iter().enumerate().map(|(i, &c)| {
+        let blocked = view::is_blocked(sim, c);
+        let held = view::held_items(sim, c);
+        let has = task.handler.current_checkpoint().is_some()
+            && task.handler.has_delivered_current(i as u32);
+        let from = &phys.tasks[phys.channels[c as usize].from as usize].name;
+        html! {
+            <li>
+                { format!("{} ← {}", (s.input_n)(i as u32), from) }
+                if blocked { <span class="tag blocked">{ s.blocked }</span> }
+                if has && !blocked { <span class="tag">{ s.has_barrier }</span> }
+                if !held.is_empty() { <span class="tag">{ format!("{} {}", held.len(), s.held) }</span> }
+            </li>
+        }
+    });
+    html! {
+        <div class="details">
+            <h3>{ format!("{} {}", s.subtask, info.name) }</h3>
+            <dl>
+                { row(s.operator, format!("{} ({})", op.name, (s.operator_kind)(&op.kind))) }
+                { row(s.status, status_text(s, &status)) }
+                { row(s.state, state_full(s, sim, &task.state)) }
+            </dl>
+            if !info.inputs.is_empty() {
+                <h4>{ s.inputs }</h4>
+                <ul class="inputs">{ for inputs }</ul>
+            }
+        </div>
+    }
+}
+
+/// A task's whole state, as the inspector and the global state tables show it.
+fn state_full(s: &Strings, sim: &Simulation, state: &TaskState) -> Html {
+    match state {
+        TaskState::Count { counts } if !counts.is_empty() => {
+            let shown = counts
+                .iter()
+                .take(60)
+                .map(|(w, n)| format!("{}={}", sim.word(*w), n))
+                .collect::<Vec<_>>()
+                .join(" · ");
+            let more = counts.len().saturating_sub(60);
+            html! {
+                <span class="counts">
+                    { format!("{} — {}", (s.state_keys)(counts.len()), shown) }
+                    if more > 0 { { format!(" {}", (s.rows_more)(more)) } }
+                </span>
+            }
+        }
+        TaskState::Sink {
+            received, recent, ..
+        } if !recent.is_empty() => {
+            let latest = recent
+                .iter()
+                .map(|p| sim.describe(p))
+                .collect::<Vec<_>>()
+                .join(" · ");
+            html! { <span>{ format!("{} — {}: {}", (s.state_received)(*received), s.recent, latest) }</span> }
+        }
+        other => html! { <span>{ state_text(s, sim, other) }</span> },
+    }
+}
+
+fn channel_details(s: &Strings, sim: &Simulation, c: ChannelId) -> Html {
+    let phys = sim.physical();
+    let (Some(info), Some(ch)) = (
+        phys.channels.get(c as usize),
+        sim.channels().get(c as usize),
+    ) else {
+        return html! {};
+    };
+    let held = view::held_items(sim, c);
+    let glyphs = |items: Vec<ItemKind>| {
+        items
+            .into_iter()
+            .take(24)
+            .enumerate()
+            .map(|(k, it)| {
+                html! { <ItemGlyph kind={it} x={2.0 + 12.0 * k as f64} y={6.0} size={9.0} /> }
+            })
+            .collect::<Html>()
+    };
+    let queue: Vec<ItemKind> = ch.queue.iter().map(|i| i.kind).collect();
+    let width = |n: usize| (n.min(24) * 12 + 8).to_string();
+    html! {
+        <div class="details">
+            <h3>{ format!("{} {}", s.channel, phys.channel_name(c)) }</h3>
+            <dl>
+                { row(s.from, phys.tasks[info.from as usize].name.clone()) }
+                { row(s.to, format!("{} ({})", phys.tasks[info.to as usize].name, (s.input_n)(info.input_index))) }
+                { row(s.latency, ch.latency.to_string()) }
+                { row(s.blocked, if view::is_blocked(sim, c) { s.yes } else { s.no }) }
+                { row(s.in_flight, html! {
+                    <>{ queue.len() }
+                    <svg class="inline-items" width={width(queue.len())} height="22">{ glyphs(queue.clone()) }</svg></>
+                }) }
+                { row(s.held, html! {
+                    <>{ held.len() }
+                    <svg class="inline-items" width={width(held.len())} height="22">{ glyphs(held.clone()) }</svg></>
+                }) }
+                { row(s.records_sent, ch.records_sent.to_string()) }
+                { row(s.records_received, ch.records_received.to_string()) }
+            </dl>
+        </div>
+    }
+}
+
+fn item_details(s: &Strings, sim: &Simulation, c: ChannelId, kind: ItemKind) -> Html {
+    let phys = sim.physical();
+    let found = sim
+        .channels()
+        .get(c as usize)
+        .and_then(|ch| ch.queue.iter().find(|i| i.kind == kind));
+    html! {
+        <div class="details">
+            <h3>{ format!("{}: {}", s.item, (s.item_kind)(&kind)) }</h3>
+            <dl>
+                { row(s.channel, phys.channel_name(c)) }
+                if let ItemKind::Record(r) = kind {
+                    { row(s.payload, sim.describe(&r.payload)) }
+                    if r.parent != 0 { { row(s.derived_from, format!("#{}", r.parent)) } }
+                }
+                if let Some(i) = found {
+                    { row(s.sent_at, i.sent_at.to_string()) }
+                    { row(s.arrives_at, i.arrives_at.to_string()) }
+                }
+            </dl>
+            if found.is_none() { <p class="hint">{ s.item_gone }</p> }
+        </div>
+    }
+}
+
+fn checkpoints(
+    s: &Strings,
+    sim: &Simulation,
+    open: Option<CheckpointId>,
+    on_open: &Callback<CheckpointId>,
+) -> Html {
+    let coord = sim.coordinator();
+    let list = coord.checkpoints();
+    if list.is_empty() {
+        return html! { <p class="hint">{ s.no_checkpoints }</p> };
+    }
+    let skip = list.len().saturating_sub(MAX_ROWS);
+    let rows = list.iter().skip(skip).rev().map(|c| {
+        let gs = coord.global_state(c.id);
+        let f = gs.map(view::checkpoint_figures);
+        let e2e = match (c.end_time, &c.status) {
+            (Some(end), _) => end.saturating_sub(c.trigger_time).to_string(),
+            (None, _) => format!("{}…", sim.now().saturating_sub(c.trigger_time)),
+        };
+        let dash = || "—".to_string();
+        let on_open = on_open.clone();
+        let id = c.id;
+        html! {
+            <tr key={c.id} class={classes!((open == Some(c.id)).then_some("open"))}
+                onclick={move |_| on_open.emit(id)} data-status={status_attr(&c.status)}>
+                <th scope="row"><span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>{ c.id }</th>
+                <td>{ (s.checkpoint_status)(&c.status) }</td>
+                <td>{ e2e }</td>
+                <td>{ f.map_or_else(dash, |f| f.alignment_duration.to_string()) }</td>
+                <td>{ f.map_or_else(dash, |f| f.records_held.to_string()) }</td>
+                <td>{ f.map_or_else(dash, |f| format!("{} B", f.state_size)) }</td>
+            </tr>
+        }
+    });
+    let chosen = open.or_else(|| coord.latest_completed().map(|g| g.checkpoint));
+    let detail = chosen.map(|n| match coord.global_state(n) {
+        Some(gs) => global_state(s, sim, gs),
+        None => {
+            let msg = match coord.summary(n).map(|c| &c.status) {
+                Some(CheckpointStatus::Completed) => s.not_retained,
+                _ => s.not_completed,
+            };
+            html! { <p class="hint">{ format!("{} — {}", (s.checkpoint)(n), msg) }</p> }
+        }
+    });
+    html! {
+        <div class="checkpoints-tab">
+            <table class="figures">
+                <thead><tr>
+                    <th>{ "#" }</th><th>{ s.status }</th><th>{ s.end_to_end }</th>
+                    <th>{ s.alignment_duration }</th><th>{ s.records_held }</th><th>{ s.state_size }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            { for detail }
+        </div>
+    }
+}
+
+fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
+    let phys = sim.physical();
+    let f = view::checkpoint_figures(gs);
+    let v = &gs.verdict;
+    let task_rows = gs.tasks.iter().take(MAX_ROWS).map(|t| {
+        let name = phys
+            .tasks
+            .get(t.task as usize)
+            .map_or(String::new(), |i| i.name.clone());
+        html! {
+            <tr key={t.task}>
+                <th scope="row">{ name }</th>
+                <td class="state-cell">{ state_full(s, sim, &t.state) }</td>
+                <td>{ t.metrics.alignment_duration }</td>
+                <td>{ t.metrics.records_held }</td>
+                <td>{ format!("{} B", t.metrics.state_size) }</td>
+            </tr>
+        }
+    });
+    let channel_rows = phys
+        .channels
+        .iter()
+        .enumerate()
+        .take(MAX_ROWS)
+        .map(|(c, _)| {
+            let recorded = gs.channel_state.get(&(c as ChannelId));
+            let text = match recorded {
+                Some(rs) if !rs.is_empty() => rs
+                    .iter()
+                    .map(|r| sim.describe(&r.payload))
+                    .collect::<Vec<_>>()
+                    .join(" · "),
+                _ => s.no_channel_state.to_string(),
+            };
+            html! {
+                <tr key={c}>
+                    <th scope="row">{ phys.channel_name(c as ChannelId) }</th>
+                    <td>{ recorded.map_or(0, |r| r.len()) }</td>
+                    <td class="state-cell">{ text }</td>
+                </tr>
+            }
+        });
+    let more_tasks = gs.tasks.len().saturating_sub(MAX_ROWS);
+    let more_channels = phys.channels.len().saturating_sub(MAX_ROWS);
+    let aligned = sim.mode() == BarrierMode::Aligned;
+    html! {
+        <div class="global-state" data-testid="global-state" data-checkpoint={gs.checkpoint.to_string()}>
+            <h3>
+                <span class="swatch" style={format!("background:{}", palette::checkpoint(gs.checkpoint))}></span>
+                { (s.global_state_of)(gs.checkpoint) }
+            </h3>
+            <p class={classes!("verdict", if v.ok() { "ok" } else { "bad" })} data-testid="verdict">
+                { if v.consistent { s.consistent } else { s.inconsistent } }
+                if !v.consistent { <br />{ (s.verdict_counts)(v.duplicated, v.lost) } }
+                if let Some(w) = &v.word_check {
+                    <br />
+                    { if w.mismatches.is_empty() { (s.word_check_ok)(w.words_checked) } else { (s.word_check_bad)(w.mismatches.len()) } }
+                }
+            </p>
+            <dl class="figures-list">
+                { row(s.trigger_time, gs.trigger_time.to_string()) }
+                { row(s.end_to_end, f.end_to_end.to_string()) }
+                { row(s.alignment_duration, f.alignment_duration.to_string()) }
+                { row(s.records_held, f.records_held.to_string()) }
+                { row(s.state_size, format!("{} B", f.state_size)) }
+                if !aligned { { row(s.persisted, f.persisted_in_flight.to_string()) } }
+            </dl>
+            <h4>{ s.task_states }</h4>
+            <table class="state-table" data-testid="task-states">
+                <thead><tr>
+                    <th>{ s.subtask }</th><th>{ s.state }</th>
+                    <th>{ s.alignment_duration }</th><th>{ s.records_held }</th><th>{ s.state_size }</th>
+                </tr></thead>
+                <tbody>{ for task_rows }</tbody>
+            </table>
+            if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
+            <h4>{ s.channel_states }</h4>
+            if aligned { <p class="hint">{ s.aligned_no_channel_state }</p> }
+            <table class="state-table" data-testid="channel-states">
+                <thead><tr><th>{ s.channel }</th><th>{ "n" }</th><th>{ s.state }</th></tr></thead>
+                <tbody>{ for channel_rows }</tbody>
+            </table>
+            if more_channels > 0 { <p class="hint">{ (s.rows_more)(more_channels) }</p> }
+        </div>
+    }
+}

@@ -1,0 +1,358 @@
+//! Items on channels: records (dots), barriers (bars labelled with their checkpoint), cancel
+//! markers (hollow bars with a cross) and ends of partition (hollow squares).
+//!
+//! Moving items are painted on a canvas over the SVG every animation frame — thousands of
+//! them cost one pass, not thousands of DOM nodes; [`place`] (pure) says where each one is,
+//! and the same placement answers clicks. [`ItemGlyph`] draws one item in SVG for the
+//! legend, the alignment buffers and the inspector, in the same vocabulary.
+
+use yew::prelude::*;
+
+use crate::engine::record::ItemKind;
+use crate::engine::view;
+use crate::engine::{BarrierMode, ChannelId, CheckpointId, Simulation};
+use crate::ui::layout::{item_offsets, Layout, Metrics, Point};
+use crate::ui::palette;
+#[cfg(target_arch = "wasm32")]
+use crate::ui::palette::Theme;
+
+/// An item where it is drawn now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placed {
+    pub channel: ChannelId,
+    pub kind: ItemKind,
+    pub at: Point,
+    /// Unaligned: the checkpoint whose channel state this record is (or will be) part of.
+    pub persisted: Option<CheckpointId>,
+}
+
+/// Every item on every channel at virtual time `clock`.
+pub fn place(sim: &Simulation, layout: &Layout, clock: f64) -> Vec<Placed> {
+    let unaligned = sim.mode() == BarrierMode::Unaligned;
+    let mut out = Vec::new();
+    for (c, ch) in sim.channels().iter().enumerate() {
+        if ch.queue.is_empty() {
+            continue;
+        }
+        let Some(path) = layout.channels.get(c) else {
+            continue;
+        };
+        let c = c as ChannelId;
+        let offsets = item_offsets(
+            ch.queue.iter().map(|i| (i.sent_at, i.arrives_at)),
+            clock,
+            path.length(),
+            layout.metrics.spacing,
+        );
+        let ahead = if unaligned {
+            view::persisting_checkpoint(sim, c)
+        } else {
+            None
+        };
+        let mut barrier: Option<(CheckpointId, u64)> = None;
+        for (item, d) in ch.queue.iter().zip(offsets) {
+            let persisted = match item.kind {
+                ItemKind::Barrier(n) => {
+                    barrier = Some((n, item.sent_at));
+                    None
+                }
+                ItemKind::Record(_) if unaligned => match barrier {
+                    // Overtaken by the barrier at the sender: recorded as channel state.
+                    Some((n, sent)) => (item.sent_at < sent).then_some(n),
+                    // Ahead of the barrier: the receiver will persist it on arrival.
+                    None => ahead,
+                },
+                _ => None,
+            };
+            out.push(Placed {
+                channel: c,
+                kind: item.kind,
+                at: path.point_at(d),
+                persisted,
+            });
+        }
+    }
+    out
+}
+
+/// The item under a point (in layout units), if one is within reach.
+pub fn hit(items: &[Placed], p: Point, m: &Metrics) -> Option<Placed> {
+    let reach = (m.record_r * 2.5).max(5.0);
+    items
+        .iter()
+        .map(|it| (it, (it.at.x - p.x).powi(2) + (it.at.y - p.y).powi(2)))
+        .filter(|(_, d2)| *d2 <= reach * reach)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(it, _)| *it)
+}
+
+/// Paints the items on a 2D canvas already transformed to layout units.
+#[cfg(target_arch = "wasm32")]
+pub fn paint(
+    ctx: &web_sys::CanvasRenderingContext2d,
+    items: &[Placed],
+    m: &Metrics,
+    detailed: bool,
+    theme: &Theme,
+    selected: Option<(ChannelId, ItemKind)>,
+) {
+    use std::f64::consts::TAU;
+
+    let r = m.record_r;
+    // Records first: one path per colour, built as SVG path data and handed over in one call,
+    // so thousands of records cost a handful of calls across the wasm boundary.
+    let mut paths: Vec<(&str, String)> = Vec::new();
+    for it in items {
+        if let ItemKind::Record(rec) = &it.kind {
+            let colour = palette::record(rec, theme.record);
+            let i = match paths.iter().position(|(c, _)| *c == colour) {
+                Some(i) => i,
+                None => {
+                    paths.push((colour, String::new()));
+                    paths.len() - 1
+                }
+            };
+            let d = &mut paths[i].1;
+            if detailed {
+                dot(d, it.at.x, it.at.y, r);
+            } else {
+                square(d, it.at.x - r, it.at.y - r, 2.0 * r);
+            }
+        }
+    }
+    for (colour, d) in &paths {
+        if let Ok(path) = web_sys::Path2d::new_with_path_string(d) {
+            ctx.set_fill_style_str(colour);
+            ctx.fill_with_path_2d(&path);
+        }
+    }
+    // Rings of records that are (or will be) channel state.
+    ctx.set_line_width(if detailed { 1.6 } else { 0.8 });
+    for it in items {
+        if let (ItemKind::Record(_), Some(n)) = (&it.kind, it.persisted) {
+            ctx.set_stroke_style_str(palette::checkpoint(n));
+            ctx.begin_path();
+            let _ = ctx.arc(it.at.x, it.at.y, r + 2.2, 0.0, TAU);
+            ctx.stroke();
+        }
+    }
+    let h = m.barrier_h;
+    let w = if detailed { 4.0 } else { 1.6 };
+    if detailed {
+        ctx.set_font("bold 10px system-ui, sans-serif");
+        ctx.set_text_align("center");
+    }
+    for it in items {
+        let (x, y) = (it.at.x, it.at.y);
+        match it.kind {
+            ItemKind::Barrier(n) => {
+                let colour = palette::checkpoint(n);
+                ctx.set_fill_style_str(theme.halo);
+                ctx.fill_rect(x - w / 2.0 - 1.0, y - h / 2.0 - 1.0, w + 2.0, h + 2.0);
+                ctx.set_fill_style_str(colour);
+                ctx.fill_rect(x - w / 2.0, y - h / 2.0, w, h);
+                if detailed {
+                    let _ = ctx.fill_text(&format!("{n}"), x, y - h / 2.0 - 3.0);
+                }
+            }
+            ItemKind::Cancel(n) => {
+                ctx.set_stroke_style_str(palette::checkpoint(n));
+                ctx.set_line_width(1.5);
+                ctx.stroke_rect(x - w / 2.0, y - h / 2.0, w, h);
+                ctx.begin_path();
+                ctx.move_to(x - 4.0, y - 4.0);
+                ctx.line_to(x + 4.0, y + 4.0);
+                ctx.move_to(x + 4.0, y - 4.0);
+                ctx.line_to(x - 4.0, y + 4.0);
+                ctx.stroke();
+            }
+            ItemKind::EndOfPartition => {
+                ctx.set_stroke_style_str(theme.muted);
+                ctx.set_line_width(1.5);
+                ctx.stroke_rect(x - r, y - r, 2.0 * r, 2.0 * r);
+            }
+            ItemKind::Record(_) => {}
+        }
+    }
+    if let Some((c, kind)) = selected {
+        if let Some(it) = items.iter().find(|it| it.channel == c && it.kind == kind) {
+            ctx.set_stroke_style_str(theme.text);
+            ctx.set_line_width(1.5);
+            ctx.begin_path();
+            let _ = ctx.arc(it.at.x, it.at.y, r + 5.0, 0.0, TAU);
+            ctx.stroke();
+        }
+    }
+}
+
+/// Appends a circle to SVG path data.
+pub fn dot(d: &mut String, x: f64, y: f64, r: f64) {
+    use std::fmt::Write;
+    let (x, y, r) = (px_int(x + r), px_int(y), px_int(r));
+    let _ = write!(
+        d,
+        "M{} {}a{} {} 0 1 0 -{} 0a{} {} 0 1 0 {} 0",
+        x,
+        y,
+        r,
+        r,
+        Tenths(2 * r.0),
+        r,
+        r,
+        Tenths(2 * r.0)
+    );
+}
+
+/// Appends a square to SVG path data.
+pub fn square(d: &mut String, x: f64, y: f64, side: f64) {
+    use std::fmt::Write;
+    let s = px_int(side);
+    let _ = write!(d, "M{} {}h{}v{}h-{}z", px_int(x), px_int(y), s, s, s);
+}
+
+/// A coordinate in tenths, written without float formatting.
+#[derive(Clone, Copy)]
+pub struct Tenths(i64);
+
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.0;
+        let sign = if v < 0 { "-" } else { "" };
+        let a = v.unsigned_abs();
+        if a.is_multiple_of(10) {
+            write!(f, "{sign}{}", a / 10)
+        } else {
+            write!(f, "{sign}{}.{}", a / 10, a % 10)
+        }
+    }
+}
+
+fn px_int(v: f64) -> Tenths {
+    Tenths(if v.is_finite() {
+        (v * 10.0).round() as i64
+    } else {
+        0
+    })
+}
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct ItemGlyphProps {
+    pub kind: ItemKind,
+    pub x: f64,
+    pub y: f64,
+    /// Side of the square a held item is drawn in.
+    #[prop_or(9.0)]
+    pub size: f64,
+    #[prop_or_default]
+    pub persisted: Option<CheckpointId>,
+}
+
+/// One item in SVG: a record as a dot, a barrier as its coloured bar, a cancel marker as a
+/// hollow crossed bar, an end of partition as a hollow square.
+#[function_component(ItemGlyph)]
+pub fn item_glyph(p: &ItemGlyphProps) -> Html {
+    let (x, y, s) = (p.x, p.y, p.size);
+    let cx = x + s / 2.0;
+    let cy = y + s / 2.0;
+    match p.kind {
+        ItemKind::Record(_) => html! {
+            <g class="glyph record">
+                <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.42)} class="record-dot" />
+                if let Some(n) = p.persisted {
+                    <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.62)} fill="none"
+                        stroke={palette::checkpoint(n)} stroke-width="1.5" />
+                }
+            </g>
+        },
+        ItemKind::Barrier(n) => html! {
+            <g class="glyph barrier">
+                <rect x={fmt(cx - s * 0.2)} y={fmt(y - s * 0.3)} width={fmt(s * 0.4)}
+                    height={fmt(s * 1.6)} fill={palette::checkpoint(n)} />
+                <text x={fmt(cx + s * 0.45)} y={fmt(y + s * 0.35)} class="glyph-label">{ n }</text>
+            </g>
+        },
+        ItemKind::Cancel(n) => html! {
+            <g class="glyph cancel" stroke={palette::checkpoint(n)} fill="none" stroke-width="1.3">
+                <rect x={fmt(cx - s * 0.2)} y={fmt(y - s * 0.3)} width={fmt(s * 0.4)} height={fmt(s * 1.6)} />
+                <path d={format!("M{} {}L{} {}M{} {}L{} {}", fmt(x), fmt(y), fmt(x + s), fmt(y + s), fmt(x + s), fmt(y), fmt(x), fmt(y + s))} />
+            </g>
+        },
+        ItemKind::EndOfPartition => html! {
+            <rect class="glyph eop" x={fmt(x + 1.0)} y={fmt(y + 1.0)} width={fmt(s - 2.0)}
+                height={fmt(s - 2.0)} fill="none" stroke-width="1.3" />
+        },
+    }
+}
+
+pub use crate::ui::fmt::px as fmt;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+    use crate::ui::layout::layout;
+
+    #[test]
+    fn items_are_placed_on_their_channels_and_can_be_hit() {
+        let mut sim = presets::alignment().simulation().unwrap();
+        for _ in 0..20 {
+            sim.step();
+        }
+        let l = layout(sim.physical());
+        let items = place(&sim, &l, sim.now() as f64);
+        let in_flight: usize = sim.channels().iter().map(|c| c.queue.len()).sum();
+        assert_eq!(items.len(), in_flight);
+        assert!(in_flight > 0);
+        for it in &items {
+            let path = &l.channels[it.channel as usize];
+            assert!(it.at.x >= path.from.x - 1e-6 && it.at.x <= path.to.x + 1e-6);
+        }
+        let first = items[0];
+        assert_eq!(
+            hit(&items, first.at, &l.metrics).map(|h| h.at),
+            Some(first.at)
+        );
+        assert_eq!(
+            hit(
+                &items,
+                Point {
+                    x: -100.0,
+                    y: -100.0
+                },
+                &l.metrics
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn path_data_is_written_without_float_formatting() {
+        let mut d = String::new();
+        square(&mut d, 1.25, -2.0, 3.0);
+        assert_eq!(d, "M1.3 -2h3v3h-3z");
+        let mut d = String::new();
+        dot(&mut d, 10.0, 5.0, 1.5);
+        assert_eq!(d, "M11.5 5a1.5 1.5 0 1 0 -3 0a1.5 1.5 0 1 0 3 0");
+    }
+
+    #[test]
+    fn unaligned_in_flight_records_are_ringed() {
+        let mut sim = presets::backpressure()
+            .with_mode(BarrierMode::Unaligned)
+            .simulation()
+            .unwrap();
+        let l = layout(sim.physical());
+        let mut ringed = false;
+        for _ in 0..3000 {
+            sim.step();
+            if place(&sim, &l, sim.now() as f64)
+                .iter()
+                .any(|p| p.persisted.is_some())
+            {
+                ringed = true;
+                break;
+            }
+        }
+        assert!(ringed);
+    }
+}

@@ -1,0 +1,65 @@
+//! The legend: the visual vocabulary, drawn with the same glyphs as the view.
+
+use yew::prelude::*;
+
+use super::item::ItemGlyph;
+use crate::engine::record::{ItemKind, Payload, Record};
+use crate::i18n::Lang;
+use crate::ui::palette;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct LegendProps {
+    pub lang: Lang,
+}
+
+fn swatch(body: Html) -> Html {
+    html! { <svg class="swatch-svg" width="30" height="20" viewBox="0 0 30 20" aria-hidden="true">{ body }</svg> }
+}
+
+#[function_component(Legend)]
+pub fn legend(p: &LegendProps) -> Html {
+    let s = p.lang.strings();
+    let record = ItemKind::Record(Record {
+        id: 0,
+        parent: 0,
+        payload: Payload::Line(0),
+    });
+    let entry = |glyph: Html, text: &'static str| {
+        html! { <li>{ swatch(glyph) }<span>{ text }</span></li> }
+    };
+    html! {
+        <section class="legend" aria-label={s.legend}>
+            <ul>
+                { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} /> }, s.legend_record) }
+                { entry(html! { <ItemGlyph kind={ItemKind::Barrier(1)} x={6.0} y={6.0} size={9.0} /> }, s.legend_barrier) }
+                { entry(html! { <ItemGlyph kind={ItemKind::Cancel(2)} x={8.0} y={6.0} size={9.0} /> }, s.legend_cancel) }
+                { entry(html! {
+                    <g>
+                        <path d="M1 10H20" stroke={palette::BLOCKED} stroke-width="2" stroke-dasharray="4 3" />
+                        <g transform="translate(20 7)">
+                            <path d="M1.8 0V-2.6a2.7 2.7 0 0 1 5.4 0V0" fill="none" stroke={palette::BLOCKED} stroke-width="1.6" />
+                            <rect x="0" y="0" width="9" height="7.5" rx="1.2" fill={palette::BLOCKED} />
+                        </g>
+                    </g>
+                }, s.legend_blocked) }
+                { entry(html! {
+                    <g>
+                        <rect class="tray" x="1" y="4" width="28" height="12" rx="2" />
+                        <rect class="held-box" x="3" y="6" width="8" height="8" rx="1" />
+                        <ItemGlyph kind={record} x={3.0} y={6.0} size={8.0} />
+                        <rect class="held-box" x="13" y="6" width="8" height="8" rx="1" />
+                        <ItemGlyph kind={record} x={13.0} y={6.0} size={8.0} />
+                    </g>
+                }, s.legend_held) }
+                { entry(html! {
+                    <g>
+                        <circle cx="8" cy="10" r="3.6" fill={palette::checkpoint(1)} />
+                        <circle cx="20" cy="10" r="3.6" fill="none" stroke={palette::checkpoint(1)} stroke-width="1.2" />
+                    </g>
+                }, s.legend_ticks) }
+                { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_persisted) }
+                { entry(html! { <ItemGlyph kind={ItemKind::EndOfPartition} x={10.0} y={5.0} size={10.0} /> }, s.legend_eop) }
+            </ul>
+        </section>
+    }
+}

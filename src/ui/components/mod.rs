@@ -1,0 +1,16 @@
+//! One component per visual concept.
+
+pub mod buffer;
+pub mod channel;
+pub mod controls;
+pub mod coordinator;
+pub mod dataflow;
+pub mod header;
+pub mod help;
+pub mod inspector;
+pub mod item;
+pub mod legend;
+pub mod narration;
+pub mod operator;
+pub mod subtask;
+pub mod timeline;

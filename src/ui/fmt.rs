@@ -1,0 +1,44 @@
+//! Numbers for attributes and labels, written with integer arithmetic only: Rust's float
+//! formatting and parsing machinery would add tens of kilobytes to the page.
+
+/// `v` rounded to `decimals` places, trailing zeros (and a trailing point) dropped.
+pub fn num(v: f64, decimals: u32) -> String {
+    if !v.is_finite() {
+        return "0".into();
+    }
+    let scale = 10i64.pow(decimals.min(6));
+    let t = (v * scale as f64).round() as i64;
+    let sign = if t < 0 { "-" } else { "" };
+    let t = t.unsigned_abs();
+    let (whole, frac) = (t / scale as u64, t % scale as u64);
+    if frac == 0 {
+        return format!("{sign}{whole}");
+    }
+    let mut f = format!("{frac:0width$}", width = decimals as usize);
+    while f.ends_with('0') {
+        f.pop();
+    }
+    format!("{sign}{whole}.{f}")
+}
+
+/// One decimal, for SVG coordinates.
+pub fn px(v: f64) -> String {
+    num(v, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_expected() {
+        assert_eq!(px(12.34), "12.3");
+        assert_eq!(px(-0.05), "-0.1");
+        assert_eq!(px(3.0), "3");
+        assert_eq!(num(0.25, 2), "0.25");
+        assert_eq!(num(-1.75, 2), "-1.75");
+        assert_eq!(num(99.6, 0), "100");
+        assert_eq!(num(f64::NAN, 2), "0");
+        assert_eq!(num(0.5, 2), "0.5");
+    }
+}

@@ -1,0 +1,327 @@
+//! One run of a scenario as the page plays it: the engine's history, the narration journal,
+//! the timeline marks and the display clock. Plain Rust (no yew, no web-sys), tested natively.
+//!
+//! The page keeps one `Run` behind an `Rc<RefCell<…>>` and mutates it in place, so a step
+//! never copies the history; the reducer only bumps a version number to re-render.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::engine::view::{self, Beat, MarkKind};
+use crate::engine::{Action, ActionError, CheckpointId, History, Simulation};
+use crate::scenario::{Scenario, ScenarioError};
+
+use super::layout::{self, Layout};
+
+/// Virtual time units per second of wall time at 1× speed.
+pub const TIME_PER_SECOND: f64 = 10.0;
+/// Steps whose narration is kept around the current position.
+pub const JOURNAL_WINDOW: u64 = 60;
+/// The journal never holds more steps than this.
+const JOURNAL_MAX: usize = 4_000;
+
+/// A checkpoint event on the timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub step: u64,
+    pub checkpoint: CheckpointId,
+    pub kind: MarkKind,
+}
+
+/// What one animation frame did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tick {
+    pub steps: u32,
+    /// Nothing is left to happen.
+    pub ended: bool,
+}
+
+pub struct Run {
+    /// Distinct for every run made in this page, so views can cache what depends on it.
+    pub serial: u64,
+    pub scenario: Scenario,
+    history: History,
+    journal: BTreeMap<u64, Rc<[Beat]>>,
+    marks: Vec<Mark>,
+    /// The virtual time the items are drawn at: the engine's time, or between it and the
+    /// next event while playing, or easing towards it after a step.
+    pub clock: f64,
+    pub layout: Rc<Layout>,
+}
+
+impl Run {
+    pub fn new(scenario: Scenario) -> Result<Run, ScenarioError> {
+        let sim = scenario.simulation()?;
+        let layout = Rc::new(layout::layout(sim.physical()));
+        static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Ok(Run {
+            serial: SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            scenario,
+            history: History::new(sim),
+            journal: BTreeMap::new(),
+            marks: Vec::new(),
+            clock: 0.0,
+            layout,
+        })
+    }
+
+    pub fn sim(&self) -> &Simulation {
+        self.history.current()
+    }
+
+    pub fn position(&self) -> u64 {
+        self.history.position()
+    }
+
+    /// Steps recorded so far (the position may be earlier after stepping back).
+    pub fn len(&self) -> u64 {
+        self.history.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.history.is_empty()
+    }
+
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+
+    /// One step forward: the recorded future if there is one (so a user's earlier choices are
+    /// replayed), else the scheduler's next event. False when nothing is left to happen.
+    pub fn forward(&mut self) -> bool {
+        if self.position() < self.len() {
+            self.history.seek(self.position() + 1);
+            self.journal_current();
+            return true;
+        }
+        if self.history.step().is_none() {
+            return false;
+        }
+        self.after_new_step();
+        true
+    }
+
+    /// Applies the user's choice; from a past position this forks a new future.
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        self.history.apply(action)?;
+        self.after_new_step();
+        Ok(())
+    }
+
+    pub fn back(&mut self) {
+        self.seek(self.position().saturating_sub(1));
+    }
+
+    pub fn seek(&mut self, step: u64) {
+        self.history.seek(step);
+        self.fill_journal();
+        self.clock = self.sim().now() as f64;
+    }
+
+    /// The beats of steps `position-n+1 ..= position` that the journal holds, oldest first.
+    pub fn recent(&self, n: u64) -> Vec<(u64, Rc<[Beat]>)> {
+        let p = self.position();
+        let from = (p + 1).saturating_sub(n).max(1);
+        self.journal
+            .range(from..=p)
+            .map(|(s, b)| (*s, Rc::clone(b)))
+            .collect()
+    }
+
+    /// Advances the clock by a frame of `dt_ms` at `speed` and runs every event it passed,
+    /// at most `max_steps` of them (then the clock waits for the engine).
+    pub fn tick(&mut self, dt_ms: f64, speed: f64, max_steps: u32) -> Tick {
+        let now = self.sim().now() as f64;
+        self.clock = self.clock.max(now) + dt_ms.max(0.0) / 1000.0 * speed * TIME_PER_SECOND;
+        let mut tick = Tick::default();
+        while tick.steps < max_steps {
+            match self.next_time() {
+                Some(t) if t as f64 <= self.clock => {
+                    if !self.forward() {
+                        tick.ended = true;
+                        break;
+                    }
+                    tick.steps += 1;
+                }
+                Some(_) => break,
+                None => {
+                    tick.ended = true;
+                    break;
+                }
+            }
+        }
+        if tick.steps >= max_steps {
+            self.clock = self.sim().now() as f64;
+        }
+        tick
+    }
+
+    /// When the next event happens: from the recorded future if any, else the scheduler.
+    fn next_time(&self) -> Option<u64> {
+        self.sim().next_time()
+    }
+
+    /// Eases the paused clock towards the engine's time (after a step), `dt_ms` at a time.
+    /// Returns true while it is still moving.
+    pub fn settle(&mut self, dt_ms: f64, animate: bool) -> bool {
+        let target = self.sim().now() as f64;
+        if !animate || self.clock > target || (target - self.clock) < 0.01 {
+            self.clock = target;
+            return false;
+        }
+        let k = 1.0 - (-dt_ms.max(0.0) / 90.0).exp();
+        self.clock += (target - self.clock) * k;
+        true
+    }
+
+    fn journal_current(&mut self) {
+        let p = self.position();
+        if p == 0 || self.journal.contains_key(&p) {
+            return;
+        }
+        let sim = self.history.current();
+        let beats: Rc<[Beat]> = view::beats(sim, sim.last_events()).into();
+        self.journal.insert(p, beats);
+        self.trim_journal();
+    }
+
+    /// A step that may have replaced the recorded future: forget what came after it.
+    fn after_new_step(&mut self) {
+        let p = self.position();
+        self.journal.split_off(&p);
+        self.marks.retain(|m| m.step < p);
+        for (checkpoint, kind) in view::marks(self.sim().last_events()) {
+            self.marks.push(Mark {
+                step: p,
+                checkpoint,
+                kind,
+            });
+        }
+        self.journal_current();
+    }
+
+    /// Makes sure the narration of the last steps before the position is known, replaying
+    /// them (cheap: the history keeps keyframes) if the journal lacks any.
+    fn fill_journal(&mut self) {
+        let target = self.position();
+        let from = (target + 1).saturating_sub(JOURNAL_WINDOW).max(1);
+        if target == 0 || (from..=target).all(|s| self.journal.contains_key(&s)) {
+            return;
+        }
+        self.history.seek(from);
+        self.journal_current();
+        while self.position() < target {
+            self.history.seek(self.position() + 1);
+            self.journal_current();
+        }
+    }
+
+    fn trim_journal(&mut self) {
+        let p = self.position();
+        while self.journal.len() > JOURNAL_MAX {
+            let (Some((&lo, _)), Some((&hi, _))) = (
+                self.journal.first_key_value(),
+                self.journal.last_key_value(),
+            ) else {
+                break;
+            };
+            if p.abs_diff(lo) >= p.abs_diff(hi) {
+                self.journal.remove(&lo);
+            } else {
+                self.journal.remove(&hi);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    fn run() -> Run {
+        Run::new(presets::alignment()).unwrap()
+    }
+
+    #[test]
+    fn stepping_back_and_forward_replays_the_same_run() {
+        let mut r = run();
+        for _ in 0..40 {
+            assert!(r.forward());
+        }
+        let time = r.sim().now();
+        let beats = r.recent(1);
+        r.back();
+        r.back();
+        assert_eq!(r.position(), 38);
+        assert_eq!(r.len(), 40, "stepping back keeps the recorded future");
+        r.forward();
+        r.forward();
+        assert_eq!(r.sim().now(), time);
+        assert_eq!(r.recent(1), beats);
+    }
+
+    #[test]
+    fn seeking_far_back_fills_the_narration_window() {
+        let mut r = run();
+        for _ in 0..300 {
+            r.forward();
+        }
+        r.seek(0);
+        r.seek(250);
+        let recent = r.recent(JOURNAL_WINDOW);
+        assert_eq!(recent.len() as u64, JOURNAL_WINDOW);
+        assert_eq!(recent.last().map(|(s, _)| *s), Some(250));
+    }
+
+    #[test]
+    fn a_user_action_from_the_past_forks_and_drops_later_marks() {
+        let mut r = run();
+        while r.marks().iter().all(|m| m.kind != MarkKind::Completed) {
+            assert!(r.forward());
+        }
+        let done = r.marks().last().unwrap().step;
+        r.seek(done - 5);
+        let deliverable = r
+            .sim()
+            .enabled_actions()
+            .into_iter()
+            .find(|a| matches!(a, Action::Deliver { .. }))
+            .unwrap();
+        r.apply(deliverable).unwrap();
+        assert_eq!(r.len(), done - 4);
+        assert!(r.marks().iter().all(|m| m.step <= r.position()));
+    }
+
+    #[test]
+    fn the_clock_runs_the_events_it_passes() {
+        let mut r = run();
+        // One second at 1×: every event up to time 10 has run, none after.
+        let t = r.tick(1000.0, 1.0, 10_000);
+        assert!(t.steps > 0 && !t.ended);
+        assert!(r.sim().now() as f64 <= r.clock);
+        assert!(r.sim().next_time().unwrap() as f64 > r.clock);
+        // A step budget holds the clock back to the engine.
+        let t = r.tick(60_000.0, 8.0, 5);
+        assert_eq!(t.steps, 5);
+        assert_eq!(r.clock, r.sim().now() as f64);
+    }
+
+    #[test]
+    fn the_clock_eases_towards_the_engine_after_a_step() {
+        let mut r = run();
+        for _ in 0..5 {
+            r.forward();
+        }
+        assert!(r.settle(16.0, true));
+        assert!(r.clock > 0.0 && r.clock < r.sim().now() as f64);
+        for _ in 0..200 {
+            r.settle(16.0, true);
+        }
+        assert_eq!(r.clock, r.sim().now() as f64);
+        // Reduced motion: it jumps.
+        r.forward();
+        assert!(!r.settle(16.0, false));
+        assert_eq!(r.clock, r.sim().now() as f64);
+    }
+}

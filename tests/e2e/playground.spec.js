@@ -1,0 +1,177 @@
+// The issue's end-to-end story on the release build: the seed's alignment steps ①–④ seen
+// happening, the snapshot opened, time reversed, playback, language, manual delivery.
+const { test, expect } = require('@playwright/test');
+const { Playground } = require('./page');
+
+const A = ['Src A#0', 'Merge#0'];
+const B = ['Src B#0', 'Merge#0'];
+
+function noErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return errors;
+}
+
+test('alignment: the blocked input, its buffer, the completed checkpoint and its global state, then back in time', async ({ page }) => {
+  const errors = noErrors(page);
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await expect(app.operator('Merge')).toBeVisible();
+  await expect(app.subtask('Merge', 0)).toBeVisible();
+  expect(await app.isBlocked(...A)).toBe(false);
+  await app.screenshot('01-start');
+
+  // ① barrier 1 reaches Merge from Src A first: that input blocks.
+  await app.stepUntil(() => app.isBlocked(...A));
+  await expect(app.channel(...A)).toHaveAttribute('data-blocked', 'true');
+  await expect(app.lock(...A)).toBeVisible();
+  await expect(app.channel(...B)).toHaveAttribute('data-blocked', 'false');
+  await expect(app.currentSentences().first()).toContainText('①');
+  await expect(app.subtask('Merge', 0)).toHaveAttribute('data-status', 'aligning');
+
+  // ② the records that keep arriving on A wait in Merge's buffer for that input.
+  await app.stepUntil(async () => (await app.heldItems(...A).count()) > 0);
+  const blockedAt = await app.stepCount();
+  await expect(app.heldItems(...A).first()).toBeVisible();
+  await expect(app.currentSentences().first()).toContainText('②');
+  await app.stepUntil(async () => (await app.heldItems(...A).count()) >= 3);
+  await app.screenshot('02-blocked-and-held');
+
+  // ③ barrier 1 arrives from B: Merge snapshots; ④ the buffer drains first.
+  await app.stepUntil(async () => !(await app.isBlocked(...A)));
+  await expect(app.narration()).toContainText('③');
+  await expect(app.narration()).toContainText('④');
+  await app.screenshot('03-snapshot-and-drain');
+
+  // The checkpoint completes once every task acknowledged.
+  await app.stepUntil(async () => (await app.checkpointStatus(1)) === 'completed');
+  await expect(app.checkpoint(1)).toContainText('4/4');
+  await app.openCheckpoint(1);
+  const gs = app.globalState();
+  await expect(gs).toBeVisible();
+  await expect(gs.getByTestId('task-states').locator('tbody tr')).toHaveCount(4);
+  await expect(gs.getByTestId('channel-states').locator('tbody tr')).toHaveCount(3);
+  await expect(gs.getByTestId('verdict')).toContainText('Consistent');
+  await expect(gs.getByTestId('task-states')).toContainText('offset');
+  await app.screenshot('04-global-state');
+
+  // Step back to when the buffer held its first item: the earlier view again.
+  const now = await app.stepCount();
+  await app.stepBack(now - blockedAt);
+  expect(await app.stepCount()).toBe(blockedAt);
+  await expect(app.channel(...A)).toHaveAttribute('data-blocked', 'true');
+  await expect(app.heldItems(...A)).toHaveCount(1);
+  await expect(app.checkpoint(1)).toHaveAttribute('data-status', 'in-progress');
+  await app.screenshot('05-stepped-back');
+  // …and forward again replays the same run.
+  await app.step(3);
+  expect(await app.stepCount()).toBe(blockedAt + 3);
+  expect(errors).toEqual([]);
+});
+
+test('play, then pause: the step counter stops', async ({ page }) => {
+  const errors = noErrors(page);
+  const app = new Playground(page);
+  await app.open();
+  await app.testId('speed').fill('2'); // 4×
+  await app.togglePlay();
+  await expect.poll(() => app.stepCount(), { timeout: 10_000 }).toBeGreaterThan(10);
+  await app.screenshot('06-playing');
+  await app.togglePlay();
+  const paused = await app.stepCount();
+  await page.waitForTimeout(700);
+  expect(await app.stepCount()).toBe(paused);
+  expect(errors).toEqual([]);
+});
+
+test('switching to Chinese changes the narration and the address', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open();
+  await app.stepUntil(() => app.isBlocked(...A));
+  const english = await app.narration().textContent();
+  expect(english).toContain('Barrier 1');
+  await app.setLang('zh');
+  await expect(app.narration()).toContainText('屏障 1');
+  await expect(app.narration()).toContainText('阻塞');
+  expect(await app.narration().textContent()).not.toEqual(english);
+  expect(page.url()).toContain('lang=zh');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
+  await app.screenshot('07-chinese');
+  // The language survives a reload through the address.
+  await page.reload();
+  await expect(app.testId('step')).toHaveText(/下一步/);
+});
+
+test('manual mode: clicking a channel delivers its head', async ({ page }) => {
+  const errors = noErrors(page);
+  const app = new Playground(page);
+  await app.open();
+  await app.toggleManual();
+  await expect(app.testId('manual-mode')).toHaveAttribute('aria-pressed', 'true');
+  await app.stepUntil(async () => (await app.queued(...A)) >= 2);
+  const before = await app.stepCount();
+  const queued = await app.queued(...A);
+  await app.screenshot('08-manual-before');
+  await app.clickChannel(...A);
+  await expect.poll(() => app.stepCount()).toBe(before + 1);
+  expect(await app.queued(...A)).toBe(queued - 1);
+  await expect(app.currentSentences().first()).toContainText('Merge#0');
+  await expect(app.currentSentences().first()).toContainText('input 1');
+  await app.screenshot('08-manual-after');
+  expect(errors).toEqual([]);
+});
+
+test('the keyboard drives playback and shows its shortcuts', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open();
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  expect(await app.stepCount()).toBe(2);
+  await page.keyboard.press('ArrowLeft');
+  expect(await app.stepCount()).toBe(1);
+  await page.keyboard.press('?');
+  await expect(app.testId('shortcuts')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(app.testId('shortcuts')).toHaveCount(0);
+  await page.keyboard.press('b');
+  await expect(app.checkpoint(1)).toBeVisible();
+});
+
+test('a mode switch re-runs the same scenario; bad address values are explained', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=nope&mode=sideways');
+  await expect(app.testId('notice')).toHaveCount(2);
+  await expect(app.testId('notice').first()).toContainText('nope');
+  await expect(app.operator('Merge')).toBeVisible();
+  await app.setMode('unaligned');
+  expect(await app.stepCount()).toBe(0);
+  expect(page.url()).toContain('mode=unaligned');
+  await app.stepUntil(async () => (await app.checkpointStatus(1)) === 'completed', 300);
+  expect(await app.isBlocked(...A)).toBe(false);
+  await app.setPreset('wordcount');
+  await expect(app.operator('Count')).toBeVisible();
+  await expect(app.subtask('Count', 1)).toBeVisible();
+});
+
+for (const [w, h] of [[1280, 800], [1024, 640]]) {
+  for (const scheme of ['light', 'dark']) {
+    test(`looks: ${w}×${h} ${scheme}`, async ({ page }) => {
+      await page.setViewportSize({ width: w, height: h });
+      await page.emulateMedia({ colorScheme: scheme });
+      const app = new Playground(page);
+      await app.open();
+      await app.stepUntil(async () => (await app.heldItems(...A).count()) >= 3);
+      await app.subtask('Merge', 0).click();
+      await app.screenshot(`looks-${w}x${h}-${scheme}`);
+      // Nothing important is cut off.
+      for (const id of ['step', 'play', 'timeline', 'narration', 'checkpoint-1', 'trigger-checkpoint']) {
+        const box = await app.testId(id).boundingBox();
+        expect(box, id).not.toBeNull();
+        expect(box.x + box.width, id).toBeLessThanOrEqual(w + 1);
+        expect(box.y, id).toBeLessThan(h);
+      }
+    });
+  }
+}

@@ -1,0 +1,238 @@
+//! Server-side rendering of the page's components, natively: each component drawn from plain
+//! data, checked for the hooks the end-to-end tests and a student rely on.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use abs_playground::engine::coordinator::CheckpointStatus;
+use abs_playground::engine::record::{ItemKind, Payload, Record};
+use abs_playground::engine::view::MarkKind;
+use abs_playground::i18n::Lang;
+use abs_playground::scenario::presets;
+use abs_playground::ui::components::buffer::{AlignmentBuffer, BufferProps};
+use abs_playground::ui::components::coordinator::{Coordinator, CoordinatorProps};
+use abs_playground::ui::components::dataflow::{Dataflow, DataflowProps};
+use abs_playground::ui::components::inspector::{Inspector, InspectorProps};
+use abs_playground::ui::components::narration::{Line, Narration, NarrationProps};
+use abs_playground::ui::components::timeline::{Timeline, TimelineProps};
+use abs_playground::ui::layout::{ChannelPath, Point, DETAILED};
+use abs_playground::ui::run::{Mark, Run};
+use abs_playground::ui::state::{RunRef, Selection, Tab};
+use abs_playground::ui::App;
+use yew::{Callback, ServerRenderer};
+
+fn run(done: fn(&Run) -> bool) -> Run {
+    let mut run = Run::new(presets::alignment()).unwrap();
+    for _ in 0..1000 {
+        if done(&run) {
+            break;
+        }
+        assert!(run.forward());
+    }
+    run
+}
+
+fn run_until(done: fn(&Run) -> bool) -> RunRef {
+    RunRef(Rc::new(RefCell::new(run(done))))
+}
+
+#[tokio::test]
+async fn the_app_renders_its_controls_and_the_alignment_preset() {
+    let html = ServerRenderer::<App>::new().render().await;
+    for hook in [
+        "step",
+        "step-back",
+        "play",
+        "speed",
+        "timeline",
+        "reset",
+        "trigger-checkpoint",
+        "manual-mode",
+        "mode",
+        "preset",
+        "lang",
+        "narration",
+        "step-counter",
+    ] {
+        assert!(
+            html.contains(&format!("data-testid=\"{hook}\"")),
+            "missing {hook}"
+        );
+    }
+    assert!(html.contains("data-testid=\"operator-Merge\""));
+    assert!(html.contains("data-testid=\"subtask-Merge-0\""));
+    assert!(html.contains("data-testid=\"channel-Src A#0-Merge#0\""));
+    assert!(html.contains("data-blocked=\"false\""));
+    assert!(
+        html.contains("Barrier 1 reaches Merge"),
+        "the lesson is explained"
+    );
+}
+
+#[tokio::test]
+async fn the_dataflow_draws_a_blocked_channel_with_its_lock_and_held_items() {
+    let props = || DataflowProps {
+        run: run_until(|r| abs_playground::engine::view::held_items(r.sim(), 0).len() >= 2),
+        version: 1,
+        selection: Some(Selection::Task(2)),
+        manual: false,
+        lang: Lang::En,
+        on_select: Callback::noop(),
+        on_deliver: Callback::noop(),
+        on_poke: Callback::noop(),
+        on_frame: Callback::noop(),
+    };
+    let html = ServerRenderer::<Dataflow>::with_props(props).render().await;
+    let channel = html
+        .split("data-testid=\"channel-Src A#0-Merge#0\"")
+        .nth(1)
+        .unwrap();
+    assert!(channel.trim_start().starts_with("data-blocked=\"true\""));
+    assert!(html.contains("class=\"lock\""));
+    assert!(html.contains(">blocked<"));
+    assert!(html.contains("aligning 1"));
+    let buffer = html
+        .split("data-testid=\"buffer-Src A#0-Merge#0\"")
+        .nth(1)
+        .unwrap();
+    assert!(buffer.contains("data-held=\"2\""));
+    assert!(html.contains("class=\"subtask aligning selected\""));
+}
+
+#[tokio::test]
+async fn a_buffer_shows_one_child_per_held_item_and_says_how_many_more() {
+    let path = ChannelPath::new(Point { x: 0.0, y: 0.0 }, Point { x: 300.0, y: 50.0 }, 84.0);
+    let record = ItemKind::Record(Record {
+        id: 1,
+        parent: 0,
+        payload: Payload::Line(0),
+    });
+    let props = move || BufferProps {
+        testid: "buffer-x".into(),
+        path,
+        metrics: DETAILED,
+        held: vec![record; 12],
+        lang: Lang::En,
+    };
+    let html = ServerRenderer::<AlignmentBuffer>::with_props(props)
+        .render()
+        .await;
+    assert!(html.contains("data-held=\"12\""));
+    let shown = html.matches("class=\"held\"").count();
+    assert!((5..12).contains(&shown), "{shown}");
+    assert!(html.contains(&format!("+{}", 12 - shown)));
+}
+
+#[tokio::test]
+async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
+    let checkpoints = || {
+        run(|r| r.sim().coordinator().checkpoints().len() >= 2)
+            .sim()
+            .coordinator()
+            .checkpoints()
+            .to_vec()
+    };
+    assert_eq!(checkpoints()[0].status, CheckpointStatus::Completed);
+    let props = move || CoordinatorProps {
+        checkpoints: checkpoints(),
+        open: Some(1),
+        lang: Lang::Zh,
+        on_open: Callback::noop(),
+    };
+    let html = ServerRenderer::<Coordinator>::with_props(props)
+        .render()
+        .await;
+    assert!(html.contains("data-testid=\"checkpoint-1\" data-status=\"completed\""));
+    assert!(html.contains("data-testid=\"checkpoint-2\" data-status=\"in-progress\""));
+    assert!(html.contains("檢查點 1"));
+    assert!(html.contains("已確認 4/4"));
+}
+
+#[tokio::test]
+async fn the_inspector_shows_a_completed_checkpoint_as_tables_with_a_verdict() {
+    let props = || InspectorProps {
+        run: run_until(|r| r.sim().coordinator().global_state(1).is_some()),
+        version: 1,
+        selection: None,
+        tab: Tab::Checkpoints,
+        checkpoint: Some(1),
+        lang: Lang::En,
+        on_tab: Callback::noop(),
+        on_open: Callback::noop(),
+    };
+    let html = ServerRenderer::<Inspector>::with_props(props)
+        .render()
+        .await;
+    assert!(html.contains("data-testid=\"global-state\""));
+    assert!(html.contains("Global state of checkpoint 1"));
+    assert!(html.contains("Consistent cut"));
+    for task in ["Src A#0", "Src B#0", "Merge#0", "Sink#0"] {
+        assert!(html.contains(task), "{task}");
+    }
+    assert!(html.contains("Aligned checkpoints record no channel state"));
+    assert!(html.contains("Alignment duration"));
+}
+
+#[tokio::test]
+async fn the_narration_marks_the_alignment_steps_and_the_current_one() {
+    let lines = || {
+        vec![
+            Line {
+                step: 14,
+                marker: Some(1),
+                text: "Barrier 1 arrived first".into(),
+                routine: false,
+                checkpoint: Some(1),
+            },
+            Line {
+                step: 15,
+                marker: None,
+                text: "Src A#0 reads line 4".into(),
+                routine: true,
+                checkpoint: None,
+            },
+        ]
+    };
+    let props = move || NarrationProps {
+        lines: lines(),
+        position: 15,
+        lang: Lang::En,
+        on_seek: Callback::noop(),
+    };
+    let html = ServerRenderer::<Narration>::with_props(props)
+        .render()
+        .await;
+    let newest = html.find("Src A#0 reads").unwrap();
+    let older = html.find("Barrier 1 arrived").unwrap();
+    assert!(newest < older, "newest first");
+    assert!(html.contains("①"));
+    assert!(html.contains("class=\"sentence routine current\""));
+}
+
+#[tokio::test]
+async fn the_timeline_marks_checkpoints() {
+    let props = || TimelineProps {
+        position: 10,
+        len: 40,
+        marks: vec![
+            Mark {
+                step: 8,
+                checkpoint: 1,
+                kind: MarkKind::Triggered,
+            },
+            Mark {
+                step: 30,
+                checkpoint: 1,
+                kind: MarkKind::Completed,
+            },
+        ],
+        lang: Lang::En,
+        on_seek: Callback::noop(),
+    };
+    let html = ServerRenderer::<Timeline>::with_props(props).render().await;
+    assert!(html.contains("data-testid=\"timeline\""));
+    assert!(html.contains("left:20%"));
+    assert!(html.contains("left:75%"));
+    assert!(html.contains("▲") && html.contains("✓"));
+}
