@@ -2,7 +2,7 @@
 # The README's test command: set-up, then every check, failing fast.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-step() { printf '\n\033[1;34m== %s\033[0m\n' "$*"; }
+step() { printf '\n\033[1;34m== %s\033[0m (at %ss)\n' "$*" "$SECONDS"; }
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -40,3 +40,4 @@ echo "screenshots: target/screenshots/"
 
 step "release bundle sizes"
 .ci/bundle-size.sh dist
+echo "total: ${SECONDS}s"
