@@ -138,6 +138,11 @@ class Playground {
     await this.page.mouse.click(at.x, at.y);
   }
 
+  /** The speed control's label, such as "1×". */
+  speedLabel() {
+    return this.testId('speed').locator('xpath=following-sibling::output');
+  }
+
   async screenshot(name) {
     await this.page.waitForTimeout(300); // let the eased item positions settle
     await this.page.screenshot({ path: `../../target/screenshots/${name}.png` });

@@ -1,0 +1,54 @@
+// The controls that move through time: narration sentences and the timeline seek, the
+// trigger button starts a checkpoint, reset goes back to step 0, speed is a log scale.
+const { test, expect } = require('@playwright/test');
+const { Playground } = require('./page');
+
+test('clicking a narration sentence seeks to its step', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.step(20);
+  expect(await app.stepCount()).toBe(20);
+  const older = app.narration().locator('[data-step="12"]').first();
+  await older.click();
+  await expect.poll(() => app.stepCount()).toBe(12);
+  // The view is the one of step 12: that sentence is now the current one.
+  await expect(app.currentSentences().first()).toHaveAttribute('data-step', '12');
+  await app.screenshot('controls-narration-seek');
+});
+
+test('the timeline scrubs back and forward through the recorded steps', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.step(30);
+  const timeline = app.testId('timeline');
+  await expect(timeline).toHaveAttribute('max', '30');
+  await timeline.fill('5');
+  await expect.poll(() => app.stepCount()).toBe(5);
+  await timeline.fill('25');
+  await expect.poll(() => app.stepCount()).toBe(25);
+  // Scrubbing does not fork: the recorded future is still there.
+  await expect(timeline).toHaveAttribute('max', '30');
+});
+
+test('trigger-checkpoint starts a checkpoint now; reset returns to step 0', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.step(2);
+  expect(await app.checkpointStatus(1)).toBeNull();
+  await app.testId('trigger-checkpoint').click();
+  await expect(app.checkpoint(1)).toHaveAttribute('data-status', 'in-progress');
+  expect(await app.stepCount()).toBe(3);
+  await app.testId('reset').click();
+  await expect.poll(() => app.stepCount()).toBe(0);
+  expect(await app.checkpointStatus(1)).toBeNull();
+});
+
+test('speed runs on a log scale from 0.25× to 8×', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  const speed = app.testId('speed');
+  await speed.fill(await speed.getAttribute('min'));
+  await expect(app.speedLabel()).toHaveText('0.25×');
+  await speed.fill(await speed.getAttribute('max'));
+  await expect(app.speedLabel()).toHaveText('8×');
+});
