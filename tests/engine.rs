@@ -513,3 +513,31 @@ fn unaligned_acknowledges_only_once_all_channel_state_is_in() {
         .global_state(1)
         .is_some_and(|g| g.verdict.ok()));
 }
+
+#[test]
+fn extreme_numbers_saturate_instead_of_overflowing() {
+    let mut scenario = presets::alignment();
+    for op in &mut scenario.graph.operators {
+        op.processing_time = u64::MAX / 2 + 7;
+        if let abs_playground::engine::OperatorKind::Source { interval, .. } = &mut op.kind {
+            *interval = u64::MAX;
+        }
+    }
+    for e in &mut scenario.graph.edges {
+        e.latency = u64::MAX;
+    }
+    scenario.config.checkpoint_interval = Some(u64::MAX);
+    scenario.config.first_trigger = u64::MAX - 1;
+    scenario.config.timeout = u64::MAX;
+    scenario.config.min_pause = u64::MAX;
+    let mut s = scenario.simulation().unwrap();
+    for _ in 0..300 {
+        if s.step().is_none() {
+            break;
+        }
+        for a in s.enabled_actions() {
+            let _ = s.clone().apply(a);
+        }
+    }
+    assert!(s.steps() > 0);
+}

@@ -304,3 +304,47 @@ proptest! {
         prop_assert!(first == second, "same inputs gave different traces");
     }
 }
+
+/// Scenario text from anywhere (a file, a permalink) never panics the engine: it is refused
+/// with a typed error, or it builds and runs.
+fn mutated_scenario() -> impl Strategy<Value = String> {
+    let base = abs_playground::scenario::presets::wordcount().to_json();
+    (
+        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+        any::<prop::sample::Index>(),
+        0usize..4,
+    )
+        .prop_map(move |(edits, cut, how)| {
+            let mut bytes = base.clone().into_bytes();
+            for (at, b) in edits {
+                let i = at.index(bytes.len());
+                // Mostly digits, so numbers change and the JSON often stays valid.
+                bytes[i] = if b % 3 == 0 { b } else { b'0' + b % 10 };
+            }
+            if how == 0 {
+                bytes.truncate(cut.index(bytes.len() + 1));
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000),
+        .. ProptestConfig::default()
+    })]
+
+    #[test]
+    fn any_scenario_text_is_refused_or_runs(text in mutated_scenario()) {
+        use abs_playground::scenario::Scenario;
+        if let Ok(scenario) = Scenario::from_json(&text) {
+            // Keep the run small: a mutation may have made the graph large.
+            if scenario.graph.operators.iter().map(|o| o.parallelism as u64).sum::<u64>() <= 64 {
+                let mut sim = scenario.simulation().map_err(|e| TestCaseError::fail(e.to_string()))?;
+                for _ in 0..200 {
+                    sim.step();
+                }
+            }
+        }
+    }
+}

@@ -241,7 +241,7 @@ impl Simulation {
             let op = &sim.phys.graph.operators[info.operator as usize];
             if let OperatorKind::Source { interval, .. } = op.kind {
                 // Stagger the subtasks of one source across its interval.
-                let first = 1 + interval * info.subtask as u64 / op.parallelism as u64;
+                let first = 1 + (interval as u128 * info.subtask as u128 / op.parallelism as u128) as u64;
                 sim.schedule(first, Due::Emit(t as TaskId));
             }
         }
@@ -579,7 +579,7 @@ impl Simulation {
                     self.emit(t);
                     if let OperatorKind::Source { interval, .. } = self.phys.operator_of(t).kind {
                         if !self.tasks[t as usize].finished {
-                            self.schedule(time + interval, Due::Emit(t));
+                            self.schedule(time.saturating_add(interval), Due::Emit(t));
                         }
                     }
                     Action::Emit { task: t }
@@ -939,7 +939,7 @@ impl Simulation {
             *processed += 1;
         }
         let task = &mut self.tasks[t as usize];
-        task.busy_until = task.busy_until.max(self.now) + op.processing_time;
+        task.busy_until = task.busy_until.max(self.now).saturating_add(op.processing_time);
         self.events.push(Event::Processed {
             task: t,
             channel,
@@ -985,7 +985,7 @@ impl Simulation {
         });
         self.send_record(t, record);
         let task = &mut self.tasks[t as usize];
-        task.busy_until = task.busy_until.max(self.now) + op.processing_time;
+        task.busy_until = task.busy_until.max(self.now).saturating_add(op.processing_time);
     }
 
     fn send_record(&mut self, t: TaskId, r: Record) {
@@ -1035,7 +1035,7 @@ impl Simulation {
             .queue
             .back()
             .map_or(0, |i| i.arrives_at)
-            .max(self.now + ch.latency);
+            .max(self.now.saturating_add(ch.latency));
         if matches!(kind, ItemKind::Record(_)) {
             ch.records_sent += 1;
         }
@@ -1074,8 +1074,8 @@ impl Simulation {
         let arrives_at = ch
             .queue
             .get(at)
-            .map_or(self.now + ch.latency, |h| {
-                h.arrives_at.min(self.now + ch.latency)
+            .map_or(self.now.saturating_add(ch.latency), |h| {
+                h.arrives_at.min(self.now.saturating_add(ch.latency))
             })
             .max(after_previous);
         ch.queue.insert(
