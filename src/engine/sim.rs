@@ -241,7 +241,8 @@ impl Simulation {
             let op = &sim.phys.graph.operators[info.operator as usize];
             if let OperatorKind::Source { interval, .. } = op.kind {
                 // Stagger the subtasks of one source across its interval.
-                let first = 1 + (interval as u128 * info.subtask as u128 / op.parallelism as u128) as u64;
+                let first =
+                    1 + (interval as u128 * info.subtask as u128 / op.parallelism as u128) as u64;
                 sim.schedule(first, Due::Emit(t as TaskId));
             }
         }
@@ -939,7 +940,10 @@ impl Simulation {
             *processed += 1;
         }
         let task = &mut self.tasks[t as usize];
-        task.busy_until = task.busy_until.max(self.now).saturating_add(op.processing_time);
+        task.busy_until = task
+            .busy_until
+            .max(self.now)
+            .saturating_add(op.processing_time);
         self.events.push(Event::Processed {
             task: t,
             channel,
@@ -985,7 +989,10 @@ impl Simulation {
         });
         self.send_record(t, record);
         let task = &mut self.tasks[t as usize];
-        task.busy_until = task.busy_until.max(self.now).saturating_add(op.processing_time);
+        task.busy_until = task
+            .busy_until
+            .max(self.now)
+            .saturating_add(op.processing_time);
     }
 
     fn send_record(&mut self, t: TaskId, r: Record) {

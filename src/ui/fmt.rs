@@ -21,6 +21,18 @@ pub fn num(v: f64, decimals: u32) -> String {
     format!("{sign}{whole}.{f}")
 }
 
+/// `v` limited to `lo..=hi`. `f64::clamp` would link Rust's float formatting (for its panic
+/// message, about 12 KB of wasm); this cannot panic.
+pub fn clamp(v: f64, lo: f64, hi: f64) -> f64 {
+    if v < lo {
+        lo
+    } else if v > hi {
+        hi
+    } else {
+        v
+    }
+}
+
 /// One decimal, for SVG coordinates.
 pub fn px(v: f64) -> String {
     num(v, 1)

@@ -13,6 +13,7 @@ use petgraph::algo::toposort;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use crate::engine::Physical;
+use crate::ui::fmt::clamp;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Point {
@@ -187,7 +188,7 @@ impl ChannelPath {
 
     /// The point `d` along the path (clamped to its ends).
     pub fn point_at(&self, d: f64) -> Point {
-        let d = d.clamp(0.0, self.length());
+        let d = clamp(d, 0.0, self.length());
         if d < self.curve_len && self.curve_len > 0.0 {
             self.curve(d / self.curve_len)
         } else {
@@ -200,27 +201,32 @@ impl ChannelPath {
 
     /// The SVG path data of the whole channel.
     pub fn svg_d(&self) -> String {
-        format!(
-            "M{:.1} {:.1}C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}L{:.1} {:.1}",
-            self.from.x,
-            self.from.y,
-            self.c1.x,
-            self.c1.y,
-            self.c2.x,
-            self.c2.y,
-            self.bend.x,
-            self.bend.y,
-            self.to.x,
-            self.to.y
-        )
+        let mut d = String::with_capacity(64);
+        svg_cmd(&mut d, 'M', &[self.from]);
+        svg_cmd(&mut d, 'C', &[self.c1, self.c2, self.bend]);
+        svg_cmd(&mut d, 'L', &[self.to]);
+        d
     }
 
     /// The SVG path data of the tail only (drawn over the channel when it is blocked).
     pub fn tail_d(&self) -> String {
-        format!(
-            "M{:.1} {:.1}L{:.1} {:.1}",
-            self.bend.x, self.bend.y, self.to.x, self.to.y
-        )
+        let mut d = String::with_capacity(24);
+        svg_cmd(&mut d, 'M', &[self.bend]);
+        svg_cmd(&mut d, 'L', &[self.to]);
+        d
+    }
+}
+
+/// Appends one SVG path command with its points, one decimal each (no float formatting).
+fn svg_cmd(d: &mut String, cmd: char, points: &[Point]) {
+    d.push(cmd);
+    for (i, p) in points.iter().enumerate() {
+        if i > 0 {
+            d.push(' ');
+        }
+        d.push_str(&crate::ui::fmt::px(p.x));
+        d.push(' ');
+        d.push_str(&crate::ui::fmt::px(p.y));
     }
 }
 
@@ -350,8 +356,11 @@ pub fn layout(phys: &Physical) -> Layout {
     let height = inner_h + 2.0 * m.margin;
     let op_w = m.sub_w + 2.0 * m.op_pad;
     let gap = if n_layers > 1 {
-        ((TARGET_WIDTH - 2.0 * m.margin - n_layers as f64 * op_w) / (n_layers - 1) as f64)
-            .clamp(m.min_layer_gap, m.max_layer_gap)
+        clamp(
+            (TARGET_WIDTH - 2.0 * m.margin - n_layers as f64 * op_w) / (n_layers - 1) as f64,
+            m.min_layer_gap,
+            m.max_layer_gap,
+        )
     } else {
         0.0
     };
@@ -466,7 +475,7 @@ pub fn item_offsets(
             let frac = if arrives <= sent {
                 1.0
             } else {
-                ((t - sent as f64) / (arrives - sent) as f64).clamp(0.0, 1.0)
+                clamp((t - sent as f64) / (arrives - sent) as f64, 0.0, 1.0)
             };
             let end = (len - spacing * (i as f64 + 0.5)).max(0.0);
             (frac * len).min(end)
@@ -646,7 +655,7 @@ mod tests {
             .map(|i| path.point_at(path.length() * i as f64 / 20.0).x)
             .collect();
         assert!(xs.windows(2).all(|w| w[0] <= w[1] + 1e-9));
-        assert!(path.svg_d().starts_with("M0.0 0.0C"));
+        assert!(path.svg_d().starts_with("M0 0C"));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
+use super::fmt::clamp;
 use super::run::Run;
 use crate::engine::record::ItemKind;
 use crate::engine::{Action, ActionError, BarrierMode, ChannelId, CheckpointId, TaskId};
@@ -194,7 +195,7 @@ impl Playback {
     }
 
     pub fn speed(&self) -> f64 {
-        self.speed_exp.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP).exp2()
+        clamp(self.speed_exp, SPEED_MIN_EXP, SPEED_MAX_EXP).exp2()
     }
 
     /// True while frames still change what the canvas shows.
@@ -254,7 +255,7 @@ impl Playback {
 
     fn frame(self: Rc<Self>, ts: f64) -> Rc<Self> {
         let dt = match self.last_frame.replace(Some(ts)) {
-            Some(prev) => (ts - prev).clamp(0.0, 100.0),
+            Some(prev) => clamp(ts - prev, 0.0, 100.0),
             None => 0.0,
         };
         if self.playing {
@@ -327,7 +328,7 @@ impl Reducible for Playback {
                 }
             }
             PlaybackAction::SetSpeed(exp) => {
-                next.speed_exp = exp.clamp(SPEED_MIN_EXP, SPEED_MAX_EXP);
+                next.speed_exp = clamp(exp, SPEED_MIN_EXP, SPEED_MAX_EXP);
             }
             PlaybackAction::Reset => {
                 let scenario = next.run.0.borrow().scenario.clone();

@@ -32,6 +32,10 @@ module.exports = defineConfig({
     command: `python3 -m http.server ${port} --bind 127.0.0.1 --directory ../../target/e2e-site`,
     url: `http://127.0.0.1:${port}/index.html`,
     reuseExistingServer: false,
+    // python's http.server logs every request on stderr: noise in the test output. A server
+    // that fails to start still shows as the webServer's timeout.
+    stdout: 'ignore',
+    stderr: 'ignore',
     timeout: 30_000,
   },
 });

@@ -46,7 +46,14 @@ pub fn channel(p: &ChannelProps) -> Html {
     }
     let to = p.path.to;
     let sel = format!("c:{}", p.id);
-    let mid = p.path.point_at(p.path.curve_len * 0.8);
+    // The slow label sits just past the sender's port, on the side the curve leaves from, so
+    // neither the moving items nor the sender's box cross it.
+    let from = p.path.from;
+    let label_y = if p.path.to.y <= from.y {
+        from.y + 18.0
+    } else {
+        from.y - 9.0
+    };
     html! {
         <g class={class} data-testid={p.testid.clone()} data-blocked={if p.blocked { "true" } else { "false" }}
             data-queue={p.queued.to_string()} data-sel={sel}>
@@ -65,7 +72,7 @@ pub fn channel(p: &ChannelProps) -> Html {
                 }
             }
             if p.slow && p.detailed {
-                <text class="slow-label" x={fmt(mid.x)} y={fmt(mid.y + 16.0)}>{ p.slow_label.clone() }</text>
+                <text class="slow-label" x={fmt(from.x + 10.0)} y={fmt(label_y)}>{ p.slow_label.clone() }</text>
             }
         </g>
     }

@@ -275,7 +275,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         <div class={class} ref={stage} onclick={onclick} data-testid="dataflow" data-items={in_flight.to_string()}>
             <svg class="graph" viewBox={format!("0 0 {} {}", layout.width.ceil() as u32, layout.height.ceil() as u32)}
                 preserveAspectRatio="xMidYMid meet" role="img" aria-label={s.dataflow}
-                style={format!("--font:{}px", m.font)}>
+                style={format!("--font:{}px", super::item::fmt(m.font))}>
                 <g class="operators">{ for operators }</g>
                 <g class="channels">{ for channels }</g>
                 <g class="subtasks">{ for subtasks }</g>
@@ -350,6 +350,9 @@ mod animation {
         inputs: Rc<RefCell<LoopInputs>>,
         handle: RefCell<Option<gloo::render::AnimationFrame>>,
         painted: RefCell<Option<PaintKey>>,
+        /// Where the canvas sits in the stage (CSS px): only over the graph's fitted box, so
+        /// the browser rasterises and composites no more pixels than the graph covers.
+        placed: std::cell::Cell<(i32, i32, u32, u32)>,
         /// When the last paint happened (ms), and the fastest item's speed in layout units
         /// per unit of virtual time for the run it was computed for.
         last_paint: std::cell::Cell<f64>,
@@ -387,6 +390,7 @@ mod animation {
             inputs,
             handle: RefCell::new(None),
             painted: RefCell::new(None),
+            placed: std::cell::Cell::new((0, 0, 0, 0)),
             last_paint: std::cell::Cell::new(0.0),
             fastest: std::cell::Cell::new((0, 0.0)),
             dark,
@@ -426,9 +430,12 @@ mod animation {
         let Some(canvas) = state.canvas.cast::<web_sys::HtmlCanvasElement>() else {
             return;
         };
+        let Some(stage) = canvas.parent_element() else {
+            return;
+        };
         let (w, h) = (
-            canvas.client_width().max(0) as u32,
-            canvas.client_height().max(0) as u32,
+            stage.client_width().max(0) as u32,
+            stage.client_height().max(0) as u32,
         );
         if w == 0 || h == 0 {
             return;
@@ -474,7 +481,21 @@ mod animation {
                 }
             }
         }
-        let (pw, ph) = ((w as f64 * dpr) as u32, (h as f64 * dpr) as u32);
+        let (bx, by) = (f.dx.floor(), f.dy.floor());
+        let bw = ((f.dx + l.width * f.scale).ceil() - bx).max(1.0) as u32;
+        let bh = ((f.dy + l.height * f.scale).ceil() - by).max(1.0) as u32;
+        let placed = (bx as i32, by as i32, bw, bh);
+        if state.placed.get() != placed {
+            let _ = canvas.set_attribute(
+                "style",
+                &format!(
+                    "left:{}px;top:{}px;width:{bw}px;height:{bh}px",
+                    placed.0, placed.1
+                ),
+            );
+            state.placed.set(placed);
+        }
+        let (pw, ph) = ((bw as f64 * dpr) as u32, (bh as f64 * dpr) as u32);
         if canvas.width() != pw || canvas.height() != ph {
             canvas.set_width(pw);
             canvas.set_height(ph);
@@ -494,8 +515,8 @@ mod animation {
             0.0,
             0.0,
             dpr * f.scale,
-            dpr * f.dx,
-            dpr * f.dy,
+            dpr * (f.dx - bx),
+            dpr * (f.dy - by),
         );
         let items = item::place(run.sim(), l, run.clock);
         let theme = if dark {
