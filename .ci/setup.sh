@@ -22,7 +22,7 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 # A CJK font, so the Chinese page renders in headless screenshots instead of empty boxes.
-if ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
+if ! dpkg-query -W -f='${Status}' fonts-noto-cjk 2>/dev/null | grep -q 'install ok installed'; then
   say "installing fonts-noto-cjk"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
