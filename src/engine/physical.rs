@@ -180,19 +180,6 @@ pub fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
     .map(|w| w.to_ascii_lowercase())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::split_words;
-
-    #[test]
-    fn words_split_at_spaces_and_punctuation_in_both_scripts() {
-        let words: Vec<String> = split_words("To be, or NOT to-be!").collect();
-        assert_eq!(words, ["to", "be", "or", "not", "to", "be"]);
-        let words: Vec<String> = split_words("屏障 對齊，快照。檢查點").collect();
-        assert_eq!(words, ["屏障", "對齊", "快照", "檢查點"]);
-    }
-}
-
 fn fnv1a(s: &str) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for b in s.bytes() {
@@ -453,5 +440,18 @@ fn topological_order(n: usize, edges: &[(u32, u32)]) -> Result<Vec<u32>, u32> {
         Err((0..n as u32)
             .find(|&i| indegree[i as usize] > 0)
             .unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_words;
+
+    #[test]
+    fn words_split_at_spaces_and_punctuation_in_both_scripts() {
+        let words: Vec<String> = split_words("To be, or NOT to-be!").collect();
+        assert_eq!(words, ["to", "be", "or", "not", "to", "be"]);
+        let words: Vec<String> = split_words("屏障 對齊，快照。檢查點").collect();
+        assert_eq!(words, ["屏障", "對齊", "快照", "檢查點"]);
     }
 }
