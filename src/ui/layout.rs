@@ -338,7 +338,12 @@ pub fn layout(phys: &Physical) -> Layout {
                     preds.iter().sum::<f64>() / preds.len() as f64
                 };
             }
-            ops.sort_by(|&a, &b| rank[a].total_cmp(&rank[b]).then(a.cmp(&b)));
+            let mut keyed: Vec<(u64, u64)> = ops
+                .iter()
+                .map(|&o| (order_key(rank[o]), o as u64))
+                .collect();
+            keyed.sort_unstable();
+            ops = keyed.into_iter().map(|(_, o)| o as usize).collect();
         }
         for (i, &o) in ops.iter().enumerate() {
             rank[o] = i as f64;
@@ -471,16 +476,20 @@ pub fn item_offsets(
     times
         .into_iter()
         .enumerate()
-        .map(|(i, (sent, arrives))| {
-            let frac = if arrives <= sent {
-                1.0
-            } else {
-                clamp((t - sent as f64) / (arrives - sent) as f64, 0.0, 1.0)
-            };
-            let end = (len - spacing * (i as f64 + 0.5)).max(0.0);
-            (frac * len).min(end)
-        })
+        .map(|(i, (sent, arrives))| item_offset(i, sent, arrives, t, len, spacing))
         .collect()
+}
+
+/// The distance along its channel of the `i`-th queued item (see [`item_offsets`]); the frame
+/// loop calls it per item so that placing items allocates nothing.
+pub fn item_offset(i: usize, sent: u64, arrives: u64, t: f64, len: f64, spacing: f64) -> f64 {
+    let frac = if arrives <= sent {
+        1.0
+    } else {
+        clamp((t - sent as f64) / (arrives - sent) as f64, 0.0, 1.0)
+    };
+    let end = (len - spacing * (i as f64 + 0.5)).max(0.0);
+    (frac * len).min(end)
 }
 
 /// Where a held item's square sits: `k` = 0 is the oldest, nearest the port, and the row
@@ -508,12 +517,24 @@ pub fn held_capacity(path: &ChannelPath, m: &Metrics) -> usize {
 /// The median of item speeds (0 for none): the paint cadence follows a typical item, not the
 /// one on the longest diagonal.
 pub fn typical_speed(speeds: impl Iterator<Item = f64>) -> f64 {
-    let mut v: Vec<f64> = speeds.filter(|s| s.is_finite()).collect();
-    if v.is_empty() {
-        return 0.0;
+    let mut v: Vec<(u64, u64)> = speeds
+        .filter(|s| s.is_finite())
+        .map(|s| (order_key(s), s.to_bits()))
+        .collect();
+    v.sort_unstable();
+    v.get(v.len() / 2).map_or(0.0, |&(_, s)| f64::from_bits(s))
+}
+
+/// An `f64` as a `u64` in the same total order, so that every sort on the page is the one
+/// `sort_unstable` over `(u64, u64)` pairs — each sort instantiated per type costs kilobytes of
+/// wasm.
+pub fn order_key(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
     }
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// How the view box maps onto a drawing surface of `w × h` pixels, centred, aspect kept

@@ -58,11 +58,13 @@ pub fn state_text(s: &Strings, sim: &Simulation, state: &TaskState) -> String {
             if counts.is_empty() {
                 return (s.state_keys)(0);
             }
-            let mut top: Vec<(&u32, &u64)> = counts.iter().collect();
-            top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            // Most frequent first, ties by word id; `!n` sorts descending in the shared sort.
+            let mut top: Vec<(u64, u64)> =
+                counts.iter().map(|(&w, &n)| (!n, u64::from(w))).collect();
+            top.sort_unstable();
             let mut line = String::new();
-            for (w, n) in top {
-                let part = format!("{}={}", sim.word(*w), n);
+            for (n, w) in top {
+                let part = format!("{}={}", sim.word(w as u32), !n);
                 if !line.is_empty() && line.chars().count() + part.chars().count() > 18 {
                     line.push('…');
                     break;
@@ -203,13 +205,20 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     let channels = phys.channels.iter().enumerate().map(|(c, _)| {
         let id = c as ChannelId;
         let ch = &sim.channels()[c];
+        let slow = ch.latency >= 2 * min_latency;
+        // Only the detailed drawing shows the label: no string per channel otherwise.
+        let slow_label = if slow && detailed {
+            AttrValue::from((s.slow)(ch.latency))
+        } else {
+            AttrValue::Static("")
+        };
         html! {
             <Channel key={c} id={id} testid={scene.channels[c].clone()}
                 path={layout.channels[c].clone()} blocked={view::is_blocked(sim, id)}
                 queued={if detailed { ch.queue.len() as u32 } else { 0 }} deliverable={deliverable.contains(&id)}
                 selected={p.selection == Some(Selection::Channel(id))}
-                slow={ch.latency >= 2 * min_latency} detailed={detailed}
-                blocked_label={s.blocked} slow_label={(s.slow)(ch.latency)} />
+                slow={slow} detailed={detailed}
+                blocked_label={s.blocked} slow_label={slow_label} />
         }
     });
     let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {
@@ -359,6 +368,8 @@ mod animation {
         fastest: std::cell::Cell<(usize, f64)>,
         dark: Option<web_sys::MediaQueryList>,
         stopped: std::cell::Cell<bool>,
+        /// The items of the last paint, kept so that a frame allocates nothing.
+        items: RefCell<Vec<Placed>>,
     }
 
     /// What the last paint showed; an identical frame is not painted again.
@@ -395,6 +406,7 @@ mod animation {
             fastest: std::cell::Cell::new((0, 0.0)),
             dark,
             stopped: std::cell::Cell::new(false),
+            items: RefCell::new(Vec::new()),
         });
         request(&state);
         Frames { _state: state }
@@ -518,7 +530,8 @@ mod animation {
             dpr * (f.dx - bx),
             dpr * (f.dy - by),
         );
-        let items = item::place(run.sim(), l, run.clock);
+        let mut items = state.items.borrow_mut();
+        item::place_into(&mut items, run.sim(), l, run.clock);
         let theme = if dark {
             crate::ui::palette::DARK
         } else {

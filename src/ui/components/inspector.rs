@@ -64,6 +64,19 @@ fn row(label: &str, value: impl Into<Html>) -> Html {
     html! { <><dt>{ label.to_string() }</dt><dd>{ value.into() }</dd></> }
 }
 
+/// A table's header row.
+fn head(labels: &[&'static str]) -> Html {
+    html! { <thead><tr>{ for labels.iter().map(|&l| html! { <th>{ l }</th> }) }</tr></thead> }
+}
+
+/// Plain text cells of a row.
+fn cells(texts: Vec<String>) -> Html {
+    texts
+        .into_iter()
+        .map(|t| html! { <td>{ t }</td> })
+        .collect()
+}
+
 fn details(s: &Strings, sim: &Simulation, selection: Option<Selection>) -> Html {
     match selection {
         None => html! { <p class="hint">{ s.select_hint }</p> },
@@ -238,11 +251,13 @@ fn checkpoints(
             <tr key={c.id} class={classes!((open == Some(c.id)).then_some("open"))}
                 onclick={move |_| on_open.emit(id)} data-status={status_attr(&c.status)}>
                 <th scope="row"><span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>{ c.id }</th>
-                <td>{ (s.checkpoint_status)(&c.status) }</td>
-                <td>{ e2e }</td>
-                <td>{ f.map_or_else(dash, |f| f.alignment_duration.to_string()) }</td>
-                <td>{ f.map_or_else(dash, |f| f.records_held.to_string()) }</td>
-                <td>{ f.map_or_else(dash, |f| format!("{} B", f.state_size)) }</td>
+                { cells(vec![
+                    (s.checkpoint_status)(&c.status),
+                    e2e,
+                    f.map_or_else(dash, |f| f.alignment_duration.to_string()),
+                    f.map_or_else(dash, |f| f.records_held.to_string()),
+                    f.map_or_else(dash, |f| format!("{} B", f.state_size)),
+                ]) }
             </tr>
         }
     });
@@ -260,10 +275,7 @@ fn checkpoints(
     html! {
         <div class="checkpoints-tab">
             <table class="figures">
-                <thead><tr>
-                    <th>{ "#" }</th><th>{ s.status }</th><th>{ s.end_to_end }</th>
-                    <th>{ s.alignment_duration }</th><th>{ s.records_held }</th><th>{ s.state_size }</th>
-                </tr></thead>
+                { head(&["#", s.status, s.end_to_end, s.alignment_duration, s.records_held, s.state_size]) }
                 <tbody>{ for rows }</tbody>
             </table>
             { for detail }
@@ -284,9 +296,11 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             <tr key={t.task}>
                 <th scope="row">{ name }</th>
                 <td class="state-cell">{ state_full(s, sim, &t.state) }</td>
-                <td>{ t.metrics.alignment_duration }</td>
-                <td>{ t.metrics.records_held }</td>
-                <td>{ format!("{} B", t.metrics.state_size) }</td>
+                { cells(vec![
+                    t.metrics.alignment_duration.to_string(),
+                    t.metrics.records_held.to_string(),
+                    format!("{} B", t.metrics.state_size),
+                ]) }
             </tr>
         }
     });
@@ -340,17 +354,14 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             </dl>
             <h4>{ s.task_states }</h4>
             <table class="state-table" data-testid="task-states">
-                <thead><tr>
-                    <th>{ s.subtask }</th><th>{ s.state }</th>
-                    <th>{ s.alignment_duration }</th><th>{ s.records_held }</th><th>{ s.state_size }</th>
-                </tr></thead>
+                { head(&[s.subtask, s.state, s.alignment_duration, s.records_held, s.state_size]) }
                 <tbody>{ for task_rows }</tbody>
             </table>
             if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
             <h4>{ s.channel_states }</h4>
             if aligned { <p class="hint">{ s.aligned_no_channel_state }</p> }
             <table class="state-table" data-testid="channel-states">
-                <thead><tr><th>{ s.channel }</th><th>{ "n" }</th><th>{ s.state }</th></tr></thead>
+                { head(&[s.channel, "n", s.state]) }
                 <tbody>{ for channel_rows }</tbody>
             </table>
             if more_channels > 0 { <p class="hint">{ (s.rows_more)(more_channels) }</p> }

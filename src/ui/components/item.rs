@@ -11,7 +11,7 @@ use yew::prelude::*;
 use crate::engine::record::ItemKind;
 use crate::engine::view;
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, Simulation};
-use crate::ui::layout::{item_offsets, Layout, Metrics, Point};
+use crate::ui::layout::{item_offset, Layout, Metrics, Point};
 use crate::ui::palette;
 #[cfg(target_arch = "wasm32")]
 use crate::ui::palette::Theme;
@@ -28,8 +28,15 @@ pub struct Placed {
 
 /// Every item on every channel at virtual time `clock`.
 pub fn place(sim: &Simulation, layout: &Layout, clock: f64) -> Vec<Placed> {
-    let unaligned = sim.mode() == BarrierMode::Unaligned;
     let mut out = Vec::new();
+    place_into(&mut out, sim, layout, clock);
+    out
+}
+
+/// [`place`] into a buffer the frame loop keeps, so a frame allocates nothing.
+pub fn place_into(out: &mut Vec<Placed>, sim: &Simulation, layout: &Layout, clock: f64) {
+    out.clear();
+    let unaligned = sim.mode() == BarrierMode::Unaligned;
     for (c, ch) in sim.channels().iter().enumerate() {
         if ch.queue.is_empty() {
             continue;
@@ -38,19 +45,15 @@ pub fn place(sim: &Simulation, layout: &Layout, clock: f64) -> Vec<Placed> {
             continue;
         };
         let c = c as ChannelId;
-        let offsets = item_offsets(
-            ch.queue.iter().map(|i| (i.sent_at, i.arrives_at)),
-            clock,
-            path.length(),
-            layout.metrics.spacing,
-        );
+        let (len, spacing) = (path.length(), layout.metrics.spacing);
         let ahead = if unaligned {
             view::persisting_checkpoint(sim, c)
         } else {
             None
         };
         let mut barrier: Option<(CheckpointId, u64)> = None;
-        for (item, d) in ch.queue.iter().zip(offsets) {
+        for (i, item) in ch.queue.iter().enumerate() {
+            let d = item_offset(i, item.sent_at, item.arrives_at, clock, len, spacing);
             let persisted = match item.kind {
                 ItemKind::Barrier(n) => {
                     barrier = Some((n, item.sent_at));
@@ -72,7 +75,6 @@ pub fn place(sim: &Simulation, layout: &Layout, clock: f64) -> Vec<Placed> {
             });
         }
     }
-    out
 }
 
 /// The item under a point (in layout units), if one is within reach.
@@ -99,62 +101,116 @@ pub fn paint(
     use std::f64::consts::TAU;
 
     let r = m.record_r;
-    // Records first: one path per colour, built as SVG path data and handed over in one call,
-    // so thousands of records cost a handful of calls across the wasm boundary.
-    let mut paths: Vec<(&str, String)> = Vec::new();
+    // Records first, one fill per colour. Dots (detailed drawing) go as SVG path data in one
+    // call; the compact drawing's squares as `rect` calls, which need no string at all.
+    let mut colours: Vec<&str> = Vec::new();
     for it in items {
         if let ItemKind::Record(rec) = &it.kind {
             let colour = palette::record(rec, theme.record);
-            let i = match paths.iter().position(|(c, _)| *c == colour) {
-                Some(i) => i,
-                None => {
-                    paths.push((colour, String::new()));
-                    paths.len() - 1
-                }
-            };
-            let d = &mut paths[i].1;
-            if detailed {
-                dot(d, it.at.x, it.at.y, r);
-            } else {
-                square(d, it.at.x - r, it.at.y - r, 2.0 * r);
+            if !colours.contains(&colour) {
+                colours.push(colour);
             }
         }
     }
-    for (colour, d) in &paths {
-        if let Ok(path) = web_sys::Path2d::new_with_path_string(d) {
-            ctx.set_fill_style_str(colour);
-            ctx.fill_with_path_2d(&path);
+    let mut d = String::new();
+    for colour in colours {
+        ctx.begin_path();
+        d.clear();
+        for it in items {
+            let ItemKind::Record(rec) = &it.kind else {
+                continue;
+            };
+            if palette::record(rec, theme.record) != colour {
+                continue;
+            }
+            if detailed {
+                dot(&mut d, it.at.x, it.at.y, r);
+            } else {
+                ctx.rect(it.at.x - r, it.at.y - r, 2.0 * r, 2.0 * r);
+            }
+        }
+        ctx.set_fill_style_str(colour);
+        if detailed {
+            if let Ok(path) = web_sys::Path2d::new_with_path_string(&d) {
+                ctx.fill_with_path_2d(&path);
+            }
+        } else {
+            ctx.fill();
         }
     }
-    // Rings of records that are (or will be) channel state.
-    ctx.set_line_width(if detailed { 1.6 } else { 0.8 });
+    // Rings of records that are (or will be) channel state, and barriers: one path per
+    // checkpoint, so a frame sets a colour a handful of times, not once per item.
+    let mut ids: Vec<CheckpointId> = Vec::new();
     for it in items {
-        if let (ItemKind::Record(_), Some(n)) = (&it.kind, it.persisted) {
+        let n = match it.kind {
+            ItemKind::Record(_) => it.persisted,
+            ItemKind::Barrier(n) => Some(n),
+            _ => None,
+        };
+        if let Some(n) = n {
+            if !ids.contains(&n) {
+                ids.push(n);
+            }
+        }
+    }
+    ctx.set_line_width(if detailed { 1.6 } else { 0.8 });
+    let ring = r + 2.2;
+    for &n in &ids {
+        ctx.begin_path();
+        let mut any = false;
+        for it in items {
+            if matches!(it.kind, ItemKind::Record(_)) && it.persisted == Some(n) {
+                ctx.move_to(it.at.x + ring, it.at.y);
+                let _ = ctx.arc(it.at.x, it.at.y, ring, 0.0, TAU);
+                any = true;
+            }
+        }
+        if any {
             ctx.set_stroke_style_str(palette::checkpoint(n));
-            ctx.begin_path();
-            let _ = ctx.arc(it.at.x, it.at.y, r + 2.2, 0.0, TAU);
             ctx.stroke();
         }
     }
     let h = m.barrier_h;
     let w = if detailed { 4.0 } else { 1.6 };
+    let barriers = || {
+        items.iter().filter_map(|it| match it.kind {
+            ItemKind::Barrier(n) => Some((n, it.at.x, it.at.y)),
+            _ => None,
+        })
+    };
+    // Halos behind every barrier first, then each checkpoint's bars in its colour.
+    ctx.begin_path();
+    for (_, x, y) in barriers() {
+        ctx.rect(x - w / 2.0 - 1.0, y - h / 2.0 - 1.0, w + 2.0, h + 2.0);
+    }
+    ctx.set_fill_style_str(theme.halo);
+    ctx.fill();
     if detailed {
         ctx.set_font("bold 10px system-ui, sans-serif");
         ctx.set_text_align("center");
     }
+    for &n in &ids {
+        ctx.begin_path();
+        let mut any = false;
+        for (_, x, y) in barriers().filter(|b| b.0 == n) {
+            ctx.rect(x - w / 2.0, y - h / 2.0, w, h);
+            any = true;
+        }
+        if !any {
+            continue;
+        }
+        ctx.set_fill_style_str(palette::checkpoint(n));
+        ctx.fill();
+        if detailed {
+            let label = n.to_string();
+            for (_, x, y) in barriers().filter(|b| b.0 == n) {
+                let _ = ctx.fill_text(&label, x, y - h / 2.0 - 3.0);
+            }
+        }
+    }
     for it in items {
         let (x, y) = (it.at.x, it.at.y);
         match it.kind {
-            ItemKind::Barrier(n) => {
-                let colour = palette::checkpoint(n);
-                ctx.set_fill_style_str(theme.halo);
-                ctx.fill_rect(x - w / 2.0 - 1.0, y - h / 2.0 - 1.0, w + 2.0, h + 2.0);
-                ctx.set_fill_style_str(colour);
-                ctx.fill_rect(x - w / 2.0, y - h / 2.0, w, h);
-                if detailed {
-                    let _ = ctx.fill_text(&format!("{n}"), x, y - h / 2.0 - 3.0);
-                }
-            }
             ItemKind::Cancel(n) => {
                 ctx.set_stroke_style_str(palette::checkpoint(n));
                 ctx.set_line_width(1.5);
@@ -171,7 +227,7 @@ pub fn paint(
                 ctx.set_line_width(1.5);
                 ctx.stroke_rect(x - r, y - r, 2.0 * r, 2.0 * r);
             }
-            ItemKind::Record(_) => {}
+            ItemKind::Record(_) | ItemKind::Barrier(_) => {}
         }
     }
     if let Some((c, kind)) = selected {
