@@ -318,14 +318,16 @@ fn word_check(phys: &Physical, gs: &GlobalState) -> Option<WordCheck> {
             }
         }
     }
+    // Every word either side knows; BTreeMap order keeps the result stable.
     let mut mismatches = BTreeMap::new();
-    let keys: std::collections::BTreeSet<u32> =
-        expected.keys().chain(found.keys()).copied().collect();
-    for w in keys {
-        let (e, f) = (
-            expected.get(&w).copied().unwrap_or(0),
-            found.get(&w).copied().unwrap_or(0),
-        );
+    let expected_only = expected
+        .iter()
+        .map(|(&w, &e)| (w, e, found.get(&w).copied().unwrap_or(0)));
+    let found_only = found
+        .iter()
+        .filter(|(w, _)| !expected.contains_key(w))
+        .map(|(&w, &f)| (w, 0, f));
+    for (w, e, f) in expected_only.chain(found_only) {
         if e != f {
             mismatches.insert(phys.words[w as usize].clone(), (e, f));
         }
