@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::barrier::CheckpointId;
 use super::model::Config;
+use super::physical::Physical;
 use super::physical::{ChannelId, TaskId};
 use super::record::Record;
-use super::snapshot::{GlobalState, TaskSnapshot};
+use super::snapshot::{self, GlobalState, TaskSnapshot};
 use super::trace::AbortReason;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,6 +85,12 @@ impl Coordinator {
             .filter(|s| s.id == id)
     }
 
+    fn summary_mut(&mut self, id: CheckpointId) -> Option<&mut CheckpointSummary> {
+        self.summaries
+            .get_mut(id.checked_sub(1)? as usize)
+            .filter(|s| s.id == id)
+    }
+
     /// Retained global states of completed checkpoints, oldest first.
     pub fn completed(&self) -> impl DoubleEndedIterator<Item = &GlobalState> {
         self.retained.iter().map(|g| g.as_ref())
@@ -152,7 +159,7 @@ impl Coordinator {
         }
         *slot = Some(snapshot);
         let acked = pending.acked;
-        if let Some(s) = self.summaries.iter_mut().rev().find(|s| s.id == id) {
+        if let Some(s) = self.summary_mut(id) {
             s.acked = acked;
         }
         Some(acked)
@@ -170,25 +177,25 @@ impl Coordinator {
             .is_some_and(|p| p.acked as usize == p.snapshots.len())
     }
 
-    /// Turns a fully acknowledged checkpoint into its global state (without a verdict yet).
-    pub(crate) fn take_complete(&mut self, id: CheckpointId, now: u64) -> Option<GlobalState> {
+    /// Turns a fully acknowledged checkpoint into its global state, with the checker's verdict.
+    pub(crate) fn take_complete(
+        &mut self,
+        id: CheckpointId,
+        now: u64,
+        phys: &Physical,
+    ) -> Option<GlobalState> {
         let p = self.pending.remove(&id)?;
         self.set_status(id, CheckpointStatus::Completed, now);
         self.last_end = Some(now);
-        Some(GlobalState {
-            checkpoint: id,
-            trigger_time: p.trigger_time,
-            completion_time: now,
-            tasks: p.snapshots.into_iter().flatten().collect(),
-            channel_state: p.channel_state,
-            verdict: super::snapshot::Verdict {
-                consistent: true,
-                broken: Vec::new(),
-                duplicated: 0,
-                lost: 0,
-                word_check: None,
-            },
-        })
+        let tasks = p.snapshots.into_iter().flatten().collect();
+        Some(snapshot::checked(
+            id,
+            p.trigger_time,
+            now,
+            tasks,
+            p.channel_state,
+            phys,
+        ))
     }
 
     pub(crate) fn retain(&mut self, gs: GlobalState) {
@@ -209,7 +216,7 @@ impl Coordinator {
     }
 
     fn set_status(&mut self, id: CheckpointId, status: CheckpointStatus, now: u64) {
-        if let Some(s) = self.summaries.iter_mut().rev().find(|s| s.id == id) {
+        if let Some(s) = self.summary_mut(id) {
             s.status = status;
             s.end_time = Some(now);
         }

@@ -15,7 +15,7 @@ use super::model::{Config, JobGraph, OperatorKind, Partitioning};
 use super::physical::{ChannelId, GraphError, Physical, TaskId};
 use super::record::{Item, ItemKind, Payload, Record, RecordId};
 use super::rng::SplitMix64;
-use super::snapshot::{self, TaskMetrics, TaskSnapshot, TaskState, SINK_RECENT};
+use super::snapshot::{TaskMetrics, TaskSnapshot, TaskState, SINK_RECENT};
 use super::trace::{AbortReason, Action, Event};
 
 /// Latencies above this are refused (a "slow" channel is at most this slow).
@@ -1204,10 +1204,9 @@ impl Simulation {
     }
 
     fn complete(&mut self, n: CheckpointId) {
-        let Some(mut gs) = self.coordinator.take_complete(n, self.now) else {
+        let Some(gs) = self.coordinator.take_complete(n, self.now, &self.phys) else {
             return;
         };
-        gs.verdict = snapshot::check(&self.phys, &gs);
         self.events
             .push(Event::CheckpointCompleted { checkpoint: n });
         // Notify-complete: transactional sinks commit what their snapshot pre-committed.

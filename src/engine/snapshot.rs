@@ -157,6 +157,33 @@ impl Verdict {
     }
 }
 
+/// A completed checkpoint's global state with its verdict.
+pub fn checked(
+    checkpoint: CheckpointId,
+    trigger_time: u64,
+    completion_time: u64,
+    tasks: Vec<TaskSnapshot>,
+    channel_state: BTreeMap<ChannelId, Vec<Record>>,
+    phys: &Physical,
+) -> GlobalState {
+    let mut gs = GlobalState {
+        checkpoint,
+        trigger_time,
+        completion_time,
+        tasks,
+        channel_state,
+        verdict: Verdict {
+            consistent: true,
+            broken: Vec::new(),
+            duplicated: 0,
+            lost: 0,
+            word_check: None,
+        },
+    };
+    gs.verdict = check(phys, &gs);
+    gs
+}
+
 /// Per channel, the cut a global state describes.
 pub fn channel_cuts(phys: &Physical, gs: &GlobalState) -> Vec<ChannelCut> {
     let mut sent = vec![0u64; phys.channels.len()];
