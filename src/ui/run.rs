@@ -4,7 +4,7 @@
 //! The page keeps one `Run` behind an `Rc<RefCell<…>>` and mutates it in place, so a step
 //! never copies the history; the reducer only bumps a version number to re-render.
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use crate::engine::view::{self, Beat, MarkKind};
@@ -41,7 +41,7 @@ pub struct Run {
     pub serial: u64,
     pub scenario: Scenario,
     history: History,
-    journal: BTreeMap<u64, Rc<[Beat]>>,
+    journal: Journal,
     marks: Vec<Mark>,
     /// The virtual time the items are drawn at: the engine's time, or between it and the
     /// next event while playing, or easing towards it after a step.
@@ -58,7 +58,7 @@ impl Run {
             serial: SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             scenario,
             history: History::new(sim),
-            journal: BTreeMap::new(),
+            journal: Journal::default(),
             marks: Vec::new(),
             clock: 0.0,
             layout,
@@ -122,9 +122,8 @@ impl Run {
     pub fn recent(&self, n: u64) -> Vec<(u64, Rc<[Beat]>)> {
         let p = self.position();
         let from = (p + 1).saturating_sub(n).max(1);
-        self.journal
-            .range(from..=p)
-            .map(|(s, b)| (*s, Rc::clone(b)))
+        (from..=p)
+            .filter_map(|s| Some((s, Rc::clone(self.journal.get(s)?))))
             .collect()
     }
 
@@ -176,19 +175,18 @@ impl Run {
 
     fn journal_current(&mut self) {
         let p = self.position();
-        if p == 0 || self.journal.contains_key(&p) {
+        if p == 0 || self.journal.get(p).is_some() {
             return;
         }
         let sim = self.history.current();
-        let beats: Rc<[Beat]> = view::beats(sim, sim.last_events()).into();
-        self.journal.insert(p, beats);
-        self.trim_journal();
+        self.journal
+            .insert(p, view::beats(sim, sim.last_events()).into());
     }
 
     /// A step that may have replaced the recorded future: forget what came after it.
     fn after_new_step(&mut self) {
         let p = self.position();
-        self.journal.split_off(&p);
+        self.journal.forget_from(p);
         self.marks.retain(|m| m.step < p);
         for (checkpoint, kind) in view::marks(self.sim().last_events()) {
             self.marks.push(Mark {
@@ -205,7 +203,7 @@ impl Run {
     fn fill_journal(&mut self) {
         let target = self.position();
         let from = (target + 1).saturating_sub(JOURNAL_WINDOW).max(1);
-        if target == 0 || (from..=target).all(|s| self.journal.contains_key(&s)) {
+        if target == 0 || (from..=target).all(|s| self.journal.get(s).is_some()) {
             return;
         }
         self.history.seek(from);
@@ -215,22 +213,54 @@ impl Run {
             self.journal_current();
         }
     }
+}
 
-    fn trim_journal(&mut self) {
-        let p = self.position();
-        while self.journal.len() > JOURNAL_MAX {
-            let (Some((&lo, _)), Some((&hi, _))) = (
-                self.journal.first_key_value(),
-                self.journal.last_key_value(),
-            ) else {
-                break;
-            };
-            if p.abs_diff(lo) >= p.abs_diff(hi) {
-                self.journal.remove(&lo);
+/// The narration of a contiguous range of steps, `first ..` — the steps around the position.
+/// Stepping, seeking and filling only ever extend it at either end; a step that would leave a
+/// gap starts it afresh (the page only shows the window before the position).
+#[derive(Default)]
+struct Journal {
+    first: u64,
+    beats: VecDeque<Rc<[Beat]>>,
+}
+
+impl Journal {
+    fn end(&self) -> u64 {
+        self.first + self.beats.len() as u64
+    }
+
+    fn get(&self, step: u64) -> Option<&Rc<[Beat]>> {
+        let i = step.checked_sub(self.first)?;
+        self.beats.get(usize::try_from(i).ok()?)
+    }
+
+    /// Records the beats of `step` (a step not yet recorded), then keeps at most
+    /// `JOURNAL_MAX` steps, dropping from the end farther from `step`.
+    fn insert(&mut self, step: u64, beats: Rc<[Beat]>) {
+        if !self.beats.is_empty() && step == self.end() {
+            self.beats.push_back(beats);
+        } else if !self.beats.is_empty() && step + 1 == self.first {
+            self.first = step;
+            self.beats.push_front(beats);
+        } else {
+            self.first = step;
+            self.beats.clear();
+            self.beats.push_back(beats);
+        }
+        while self.beats.len() > JOURNAL_MAX {
+            if step - self.first >= self.end() - 1 - step {
+                self.beats.pop_front();
+                self.first += 1;
             } else {
-                self.journal.remove(&hi);
+                self.beats.pop_back();
             }
         }
+    }
+
+    /// A new future from `step` on: what was recorded for it and later no longer happens.
+    fn forget_from(&mut self, step: u64) {
+        let keep = step.saturating_sub(self.first).min(self.beats.len() as u64);
+        self.beats.truncate(keep as usize);
     }
 }
 
@@ -323,5 +353,30 @@ mod tests {
         r.forward();
         assert!(!r.settle(16.0, false));
         assert_eq!(r.clock, r.sim().now() as f64);
+    }
+
+    #[test]
+    fn the_journal_stays_one_window_around_the_newest_step() {
+        let beats = |n: u64| -> Rc<[Beat]> { vec![Beat::TriggerDeferred; n as usize % 3].into() };
+        let mut j = Journal::default();
+        for s in 10..20 {
+            j.insert(s, beats(s));
+        }
+        j.insert(9, beats(9));
+        assert_eq!((j.first, j.end()), (9, 20));
+        assert_eq!(j.get(12).map(|b| b.len()), Some(0));
+        assert_eq!(j.get(20), None);
+        // A step with a gap to the window starts a new one.
+        j.insert(100, beats(100));
+        assert_eq!((j.first, j.end()), (100, 101));
+        assert!(j.get(12).is_none());
+        j.forget_from(100);
+        assert_eq!(j.end(), j.first);
+        // Past the maximum, the end farther from the newest step goes.
+        for s in 0..JOURNAL_MAX as u64 + 5 {
+            j.insert(s, beats(s));
+        }
+        assert_eq!(j.beats.len(), JOURNAL_MAX);
+        assert_eq!(j.end(), JOURNAL_MAX as u64 + 5);
     }
 }
