@@ -354,10 +354,16 @@ mod animation {
     pub struct Frames;
 
     #[cfg(target_arch = "wasm32")]
+    type FrameCallback = wasm_bindgen::closure::Closure<dyn FnMut(f64)>;
+
+    #[cfg(target_arch = "wasm32")]
     struct Loop {
         canvas: NodeRef,
         inputs: Rc<RefCell<LoopInputs>>,
-        handle: RefCell<Option<gloo::render::AnimationFrame>>,
+        /// The one callback every frame is requested with (a new closure per frame would be
+        /// garbage for the JS engine sixty times a second), and the pending request's id.
+        callback: RefCell<Option<FrameCallback>>,
+        request: std::cell::Cell<Option<i32>>,
         painted: RefCell<Option<PaintKey>>,
         /// Where the canvas sits in the stage (CSS px): only over the graph's fitted box, so
         /// the browser rasterises and composites no more pixels than the graph covers.
@@ -370,6 +376,13 @@ mod animation {
         stopped: std::cell::Cell<bool>,
         /// The items of the last paint, kept so that a frame allocates nothing.
         items: RefCell<Vec<Placed>>,
+        /// The 2D context of the canvas element it was made for.
+        ctx: RefCell<
+            Option<(
+                web_sys::HtmlCanvasElement,
+                web_sys::CanvasRenderingContext2d,
+            )>,
+        >,
     }
 
     /// What the last paint showed; an identical frame is not painted again.
@@ -388,7 +401,10 @@ mod animation {
     impl Drop for Frames {
         fn drop(&mut self) {
             self._state.stopped.set(true);
-            self._state.handle.borrow_mut().take();
+            if let (Some(id), Some(window)) = (self._state.request.take(), web_sys::window()) {
+                let _ = window.cancel_animation_frame(id);
+            }
+            self._state.callback.borrow_mut().take();
         }
     }
 
@@ -399,7 +415,8 @@ mod animation {
         let state = Rc::new(Loop {
             canvas,
             inputs,
-            handle: RefCell::new(None),
+            callback: RefCell::new(None),
+            request: std::cell::Cell::new(None),
             painted: RefCell::new(None),
             placed: std::cell::Cell::new((0, 0, 0, 0)),
             last_paint: std::cell::Cell::new(0.0),
@@ -407,6 +424,7 @@ mod animation {
             dark,
             stopped: std::cell::Cell::new(false),
             items: RefCell::new(Vec::new()),
+            ctx: RefCell::new(None),
         });
         request(&state);
         Frames { _state: state }
@@ -417,23 +435,37 @@ mod animation {
         Frames
     }
 
+    /// Asks for the next frame. The callback holds the loop weakly: dropping `Frames` ends it.
     #[cfg(target_arch = "wasm32")]
     fn request(state: &Rc<Loop>) {
-        let next = Rc::clone(state);
-        let handle = gloo::render::request_animation_frame(move |ts| {
-            if next.stopped.get() {
-                return;
-            }
-            frame(&next, ts);
-            request(&next);
+        use wasm_bindgen::JsCast;
+
+        let mut callback = state.callback.borrow_mut();
+        let callback = callback.get_or_insert_with(|| {
+            let weak = Rc::downgrade(state);
+            wasm_bindgen::closure::Closure::new(move |ts: f64| {
+                let Some(state) = weak.upgrade() else {
+                    return;
+                };
+                state.request.set(None);
+                if state.stopped.get() {
+                    return;
+                }
+                frame(&state, ts);
+                if !state.stopped.get() {
+                    request(&state);
+                }
+            })
         });
-        *state.handle.borrow_mut() = Some(handle);
+        let id = web_sys::window().and_then(|w| {
+            w.request_animation_frame(callback.as_ref().unchecked_ref())
+                .ok()
+        });
+        state.request.set(id);
     }
 
     #[cfg(target_arch = "wasm32")]
     fn frame(state: &Loop, ts: f64) {
-        use wasm_bindgen::JsCast;
-
         let (on_frame, run, selection) = {
             let i = state.inputs.borrow();
             (i.on_frame.clone(), i.run.clone(), i.selection)
@@ -512,12 +544,7 @@ mod animation {
             canvas.set_width(pw);
             canvas.set_height(ph);
         }
-        let Some(ctx) = canvas
-            .get_context("2d")
-            .ok()
-            .flatten()
-            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-        else {
+        let Some(ctx) = context(state, &canvas) else {
             return;
         };
         let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
@@ -544,6 +571,35 @@ mod animation {
         item::paint(&ctx, &items, &l.metrics, l.detailed, &theme, selected);
         *state.painted.borrow_mut() = Some(key);
         state.last_paint.set(ts);
+    }
+
+    /// The canvas's 2D context, made once per canvas element. It is `desynchronized`: the
+    /// browser hands each painted frame to the compositor directly instead of copying the
+    /// bitmap during the main thread's commit — with thousands of items that commit was the
+    /// largest cost of a frame. (Browsers without the hint ignore it.)
+    #[cfg(target_arch = "wasm32")]
+    fn context(
+        state: &Loop,
+        canvas: &web_sys::HtmlCanvasElement,
+    ) -> Option<web_sys::CanvasRenderingContext2d> {
+        use wasm_bindgen::JsCast;
+
+        let mut cached = state.ctx.borrow_mut();
+        if let Some((element, ctx)) = cached.as_ref() {
+            if element == canvas {
+                return Some(ctx.clone());
+            }
+        }
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"desynchronized".into(), &true.into());
+        let ctx = canvas
+            .get_context_with_context_options("2d", &options)
+            .ok()
+            .flatten()?
+            .dyn_into::<web_sys::CanvasRenderingContext2d>()
+            .ok()?;
+        *cached = Some((canvas.clone(), ctx.clone()));
+        Some(ctx)
     }
 
     /// How fast a typical item moves (the median over channels of path length over latency),
