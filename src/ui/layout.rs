@@ -464,6 +464,39 @@ pub fn layout(phys: &Physical) -> Layout {
 
 /// Where each item of one channel is, as a distance along its path of length `len`, at
 /// virtual time `t`. `times` are the items' (sent, arrives) times, head of the queue first.
+/// Roughly how wide `text` is at `font` size (layout units): enough to decide whether two
+/// labels collide, without measuring text in the DOM. Wide (CJK) characters count one em.
+pub fn text_width(text: &str, font: f64) -> f64 {
+    let ems: f64 = text
+        .chars()
+        .map(|c| if (c as u32) < 0x1100 { 0.62 } else { 1.0 })
+        .sum();
+    ems * font
+}
+
+/// The operator header's right-hand label: "kind ×p" when it fits beside the name in a box
+/// `width` wide, else just "×p", else nothing.
+pub fn operator_kind_label(
+    name: &str,
+    kind: &str,
+    parallelism: u32,
+    width: f64,
+    font: f64,
+) -> String {
+    // 8 units of padding each side, 6 between the labels; the kind is set at 0.85 em.
+    let room = width - 22.0 - text_width(name, font);
+    let full = format!("{kind} ×{parallelism}");
+    if text_width(&full, 0.85 * font) <= room {
+        return full;
+    }
+    let short = format!("×{parallelism}");
+    if text_width(&short, 0.85 * font) <= room {
+        short
+    } else {
+        String::new()
+    }
+}
+
 /// An item moves at constant speed from the sender (at its send time) to the port (at its
 /// arrival time); items that have arrived but were not taken yet wait in a row at the port,
 /// `spacing` apart, the head nearest to it.
@@ -724,5 +757,32 @@ mod tests {
         assert_eq!((f.dx, f.dy), (0.0, 100.0));
         assert_eq!(f.to_layout(200.0, 200.0), Point { x: 100.0, y: 50.0 });
         assert_eq!(fit(0.0, 1.0, 1.0, 1.0).scale, 1.0);
+    }
+
+    #[test]
+    fn an_operator_kind_that_would_collide_with_the_name_is_shortened() {
+        assert_eq!(
+            operator_kind_label("Merge", "union", 1, 160.0, 12.0),
+            "union ×1"
+        );
+        assert_eq!(
+            operator_kind_label("Sentences", "source", 40, 100.0, 10.0),
+            "×40"
+        );
+        assert_eq!(
+            operator_kind_label("Sentences", "source", 40, 70.0, 10.0),
+            ""
+        );
+        // In the large preset every header keeps at least its parallelism.
+        let phys = presets::large().simulation().unwrap();
+        let l = layout(phys.physical());
+        for (o, op) in phys.physical().graph.operators.iter().enumerate() {
+            let w = l.operators[o].rect.w;
+            let label =
+                operator_kind_label(&op.name, "count by key", op.parallelism, w, l.metrics.font);
+            assert!(label.ends_with("×40"), "{} ({w}): {label:?}", op.name);
+        }
+        // Chinese labels are about twice as wide per character.
+        assert!(text_width("計數", 10.0) > text_width("ab", 10.0) * 1.5);
     }
 }

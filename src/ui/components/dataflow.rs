@@ -199,7 +199,8 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         html! {
             <Operator key={o} testid={scene.operators[o].0.clone()}
                 name={scene.operators[o].1.clone()} kind={(s.operator_kind)(&op.kind)}
-                parallelism={op.parallelism} rect={layout.operators[o].rect} />
+                parallelism={op.parallelism} rect={layout.operators[o].rect}
+                font={layout.metrics.font} />
         }
     });
     let channels = phys.channels.iter().enumerate().map(|(c, _)| {
