@@ -1,7 +1,7 @@
 //! The checkpoint coordinator: triggers checkpoints, collects acknowledgements, completes,
 //! subsumes and aborts them, and keeps the retained global states.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
@@ -12,6 +12,7 @@ use super::physical::Physical;
 use super::physical::{ChannelId, TaskId};
 use super::record::Record;
 use super::snapshot::{self, GlobalState, TaskSnapshot};
+use super::sorted_map::SortedMap;
 use super::trace::AbortReason;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,14 +40,17 @@ pub(crate) struct Pending {
     pub trigger_time: u64,
     pub snapshots: Vec<Option<TaskSnapshot>>,
     pub acked: u32,
-    pub channel_state: BTreeMap<ChannelId, Vec<Record>>,
+    /// In-flight records persisted for this checkpoint (unaligned), in the order they were
+    /// recorded; grouped by channel only when the checkpoint completes.
+    pub channel_state: Vec<(ChannelId, Record)>,
 }
 
 #[derive(Clone, Debug)]
 pub struct Coordinator {
     pub(crate) next_id: CheckpointId,
     pub(crate) summaries: Vec<CheckpointSummary>,
-    pub(crate) pending: BTreeMap<CheckpointId, Pending>,
+    /// Checkpoints still collecting acknowledgements; ids only grow, so each start appends.
+    pub(crate) pending: SortedMap<CheckpointId, Pending>,
     pub(crate) retained: VecDeque<Rc<GlobalState>>,
     pub(crate) last_end: Option<u64>,
     /// A periodic trigger came due while it could not run; run it as soon as it can.
@@ -62,7 +66,7 @@ impl Coordinator {
         Coordinator {
             next_id: 1,
             summaries: Vec::new(),
-            pending: BTreeMap::new(),
+            pending: SortedMap::new(),
             retained: VecDeque::new(),
             last_end: None,
             trigger_waiting: false,
@@ -135,7 +139,7 @@ impl Coordinator {
                 trigger_time: now,
                 snapshots: vec![None; tasks as usize],
                 acked: 0,
-                channel_state: BTreeMap::new(),
+                channel_state: Vec::new(),
             },
         );
         self.summaries.push(CheckpointSummary {
@@ -167,7 +171,7 @@ impl Coordinator {
 
     pub(crate) fn record_channel_state(&mut self, id: CheckpointId, c: ChannelId, r: Record) {
         if let Some(p) = self.pending.get_mut(&id) {
-            p.channel_state.entry(c).or_default().push(r);
+            p.channel_state.push((c, r));
         }
     }
 
@@ -193,7 +197,7 @@ impl Coordinator {
             p.trigger_time,
             now,
             tasks,
-            p.channel_state,
+            by_channel(&p.channel_state),
             phys,
         ))
     }
@@ -228,4 +232,24 @@ impl Coordinator {
             .and_then(|p| p.snapshots.get(task as usize))
             .is_some_and(|s| s.is_some())
     }
+}
+
+/// Recorded in-flight records grouped by channel, each channel's in the order they were recorded.
+fn by_channel(recorded: &[(ChannelId, Record)]) -> SortedMap<ChannelId, Vec<Record>> {
+    // Sorting (channel, position) pairs keeps each channel's order, and uses the one sort the
+    // page already has (`sort_unstable` over `(u64, u64)`) instead of adding another.
+    let mut order: Vec<(u64, u64)> = recorded
+        .iter()
+        .enumerate()
+        .map(|(at, &(c, _))| (u64::from(c), at as u64))
+        .collect();
+    order.sort_unstable();
+    let mut state: SortedMap<ChannelId, Vec<Record>> = SortedMap::new();
+    for (_, at) in order {
+        if let Some(&(c, record)) = recorded.get(at as usize) {
+            // Channels come in increasing order, so a new one is appended.
+            state.get_or_default(c).push(record);
+        }
+    }
+    state
 }

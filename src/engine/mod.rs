@@ -23,12 +23,14 @@ pub mod coordinator;
 pub mod gate;
 pub mod history;
 pub mod model;
+mod names;
 pub mod physical;
 pub mod record;
 pub mod report;
 pub mod rng;
 pub mod sim;
 pub mod snapshot;
+pub mod sorted_map;
 pub mod trace;
 pub mod view;
 

@@ -3,12 +3,13 @@
 //!
 //! Building it is where a job graph is checked: every problem is a typed [`GraphError`].
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::model::{JobGraph, OperatorKind, Partitioning};
+use super::names::{self, NameIndex};
+use super::sorted_map::SortedMap;
 
 /// Index of a subtask in [`Physical::tasks`].
 pub type TaskId = u32;
@@ -158,7 +159,7 @@ pub struct Physical {
     /// Every source line of every source, indexed by [`super::record::Payload::Line`].
     pub lines: Vec<Line>,
     /// Per source operator, the indices into `lines` of its log.
-    pub source_lines: BTreeMap<u32, Vec<u32>>,
+    pub source_lines: SortedMap<u32, Vec<u32>>,
     /// Interned words, indexed by [`super::record::Payload::Word`].
     pub words: Vec<String>,
     /// A fixed hash of each word (FNV-1a), for hash partitioning.
@@ -195,13 +196,15 @@ impl Physical {
         if ops.is_empty() {
             return Err(GraphError::NoOperators);
         }
-        let mut index: BTreeMap<&str, u32> = BTreeMap::new();
+        let index = NameIndex::new(ops.iter().map(|op| op.name.as_str()));
+        let first_named = index.first_positions();
         let mut total_tasks: u64 = 0;
         for (i, op) in ops.iter().enumerate() {
             if op.name.trim().is_empty() {
                 return Err(GraphError::EmptyName);
             }
-            if index.insert(op.name.as_str(), i as u32).is_some() {
+            // An earlier operator has this name.
+            if first_named.get(i) != Some(&(i as u32)) {
                 return Err(GraphError::DuplicateOperator(op.name.clone()));
             }
             if op.parallelism == 0 {
@@ -229,25 +232,25 @@ impl Physical {
 
         // Resolve edges and count channels before allocating anything.
         let mut edges = Vec::with_capacity(graph.edges.len());
-        let mut seen_pairs = BTreeMap::new();
+        // Per operator, the operators its edges so far lead to: a pair may be joined once.
+        let mut targets: Vec<Vec<u32>> = vec![Vec::new(); ops.len()];
         let mut total_channels: u64 = 0;
         for (e, edge) in graph.edges.iter().enumerate() {
             let lookup = |name: &String| {
-                index
-                    .get(name.as_str())
-                    .copied()
-                    .ok_or_else(|| GraphError::UnknownOperator {
-                        edge: e as u32,
-                        name: name.clone(),
-                    })
+                index.find(name).ok_or_else(|| GraphError::UnknownOperator {
+                    edge: e as u32,
+                    name: name.clone(),
+                })
             };
             let (from, to) = (lookup(&edge.from)?, lookup(&edge.to)?);
-            if seen_pairs.insert((from, to), ()).is_some() {
+            let joined = &mut targets[from as usize];
+            if joined.contains(&to) {
                 return Err(GraphError::DuplicateEdge {
                     from: edge.from.clone(),
                     to: edge.to.clone(),
                 });
             }
+            joined.push(to);
             let (fp, tp) = (ops[from as usize].parallelism, ops[to as usize].parallelism);
             if ops[to as usize].kind.is_source() {
                 return Err(GraphError::SourceHasInputs(edge.to.clone()));
@@ -329,16 +332,15 @@ impl Physical {
             }
         }
 
-        // Intern the words of every source line.
-        let mut lines = Vec::new();
-        let mut source_lines = BTreeMap::new();
-        let mut words: Vec<String> = Vec::new();
-        let mut word_index: BTreeMap<String, u32> = BTreeMap::new();
+        // Every source line with its words, which are interned once all are known.
+        let mut texts = Vec::new();
+        let mut line_words = Vec::new();
+        let mut source_lines = SortedMap::new();
         for (i, op) in ops.iter().enumerate() {
             if let OperatorKind::Source { lines: text, .. } = &op.kind {
                 let mut ids = Vec::with_capacity(text.len());
                 for line in text {
-                    if lines.len() >= MAX_LINES {
+                    if texts.len() >= MAX_LINES {
                         return Err(GraphError::TooManyLines(
                             ops.iter()
                                 .map(|o| match &o.kind {
@@ -348,24 +350,20 @@ impl Physical {
                                 .sum(),
                         ));
                     }
-                    let ws = split_words(line)
-                        .map(|w| {
-                            let next = words.len() as u32;
-                            *word_index.entry(w.clone()).or_insert_with(|| {
-                                words.push(w);
-                                next
-                            })
-                        })
-                        .collect();
-                    ids.push(lines.len() as u32);
-                    lines.push(Line {
-                        text: line.clone(),
-                        words: ws,
-                    });
+                    ids.push(texts.len() as u32);
+                    texts.push(line.clone());
+                    line_words.push(split_words(line).collect());
                 }
+                // Operators come in index order, so each insert appends.
                 source_lines.insert(i as u32, ids);
             }
         }
+        let (words, line_ids) = names::intern(line_words);
+        let lines = texts
+            .into_iter()
+            .zip(line_ids)
+            .map(|(text, words)| Line { text, words })
+            .collect();
         let word_hash = words.iter().map(|w| fnv1a(w)).collect();
         Ok(Physical {
             graph: graph.clone(),
@@ -419,17 +417,21 @@ fn topological_order(n: usize, edges: &[(u32, u32)]) -> Result<Vec<u32>, u32> {
     for &(_, t) in edges {
         indegree[t as usize] += 1;
     }
-    let mut ready: std::collections::BTreeSet<u32> = (0..n as u32)
+    // Operators whose inputs are all placed, largest index first so that `pop` takes the
+    // smallest.
+    let mut ready: Vec<u32> = (0..n as u32)
+        .rev()
         .filter(|&i| indegree[i as usize] == 0)
         .collect();
     let mut order = Vec::with_capacity(n);
-    while let Some(op) = ready.pop_first() {
+    while let Some(op) = ready.pop() {
         order.push(op);
         for &(f, t) in edges {
             if f == op {
                 indegree[t as usize] -= 1;
                 if indegree[t as usize] == 0 {
-                    ready.insert(t);
+                    let at = ready.partition_point(|&r| r > t);
+                    ready.insert(at, t);
                 }
             }
         }

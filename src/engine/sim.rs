@@ -5,7 +5,7 @@
 //! mode), and `step()` lets the scheduler pick the next timed event, ties broken by the seeded
 //! PRNG. Both end in the same handlers, so a manual and a scheduled delivery are one code path.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::rc::Rc;
 
@@ -129,38 +129,55 @@ enum Due {
 /// The event queue: events bucketed by virtual time. Among the events due at the same time the
 /// seeded PRNG picks one uniformly — the tie-break rule — and buckets are few (times cluster
 /// within one channel latency of now), so push and pop stay cheap at any graph size.
+///
+/// The buckets sit in a vector sorted latest first, so the earliest is popped from the end and
+/// no other bucket moves. A `BTreeMap` does the same as fast but with far more code in the
+/// page's wasm.
 #[derive(Clone, Debug, Default)]
 struct TimeQueue {
-    buckets: BTreeMap<u64, Vec<Due>>,
+    /// `(time, events due then)`, in decreasing time, no bucket empty.
+    buckets: Vec<(u64, Vec<Due>)>,
     /// Emptied buckets kept for reuse, so steady state allocates nothing.
     spare: Vec<Vec<Due>>,
+    /// Where the last push went. Events pushed together are often due together (a record sent
+    /// on every channel of an edge), so it is tried before searching; a stale hint just misses.
+    last_push: usize,
 }
 
 impl TimeQueue {
     fn push(&mut self, time: u64, due: Due) {
-        match self.buckets.get_mut(&time) {
-            Some(bucket) => bucket.push(due),
-            None => {
+        if let Some((t, bucket)) = self.buckets.get_mut(self.last_push) {
+            if *t == time {
+                bucket.push(due);
+                return;
+            }
+        }
+        let at = self.buckets.partition_point(|&(t, _)| t > time);
+        self.last_push = at;
+        match self.buckets.get_mut(at) {
+            Some((t, bucket)) if *t == time => bucket.push(due),
+            _ => {
                 let mut bucket = self.spare.pop().unwrap_or_default();
                 bucket.push(due);
-                self.buckets.insert(time, bucket);
+                self.buckets.insert(at, (time, bucket));
             }
         }
     }
 
     fn pop(&mut self, rng: &mut SplitMix64) -> Option<(u64, Due)> {
-        let mut first = self.buckets.first_entry()?;
-        let time = *first.key();
-        let bucket = first.get_mut();
+        let (time, bucket) = self.buckets.last_mut()?;
+        let time = *time;
         let due = bucket.swap_remove(rng.below(bucket.len() as u64) as usize);
         if bucket.is_empty() {
-            self.spare.push(first.remove());
+            if let Some((_, empty)) = self.buckets.pop() {
+                self.spare.push(empty);
+            }
         }
         Some((time, due))
     }
 
     fn first_time(&self) -> Option<u64> {
-        self.buckets.keys().next().copied()
+        self.buckets.last().map(|&(time, _)| time)
     }
 }
 
@@ -319,8 +336,8 @@ impl Simulation {
         let queued: usize = self
             .queue
             .buckets
-            .values()
-            .map(|b| b.capacity())
+            .iter()
+            .map(|(_, b)| b.capacity())
             .sum::<usize>()
             + self.queue.spare.iter().map(|b| b.capacity()).sum::<usize>();
         size_of::<Self>()
@@ -911,7 +928,7 @@ impl Simulation {
                 for w in words {
                     let count = match &mut self.tasks[t as usize].state {
                         TaskState::Count { counts } => {
-                            let c = counts.entry(w).or_insert(0);
+                            let c = counts.get_or_default(w);
                             *c += 1;
                             *c
                         }

@@ -1,7 +1,7 @@
 //! What a completed checkpoint captured — the global state — and the checker that decides
 //! whether it is a consistent cut.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
@@ -9,6 +9,7 @@ use super::barrier::CheckpointId;
 use super::model::OperatorKind;
 use super::physical::{ChannelId, Physical, TaskId};
 use super::record::{Payload, Record};
+use super::sorted_map::SortedMap;
 
 /// How many of a sink's latest records its state shows.
 pub const SINK_RECENT: usize = 6;
@@ -23,7 +24,7 @@ pub enum TaskState {
     /// checkpointed state in Flink, but shown to the student).
     Stateless { processed: u64 },
     /// Keyed state: word → count.
-    Count { counts: BTreeMap<u32, u64> },
+    Count { counts: SortedMap<u32, u64> },
     /// A transactional (two-phase-commit) sink: records received since the last completed
     /// checkpoint sit in an open transaction; `committed` grows only when the coordinator
     /// notifies that a checkpoint completed.
@@ -39,7 +40,7 @@ impl TaskState {
         match kind {
             OperatorKind::Source { .. } => TaskState::Source { offset: 0 },
             OperatorKind::Count => TaskState::Count {
-                counts: BTreeMap::new(),
+                counts: SortedMap::new(),
             },
             OperatorKind::Sink => TaskState::Sink {
                 received: 0,
@@ -97,7 +98,7 @@ pub struct GlobalState {
     /// Every task's snapshot, by task id.
     pub tasks: Vec<TaskSnapshot>,
     /// Recorded channel state (in-flight records), only for channels that have some.
-    pub channel_state: BTreeMap<ChannelId, Vec<Record>>,
+    pub channel_state: SortedMap<ChannelId, Vec<Record>>,
     pub verdict: Verdict,
 }
 
@@ -130,7 +131,7 @@ impl ChannelCut {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WordCheck {
     /// word → (expected from the input prefix, found in counts + channel state)
-    pub mismatches: BTreeMap<String, (u64, u64)>,
+    pub mismatches: SortedMap<String, (u64, u64)>,
     pub words_checked: u64,
 }
 
@@ -163,7 +164,7 @@ pub fn checked(
     trigger_time: u64,
     completion_time: u64,
     tasks: Vec<TaskSnapshot>,
-    channel_state: BTreeMap<ChannelId, Vec<Record>>,
+    channel_state: SortedMap<ChannelId, Vec<Record>>,
     phys: &Physical,
 ) -> GlobalState {
     let mut gs = GlobalState {
@@ -290,22 +291,29 @@ fn word_check(phys: &Physical, gs: &GlobalState) -> Option<WordCheck> {
             .get(w as usize)
             .is_some_and(|s| s.chars().count() as u32 >= min_len)
     };
-    let words_of = |p: &Payload, out: &mut BTreeMap<u32, u64>| match *p {
+    // Word tallies are indexed by word id, which numbers `phys.words` densely.
+    let add = |tally: &mut [u64], w: u32, n: u64| {
+        if let Some(count) = tally.get_mut(w as usize) {
+            *count += n;
+        }
+    };
+    // Adds `times` for each counted word of a record.
+    let words_of = |p: &Payload, times: u64, tally: &mut [u64]| match *p {
         Payload::Line(l) => {
             for &w in phys.lines.get(l as usize).map_or(&[][..], |l| &l.words[..]) {
                 if keep(w) {
-                    *out.entry(w).or_default() += 1;
+                    add(tally, w, times);
                 }
             }
         }
-        Payload::Word(w) if keep(w) => *out.entry(w).or_default() += 1,
+        Payload::Word(w) if keep(w) => add(tally, w, times),
         _ => {}
     };
 
     // Expected: every word of every line before each source subtask's offset.
     let source = chain[0];
     let lines = phys.source_lines.get(&source)?;
-    let mut expected = BTreeMap::new();
+    let mut expected = vec![0u64; phys.words.len()];
     for &t in phys.operator_tasks.get(source as usize)? {
         let snap = gs.tasks.get(t as usize)?;
         let TaskState::Source { offset } = snap.state else {
@@ -314,23 +322,17 @@ fn word_check(phys: &Physical, gs: &GlobalState) -> Option<WordCheck> {
         let sub = phys.tasks[t as usize].subtask as u64;
         let p = phys.graph.operators[source as usize].parallelism as u64;
         for (line, times) in lines_read(sub, p, offset, lines.len() as u64) {
-            for _ in 0..times.min(1) {
-                let mut once = BTreeMap::new();
-                words_of(&Payload::Line(lines[line as usize]), &mut once);
-                for (w, n) in once {
-                    *expected.entry(w).or_default() += n * times;
-                }
-            }
+            words_of(&Payload::Line(lines[line as usize]), times, &mut expected);
         }
     }
 
     // Found: the counts, plus words still in flight on channels inside the chain.
     let count = *chain.last()?;
-    let mut found = BTreeMap::new();
+    let mut found = vec![0u64; phys.words.len()];
     for &t in phys.operator_tasks.get(count as usize)? {
         if let Some(TaskState::Count { counts }) = gs.tasks.get(t as usize).map(|s| &s.state) {
             for (&w, &n) in counts {
-                *found.entry(w).or_default() += n;
+                add(&mut found, w, n);
             }
         }
     }
@@ -341,32 +343,35 @@ fn word_check(phys: &Physical, gs: &GlobalState) -> Option<WordCheck> {
         let to_op = phys.tasks[ch.to as usize].operator;
         if chain[1..].contains(&to_op) {
             for r in records {
-                words_of(&r.payload, &mut found);
+                words_of(&r.payload, 1, &mut found);
             }
         }
     }
-    // Every word either side knows; BTreeMap order keeps the result stable.
-    let mut mismatches = BTreeMap::new();
-    let expected_only = expected
+    // The words whose counts differ, ordered by their text as the map keyed by them keeps them.
+    let mut differing: Vec<(&str, u32)> = phys
+        .words
         .iter()
-        .map(|(&w, &e)| (w, e, found.get(&w).copied().unwrap_or(0)));
-    let found_only = found
-        .iter()
-        .filter(|(w, _)| !expected.contains_key(w))
-        .map(|(&w, &f)| (w, 0, f));
-    for (w, e, f) in expected_only.chain(found_only) {
-        if e != f {
-            mismatches.insert(phys.words[w as usize].clone(), (e, f));
-        }
+        .zip(expected.iter().zip(&found))
+        .enumerate()
+        .filter(|(_, (_, (e, f)))| e != f)
+        .map(|(w, (text, _))| (text.as_str(), w as u32))
+        .collect();
+    differing.sort_unstable();
+    let mut mismatches = SortedMap::new();
+    for (text, w) in differing {
+        let (e, f) = (expected[w as usize], found[w as usize]);
+        // Texts come in increasing order, so each insert appends.
+        mismatches.insert(text.to_owned(), (e, f));
     }
     Some(WordCheck {
         mismatches,
-        words_checked: expected.values().sum(),
+        words_checked: expected.iter().sum(),
     })
 }
 
 /// How often each of a log's `len` lines was read by subtask `sub` of `p` after `offset`
-/// reads (it reads lines `sub, sub+p, sub+2p …` round the log): O(len), not O(offset).
+/// reads (it reads lines `sub, sub+p, sub+2p …` round the log), in line order: O(len log len),
+/// not O(offset).
 pub fn lines_read(sub: u64, p: u64, offset: u64, len: u64) -> Vec<(u64, u64)> {
     if len == 0 {
         return Vec::new();
@@ -374,12 +379,12 @@ pub fn lines_read(sub: u64, p: u64, offset: u64, len: u64) -> Vec<(u64, u64)> {
     let step = p % len;
     let period = len / gcd(step, len);
     let (times, rest) = (offset / period, offset % period);
-    let mut counts = BTreeMap::new();
-    for j in 0..period.min(offset) {
-        let line = (sub + j * step) % len;
-        *counts.entry(line).or_insert(0) += times + u64::from(j < rest);
-    }
-    counts.into_iter().collect()
+    // One period visits each line of its orbit once, so no line comes twice.
+    let mut counts: Vec<(u64, u64)> = (0..period.min(offset))
+        .map(|j| ((sub + j * step) % len, times + u64::from(j < rest)))
+        .collect();
+    counts.sort_unstable();
+    counts
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -392,6 +397,8 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
     #[test]

@@ -9,10 +9,10 @@
 //! of the older ones. This is Flink's `BarrierBuffer` behaviour, and it keeps every channel's
 //! items in the order they were sent.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::mem;
 
-use super::{is_newer, ChannelIndex, CheckpointId, Input, Inputs, Output};
+use super::{is_newer, ChannelIndex, CheckpointId, Input, InputSet, Inputs, Output};
 
 /// An item waiting in the alignment buffer, with the channel it came from.
 type Held<R> = (ChannelIndex, Input<R>);
@@ -25,7 +25,7 @@ pub(super) struct Aligned<R> {
     /// Whether `latest` is being aligned right now.
     aligning: bool,
     /// Channels that delivered the barrier of the running alignment.
-    blocked: BTreeSet<ChannelIndex>,
+    blocked: InputSet,
     /// Items that arrived on blocked channels during the running alignment, in arrival order.
     held: Vec<Held<R>>,
     /// Buffers of finished alignments still to be replayed; the last one is replayed first.
@@ -37,7 +37,7 @@ impl<R> Default for Aligned<R> {
         Aligned {
             latest: None,
             aligning: false,
-            blocked: BTreeSet::new(),
+            blocked: InputSet::default(),
             held: Vec::new(),
             replay: Vec::new(),
         }
@@ -54,7 +54,7 @@ impl<R> Aligned<R> {
     }
 
     pub(super) fn is_blocked(&self, ch: ChannelIndex) -> bool {
-        self.blocked.contains(&ch)
+        self.blocked.contains(ch)
     }
 
     pub(super) fn hold(&mut self, ch: ChannelIndex, input: Input<R>) {

@@ -17,19 +17,20 @@
 //! is ignored, and a closed channel only lets records through.
 
 mod aligned;
+mod input_set;
 mod tracking;
 mod unaligned;
 
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
 use aligned::Aligned;
+use input_set::InputSet;
 use tracking::Tracking;
 use unaligned::Unaligned;
 
@@ -132,7 +133,7 @@ pub enum Output<R> {
 struct Inputs {
     channels: u32,
     /// Channels whose end of partition has been handled (not merely received and held).
-    closed: BTreeSet<ChannelIndex>,
+    closed: InputSet,
     /// Flink's "checkpoints after tasks finish": does a closed channel count as aligned?
     finished_channels_align: bool,
     /// Set by [`BarrierHandler::end_of_input`]: from then on barriers are ignored, because no
@@ -147,8 +148,8 @@ impl Inputs {
 
     /// True when every channel has either delivered the barrier (is in `delivered`) or closed.
     /// Sets, not counters, so a channel that did both is not counted twice.
-    fn all_accounted_for(&self, delivered: &BTreeSet<ChannelIndex>) -> bool {
-        let accounted = self.closed.len() + delivered.difference(&self.closed).count();
+    fn all_accounted_for(&self, delivered: &InputSet) -> bool {
+        let accounted = self.closed.len() + delivered.count_not_in(&self.closed);
         accounted >= self.channels as usize
     }
 }
@@ -181,7 +182,7 @@ impl<R: Clone> BarrierHandler<R> {
             mode,
             inputs: Inputs {
                 channels,
-                closed: BTreeSet::new(),
+                closed: InputSet::default(),
                 finished_channels_align,
                 ended: false,
             },
@@ -265,7 +266,7 @@ impl<R: Clone> BarrierHandler<R> {
 
     /// Whether the end of partition of `ch` has been handled (a held one does not count yet).
     pub fn is_closed(&self, ch: ChannelIndex) -> bool {
-        self.inputs.closed.contains(&ch)
+        self.inputs.closed.contains(ch)
     }
 
     /// Items currently held (not yet replayed) for channel `ch`, oldest first, including items
@@ -325,7 +326,7 @@ impl<R: Clone> BarrierHandler<R> {
         if ch >= self.inputs.channels {
             return;
         }
-        if self.inputs.closed.contains(&ch) {
+        if self.inputs.closed.contains(ch) {
             // Nothing should follow an end of partition; a stray record still reaches the
             // operator rather than vanish, anything else has no channel left to act on.
             if let Input::Record(record) = input {

@@ -5,14 +5,15 @@
 //! waits, barriers of several checkpoints can be in flight at once, so the tracker keeps a
 //! short queue of pending checkpoints, each with the set of channels heard from.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
-use super::{is_newer, ChannelIndex, CheckpointId, Inputs, Output};
+use super::{is_newer, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
 
 /// Beyond this many pending checkpoints the oldest is forgotten (Flink's
 /// `MAX_CHECKPOINTS_TO_TRACK`); a checkpoint that old would be subsumed anyway.
 const MAX_PENDING: usize = 50;
 
+/// How a channel was heard from, for one pending checkpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Heard {
     /// The channel delivered the barrier or a cancellation marker of this checkpoint.
@@ -26,7 +27,10 @@ struct Pending {
     id: CheckpointId,
     /// Channels open when the entry was opened: those that must report or close.
     expected: usize,
-    heard: BTreeMap<ChannelIndex, Heard>,
+    /// Channels heard from as [`Heard::Reported`]; disjoint from `closed`.
+    reported: InputSet,
+    /// Channels heard from as [`Heard::Closed`]; disjoint from `reported`.
+    closed: InputSet,
     /// Aborted entries are kept until every channel reported, so their late barriers cannot
     /// open a fresh entry; they are just never triggered.
     aborted: bool,
@@ -34,21 +38,35 @@ struct Pending {
 
 impl Pending {
     fn new(id: CheckpointId, inputs: &Inputs, ch: ChannelIndex, aborted: bool) -> Self {
-        Pending {
+        let mut entry = Pending {
             id,
             expected: inputs.open_count(),
-            heard: BTreeMap::from([(ch, Heard::Reported)]),
+            reported: InputSet::default(),
+            closed: InputSet::default(),
             aborted,
-        }
+        };
+        entry.hear(ch, Heard::Reported);
+        entry
     }
 
-    /// Counts channels as a set: a second barrier on the same channel changes nothing.
+    /// Counts channels as a set: a channel is heard from once, and the first way it was heard
+    /// from is the one kept, so a second barrier on the same channel changes nothing.
     fn hear(&mut self, ch: ChannelIndex, how: Heard) {
-        self.heard.entry(ch).or_insert(how);
+        if self.reported.contains(ch) || self.closed.contains(ch) {
+            return;
+        }
+        match how {
+            Heard::Reported => self.reported.insert(ch),
+            Heard::Closed => self.closed.insert(ch),
+        };
+    }
+
+    fn has_reported(&self, ch: ChannelIndex) -> bool {
+        self.reported.contains(ch)
     }
 
     fn is_complete(&self) -> bool {
-        self.heard.len() >= self.expected
+        self.reported.len() + self.closed.len() >= self.expected
     }
 }
 
@@ -68,7 +86,7 @@ impl Tracking {
     pub(super) fn newest_has_heard(&self, ch: ChannelIndex) -> bool {
         self.pending
             .back()
-            .is_some_and(|entry| entry.heard.get(&ch) == Some(&Heard::Reported))
+            .is_some_and(|entry| entry.has_reported(ch))
     }
 
     pub(super) fn pending_ids(&self) -> Vec<CheckpointId> {

@@ -5,9 +5,7 @@
 //! channel state. Which checkpoint completes or is aborted follows the aligned rules, but a
 //! checkpoint here is triggered before it is complete, so it can be triggered and later aborted.
 
-use std::collections::BTreeSet;
-
-use super::{is_newer, ChannelIndex, CheckpointId, Inputs, Output};
+use super::{is_newer, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct Unaligned {
@@ -16,7 +14,7 @@ pub(super) struct Unaligned {
     /// Whether `latest` was triggered and still waits for barriers.
     pending: bool,
     /// Channels that delivered the pending checkpoint's barrier.
-    delivered: BTreeSet<ChannelIndex>,
+    delivered: InputSet,
 }
 
 impl Unaligned {
@@ -29,7 +27,7 @@ impl Unaligned {
     }
 
     pub(super) fn has_delivered(&self, ch: ChannelIndex) -> bool {
-        self.pending && self.delivered.contains(&ch)
+        self.pending && self.delivered.contains(ch)
     }
 
     pub(super) fn drop_pending(&mut self) {
@@ -45,7 +43,7 @@ impl Unaligned {
         out: &mut Vec<Output<R>>,
     ) {
         if let Some(checkpoint) = self.current() {
-            if !self.delivered.contains(&ch) {
+            if !self.delivered.contains(ch) {
                 out.push(Output::ChannelState {
                     checkpoint,
                     ch,
