@@ -15,10 +15,18 @@ async function taskDuration(cdp) {
 test('benchmark: first contentful paint of the default page', async ({ page }) => {
   const app = new Playground(page);
   await app.open();
-  const fcp = await page.evaluate(() => {
-    const e = performance.getEntriesByName('first-contentful-paint')[0];
-    return e ? e.startTime : null;
-  });
+  // The paint entry is reported after the frame is presented, which can be after the page
+  // shows the step counter: observe (buffered) instead of reading the list once.
+  const fcp = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        new PerformanceObserver((list) => {
+          const e = list.getEntriesByName('first-contentful-paint')[0];
+          if (e) resolve(e.startTime);
+        }).observe({ type: 'paint', buffered: true });
+        setTimeout(() => resolve(null), 5000);
+      }),
+  );
   console.log(`BENCH fcp_ms=${fcp === null ? 'n/a' : fcp.toFixed(1)}`);
   expect(fcp).not.toBeNull();
 });
@@ -51,12 +59,15 @@ test(`benchmark: the large preset played for ${SECONDS} s`, async ({ page }) => 
   const wall1 = Date.now();
   const step1 = await app.stepCount();
   const frames = await page.evaluate(() => { window.__stop = true; return window.__frames.slice(1); });
+  // Timestamps are precise only in a cross-origin isolated page (perf.config.js serves one).
+  const isolated = await page.evaluate(() => window.crossOriginIsolated);
   await app.togglePlay();
   const inFlight = Number(await app.testId('dataflow').getAttribute('data-items'));
   frames.sort((a, b) => a - b);
   const p = (q) => frames[Math.min(frames.length - 1, Math.floor(q * frames.length))];
   const busy = (100 * (busy1 - busy0)) / ((wall1 - wall0) / 1000);
-  console.log(`BENCH frames=${frames.length} p50_ms=${p(0.5).toFixed(1)} p95_ms=${p(0.95).toFixed(1)} max_ms=${frames[frames.length - 1].toFixed(1)}`);
+  const long = frames.filter((f) => f > 25).length;
+  console.log(`BENCH frames=${frames.length} p50_ms=${p(0.5).toFixed(2)} p95_ms=${p(0.95).toFixed(2)} max_ms=${frames[frames.length - 1].toFixed(1)} frames_over_25ms=${long} isolated=${isolated}`);
   console.log(`BENCH main_thread_busy_pct=${busy.toFixed(1)} steps=${step1 - step0} items_in_flight=${inFlight}`);
   await app.screenshot('bench-large');
 });
