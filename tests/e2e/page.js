@@ -80,6 +80,34 @@ class Playground {
     return Number(await this.channel(from, to).getAttribute('data-queue'));
   }
 
+  /**
+   * Where items are painted on the canvas: the centres (page coordinates) of the clusters of
+   * painted pixels, so a test can see that moving items are drawn and click one.
+   */
+  async paintedItems() {
+    return this.page.locator('canvas.items').evaluate((c) => {
+      const { data, width, height } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      const cell = 8; // device pixels; a record dot is smaller
+      const cells = new Map();
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          if (data[(y * width + x) * 4 + 3] < 128) continue;
+          const key = `${Math.floor(x / cell)},${Math.floor(y / cell)}`;
+          const e = cells.get(key) || { x: 0, y: 0, n: 0 };
+          e.x += x; e.y += y; e.n += 1;
+          cells.set(key, e);
+        }
+      }
+      const r = c.getBoundingClientRect();
+      const sx = r.width / c.width, sy = r.height / c.height;
+      return [...cells.values()].map((e) => ({
+        x: r.left + (e.x / e.n + 0.5) * sx,
+        y: r.top + (e.y / e.n + 0.5) * sy,
+        pixels: e.n,
+      }));
+    });
+  }
+
   // ----- doing -----
 
   async step(times = 1) {

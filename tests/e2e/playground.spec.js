@@ -122,6 +122,32 @@ test('manual mode: clicking a channel delivers its head', async ({ page }) => {
   expect(errors).toEqual([]);
 });
 
+test('moving items are painted, and clicking one shows it in the inspector', async ({ page }) => {
+  const errors = noErrors(page);
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.stepUntil(async () => (await app.queued(...B)) >= 2);
+  await page.waitForTimeout(400); // the eased clock settles, the canvas is painted
+  const items = await app.paintedItems();
+  expect(items.length).toBeGreaterThanOrEqual(2);
+  // Clicking a painted item selects it: the inspector names the item and its channel.
+  let shown = false;
+  for (const it of items) {
+    await page.mouse.click(it.x, it.y);
+    const details = app.testId('tab-details');
+    if ((await details.getAttribute('aria-selected')) !== 'true') continue;
+    const heading = page.locator('.inspector .details h3');
+    if ((await heading.count()) && /^Item:/.test(await heading.textContent())) {
+      await expect(page.locator('.inspector .details')).toContainText('Merge#0');
+      shown = true;
+      break;
+    }
+  }
+  expect(shown).toBe(true);
+  await app.screenshot('09-item-selected');
+  expect(errors).toEqual([]);
+});
+
 test('the keyboard drives playback and shows its shortcuts', async ({ page }) => {
   const app = new Playground(page);
   await app.open();
