@@ -235,7 +235,8 @@ impl Playback {
         let result = self.run.0.borrow_mut().apply(action);
         match result {
             Ok(()) => {
-                self.settling.set(self.animate);
+                // Even without animation the clock must reach the engine: `settle` jumps then.
+                self.settling.set(true);
                 self.notices.retain(|n| !matches!(n, Notice::Refused(_)));
             }
             Err(e) => self.refuse(e),
@@ -303,7 +304,7 @@ impl Reducible for Playback {
                 next.playing = false;
                 let advanced = next.run.0.borrow_mut().forward();
                 if advanced {
-                    next.settling.set(next.animate);
+                    next.settling.set(true);
                 } else if !next.notices.contains(&Notice::Ended) {
                     next.notices.push(Notice::Ended);
                 }
@@ -325,6 +326,9 @@ impl Reducible for Playback {
                 next.last_frame.set(None);
                 if next.playing {
                     next.notices.retain(|n| *n != Notice::Ended);
+                } else {
+                    // The last event may have run a little past the clock (see `Run::tick`).
+                    next.settling.set(true);
                 }
             }
             PlaybackAction::SetSpeed(exp) => {
@@ -471,5 +475,42 @@ mod tests {
         let p = p.reduce(PlaybackAction::Deliver(0));
         assert_eq!(p.run.0.borrow().position(), before + 1);
         assert!(p.notices.is_empty());
+    }
+
+    #[test]
+    fn without_animation_the_items_jump_to_where_the_engine_is() {
+        let p = Rc::new(Playback::new(
+            presets::alignment(),
+            BarrierMode::Aligned,
+            Lang::En,
+            false,
+        ));
+        let mut p = p;
+        for _ in 0..12 {
+            p = p.reduce(PlaybackAction::Step);
+        }
+        let p = p
+            .reduce(PlaybackAction::Frame(0.0))
+            .reduce(PlaybackAction::Frame(16.0));
+        let run = p.run.0.borrow();
+        assert!(run.sim().now() > 0);
+        assert_eq!(run.clock, run.sim().now() as f64);
+    }
+
+    #[test]
+    fn pausing_brings_the_clock_to_the_engine() {
+        let mut p = playback().reduce(PlaybackAction::TogglePlay);
+        let mut ts = 0.0;
+        while p.run.0.borrow().position() < 30 {
+            ts += 16.0;
+            p = p.reduce(PlaybackAction::Frame(ts));
+        }
+        let mut p = p.reduce(PlaybackAction::TogglePlay);
+        for _ in 0..300 {
+            ts += 16.0;
+            p = p.reduce(PlaybackAction::Frame(ts));
+        }
+        let run = p.run.0.borrow();
+        assert!((run.clock - run.sim().now() as f64).abs() < 0.01);
     }
 }

@@ -148,6 +148,22 @@ test('moving items are painted, and clicking one shows it in the inspector', asy
   expect(errors).toEqual([]);
 });
 
+test('with reduced motion, items jump to where they are instead of gliding', async ({ browser }) => {
+  const shown = {};
+  for (const motion of ['reduce', 'no-preference']) {
+    const page = await browser.newPage({ reducedMotion: motion });
+    const app = new Playground(page);
+    await app.open('?preset=alignment');
+    await app.step(12);
+    await page.waitForTimeout(motion === 'reduce' ? 150 : 1200); // the glide has ended
+    shown[motion] = (await app.paintedItems()).map((i) => [Math.round(i.x), Math.round(i.y)]);
+    if (motion === 'reduce') await app.screenshot('10-reduced-motion');
+    await page.close();
+  }
+  expect(shown.reduce.length).toBeGreaterThan(0);
+  expect(shown.reduce).toEqual(shown['no-preference']);
+});
+
 test('the keyboard drives playback and shows its shortcuts', async ({ page }) => {
   const app = new Playground(page);
   await app.open();
