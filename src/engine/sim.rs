@@ -305,6 +305,12 @@ impl Simulation {
         &self.coordinator
     }
 
+    /// True once every task has finished (bounded sources ended and every input closed):
+    /// the job is over and nothing more will be triggered.
+    pub fn job_finished(&self) -> bool {
+        self.tasks.iter().all(|t| t.finished)
+    }
+
     /// What the last action did.
     pub fn last_events(&self) -> &[Event] {
         &self.events
