@@ -6,7 +6,8 @@
 //! when there are more than [`MAX_KEYFRAMES`] keyframes, every other one is dropped and the
 //! interval doubles, so a run of any length keeps at most that many copies.
 
-use super::sim::{ActionError, Simulation};
+use super::action::ActionError;
+use super::sim::Simulation;
 use super::trace::Action;
 
 pub const MAX_KEYFRAMES: usize = 32;

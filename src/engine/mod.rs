@@ -18,25 +18,35 @@
 //! [`coordinator`] and [`snapshot`] (global states and the consistency checker);
 //! [`history`] adds step back / seek / fork; [`trace`] holds actions and events.
 
+pub mod action;
 pub mod barrier;
+mod checkpoint;
 pub mod coordinator;
 pub mod gate;
 pub mod history;
 pub mod model;
 mod names;
+mod network;
+mod operator;
 pub mod physical;
+mod queue;
 pub mod record;
 pub mod report;
 pub mod rng;
+mod routing;
 pub mod sim;
 pub mod snapshot;
 pub mod sorted_map;
+pub mod task;
 pub mod trace;
 pub mod view;
 
+pub use action::ActionError;
 pub use barrier::{BarrierMode, CheckpointId};
 pub use history::History;
 pub use model::{Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
+pub use network::Channel;
 pub use physical::{ChannelId, GraphError, Physical, TaskId};
-pub use sim::{ActionError, Simulation};
+pub use sim::Simulation;
+pub use task::Task;
 pub use trace::{Action, Event};

@@ -10,25 +10,7 @@ use super::barrier::CheckpointId;
 use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Record};
 
-/// One choice. The scheduler picks these in `step()`; in manual mode the user does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "kebab-case")]
-pub enum Action {
-    /// Hand the head of a channel to its receiving task's barrier handler.
-    Deliver { channel: ChannelId },
-    /// The task takes the next held item out of its alignment buffer (step ④).
-    Replay { task: TaskId },
-    /// A source subtask reads the next line of its log.
-    Emit { task: TaskId },
-    /// The coordinator triggers a new checkpoint (injects barriers at the sources).
-    Trigger,
-    /// A checkpoint ran past its timeout and is aborted.
-    Expire { checkpoint: CheckpointId },
-    /// Pause or resume a channel (a paused channel delivers nothing).
-    Pause { channel: ChannelId, paused: bool },
-    /// Change a channel's latency (a slow channel), for items sent from now on.
-    SetLatency { channel: ChannelId, latency: u64 },
-}
+pub use super::action::Action;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

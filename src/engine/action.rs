@@ -1,0 +1,178 @@
+//! What may be done now, and why an action is refused: the checks every manual action
+//! passes before it changes anything.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::barrier::CheckpointId;
+use super::physical::{ChannelId, TaskId};
+use super::sim::Simulation;
+
+/// One choice. The scheduler picks these in `step()`; in manual mode the user does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+pub enum Action {
+    /// Hand the head of a channel to its receiving task's barrier handler.
+    Deliver { channel: ChannelId },
+    /// The task takes the next held item out of its alignment buffer (step ④).
+    Replay { task: TaskId },
+    /// A source subtask reads the next line of its log.
+    Emit { task: TaskId },
+    /// The coordinator triggers a new checkpoint (injects barriers at the sources).
+    Trigger,
+    /// A checkpoint ran past its timeout and is aborted.
+    Expire { checkpoint: CheckpointId },
+    /// Pause or resume a channel (a paused channel delivers nothing).
+    Pause { channel: ChannelId, paused: bool },
+    /// Change a channel's latency (a slow channel), for items sent from now on.
+    SetLatency { channel: ChannelId, latency: u64 },
+}
+
+/// Latencies above this are refused (a "slow" channel is at most this slow).
+pub const MAX_LATENCY: u64 = 1_000_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    NoSuchChannel(ChannelId),
+    NoSuchTask(TaskId),
+    ChannelEmpty(ChannelId),
+    ChannelPaused(ChannelId),
+    /// The task must first replay its alignment buffer (step ④) before reading new input.
+    TaskReplaying(TaskId),
+    NothingToReplay(TaskId),
+    NotASource(TaskId),
+    SourceFinished(TaskId),
+    CannotTrigger,
+    NotExpired(CheckpointId),
+    BadLatency(u64),
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::NoSuchChannel(c) => write!(f, "there is no channel {c}"),
+            ActionError::NoSuchTask(t) => write!(f, "there is no task {t}"),
+            ActionError::ChannelEmpty(c) => write!(f, "channel {c} has nothing to deliver"),
+            ActionError::ChannelPaused(c) => write!(f, "channel {c} is paused"),
+            ActionError::TaskReplaying(t) => write!(
+                f,
+                "task {t} must first drain its alignment buffer before it reads new input"
+            ),
+            ActionError::NothingToReplay(t) => write!(f, "task {t} holds nothing to replay"),
+            ActionError::NotASource(t) => write!(f, "task {t} is not a source"),
+            ActionError::SourceFinished(t) => write!(f, "source task {t} has finished"),
+            ActionError::CannotTrigger => write!(
+                f,
+                "no checkpoint can be triggered now (too many in progress, or within the min pause)"
+            ),
+            ActionError::NotExpired(n) => write!(f, "checkpoint {n} has not timed out"),
+            ActionError::BadLatency(l) => {
+                write!(f, "latency {l} is out of range (1 to {MAX_LATENCY})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}
+
+impl Simulation {
+    // ----- choosing -----
+
+    /// Everything the user may do now, in a fixed order.
+    pub fn enabled_actions(&self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        for (c, ch) in self.channels.iter().enumerate() {
+            let to = self.phys.channels[c].to as usize;
+            if !ch.queue.is_empty() && !ch.paused && !self.tasks[to].handler.has_replay() {
+                actions.push(Action::Deliver {
+                    channel: c as ChannelId,
+                });
+            }
+        }
+        for (t, task) in self.tasks.iter().enumerate() {
+            if task.handler.has_replay() {
+                actions.push(Action::Replay { task: t as TaskId });
+            }
+        }
+        for (t, task) in self.tasks.iter().enumerate() {
+            if self.phys.operator_of(t as TaskId).kind.is_source() && !task.finished {
+                actions.push(Action::Emit { task: t as TaskId });
+            }
+        }
+        if self.coordinator.earliest_trigger(self.now) == Some(self.now) {
+            actions.push(Action::Trigger);
+        }
+        for id in self.coordinator.in_progress() {
+            if self.coordinator.deadline(id).is_some_and(|d| d <= self.now) {
+                actions.push(Action::Expire { checkpoint: id });
+            }
+        }
+        actions
+    }
+
+    pub(super) fn check(&self, action: Action) -> Result<(), ActionError> {
+        let channel = |c: ChannelId| {
+            self.channels
+                .get(c as usize)
+                .ok_or(ActionError::NoSuchChannel(c))
+        };
+        let task = |t: TaskId| self.tasks.get(t as usize).ok_or(ActionError::NoSuchTask(t));
+        match action {
+            Action::Deliver { channel: c } => {
+                let ch = channel(c)?;
+                let to = self.phys.channels[c as usize].to;
+                if ch.queue.is_empty() {
+                    return Err(ActionError::ChannelEmpty(c));
+                }
+                if ch.paused {
+                    return Err(ActionError::ChannelPaused(c));
+                }
+                if self.tasks[to as usize].handler.has_replay() {
+                    return Err(ActionError::TaskReplaying(to));
+                }
+            }
+            Action::Replay { task: t } => {
+                if !task(t)?.handler.has_replay() {
+                    return Err(ActionError::NothingToReplay(t));
+                }
+            }
+            Action::Emit { task: t } => {
+                let tk = task(t)?;
+                if !self.phys.operator_of(t).kind.is_source() {
+                    return Err(ActionError::NotASource(t));
+                }
+                if tk.finished {
+                    return Err(ActionError::SourceFinished(t));
+                }
+            }
+            Action::Trigger => {
+                if self.coordinator.earliest_trigger(self.now) != Some(self.now) {
+                    return Err(ActionError::CannotTrigger);
+                }
+            }
+            Action::Expire { checkpoint } => {
+                if self
+                    .coordinator
+                    .deadline(checkpoint)
+                    .is_none_or(|d| d > self.now)
+                {
+                    return Err(ActionError::NotExpired(checkpoint));
+                }
+            }
+            Action::Pause { channel: c, .. } => {
+                channel(c)?;
+            }
+            Action::SetLatency {
+                channel: c,
+                latency,
+            } => {
+                channel(c)?;
+                if !(1..=MAX_LATENCY).contains(&latency) {
+                    return Err(ActionError::BadLatency(latency));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,244 @@
+//! The checkpoint protocol on the simulation's side: trigger at the sources, snapshot a task
+//! (step ③), acknowledge, complete (notify-complete, subsumption), expire, forget.
+
+use std::rc::Rc;
+
+use super::barrier::{BarrierMode, CheckpointId};
+use super::physical::TaskId;
+use super::queue::Due;
+use super::record::ItemKind;
+use super::sim::Simulation;
+use super::snapshot::{TaskMetrics, TaskSnapshot, TaskState};
+use super::trace::{AbortReason, Event};
+
+impl Simulation {
+    pub(super) fn snapshot_task(&mut self, t: TaskId, n: CheckpointId) {
+        let phys = Rc::clone(&self.phys);
+        let info = &phys.tasks[t as usize];
+        self.events.push(Event::Snapshot {
+            task: t,
+            checkpoint: n,
+        });
+        let mut persisted = take(&mut self.tasks[t as usize].persisted, n);
+        // Counters are read before the barrier goes out: they are what the cut contains.
+        let received = info
+            .inputs
+            .iter()
+            .map(|&c| self.channels[c as usize].records_received)
+            .collect();
+        let sent = info
+            .outputs
+            .iter()
+            .flatten()
+            .map(|&c| self.channels[c as usize].records_sent)
+            .collect();
+        for &c in info.outputs.iter().flatten() {
+            if self.config.mode == BarrierMode::Unaligned {
+                persisted += self.send_overtaking(c, n);
+            } else {
+                self.send(c, ItemKind::Barrier(n));
+            }
+        }
+        let task = &mut self.tasks[t as usize];
+        let trigger_time = self
+            .coordinator
+            .summary(n)
+            .map_or(self.now, |s| s.trigger_time);
+        let first = take(&mut task.first_barrier, n).max(trigger_time);
+        let first = if info.inputs.is_empty() {
+            self.now
+        } else {
+            first
+        };
+        let metrics = TaskMetrics {
+            ack_time: self.now,
+            start_delay: first.saturating_sub(trigger_time),
+            alignment_duration: self.now.saturating_sub(first),
+            records_held: take(&mut task.held_records, n),
+            state_size: task.state.size_bytes(),
+            persisted_in_flight: persisted,
+        };
+        // Older bookkeeping can never be used again: ids only grow.
+        task.first_barrier.retain(|&(id, _)| id > n);
+        task.held_records.retain(|&(id, _)| id > n);
+        task.persisted.retain(|&(id, _)| id > n);
+        let snapshot = TaskSnapshot {
+            task: t,
+            state: task.state.clone(),
+            received,
+            sent,
+            metrics,
+        };
+        if task.handler.current_checkpoint() == Some(n)
+            && self.config.mode == BarrierMode::Unaligned
+        {
+            task.awaiting_ack = Some((n, snapshot));
+        } else {
+            self.acknowledge(t, n, snapshot);
+        }
+    }
+
+    /// Unaligned: acknowledges the waiting snapshot once its channel state is complete.
+    pub(super) fn acknowledge_when_recorded(&mut self, t: TaskId) {
+        let task = &mut self.tasks[t as usize];
+        let Some((n, _)) = task.awaiting_ack else {
+            return;
+        };
+        if task.handler.current_checkpoint() == Some(n) {
+            return;
+        }
+        let Some((n, mut snapshot)) = task.awaiting_ack.take() else {
+            return;
+        };
+        snapshot.metrics.ack_time = self.now;
+        snapshot.metrics.persisted_in_flight += take(&mut task.persisted, n);
+        self.acknowledge(t, n, snapshot);
+    }
+
+    pub(super) fn acknowledge(&mut self, t: TaskId, n: CheckpointId, snapshot: TaskSnapshot) {
+        let Some(acked) = self.coordinator.ack(n, snapshot) else {
+            return;
+        };
+        self.events.push(Event::Acknowledged {
+            task: t,
+            checkpoint: n,
+            acked,
+            total: self.phys.task_count(),
+        });
+        if self.coordinator.is_complete(n) {
+            self.complete(n);
+        }
+    }
+
+    pub(super) fn complete(&mut self, n: CheckpointId) {
+        let Some(gs) = self.coordinator.take_complete(n, self.now, &self.phys) else {
+            return;
+        };
+        self.events
+            .push(Event::CheckpointCompleted { checkpoint: n });
+        // Notify-complete: transactional sinks commit what their snapshot pre-committed.
+        for snap in &gs.tasks {
+            if let (TaskState::Sink { received, .. }, TaskState::Sink { committed, .. }) =
+                (&snap.state, &mut self.tasks[snap.task as usize].state)
+            {
+                if *received > *committed {
+                    *committed = *received;
+                    self.events.push(Event::Committed {
+                        task: snap.task,
+                        checkpoint: n,
+                        committed: *received,
+                    });
+                }
+            }
+        }
+        self.coordinator.retain(gs);
+        // Subsumption: a completed checkpoint makes every older running one pointless.
+        let older: Vec<CheckpointId> = self
+            .coordinator
+            .in_progress()
+            .filter(|&id| id < n)
+            .collect();
+        for id in older {
+            if self.coordinator.abort(id, AbortReason::Subsumed, self.now) {
+                self.events.push(Event::CheckpointAborted {
+                    checkpoint: id,
+                    reason: AbortReason::Subsumed,
+                });
+            }
+        }
+        self.after_checkpoint_end();
+    }
+
+    pub(super) fn trigger(&mut self) {
+        let n = self.coordinator.start(self.now, self.phys.task_count());
+        self.events
+            .push(Event::CheckpointTriggered { checkpoint: n });
+        let deadline = self.now.saturating_add(self.coordinator.timeout);
+        self.schedule(deadline, Due::Expire(n));
+        // Sources snapshot their offsets and inject the barrier; finished tasks acknowledge
+        // with their final state (checkpoints after tasks finish).
+        for t in 0..self.phys.task_count() {
+            let is_source = self.phys.operator_of(t).kind.is_source();
+            if is_source || self.tasks[t as usize].finished {
+                if self.tasks[t as usize].finished {
+                    let snapshot = self.final_snapshot(t);
+                    self.acknowledge(t, n, snapshot);
+                } else {
+                    self.snapshot_task(t, n);
+                }
+            }
+        }
+    }
+
+    pub(super) fn final_snapshot(&self, t: TaskId) -> TaskSnapshot {
+        let info = &self.phys.tasks[t as usize];
+        let task = &self.tasks[t as usize];
+        TaskSnapshot {
+            task: t,
+            state: task.state.clone(),
+            received: info
+                .inputs
+                .iter()
+                .map(|&c| self.channels[c as usize].records_received)
+                .collect(),
+            sent: info
+                .outputs
+                .iter()
+                .flatten()
+                .map(|&c| self.channels[c as usize].records_sent)
+                .collect(),
+            metrics: TaskMetrics {
+                ack_time: self.now,
+                state_size: task.state.size_bytes(),
+                ..TaskMetrics::default()
+            },
+        }
+    }
+
+    pub(super) fn expire(&mut self, n: CheckpointId) {
+        if self.coordinator.abort(n, AbortReason::Expired, self.now) {
+            self.events.push(Event::CheckpointAborted {
+                checkpoint: n,
+                reason: AbortReason::Expired,
+            });
+            // Cancellation markers follow the barriers, so tasks still aligning the expired
+            // checkpoint give it up as soon as a marker reaches an unblocked input.
+            for t in 0..self.phys.task_count() {
+                if self.phys.operator_of(t).kind.is_source() && !self.tasks[t as usize].finished {
+                    self.broadcast(t, ItemKind::Cancel(n));
+                }
+            }
+            self.after_checkpoint_end();
+        }
+    }
+
+    pub(super) fn after_checkpoint_end(&mut self) {
+        if self.coordinator.trigger_waiting {
+            if let Some(at) = self.coordinator.earliest_trigger(self.now) {
+                self.coordinator.trigger_waiting = false;
+                self.schedule(at, Due::Trigger);
+            }
+        }
+    }
+
+    pub(super) fn forget(&mut self, t: TaskId, n: CheckpointId) {
+        let task = &mut self.tasks[t as usize];
+        take(&mut task.first_barrier, n);
+        take(&mut task.held_records, n);
+        take(&mut task.persisted, n);
+    }
+}
+
+pub(super) fn bump(counters: &mut Vec<(CheckpointId, u64)>, n: CheckpointId) {
+    match counters.iter_mut().find(|(id, _)| *id == n) {
+        Some((_, c)) => *c += 1,
+        None => counters.push((n, 1)),
+    }
+}
+
+pub(super) fn take(counters: &mut Vec<(CheckpointId, u64)>, n: CheckpointId) -> u64 {
+    match counters.iter().position(|(id, _)| *id == n) {
+        Some(i) => counters.swap_remove(i).1,
+        None => 0,
+    }
+}

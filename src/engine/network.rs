@@ -1,0 +1,132 @@
+//! Channels and their delivery discipline: FIFO queues with a latency, from which the
+//! receiving task takes the head once it has arrived and the task is free. The one exception
+//! to FIFO is Flink's too: an unaligned barrier overtakes queued records.
+
+use std::collections::VecDeque;
+
+use super::barrier::CheckpointId;
+use super::physical::ChannelId;
+use super::queue::Due;
+use super::record::{Item, ItemKind, Record};
+use super::sim::Simulation;
+use super::trace::Event;
+
+/// One input or output channel, as it is now.
+#[derive(Clone, Debug)]
+pub struct Channel {
+    /// Items in flight or waiting at the receiver's port, oldest first.
+    pub queue: VecDeque<Item>,
+    pub paused: bool,
+    pub latency: u64,
+    /// Records the sender has put on this channel.
+    pub records_sent: u64,
+    /// Records from this channel the receiving operator has processed.
+    pub records_received: u64,
+    /// Bumped whenever the queued delivery event of this channel becomes stale.
+    pub(super) generation: u32,
+    pub(super) scheduled: bool,
+}
+
+impl Simulation {
+    pub(super) fn deliver(&mut self, c: ChannelId) {
+        let Some(item) = self.channels[c as usize].queue.pop_front() else {
+            return;
+        };
+        let info = &self.phys.channels[c as usize];
+        let (t, input) = (info.to, info.input_index);
+        self.events.push(Event::Arrived {
+            task: t,
+            channel: c,
+            item: item.kind,
+        });
+        if let ItemKind::Barrier(n) = item.kind {
+            let task = &mut self.tasks[t as usize];
+            if !task.first_barrier.iter().any(|&(id, _)| id == n) {
+                task.first_barrier.push((n, self.now));
+            }
+        }
+        self.hand_to_handler(t, Some((input, item.kind)));
+        self.schedule_channel(c);
+    }
+
+    pub(super) fn send(&mut self, c: ChannelId, kind: ItemKind) {
+        let ch = &mut self.channels[c as usize];
+        let arrives_at = ch
+            .queue
+            .back()
+            .map_or(0, |i| i.arrives_at)
+            .max(self.now.saturating_add(ch.latency));
+        if matches!(kind, ItemKind::Record(_)) {
+            ch.records_sent += 1;
+        }
+        ch.queue.push_back(Item {
+            kind,
+            sent_at: self.now,
+            arrives_at,
+        });
+        self.schedule_channel(c);
+    }
+
+    /// Unaligned checkpoints: the barrier is a priority event. It overtakes every record
+    /// queued on the channel — those records become this checkpoint's channel state — but not
+    /// the priority events already ahead of them (older barriers, cancellation markers), so
+    /// barriers keep their order.
+    pub(super) fn send_overtaking(&mut self, c: ChannelId, n: CheckpointId) -> u64 {
+        let ch = &mut self.channels[c as usize];
+        let at = ch
+            .queue
+            .iter()
+            .position(|i| matches!(i.kind, ItemKind::Record(_)))
+            .unwrap_or(ch.queue.len());
+        let overtaken: Vec<Record> = ch
+            .queue
+            .iter()
+            .skip(at)
+            .filter_map(|i| match i.kind {
+                ItemKind::Record(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let after_previous = at
+            .checked_sub(1)
+            .and_then(|p| ch.queue.get(p))
+            .map_or(0, |i| i.arrives_at);
+        let arrives_at = ch
+            .queue
+            .get(at)
+            .map_or(self.now.saturating_add(ch.latency), |h| {
+                h.arrives_at.min(self.now.saturating_add(ch.latency))
+            })
+            .max(after_previous);
+        ch.queue.insert(
+            at,
+            Item {
+                kind: ItemKind::Barrier(n),
+                sent_at: self.now,
+                arrives_at,
+            },
+        );
+        ch.generation = ch.generation.wrapping_add(1);
+        ch.scheduled = false;
+        let to = self.phys.channels[c as usize].to as usize;
+        self.tasks[to].waiting.retain(|&w| w != c);
+        for r in &overtaken {
+            self.coordinator.record_channel_state(n, c, *r);
+        }
+        self.schedule_channel(c);
+        overtaken.len() as u64
+    }
+
+    pub(super) fn schedule_channel(&mut self, c: ChannelId) {
+        let ch = &self.channels[c as usize];
+        if ch.scheduled || ch.paused {
+            return;
+        }
+        let Some(head) = ch.queue.front() else { return };
+        let to = self.phys.channels[c as usize].to as usize;
+        let at = head.arrives_at.max(self.tasks[to].busy_until);
+        let generation = ch.generation;
+        self.channels[c as usize].scheduled = true;
+        self.schedule(at, Due::Deliver(c, generation));
+    }
+}

@@ -1,0 +1,142 @@
+//! What each operator kind does with a record, and how a source reads its log.
+
+use std::rc::Rc;
+
+use super::model::OperatorKind;
+use super::physical::{ChannelId, TaskId};
+use super::record::{Payload, Record};
+use super::sim::Simulation;
+use super::snapshot::{TaskState, SINK_RECENT};
+use super::trace::Event;
+
+impl Simulation {
+    /// The operator's work on one record.
+    pub(super) fn process(&mut self, t: TaskId, channel: ChannelId, record: Record) {
+        let phys = Rc::clone(&self.phys);
+        let op = phys.operator_of(t);
+        let mut emitted: u32 = 0;
+        let mut emit = |sim: &mut Simulation, payload: Payload| {
+            let r = Record {
+                id: sim.next_record,
+                parent: record.id,
+                payload,
+            };
+            sim.next_record += 1;
+            emitted += 1;
+            sim.send_record(t, r);
+        };
+        match &op.kind {
+            OperatorKind::Split => match record.payload {
+                Payload::Line(l) => {
+                    for &w in phys.lines.get(l as usize).map_or(&[][..], |l| &l.words[..]) {
+                        emit(self, Payload::Word(w));
+                    }
+                }
+                p => emit(self, p),
+            },
+            OperatorKind::Filter { min_len } => {
+                let pass = match record.payload {
+                    Payload::Word(w) | Payload::Count { word: w, .. } => {
+                        self.word(w).chars().count() as u32 >= *min_len
+                    }
+                    Payload::Line(_) => true,
+                };
+                if pass {
+                    emit(self, record.payload);
+                }
+            }
+            OperatorKind::Count => {
+                let words: Vec<u32> = match record.payload {
+                    Payload::Word(w) | Payload::Count { word: w, .. } => vec![w],
+                    Payload::Line(l) => phys
+                        .lines
+                        .get(l as usize)
+                        .map_or_else(Vec::new, |l| l.words.clone()),
+                };
+                for w in words {
+                    let count = match &mut self.tasks[t as usize].state {
+                        TaskState::Count { counts } => {
+                            let c = counts.get_or_default(w);
+                            *c += 1;
+                            *c
+                        }
+                        _ => 0,
+                    };
+                    emit(self, Payload::Count { word: w, count });
+                }
+            }
+            OperatorKind::Sink => {
+                if let TaskState::Sink {
+                    received, recent, ..
+                } = &mut self.tasks[t as usize].state
+                {
+                    *received += 1;
+                    if recent.len() == SINK_RECENT {
+                        recent.pop_front();
+                    }
+                    recent.push_back(record.payload);
+                }
+            }
+            OperatorKind::Map | OperatorKind::Union | OperatorKind::Source { .. } => {
+                emit(self, record.payload)
+            }
+        }
+        if let TaskState::Stateless { processed } = &mut self.tasks[t as usize].state {
+            *processed += 1;
+        }
+        let task = &mut self.tasks[t as usize];
+        task.busy_until = task
+            .busy_until
+            .max(self.now)
+            .saturating_add(op.processing_time);
+        self.events.push(Event::Processed {
+            task: t,
+            channel,
+            record,
+            emitted,
+        });
+    }
+
+    pub(super) fn emit(&mut self, t: TaskId) {
+        let phys = Rc::clone(&self.phys);
+        let info = &phys.tasks[t as usize];
+        let op = &phys.graph.operators[info.operator as usize];
+        let OperatorKind::Source { bounded, .. } = op.kind else {
+            return;
+        };
+        let Some(lines) = phys.source_lines.get(&info.operator) else {
+            return;
+        };
+        let TaskState::Source { offset } = self.tasks[t as usize].state else {
+            return;
+        };
+        let p = op.parallelism as u64;
+        let sub = info.subtask as u64;
+        // Subtask s reads lines s, s+p, s+2p …; a bounded log ends after one pass.
+        let mine = (lines.len() as u64 + p - 1 - sub) / p;
+        if bounded && offset >= mine {
+            self.finish(t);
+            self.events.push(Event::SourceEnded { task: t });
+            return;
+        }
+        let line = lines[((sub + offset * p) % lines.len() as u64) as usize];
+        let record = Record {
+            id: self.next_record,
+            parent: 0,
+            payload: Payload::Line(line),
+        };
+        self.next_record += 1;
+        self.tasks[t as usize].state = TaskState::Source { offset: offset + 1 };
+        self.events.push(Event::SourceRead {
+            task: t,
+            offset,
+            record,
+        });
+        self.send_record(t, record);
+        let task = &mut self.tasks[t as usize];
+        task.busy_until = task
+            .busy_until
+            .max(self.now)
+            .saturating_add(op.processing_time);
+    }
+}

@@ -1,0 +1,235 @@
+//! A subtask's input side: its barrier handler, what arrives, what the handler decides and how
+//! the task carries that out.
+
+use super::barrier::{BarrierHandler, BarrierMode, CheckpointId, Output};
+use super::checkpoint::bump;
+use super::physical::{ChannelId, TaskId};
+use super::record::{ItemKind, Record};
+use super::sim::Simulation;
+use super::snapshot::{TaskSnapshot, TaskState};
+use super::trace::{AbortReason, Event};
+
+/// One subtask, as it is now.
+#[derive(Clone, Debug)]
+pub struct Task {
+    pub handler: BarrierHandler<Record>,
+    pub state: TaskState,
+    pub busy_until: u64,
+    pub finished: bool,
+    /// Checkpoints whose barrier reached this task, with the time of the first one.
+    pub(super) first_barrier: Vec<(CheckpointId, u64)>,
+    /// Records held in the alignment buffer per checkpoint being aligned.
+    pub(super) held_records: Vec<(CheckpointId, u64)>,
+    /// Records persisted as channel state per checkpoint (unaligned).
+    pub(super) persisted: Vec<(CheckpointId, u64)>,
+    /// Round-robin position per outgoing edge.
+    pub(super) round_robin: Vec<u32>,
+    pub(super) replay_scheduled: bool,
+    /// Channels whose delivery waits until the alignment buffer is drained.
+    pub(super) parked: Vec<ChannelId>,
+    /// Channels whose head has arrived while the task was busy; when it is free, the PRNG
+    /// picks one of them (a tie between items that were all ready).
+    pub(super) waiting: Vec<ChannelId>,
+    pub(super) wake_scheduled: bool,
+    /// Unaligned: the snapshot taken when the first barrier came, acknowledged only once
+    /// every input has delivered that barrier (or closed) and so all channel state is in.
+    pub(super) awaiting_ack: Option<(CheckpointId, TaskSnapshot)>,
+}
+
+impl Task {
+    /// The checkpoint this task is aligning (or, unaligned, has pending), if any.
+    pub fn aligning(&self) -> Option<CheckpointId> {
+        self.handler.current_checkpoint()
+    }
+}
+
+impl Simulation {
+    pub(super) fn replay(&mut self, t: TaskId) {
+        self.hand_to_handler(t, None);
+        let task = &mut self.tasks[t as usize];
+        if !task.handler.has_replay() {
+            let parked = std::mem::take(&mut task.parked);
+            for c in parked {
+                self.schedule_channel(c);
+            }
+        }
+    }
+
+    /// Gives one arriving item (or, with `None`, the next replayed one) to the task's
+    /// barrier handler and carries out what the handler decides.
+    pub(super) fn hand_to_handler(&mut self, t: TaskId, arriving: Option<(u32, ItemKind)>) {
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        let task = &mut self.tasks[t as usize];
+        let held_before = task.handler.held_count();
+        let aligning_before = task.handler.current_checkpoint();
+        let replayed = match arriving {
+            Some((input, kind)) => {
+                task.handler.receive(input, kind.to_input(), &mut out);
+                None
+            }
+            None => {
+                let next = task
+                    .handler
+                    .peek_replay()
+                    .map(|(input, item)| (input, ItemKind::from_input(item)));
+                task.handler.replay_one(&mut out);
+                next
+            }
+        };
+        let held_after = task.handler.held_count();
+        let aligning_after = task.handler.current_checkpoint();
+        if let Some((input, kind)) = replayed {
+            let channel = self.phys.tasks[t as usize].inputs[input as usize];
+            self.events.push(Event::Replayed {
+                task: t,
+                channel,
+                item: kind,
+            });
+        }
+        // An item went into the buffer: either the arriving one, or a replayed one held again.
+        if held_after > held_before || (replayed.is_some() && held_after == held_before) {
+            if let Some((input, kind)) = arriving.or(replayed) {
+                let channel = self.phys.tasks[t as usize].inputs[input as usize];
+                self.events.push(Event::Held {
+                    task: t,
+                    channel,
+                    item: kind,
+                });
+                if let (ItemKind::Record(_), Some(n)) = (kind, aligning_after) {
+                    bump(&mut self.tasks[t as usize].held_records, n);
+                }
+            }
+        }
+        if aligning_after != aligning_before && self.config.mode == BarrierMode::Aligned {
+            if let Some(n) = aligning_after {
+                self.events.push(Event::AlignmentStarted {
+                    task: t,
+                    checkpoint: n,
+                });
+            }
+        }
+        if self.config.mode == BarrierMode::Aligned {
+            self.report_blocking(t, aligning_after);
+        }
+        for o in out.drain(..) {
+            self.carry_out(t, o);
+        }
+        self.scratch = out;
+        self.acknowledge_when_recorded(t);
+        // An alignment ended (completed or given up): the blocked inputs flow again.
+        if self.config.mode == BarrierMode::Aligned
+            && aligning_before.is_some()
+            && self.tasks[t as usize].handler.current_checkpoint() != aligning_before
+        {
+            self.events.push(Event::Unblocked { task: t });
+        }
+        self.schedule_replay(t);
+    }
+
+    /// Emits `Blocked` for channels that became blocked; cheap enough to run on each
+    /// barrier-related step only.
+    pub(super) fn report_blocking(&mut self, t: TaskId, aligning: Option<CheckpointId>) {
+        let Some(n) = aligning else { return };
+        let last = self.events.iter().rev().find_map(|e| match e {
+            Event::Arrived { item, .. } | Event::Replayed { item, .. } => Some(*item),
+            _ => None,
+        });
+        if !matches!(last, Some(ItemKind::Barrier(_))) {
+            return;
+        }
+        let inputs = &self.phys.tasks[t as usize].inputs;
+        let handler = &self.tasks[t as usize].handler;
+        let already: Vec<ChannelId> = self
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Blocked { task, channel, .. } if *task == t => Some(*channel),
+                _ => None,
+            })
+            .collect();
+        let newly: Vec<ChannelId> = self
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Arrived { channel, .. } | Event::Replayed { channel, .. } => Some(*channel),
+                _ => None,
+            })
+            .filter(|c| {
+                let input = self.phys.channels[*c as usize].input_index;
+                handler.is_blocked(input) && !already.contains(c) && inputs.contains(c)
+            })
+            .collect();
+        for channel in newly {
+            self.events.push(Event::Blocked {
+                task: t,
+                channel,
+                checkpoint: n,
+            });
+        }
+    }
+
+    pub(super) fn carry_out(&mut self, t: TaskId, output: Output<Record>) {
+        match output {
+            Output::Record { ch, record } => {
+                let channel = self.phys.tasks[t as usize].inputs[ch as usize];
+                self.channels[channel as usize].records_received += 1;
+                self.process(t, channel, record);
+            }
+            Output::Triggered(n) => self.snapshot_task(t, n),
+            Output::Aborted(n) => {
+                self.events.push(Event::TaskAborted {
+                    task: t,
+                    checkpoint: n,
+                });
+                self.forget(t, n);
+                let task = &mut self.tasks[t as usize];
+                if task.awaiting_ack.as_ref().is_some_and(|(id, _)| *id == n) {
+                    task.awaiting_ack = None;
+                }
+                self.broadcast(t, ItemKind::Cancel(n));
+                if self
+                    .coordinator
+                    .abort(n, AbortReason::Declined { task: t }, self.now)
+                {
+                    self.events.push(Event::CheckpointAborted {
+                        checkpoint: n,
+                        reason: AbortReason::Declined { task: t },
+                    });
+                    self.after_checkpoint_end();
+                }
+            }
+            Output::EndOfPartition(ch) => {
+                let channel = self.phys.tasks[t as usize].inputs[ch as usize];
+                self.events.push(Event::PartitionEnded { task: t, channel });
+                let inputs = self.phys.tasks[t as usize].inputs.len() as u32;
+                let handler = &self.tasks[t as usize].handler;
+                if (0..inputs).all(|i| handler.is_closed(i)) && !self.tasks[t as usize].finished {
+                    self.finish(t);
+                }
+            }
+            Output::ChannelState {
+                checkpoint,
+                ch,
+                record,
+            } => {
+                let channel = self.phys.tasks[t as usize].inputs[ch as usize];
+                self.events.push(Event::ChannelState {
+                    task: t,
+                    checkpoint,
+                    channel,
+                    record,
+                });
+                bump(&mut self.tasks[t as usize].persisted, checkpoint);
+                self.coordinator
+                    .record_channel_state(checkpoint, channel, record);
+            }
+        }
+    }
+
+    pub(super) fn finish(&mut self, t: TaskId) {
+        self.tasks[t as usize].finished = true;
+        self.broadcast(t, ItemKind::EndOfPartition);
+        self.events.push(Event::TaskFinished { task: t });
+    }
+}
