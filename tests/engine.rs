@@ -3,7 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use abs_playground::engine::coordinator::CheckpointStatus;
+use abs_playground::engine::barrier::BarrierTake;
 use abs_playground::engine::record::ItemKind;
+use abs_playground::engine::view;
 use abs_playground::engine::trace::AbortReason;
 use abs_playground::engine::{
     report, Action, ActionError, BarrierMode, Event, GraphError, History, Simulation,
@@ -38,10 +40,10 @@ fn alignment_shows_the_four_steps_in_order() {
     let blocked = step_until(
         &mut s,
         500,
-        |_, e| matches!(e, Event::Blocked { task, channel, checkpoint: 1 } if *task == merge && *channel == from_a),
+        |_, e| matches!(e, Event::Barrier { task, channel, checkpoint: 1, take: BarrierTake::First, .. } if *task == merge && *channel == from_a),
     );
-    assert!(s.tasks()[merge as usize].handler.is_blocked(0));
-    assert!(!s.tasks()[merge as usize].handler.is_blocked(1));
+    assert!(view::is_blocked(&s, from_a));
+    assert!(!view::is_blocked(&s, s.physical().tasks[merge as usize].inputs[1]));
     // ② records that keep arriving from A wait in the buffer.
     let held = step_until(
         &mut s,
@@ -49,20 +51,20 @@ fn alignment_shows_the_four_steps_in_order() {
         |_, e| matches!(e, Event::Held { task, item: ItemKind::Record(_), .. } if *task == merge),
     );
     assert!(held > blocked);
-    assert!(!s.tasks()[merge as usize].handler.held_on(0).is_empty());
+    assert!(!view::held_items(&s, from_a).is_empty());
     // ③ barrier 1 from B: snapshot, forward, acknowledge.
     let snapshot = step_until(
         &mut s,
         500,
-        |_, e| matches!(e, Event::Snapshot { task, checkpoint: 1 } if *task == merge),
+        |_, e| matches!(e, Event::Snapshot { task, checkpoint: 1, .. } if *task == merge),
     );
     assert!(s
         .last_events()
         .iter()
         .any(|e| matches!(e, Event::Acknowledged { task, .. } if *task == merge)));
-    assert!(!s.tasks()[merge as usize].handler.is_blocked(0));
+    assert!(!view::is_blocked(&s, from_a));
     // ④ the buffer drains before any new input reaches Merge.
-    let held_now = s.tasks()[merge as usize].handler.held_count();
+    let held_now = view::held_count(&s, merge);
     assert!(held_now > 0);
     for _ in 0..held_now {
         loop {
@@ -84,11 +86,11 @@ fn alignment_shows_the_four_steps_in_order() {
             }
         }
     }
-    assert_eq!(s.tasks()[merge as usize].handler.held_count(), 0);
+    assert_eq!(view::held_count(&s, merge), 0);
     assert!(snapshot > held);
     // The checkpoint completes when the sink acknowledges, and the cut is consistent.
     step_until(&mut s, 500, |_, e| {
-        matches!(e, Event::CheckpointCompleted { checkpoint: 1 })
+        matches!(e, Event::CheckpointCompleted { checkpoint: 1, .. })
     });
     let gs = s.coordinator().global_state(1).unwrap();
     assert!(gs.verdict.ok());
@@ -104,14 +106,14 @@ fn alignment_shows_the_four_steps_in_order() {
 fn at_least_once_never_blocks_and_counts_duplicates() {
     let mut s = sim("alignment", BarrierMode::AtLeastOnce);
     step_until(&mut s, 1000, |_, e| {
-        matches!(e, Event::CheckpointCompleted { checkpoint: 1 })
+        matches!(e, Event::CheckpointCompleted { checkpoint: 1, .. })
     });
     for _ in 0..300 {
         s.step();
         assert!(!s
             .last_events()
             .iter()
-            .any(|e| matches!(e, Event::Blocked { .. } | Event::Held { .. })));
+            .any(|e| matches!(e, Event::Unblocked { .. } | Event::Held { .. })));
     }
     let gs = s.coordinator().global_state(1).unwrap();
     assert!(!gs.verdict.consistent);
@@ -126,7 +128,7 @@ fn at_least_once_never_blocks_and_counts_duplicates() {
 fn unaligned_persists_in_flight_records_and_stays_consistent() {
     let mut s = sim("backpressure", BarrierMode::Unaligned);
     step_until(&mut s, 2000, |_, e| {
-        matches!(e, Event::CheckpointCompleted { checkpoint: 2 })
+        matches!(e, Event::CheckpointCompleted { checkpoint: 2, .. })
     });
     let gs = s.coordinator().global_state(2).unwrap();
     assert!(gs.verdict.ok(), "{:?}", gs.verdict);
@@ -150,7 +152,7 @@ fn aligned_backpressure_holds_more_than_unaligned() {
     let held = |mode| {
         let mut s = sim("backpressure", mode);
         step_until(&mut s, 3000, |_, e| {
-            matches!(e, Event::CheckpointCompleted { checkpoint: 1 })
+            matches!(e, Event::CheckpointCompleted { checkpoint: 1, .. })
         });
         let gs = s.coordinator().global_state(1).unwrap();
         gs.tasks.iter().map(|t| t.metrics.records_held).sum::<u64>()
@@ -164,7 +166,7 @@ fn wordcount_counts_match_the_input_prefix() {
     for mode in [BarrierMode::Aligned, BarrierMode::Unaligned] {
         let mut s = sim("wordcount", mode);
         step_until(&mut s, 3000, |_, e| {
-            matches!(e, Event::CheckpointCompleted { checkpoint: 3 })
+            matches!(e, Event::CheckpointCompleted { checkpoint: 3, .. })
         });
         for gs in s.coordinator().completed() {
             let check = gs
@@ -190,7 +192,7 @@ fn concurrent_checkpoints_travel_together_in_order() {
         s.step();
         for ch in s.channels() {
             let ids: Vec<u64> = ch
-                .queue
+                .items()
                 .iter()
                 .filter_map(|i| match i.kind {
                     ItemKind::Barrier(n) => Some(n),
@@ -271,7 +273,7 @@ fn manual_mode_delivers_the_chosen_channel_and_refuses_the_rest() {
         unreachable!()
     };
     let head = s.channels()[channel as usize]
-        .queue
+        .items()
         .front()
         .copied()
         .unwrap();
@@ -345,7 +347,8 @@ fn a_paused_channel_makes_the_checkpoint_time_out() {
             e,
             Event::Snapshot {
                 task: 2,
-                checkpoint: 1
+                checkpoint: 1,
+                ..
             }
         )
     });
@@ -375,7 +378,7 @@ fn transactional_sinks_commit_on_notify_complete() {
         };
         assert!(committed <= received);
         for e in s.last_events() {
-            if let Event::CheckpointCompleted { checkpoint } = e {
+            if let Event::CheckpointCompleted { checkpoint, .. } = e {
                 completed += 1;
                 let gs = s.coordinator().global_state(*checkpoint).unwrap();
                 let TaskState::Sink {
@@ -476,7 +479,7 @@ fn the_large_preset_keeps_about_two_thousand_items_in_flight() {
     for i in 0..60_000 {
         s.step();
         if i % 1000 == 0 && s.now() > 200 {
-            samples.push(s.channels().iter().map(|c| c.queue.len()).sum::<usize>());
+            samples.push(s.channels().iter().map(|c| c.items().len()).sum::<usize>());
         }
     }
     let mean = samples.iter().sum::<usize>() / samples.len().max(1);
@@ -494,7 +497,7 @@ fn unaligned_acknowledges_only_once_all_channel_state_is_in() {
     let snapshot = step_until(
         &mut s,
         500,
-        |_, e| matches!(e, Event::Snapshot { task, checkpoint: 1 } if *task == merge),
+        |_, e| matches!(e, Event::Snapshot { task, checkpoint: 1, .. } if *task == merge),
     );
     assert!(!s
         .last_events()

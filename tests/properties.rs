@@ -171,9 +171,9 @@ fn run(
                     },
                 };
                 let (steps, now) = (sim.steps(), sim.now());
-                let queued: usize = sim.channels().iter().map(|c| c.queue.len()).sum();
+                let queued: usize = sim.channels().iter().map(|c| c.items().len()).sum();
                 if sim.apply(action).is_err() {
-                    let after: usize = sim.channels().iter().map(|c| c.queue.len()).sum();
+                    let after: usize = sim.channels().iter().map(|c| c.items().len()).sum();
                     prop_assert_eq!((steps, now, queued), (sim.steps(), sim.now(), after));
                 }
             }
@@ -220,7 +220,9 @@ fn run(
                     prop_assert!(*checkpoint > last_triggered, "checkpoint ids must grow");
                     last_triggered = *checkpoint;
                 }
-                Event::Snapshot { task, checkpoint } => {
+                Event::Snapshot {
+                    task, checkpoint, ..
+                } => {
                     let last = last_snapshot.insert(*task, *checkpoint).unwrap_or(0);
                     prop_assert!(
                         *checkpoint > last,
@@ -231,19 +233,15 @@ fn run(
             }
         }
         // Conservation: every record sent on a channel is in flight, held, or received.
-        let phys = sim.physical();
         for (c, ch) in sim.channels().iter().enumerate() {
-            let info = &phys.channels[c];
             let in_flight = ch
-                .queue
+                .items()
                 .iter()
                 .filter(|i| matches!(i.kind, ItemKind::Record(_)))
                 .count() as u64;
-            let held = sim.tasks()[info.to as usize]
-                .handler
-                .held_on(info.input_index)
+            let held = abs_playground::engine::view::held_items(&sim, c as u32)
                 .iter()
-                .filter(|i| matches!(i, abs_playground::engine::barrier::Input::Record(_)))
+                .filter(|i| matches!(i, ItemKind::Record(_)))
                 .count() as u64;
             prop_assert_eq!(
                 ch.records_sent,

@@ -9,17 +9,22 @@ use super::queue::Due;
 use super::record::ItemKind;
 use super::sim::Simulation;
 use super::snapshot::{TaskMetrics, TaskSnapshot, TaskState};
-use super::trace::{AbortReason, Event};
+use super::trace::{AbortReason, AckKind, Event};
 
 impl Simulation {
     pub(super) fn snapshot_task(&mut self, t: TaskId, n: CheckpointId) {
         let phys = Rc::clone(&self.phys);
         let info = &phys.tasks[t as usize];
+        let at = self.events.len();
         self.events.push(Event::Snapshot {
             task: t,
             checkpoint: n,
+            forwarded: 0,
+            offset: None,
+            overtaken: 0,
         });
-        let mut persisted = take(&mut self.tasks[t as usize].persisted, n);
+        let persisted_in = take(&mut self.tasks[t as usize].persisted, n);
+        let mut overtaken = 0;
         // Counters are read before the barrier goes out: they are what the cut contains.
         let received = info
             .inputs
@@ -32,11 +37,26 @@ impl Simulation {
             .flatten()
             .map(|&c| self.channels[c as usize].records_sent)
             .collect();
+        let mut forwarded = 0;
         for &c in info.outputs.iter().flatten() {
             if self.config.mode == BarrierMode::Unaligned {
-                persisted += self.send_overtaking(c, n);
+                overtaken += self.send_overtaking(c, n);
             } else {
                 self.send(c, ItemKind::Barrier(n));
+            }
+            forwarded += 1;
+        }
+        if let Some(Event::Snapshot {
+            forwarded: f,
+            offset,
+            overtaken: o,
+            ..
+        }) = self.events.get_mut(at)
+        {
+            *f = forwarded;
+            *o = overtaken;
+            if let TaskState::Source { offset: o } = self.tasks[t as usize].state {
+                *offset = Some(o);
             }
         }
         let task = &mut self.tasks[t as usize];
@@ -56,7 +76,7 @@ impl Simulation {
             alignment_duration: self.now.saturating_sub(first),
             records_held: take(&mut task.held_records, n),
             state_size: task.state.size_bytes(),
-            persisted_in_flight: persisted,
+            persisted_in_flight: persisted_in + overtaken,
         };
         // Older bookkeeping can never be used again: ids only grow.
         task.first_barrier.retain(|&(id, _)| id > n);
@@ -74,7 +94,7 @@ impl Simulation {
         {
             task.awaiting_ack = Some((n, snapshot));
         } else {
-            self.acknowledge(t, n, snapshot);
+            self.acknowledge(t, n, snapshot, AckKind::Snapshot);
         }
     }
 
@@ -92,10 +112,16 @@ impl Simulation {
         };
         snapshot.metrics.ack_time = self.now;
         snapshot.metrics.persisted_in_flight += take(&mut task.persisted, n);
-        self.acknowledge(t, n, snapshot);
+        self.acknowledge(t, n, snapshot, AckKind::ChannelState);
     }
 
-    pub(super) fn acknowledge(&mut self, t: TaskId, n: CheckpointId, snapshot: TaskSnapshot) {
+    pub(super) fn acknowledge(
+        &mut self,
+        t: TaskId,
+        n: CheckpointId,
+        snapshot: TaskSnapshot,
+        why: AckKind,
+    ) {
         let Some(acked) = self.coordinator.ack(n, snapshot) else {
             return;
         };
@@ -104,6 +130,7 @@ impl Simulation {
             checkpoint: n,
             acked,
             total: self.phys.task_count(),
+            why,
         });
         if self.coordinator.is_complete(n) {
             self.complete(n);
@@ -114,8 +141,10 @@ impl Simulation {
         let Some(gs) = self.coordinator.take_complete(n, self.now, &self.phys) else {
             return;
         };
-        self.events
-            .push(Event::CheckpointCompleted { checkpoint: n });
+        self.events.push(Event::CheckpointCompleted {
+            checkpoint: n,
+            consistent: gs.verdict.ok(),
+        });
         // Notify-complete: transactional sinks commit what their snapshot pre-committed.
         for snap in &gs.tasks {
             if let (TaskState::Sink { received, .. }, TaskState::Sink { committed, .. }) =
@@ -162,7 +191,7 @@ impl Simulation {
             if is_source || self.tasks[t as usize].finished {
                 if self.tasks[t as usize].finished {
                     let snapshot = self.final_snapshot(t);
-                    self.acknowledge(t, n, snapshot);
+                    self.acknowledge(t, n, snapshot, AckKind::Finished);
                 } else {
                     self.snapshot_task(t, n);
                 }

@@ -76,7 +76,7 @@ pub fn run_gate(options: &GateOptions, input: &str) -> Result<String, GateError>
     let mut printed = String::new();
     for output in &outputs {
         // Serialising plain strings and integers cannot fail; skip rather than panic if it did.
-        if let Ok(json) = serde_json::to_string(&OutputLine::from(output)) {
+        if let Some(Ok(json)) = OutputLine::of(output).map(|line| serde_json::to_string(&line)) {
             printed.push_str(&json);
             printed.push('\n');
         }
@@ -99,9 +99,10 @@ enum OutputLine<'a> {
     },
 }
 
-impl<'a> From<&'a Output<String>> for OutputLine<'a> {
-    fn from(output: &'a Output<String>) -> Self {
-        match output {
+impl<'a> OutputLine<'a> {
+    /// The line an output prints, if it is something the task does (notes are not printed).
+    fn of(output: &'a Output<String>) -> Option<Self> {
+        Some(match output {
             Output::Record { record, .. } => OutputLine::Record(record),
             Output::Triggered(id) => OutputLine::Triggered(*id),
             Output::Aborted(id) => OutputLine::Aborted(*id),
@@ -115,7 +116,8 @@ impl<'a> From<&'a Output<String>> for OutputLine<'a> {
                 ch: *ch,
                 record,
             },
-        }
+            Output::Barrier { .. } | Output::Held { .. } | Output::Unblocked { .. } => return None,
+        })
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use super::barrier::CheckpointId;
 use super::physical::ChannelId;
 use super::queue::Due;
-use super::record::{Item, ItemKind, Record};
+use super::record::{Item, ItemKind, Record, RecordId};
 use super::sim::Simulation;
 use super::trace::Event;
 
@@ -15,23 +15,39 @@ use super::trace::Event;
 #[derive(Clone, Debug)]
 pub struct Channel {
     /// Items in flight or waiting at the receiver's port, oldest first.
-    pub queue: VecDeque<Item>,
+    pub(super) queue: VecDeque<Item>,
     pub paused: bool,
     pub latency: u64,
     /// Records the sender has put on this channel.
     pub records_sent: u64,
     /// Records from this channel the receiving operator has processed.
     pub records_received: u64,
+    /// Unaligned: records still queued here that a barrier overtook at the sender, with that
+    /// checkpoint, in queue order. They are that checkpoint's channel state.
+    pub(super) overtaken: Vec<(RecordId, CheckpointId)>,
     /// Bumped whenever the queued delivery event of this channel becomes stale.
     pub(super) generation: u32,
     pub(super) scheduled: bool,
 }
 
+impl Channel {
+    /// Items in flight or waiting at the receiver's port, oldest first.
+    pub fn items(&self) -> &VecDeque<Item> {
+        &self.queue
+    }
+}
+
 impl Simulation {
     pub(super) fn deliver(&mut self, c: ChannelId) {
-        let Some(item) = self.channels[c as usize].queue.pop_front() else {
+        let ch = &mut self.channels[c as usize];
+        let Some(item) = ch.queue.pop_front() else {
             return;
         };
+        if let (ItemKind::Record(r), Some(&(id, _))) = (item.kind, ch.overtaken.first()) {
+            if r.id == id {
+                ch.overtaken.remove(0);
+            }
+        }
         let info = &self.phys.channels[c as usize];
         let (t, input) = (info.to, info.input_index);
         self.events.push(Event::Arrived {
@@ -113,6 +129,11 @@ impl Simulation {
         for r in &overtaken {
             self.coordinator.record_channel_state(n, c, *r);
         }
+        // Records an older barrier already overtook keep that (older) checkpoint's mark; ids
+        // grow along a channel, so the new ones are those past the last mark.
+        let marks = &mut self.channels[c as usize].overtaken;
+        let last = marks.last().map_or(0, |&(id, _)| id);
+        marks.extend(overtaken.iter().filter(|r| r.id > last).map(|r| (r.id, n)));
         self.schedule_channel(c);
         overtaken.len() as u64
     }

@@ -2,6 +2,7 @@
 
 use std::rc::Rc;
 
+use super::barrier::CheckpointId;
 use super::model::OperatorKind;
 use super::physical::{ChannelId, TaskId};
 use super::record::{Payload, Record};
@@ -11,7 +12,13 @@ use super::trace::Event;
 
 impl Simulation {
     /// The operator's work on one record.
-    pub(super) fn process(&mut self, t: TaskId, channel: ChannelId, record: Record) {
+    pub(super) fn process(
+        &mut self,
+        t: TaskId,
+        channel: ChannelId,
+        record: Record,
+        early: Option<CheckpointId>,
+    ) {
         let phys = Rc::clone(&self.phys);
         let op = phys.operator_of(t);
         let mut emitted: u32 = 0;
@@ -94,6 +101,7 @@ impl Simulation {
             channel,
             record,
             emitted,
+            early,
         });
     }
 

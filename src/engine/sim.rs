@@ -82,6 +82,7 @@ impl Simulation {
                 latency: c.latency.clamp(1, MAX_LATENCY),
                 records_sent: 0,
                 records_received: 0,
+                overtaken: Vec::new(),
                 generation: 0,
                 scheduled: false,
             })

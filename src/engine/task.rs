@@ -1,7 +1,7 @@
 //! A subtask's input side: its barrier handler, what arrives, what the handler decides and how
 //! the task carries that out.
 
-use super::barrier::{BarrierHandler, BarrierMode, CheckpointId, Output};
+use super::barrier::{BarrierHandler, CheckpointId, Output};
 use super::checkpoint::bump;
 use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Record};
@@ -12,7 +12,7 @@ use super::trace::{AbortReason, Event};
 /// One subtask, as it is now.
 #[derive(Clone, Debug)]
 pub struct Task {
-    pub handler: BarrierHandler<Record>,
+    pub(super) handler: BarrierHandler<Record>,
     pub state: TaskState,
     pub busy_until: u64,
     pub finished: bool,
@@ -61,12 +61,10 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
         let task = &mut self.tasks[t as usize];
-        let held_before = task.handler.held_count();
-        let aligning_before = task.handler.current_checkpoint();
-        let replayed = match arriving {
+        let item = match arriving {
             Some((input, kind)) => {
                 task.handler.receive(input, kind.to_input(), &mut out);
-                None
+                Some((input, kind))
             }
             None => {
                 let next = task
@@ -74,107 +72,73 @@ impl Simulation {
                     .peek_replay()
                     .map(|(input, item)| (input, ItemKind::from_input(item)));
                 task.handler.replay_one(&mut out);
+                if let Some((input, kind)) = next {
+                    let channel = self.phys.tasks[t as usize].inputs[input as usize];
+                    let left = self.tasks[t as usize].handler.held_count();
+                    self.events.push(Event::Replayed {
+                        task: t,
+                        channel,
+                        item: kind,
+                        left,
+                    });
+                }
                 next
             }
         };
-        let held_after = task.handler.held_count();
-        let aligning_after = task.handler.current_checkpoint();
-        if let Some((input, kind)) = replayed {
-            let channel = self.phys.tasks[t as usize].inputs[input as usize];
-            self.events.push(Event::Replayed {
-                task: t,
-                channel,
-                item: kind,
-            });
+        for o in out.drain(..) {
+            self.carry_out(t, o, item.map(|(_, kind)| kind));
         }
-        // An item went into the buffer: either the arriving one, or a replayed one held again.
-        if held_after > held_before || (replayed.is_some() && held_after == held_before) {
-            if let Some((input, kind)) = arriving.or(replayed) {
-                let channel = self.phys.tasks[t as usize].inputs[input as usize];
+        self.scratch = out;
+        self.acknowledge_when_recorded(t);
+        self.schedule_replay(t);
+    }
+
+    /// Carries out one decision of the handler about `item` (what arrived or was replayed).
+    pub(super) fn carry_out(&mut self, t: TaskId, output: Output<Record>, item: Option<ItemKind>) {
+        let channel_of = |ch: u32| self.phys.tasks[t as usize].inputs[ch as usize];
+        match output {
+            Output::Record { ch, record } => {
+                let channel = channel_of(ch);
+                let early = self.tasks[t as usize].handler.early_on(ch);
+                self.channels[channel as usize].records_received += 1;
+                self.process(t, channel, record, early);
+            }
+            Output::Barrier {
+                ch,
+                id,
+                take,
+                have,
+                need,
+            } => {
+                let channel = channel_of(ch);
+                self.events.push(Event::Barrier {
+                    task: t,
+                    channel,
+                    checkpoint: id,
+                    take,
+                    have,
+                    need,
+                });
+            }
+            Output::Held { ch, held } => {
+                let channel = channel_of(ch);
+                let kind = item.unwrap_or(ItemKind::EndOfPartition);
                 self.events.push(Event::Held {
                     task: t,
                     channel,
                     item: kind,
+                    held,
                 });
-                if let (ItemKind::Record(_), Some(n)) = (kind, aligning_after) {
-                    bump(&mut self.tasks[t as usize].held_records, n);
+                let task = &mut self.tasks[t as usize];
+                if let (ItemKind::Record(_), Some(n)) = (kind, task.handler.current_checkpoint()) {
+                    bump(&mut task.held_records, n);
                 }
             }
-        }
-        if aligning_after != aligning_before && self.config.mode == BarrierMode::Aligned {
-            if let Some(n) = aligning_after {
-                self.events.push(Event::AlignmentStarted {
+            Output::Unblocked { to_replay } => {
+                self.events.push(Event::Unblocked {
                     task: t,
-                    checkpoint: n,
+                    to_replay,
                 });
-            }
-        }
-        if self.config.mode == BarrierMode::Aligned {
-            self.report_blocking(t, aligning_after);
-        }
-        for o in out.drain(..) {
-            self.carry_out(t, o);
-        }
-        self.scratch = out;
-        self.acknowledge_when_recorded(t);
-        // An alignment ended (completed or given up): the blocked inputs flow again.
-        if self.config.mode == BarrierMode::Aligned
-            && aligning_before.is_some()
-            && self.tasks[t as usize].handler.current_checkpoint() != aligning_before
-        {
-            self.events.push(Event::Unblocked { task: t });
-        }
-        self.schedule_replay(t);
-    }
-
-    /// Emits `Blocked` for channels that became blocked; cheap enough to run on each
-    /// barrier-related step only.
-    pub(super) fn report_blocking(&mut self, t: TaskId, aligning: Option<CheckpointId>) {
-        let Some(n) = aligning else { return };
-        let last = self.events.iter().rev().find_map(|e| match e {
-            Event::Arrived { item, .. } | Event::Replayed { item, .. } => Some(*item),
-            _ => None,
-        });
-        if !matches!(last, Some(ItemKind::Barrier(_))) {
-            return;
-        }
-        let inputs = &self.phys.tasks[t as usize].inputs;
-        let handler = &self.tasks[t as usize].handler;
-        let already: Vec<ChannelId> = self
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Blocked { task, channel, .. } if *task == t => Some(*channel),
-                _ => None,
-            })
-            .collect();
-        let newly: Vec<ChannelId> = self
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Arrived { channel, .. } | Event::Replayed { channel, .. } => Some(*channel),
-                _ => None,
-            })
-            .filter(|c| {
-                let input = self.phys.channels[*c as usize].input_index;
-                handler.is_blocked(input) && !already.contains(c) && inputs.contains(c)
-            })
-            .collect();
-        for channel in newly {
-            self.events.push(Event::Blocked {
-                task: t,
-                channel,
-                checkpoint: n,
-            });
-        }
-    }
-
-    pub(super) fn carry_out(&mut self, t: TaskId, output: Output<Record>) {
-        match output {
-            Output::Record { ch, record } => {
-                let channel = self.phys.tasks[t as usize].inputs[ch as usize];
-                self.channels[channel as usize].records_received += 1;
-                self.process(t, channel, record);
             }
             Output::Triggered(n) => self.snapshot_task(t, n),
             Output::Aborted(n) => {

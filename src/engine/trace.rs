@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::barrier::CheckpointId;
+use super::barrier::{BarrierTake, CheckpointId};
 use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Record};
 
@@ -22,6 +22,23 @@ pub enum AbortReason {
     Declined { task: TaskId },
     /// It ran past the coordinator's timeout.
     Expired,
+}
+
+/// Why a task acknowledged when it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AckKind {
+    /// Right after its snapshot (step ③).
+    Snapshot,
+    /// Unaligned: the snapshot was taken at the first barrier; now every input has delivered
+    /// the barrier, so the channel state is complete.
+    ChannelState,
+    /// The task has finished: it acknowledges with its final state.
+    Finished,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,44 +60,60 @@ pub enum Event {
         channel: ChannelId,
         item: ItemKind,
     },
-    /// The item was taken back out of the alignment buffer (step ④).
+    /// The item was taken back out of the alignment buffer (step ④); `left` are still held.
     Replayed {
         task: TaskId,
         channel: ChannelId,
         item: ItemKind,
+        left: u32,
     },
-    /// A barrier newer than any seen started an alignment (step ①).
-    AlignmentStarted {
-        task: TaskId,
-        checkpoint: CheckpointId,
-    },
-    /// The channel is blocked: its later items wait in the buffer (step ①).
-    Blocked {
+    /// The barrier handler took a barrier (one that was not held): the first of a newer
+    /// checkpoint (aligned: its channel blocks, ①; unaligned: the task snapshots at once),
+    /// another input's (aligned: blocks too), or ignored. `have` of the task's `need` inputs
+    /// have now delivered it or closed.
+    Barrier {
         task: TaskId,
         channel: ChannelId,
         checkpoint: CheckpointId,
+        take: BarrierTake,
+        have: u32,
+        need: u32,
     },
-    /// The item went into the alignment buffer instead of the operator (step ②).
+    /// The item arrived on a blocked channel and went into the alignment buffer, which now
+    /// holds `held` items of that channel (step ②).
     Held {
         task: TaskId,
         channel: ChannelId,
         item: ItemKind,
+        held: u32,
     },
-    /// The operator processed a record and emitted `emitted` records.
+    /// The operator processed a record and emitted `emitted` records. At-least-once: `early`
+    /// names the pending checkpoint whose barrier this input had already delivered — the record
+    /// enters the state before that snapshot and will be replayed after a recovery.
     Processed {
         task: TaskId,
         channel: ChannelId,
         record: Record,
         emitted: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        early: Option<CheckpointId>,
     },
-    /// The task snapshotted its state and forwarded the barrier (step ③).
+    /// The task snapshotted its state and forwarded the barrier on `forwarded` output channels
+    /// (step ③). A source's snapshot names its `offset`; unaligned, `overtaken` records on the
+    /// outputs were jumped over by the barrier and became channel state.
     Snapshot {
         task: TaskId,
         checkpoint: CheckpointId,
+        forwarded: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        offset: Option<u64>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        overtaken: u64,
     },
-    /// All channels of the task flow again.
+    /// An alignment ended: all channels of the task flow again, `to_replay` held items first.
     Unblocked {
         task: TaskId,
+        to_replay: u32,
     },
     /// The task gave up the checkpoint and sent cancellation markers downstream.
     TaskAborted {
@@ -94,17 +127,21 @@ pub enum Event {
         channel: ChannelId,
         record: Record,
     },
+    /// The task's acknowledgement reached the coordinator (`acked` of `total` tasks now).
     Acknowledged {
         task: TaskId,
         checkpoint: CheckpointId,
         acked: u32,
         total: u32,
+        why: AckKind,
     },
     CheckpointTriggered {
         checkpoint: CheckpointId,
     },
+    /// Every task acknowledged; `consistent` is the checker's verdict on the global state.
     CheckpointCompleted {
         checkpoint: CheckpointId,
+        consistent: bool,
     },
     /// Notify-complete reached a transactional sink: it committed everything up to
     /// `committed` records.

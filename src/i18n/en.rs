@@ -2,7 +2,9 @@ use super::{Names, Strings};
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::ItemKind;
 use crate::engine::trace::AbortReason;
-use crate::engine::view::{BarrierTake, Beat};
+use crate::engine::barrier::BarrierTake;
+use crate::engine::trace::AckKind;
+use crate::engine::view::Beat;
 use crate::engine::{ActionError, BarrierMode, OperatorKind};
 
 fn operator_kind(k: &OperatorKind) -> &'static str {
@@ -23,6 +25,52 @@ fn mode_name(m: BarrierMode) -> &'static str {
         BarrierMode::AtLeastOnce => "At-least-once",
         BarrierMode::Unaligned => "Unaligned",
     }
+}
+
+/// The lesson of a preset in a mode other than aligned, where the aligned text would be wrong.
+fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
+    Some(match (name, mode) {
+        (_, BarrierMode::Aligned) => return None,
+        ("alignment", BarrierMode::AtLeastOnce) => {
+            "At-least-once never blocks: barrier 1 reaches Merge from Src A first, and A's records \
+             keep flowing into Merge's state until barrier 1 arrives from the slow Src B; only \
+             then does Merge snapshot. Those records are in the snapshot although they came after \
+             the barrier — after a recovery they would be counted twice."
+        }
+        ("alignment", BarrierMode::Unaligned) => {
+            "Unaligned: Merge snapshots as soon as the first barrier 1 arrives (from Src A) and \
+             sends it on ahead of its queued output. Records still arriving from the slow Src B \
+             before B's barrier are saved as channel state (ringed); Merge acknowledges once \
+             barrier 1 has come on both inputs. Nothing is ever blocked."
+        }
+        ("wordcount", BarrierMode::AtLeastOnce) => {
+            "With parallelism 2, Count has two inputs and barriers reach them at different times. \
+             At-least-once does not block, so words that arrive after an early barrier are \
+             already counted in the snapshot: the counts can exceed the words of the lines before \
+             the offsets. Open a completed checkpoint and compare."
+        }
+        ("wordcount", BarrierMode::Unaligned) => {
+            "Unaligned: a checkpoint's global state is the source offsets, the per-word counts and \
+             the words still in flight (channel state); counts plus channel state equal the words \
+             of exactly the lines before the offsets."
+        }
+        ("concurrent", _) => {
+            "The pipeline takes three checkpoint intervals end to end: barriers 1, 2 and 3 travel \
+             at the same time, in order, on the same channels, and each checkpoint completes on \
+             its own — here without any task blocking its inputs."
+        }
+        ("backpressure", BarrierMode::AtLeastOnce) => {
+            "At-least-once under a very slow input: nothing blocks and the fast input keeps \
+             flowing, so checkpoints cost no throughput — but records after an early barrier are \
+             in the snapshot and would be counted twice after a recovery."
+        }
+        ("backpressure", BarrierMode::Unaligned) => {
+            "Unaligned under a very slow input: the first barrier is forwarded at once, ahead of \
+             the queued records, which become part of the snapshot as channel state (ringed). \
+             Nothing blocks; the checkpoint is bigger instead."
+        }
+        _ => return None,
+    })
 }
 
 fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
@@ -68,6 +116,14 @@ fn item(names: &Names, item: &ItemKind) -> String {
     }
 }
 
+/// " (3/5 acknowledged)" when the acknowledgement went with the snapshot.
+fn acked_note(acked: Option<(u32, u32)>) -> String {
+    match acked {
+        Some((a, t)) => format!(" ({a}/{t} acknowledged)"),
+        None => String::new(),
+    }
+}
+
 fn plural(n: u32, one: &str, many: &str) -> String {
     if n == 1 {
         format!("{n} {one}")
@@ -97,40 +153,69 @@ fn narrate(b: &Beat, names: &Names) -> String {
             names.payload(&ItemKind::Record(*record)).unwrap_or_default()
         ),
         Beat::SourceEnded { task } => format!("{} reached the end of its log.", names.task(*task)),
-        Beat::SourceSnapshot { task, checkpoint: n, offset, acked, total } => format!(
-            "{} records offset {offset} in checkpoint {n} and injects barrier {n} into its output channels ({acked}/{total} acknowledged).",
-            names.task(*task)
-        ),
-        Beat::Barrier { task, input: i, checkpoint: n, take } => {
+        Beat::SourceSnapshot { task, checkpoint: n, offset, overtaken, acked } => {
+            let inject = if *overtaken > 0 {
+                format!(
+                    "injects barrier {n} ahead of the {} already queued on its outputs (they become channel state)",
+                    plural(*overtaken as u32, "record", "records")
+                )
+            } else {
+                format!("injects barrier {n} into its output channels")
+            };
+            format!(
+                "{} records offset {offset} in checkpoint {n} and {inject}{}.",
+                names.task(*task),
+                acked_note(*acked)
+            )
+        }
+        Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
             let at = input(*task, *i);
-            match *take {
-                BarrierTake::First { inputs } => format!(
-                    "Barrier {n} arrived first on {at}; that input is now blocked until barrier {n} arrives on the other {}.",
-                    plural(inputs - 1, "input", "inputs")
-                ),
-                BarrierTake::Blocked { have, inputs } => format!(
-                    "Barrier {n} arrived on {at}; that input is blocked too ({have} of {inputs} inputs have it)."
-                ),
-                BarrierTake::Completes { inputs } => match names.0.mode() {
-                    BarrierMode::Unaligned if inputs > 1 => format!(
-                        "Barrier {n} arrived on {at}; unaligned, the task does not wait for the other inputs."
+            let (have, need) = (*have, *need);
+            let waiting = need.saturating_sub(have);
+            if *take == BarrierTake::Ignored {
+                return format!(
+                    "Barrier {n} arrived on {at} and is ignored: its checkpoint is over or was overtaken."
+                );
+            }
+            if need < 2 {
+                return format!(
+                    "Barrier {n} arrived at {} on its only input: nothing to align.",
+                    names.task(*task)
+                );
+            }
+            match names.0.mode() {
+                BarrierMode::Aligned => match take {
+                    BarrierTake::First => format!(
+                        "Barrier {n} arrived first on {at}; that input is now blocked until barrier {n} arrives on the other {}.",
+                        plural(waiting, "input", "inputs")
                     ),
-                    _ if inputs > 1 => format!(
-                        "Barrier {n} arrived on {at}, the last input it was waiting for: the alignment is complete."
-                    ),
-                    _ => format!("Barrier {n} arrived at {} on its only input: nothing to align.", names.task(*task)),
-                },
-                BarrierTake::Counted { have, inputs } => match names.0.mode() {
-                    BarrierMode::Unaligned => format!(
-                        "Barrier {n} arrived on {at}; records of this input that came before it are all saved now ({have} of {inputs} inputs)."
+                    _ if have < need => format!(
+                        "Barrier {n} arrived on {at}; that input is blocked too ({have} of {need} inputs have it)."
                     ),
                     _ => format!(
-                        "Barrier {n} arrived on {at}; at-least-once does not block, records keep flowing ({have} of {inputs} inputs have it)."
+                        "Barrier {n} arrived on {at}, the last input it was waiting for: the alignment is complete."
                     ),
                 },
-                BarrierTake::Ignored => format!(
-                    "Barrier {n} arrived on {at} and is ignored: its checkpoint is over or was overtaken."
-                ),
+                BarrierMode::Unaligned => match take {
+                    BarrierTake::First => format!(
+                        "Barrier {n} arrived first on {at}. Unaligned, the task does not wait for the other {}: it snapshots now, and records still to come on them before their barrier will be saved as channel state.",
+                        plural(waiting, "input", "inputs")
+                    ),
+                    _ if have < need => format!(
+                        "Barrier {n} arrived on {at}: every record of this input from before the barrier is now saved ({have} of {need} inputs have it)."
+                    ),
+                    _ => format!(
+                        "Barrier {n} arrived on {at}, the last input: the channel state of checkpoint {n} is complete."
+                    ),
+                },
+                BarrierMode::AtLeastOnce => match take {
+                    _ if have < need => format!(
+                        "Barrier {n} arrived on {at}. At-least-once does not block: records after it on this input keep flowing and will enter the state before the snapshot ({have} of {need} inputs have it)."
+                    ),
+                    _ => format!(
+                        "Barrier {n} arrived on {at}, the last input: the task snapshots now, without having held anything back."
+                    ),
+                },
             }
         }
         Beat::Held { task, input: i, item: it, held } => format!(
@@ -140,10 +225,28 @@ fn narrate(b: &Beat, names: &Names) -> String {
             names.task(*task),
             held
         ),
-        Beat::Snapshot { task, checkpoint: n, acked, total } => format!(
-            "{} snapshots its state for checkpoint {n}, forwards barrier {n} downstream and acknowledges ({acked}/{total} tasks).",
-            names.task(*task)
-        ),
+        Beat::Snapshot { task, checkpoint: n, forwarded, overtaken, acked } => {
+            let forward = if *forwarded == 0 {
+                String::new()
+            } else if *overtaken > 0 {
+                format!(
+                    ", sends barrier {n} downstream ahead of the {} queued on its outputs (they become channel state)",
+                    plural(*overtaken as u32, "record", "records")
+                )
+            } else if *forwarded > 0 {
+                format!(", forwards barrier {n} downstream")
+            } else {
+                String::new()
+            };
+            let ack = match acked {
+                Some(_) => format!(" and acknowledges{}", acked_note(*acked)),
+                None => " — it acknowledges once every input has delivered the barrier and its channel state is complete".into(),
+            };
+            format!(
+                "{} snapshots its state for checkpoint {n}{forward}{ack}.",
+                names.task(*task)
+            )
+        }
         Beat::Unblocked { task, to_replay } => {
             if *to_replay > 0 {
                 format!(
@@ -162,17 +265,23 @@ fn narrate(b: &Beat, names: &Names) -> String {
             i + 1,
             left
         ),
-        Beat::Processed { task, input: i, record, emitted } => {
+        Beat::Processed { task, input: i, record, emitted, early } => {
             let p = names.payload(&ItemKind::Record(*record)).unwrap_or_default();
-            if *emitted == 0 {
-                format!("{} processes “{p}” from input {}.", names.task(*task), i + 1)
+            let what = if *emitted == 0 {
+                format!("{} processes “{p}” from input {}", names.task(*task), i + 1)
             } else {
                 format!(
-                    "{} processes “{p}” from input {} and emits {}.",
+                    "{} processes “{p}” from input {} and emits {}",
                     names.task(*task),
                     i + 1,
                     plural(*emitted, "record", "records")
                 )
+            };
+            match early {
+                Some(n) => format!(
+                    "{what} — after barrier {n} on that input, so it enters the state before checkpoint {n}'s snapshot: after a recovery it would be replayed and counted twice."
+                ),
+                None => format!("{what}."),
             }
         }
         Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
@@ -188,10 +297,20 @@ fn narrate(b: &Beat, names: &Names) -> String {
             "{} gives up checkpoint {n} and sends cancellation markers downstream.",
             names.task(*task)
         ),
-        Beat::Acknowledged { task, checkpoint: n, acked, total } => format!(
-            "{} has finished and acknowledges checkpoint {n} with its final state ({acked}/{total}).",
-            names.task(*task)
-        ),
+        Beat::Acknowledged { task, checkpoint: n, acked, total, why } => match why {
+            AckKind::Finished => format!(
+                "{} has finished and acknowledges checkpoint {n} with its final state ({acked}/{total}).",
+                names.task(*task)
+            ),
+            AckKind::ChannelState => format!(
+                "Every input of {} has delivered barrier {n}: its channel state is complete and it acknowledges checkpoint {n} ({acked}/{total}).",
+                names.task(*task)
+            ),
+            AckKind::Snapshot => format!(
+                "{} acknowledges checkpoint {n} ({acked}/{total}).",
+                names.task(*task)
+            ),
+        },
         Beat::Completed { checkpoint: n, consistent } => format!(
             "Checkpoint {n} is complete: every task has acknowledged. {}",
             if *consistent {
@@ -280,6 +399,7 @@ pub const STRINGS: Strings = Strings {
     lang_label: "Language",
     mode_name,
     preset_text,
+    preset_lesson,
     seeing: "What you're seeing:",
 
     step: "Step",

@@ -109,6 +109,9 @@ pub struct Strings {
     pub mode_name: fn(BarrierMode) -> &'static str,
     /// Title and lesson of a shipped preset (by name), if this language has them.
     pub preset_text: fn(&str) -> Option<(&'static str, &'static str)>,
+    /// A preset's lesson in a mode where the aligned lesson would be wrong (`None`: use the
+    /// preset's own lesson).
+    pub preset_lesson: fn(&str, BarrierMode) -> Option<&'static str>,
     pub seeing: &'static str,
 
     // Controls
@@ -261,7 +264,7 @@ mod tests {
                     .unwrap();
                 for _ in 0..600 {
                     sim.step();
-                    for b in view::beats(&sim, sim.last_events()) {
+                    for b in view::beats(sim.physical(), sim.last_events()) {
                         for lang in Lang::ALL {
                             let s = (lang.strings().narrate)(&b, &Names(&sim));
                             assert!(!s.is_empty() && !s.contains('?'), "{lang:?} {b:?}: {s}");
@@ -278,7 +281,7 @@ mod tests {
         let mut text = String::new();
         for _ in 0..60 {
             sim.step();
-            for b in view::beats(&sim, sim.last_events()) {
+            for b in view::beats(sim.physical(), sim.last_events()) {
                 text += &(zh::STRINGS.narrate)(&b, &Names(&sim));
             }
         }

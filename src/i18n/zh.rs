@@ -2,7 +2,9 @@ use super::{Names, Strings};
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::ItemKind;
 use crate::engine::trace::AbortReason;
-use crate::engine::view::{BarrierTake, Beat};
+use crate::engine::barrier::BarrierTake;
+use crate::engine::trace::AckKind;
+use crate::engine::view::Beat;
 use crate::engine::{ActionError, BarrierMode, OperatorKind};
 
 fn operator_kind(k: &OperatorKind) -> &'static str {
@@ -23,6 +25,45 @@ fn mode_name(m: BarrierMode) -> &'static str {
         BarrierMode::AtLeastOnce => "至少一次",
         BarrierMode::Unaligned => "非對齊",
     }
+}
+
+/// 非對齊模式下預設情境的說明（對齊模式的說明在這些模式下不成立）。
+fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
+    Some(match (name, mode) {
+        (_, BarrierMode::Aligned) => return None,
+        ("alignment", BarrierMode::AtLeastOnce) => {
+            "至少一次從不阻塞：屏障 1 先從 Src A 到達 Merge，A 的記錄照常流入 Merge 的狀態，\
+             直到屏障 1 從較慢的 Src B 到達，Merge 才做快照。這些在屏障之後到達的記錄也進了快照——\
+             恢復後它們會被計算兩次。"
+        }
+        ("alignment", BarrierMode::Unaligned) => {
+            "非對齊：第一個屏障 1（來自 Src A）一到，Merge 就做快照，並把屏障插到已排隊的輸出之前送出。\
+             較慢的 Src B 在它的屏障之前送來的記錄被存為通道狀態（帶圈）；兩個輸入都送來屏障 1 後，\
+             Merge 才確認。從頭到尾沒有阻塞。"
+        }
+        ("wordcount", BarrierMode::AtLeastOnce) => {
+            "平行度 2 時 Count 有兩個輸入，屏障到達的時間不同。至少一次不阻塞，\
+             所以在較早的屏障之後到達的單詞已被計入快照：計數可能多於偏移量之前那些行的單詞。\
+             打開一個已完成的檢查點比較看看。"
+        }
+        ("wordcount", BarrierMode::Unaligned) => {
+            "非對齊：檢查點的全域狀態＝偏移量＋每個單詞的計數＋仍在傳輸中的單詞（通道狀態）；\
+             計數加上通道狀態恰好等於偏移量之前那些行的單詞。"
+        }
+        ("concurrent", _) => {
+            "整條管線的延遲是檢查點間隔的三倍：屏障 1、2、3 同時在同一批通道上依序前進，\
+             每個檢查點各自完成——這裡沒有任何任務阻塞輸入。"
+        }
+        ("backpressure", BarrierMode::AtLeastOnce) => {
+            "至少一次遇上很慢的輸入：沒有阻塞，快的輸入照常流動，檢查點不影響吞吐量——\
+             但在較早屏障之後的記錄進了快照，恢復後會被計算兩次。"
+        }
+        ("backpressure", BarrierMode::Unaligned) => {
+            "非對齊遇上很慢的輸入：第一個屏障立刻被轉發，插到排隊的記錄之前，\
+             那些記錄以通道狀態（帶圈）成為快照的一部分。沒有阻塞，代價是檢查點更大。"
+        }
+        _ => return None,
+    })
 }
 
 fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
@@ -86,40 +127,53 @@ fn narrate(b: &Beat, names: &Names) -> String {
             names.payload(&ItemKind::Record(*record)).unwrap_or_default()
         ),
         Beat::SourceEnded { task } => format!("{} 讀到了日誌的結尾。", names.task(*task)),
-        Beat::SourceSnapshot { task, checkpoint: n, offset, acked, total } => format!(
-            "{} 把偏移量 {offset} 記入檢查點 {n}，並向輸出通道注入屏障 {n}（已確認 {acked}/{total}）。",
-            names.task(*task)
-        ),
-        Beat::Barrier { task, input: i, checkpoint: n, take } => {
+        Beat::SourceSnapshot { task, checkpoint: n, offset, overtaken, acked } => {
+            let inject = if *overtaken > 0 {
+                format!("把屏障 {n} 插到輸出通道中已排隊的 {overtaken} 筆記錄之前（它們成為通道狀態）")
+            } else {
+                format!("向輸出通道注入屏障 {n}")
+            };
+            format!(
+                "{} 把偏移量 {offset} 記入檢查點 {n}，並{inject}{}。",
+                names.task(*task),
+                acked_note(*acked)
+            )
+        }
+        Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
             let at = input(*task, *i);
-            match *take {
-                BarrierTake::First { inputs } => format!(
-                    "屏障 {n} 最先到達{at}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘 {} 個輸入（開始對齊）。",
-                    inputs - 1
-                ),
-                BarrierTake::Blocked { have, inputs } => format!(
-                    "屏障 {n} 到達{at}；這個輸入也被阻塞（{inputs} 個輸入中已有 {have} 個收到）。"
-                ),
-                BarrierTake::Completes { inputs } => match names.0.mode() {
-                    BarrierMode::Unaligned if inputs > 1 => {
-                        format!("屏障 {n} 到達{at}；非對齊模式不等待其他輸入。")
-                    }
-                    _ if inputs > 1 => {
-                        format!("屏障 {n} 到達{at}，這是最後一個在等的輸入：對齊完成。")
-                    }
-                    _ => format!("屏障 {n} 從唯一的輸入到達 {}：不需要對齊。", names.task(*task)),
-                },
-                BarrierTake::Counted { have, inputs } => match names.0.mode() {
-                    BarrierMode::Unaligned => format!(
-                        "屏障 {n} 到達{at}；這個輸入在它之前的記錄都已存好（{inputs} 個輸入中已有 {have} 個）。"
+            let (have, need) = (*have, *need);
+            let waiting = need.saturating_sub(have);
+            if *take == BarrierTake::Ignored {
+                return format!("屏障 {n} 到達{at}，被忽略：它的檢查點已結束或已被超越。");
+            }
+            if need < 2 {
+                return format!("屏障 {n} 從唯一的輸入到達 {}：不需要對齊。", names.task(*task));
+            }
+            match names.0.mode() {
+                BarrierMode::Aligned => match take {
+                    BarrierTake::First => format!(
+                        "屏障 {n} 最先到達{at}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘 {waiting} 個輸入（開始對齊）。"
                     ),
-                    _ => format!(
-                        "屏障 {n} 到達{at}；至少一次模式不阻塞，記錄照常流動（{inputs} 個輸入中已有 {have} 個收到）。"
+                    _ if have < need => format!(
+                        "屏障 {n} 到達{at}；這個輸入也被阻塞（{need} 個輸入中已有 {have} 個收到）。"
                     ),
+                    _ => format!("屏障 {n} 到達{at}，這是最後一個在等的輸入：對齊完成。"),
                 },
-                BarrierTake::Ignored => {
-                    format!("屏障 {n} 到達{at}，被忽略：它的檢查點已結束或已被超越。")
-                }
+                BarrierMode::Unaligned => match take {
+                    BarrierTake::First => format!(
+                        "屏障 {n} 最先到達{at}。非對齊模式不等待其餘 {waiting} 個輸入：任務立刻做快照，之後在那些輸入上、排在屏障之前到達的記錄都會存為通道狀態。"
+                    ),
+                    _ if have < need => format!(
+                        "屏障 {n} 到達{at}：這個輸入在屏障之前的記錄都已存好（{need} 個輸入中已有 {have} 個收到）。"
+                    ),
+                    _ => format!("屏障 {n} 到達{at}，這是最後一個輸入：檢查點 {n} 的通道狀態已完整。"),
+                },
+                BarrierMode::AtLeastOnce => match take {
+                    _ if have < need => format!(
+                        "屏障 {n} 到達{at}。至少一次模式不阻塞：這個輸入在屏障之後的記錄照常流動，並會在快照之前進入狀態（{need} 個輸入中已有 {have} 個收到）。"
+                    ),
+                    _ => format!("屏障 {n} 到達{at}，這是最後一個輸入：任務現在做快照，之前沒有攔下任何記錄。"),
+                },
             }
         }
         Beat::Held { task, input: i, item: it, held } => format!(
@@ -129,10 +183,20 @@ fn narrate(b: &Beat, names: &Names) -> String {
             i + 1,
             held
         ),
-        Beat::Snapshot { task, checkpoint: n, acked, total } => format!(
-            "{} 為檢查點 {n} 做狀態快照，向下游轉發屏障 {n}，並向協調器確認（已確認 {acked}/{total}）。",
-            names.task(*task)
-        ),
+        Beat::Snapshot { task, checkpoint: n, forwarded, overtaken, acked } => {
+            let forward = if *forwarded == 0 {
+                String::new()
+            } else if *overtaken > 0 {
+                format!("，把屏障 {n} 插到輸出通道中已排隊的 {overtaken} 筆記錄之前送往下游（它們成為通道狀態）")
+            } else {
+                format!("，向下游轉發屏障 {n}")
+            };
+            let ack = match acked {
+                Some(_) => format!("，並向協調器確認{}", acked_note(*acked)),
+                None => "——等所有輸入都送來屏障、通道狀態完整之後才確認".into(),
+            };
+            format!("{} 為檢查點 {n} 做狀態快照{forward}{ack}。", names.task(*task))
+        }
         Beat::Unblocked { task, to_replay } => {
             if *to_replay > 0 {
                 format!(
@@ -151,17 +215,23 @@ fn narrate(b: &Beat, names: &Names) -> String {
             i + 1,
             left
         ),
-        Beat::Processed { task, input: i, record, emitted } => {
+        Beat::Processed { task, input: i, record, emitted, early } => {
             let p = names.payload(&ItemKind::Record(*record)).unwrap_or_default();
-            if *emitted == 0 {
-                format!("{} 處理來自輸入 {} 的「{p}」。", names.task(*task), i + 1)
+            let what = if *emitted == 0 {
+                format!("{} 處理來自輸入 {} 的「{p}」", names.task(*task), i + 1)
             } else {
                 format!(
-                    "{} 處理來自輸入 {} 的「{p}」，送出 {} 筆記錄。",
+                    "{} 處理來自輸入 {} 的「{p}」，送出 {} 筆記錄",
                     names.task(*task),
                     i + 1,
                     emitted
                 )
+            };
+            match early {
+                Some(n) => format!(
+                    "{what}——它在該輸入的屏障 {n} 之後到達，卻在檢查點 {n} 的快照之前進入狀態：恢復後它會被重播，被計算兩次。"
+                ),
+                None => format!("{what}。"),
             }
         }
         Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
@@ -176,10 +246,20 @@ fn narrate(b: &Beat, names: &Names) -> String {
             "{} 放棄檢查點 {n}，並向下游送出取消標記。",
             names.task(*task)
         ),
-        Beat::Acknowledged { task, checkpoint: n, acked, total } => format!(
-            "{} 已結束，以最終狀態確認檢查點 {n}（已確認 {acked}/{total}）。",
-            names.task(*task)
-        ),
+        Beat::Acknowledged { task, checkpoint: n, acked, total, why } => match why {
+            AckKind::Finished => format!(
+                "{} 已結束，以最終狀態確認檢查點 {n}（已確認 {acked}/{total}）。",
+                names.task(*task)
+            ),
+            AckKind::ChannelState => format!(
+                "{} 的所有輸入都已送來屏障 {n}：通道狀態已完整，它確認檢查點 {n}（已確認 {acked}/{total}）。",
+                names.task(*task)
+            ),
+            AckKind::Snapshot => format!(
+                "{} 確認檢查點 {n}（已確認 {acked}/{total}）。",
+                names.task(*task)
+            ),
+        },
         Beat::Completed { checkpoint: n, consistent } => format!(
             "檢查點 {n} 完成：所有任務都已確認。{}",
             if *consistent {
@@ -256,6 +336,7 @@ pub const STRINGS: Strings = Strings {
     lang_label: "語言",
     mode_name,
     preset_text,
+    preset_lesson,
     seeing: "你看到的是：",
 
     step: "下一步",
@@ -381,3 +462,11 @@ pub const STRINGS: Strings = Strings {
     ended: "這次執行已經沒有要發生的事了。",
     dismiss: "關閉",
 };
+
+/// 「（已確認 3/5）」, when the acknowledgement went with the snapshot.
+fn acked_note(acked: Option<(u32, u32)>) -> String {
+    match acked {
+        Some((a, t)) => format!("（已確認 {a}/{t}）"),
+        None => String::new(),
+    }
+}

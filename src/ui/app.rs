@@ -175,7 +175,7 @@ pub fn app() -> Html {
                 .iter()
                 .map(|b| Line {
                     step: *step,
-                    marker: b.alignment_step(mode),
+                    marker: b.alignment_step(mode == BarrierMode::Aligned),
                     text: AttrValue::from((s.narrate)(b, &names)),
                     routine: b.is_routine(),
                     checkpoint: b.checkpoint(),
@@ -187,7 +187,10 @@ pub fn app() -> Html {
         lines.drain(..lines.len() - NARRATION_LINES);
     }
     let (title, lesson) = (s.preset_text)(&run.scenario.name)
-        .map(|(t, l)| (t.to_string(), l.to_string()))
+        .map(|(t, l)| {
+            let l = (s.preset_lesson)(&run.scenario.name, mode).unwrap_or(l);
+            (t.to_string(), l.to_string())
+        })
         .unwrap_or_else(|| (run.scenario.title.clone(), run.scenario.lesson.clone()));
     let notices = playback.notices.iter().enumerate().map(|(i, n)| {
         let d = dispatcher.clone();

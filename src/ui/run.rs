@@ -185,7 +185,7 @@ impl Run {
         }
         let sim = self.history.current();
         self.journal
-            .insert(p, view::beats(sim, sim.last_events()).into());
+            .insert(p, view::beats(sim.physical(), sim.last_events()).into());
     }
 
     /// A step that may have replaced the recorded future: forget what came after it.

@@ -468,7 +468,7 @@ mod tests {
             Some(Notice::Refused(ActionError::ChannelEmpty(0)))
         ));
         let mut p = p;
-        while p.run.0.borrow().sim().channels()[0].queue.is_empty() {
+        while p.run.0.borrow().sim().channels()[0].items().is_empty() {
             p = p.reduce(PlaybackAction::Step);
         }
         let before = p.run.0.borrow().position();

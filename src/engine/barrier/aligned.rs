@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 use std::mem;
 
-use super::{is_newer, ChannelIndex, CheckpointId, Input, InputSet, Inputs, Output};
+use super::{is_newer, BarrierTake, ChannelIndex, CheckpointId, Input, InputSet, Inputs, Output};
 
 /// An item waiting in the alignment buffer, with the channel it came from.
 type Held<R> = (ChannelIndex, Input<R>);
@@ -108,7 +108,7 @@ impl<R> Aligned<R> {
     /// The input ended: forget the running alignment without a report and queue its held items
     /// for release, in the order they arrived.
     pub(super) fn drop_alignment(&mut self) {
-        self.release();
+        self.stack_held();
     }
 
     pub(super) fn on_barrier(
@@ -121,6 +121,7 @@ impl<R> Aligned<R> {
         match self.current() {
             Some(current) if id == current => {
                 self.blocked.insert(ch);
+                inputs.taken(ch, id, BarrierTake::Counted, &self.blocked, out);
                 self.trigger_if_aligned(inputs, out);
             }
             Some(current) if id > current => {
@@ -128,12 +129,11 @@ impl<R> Aligned<R> {
                 // alignment starts before the old buffer replays, so items of `ch` in it are
                 // held again instead of overtaking the barrier that just arrived.
                 out.push(Output::Aborted(current));
-                self.release();
+                self.release(out);
                 self.begin(inputs, ch, id, out);
             }
-            Some(_) => {}
             None if is_newer(self.latest, id) => self.begin(inputs, ch, id, out),
-            None => {}
+            _ => inputs.taken(ch, id, BarrierTake::Ignored, &self.blocked, out),
         }
     }
 
@@ -141,14 +141,14 @@ impl<R> Aligned<R> {
         match self.current() {
             Some(current) if id == current => {
                 out.push(Output::Aborted(current));
-                self.release();
+                self.release(out);
             }
             Some(current) if id > current => {
                 // Only the cancelled id is reported: Flink drops the older alignment silently,
                 // and remembering `id` makes its late barriers ignored.
                 out.push(Output::Aborted(id));
                 self.latest = Some(id);
-                self.release();
+                self.release(out);
             }
             Some(_) => {}
             None if is_newer(self.latest, id) => {
@@ -169,7 +169,7 @@ impl<R> Aligned<R> {
             self.trigger_if_aligned(inputs, out);
         } else {
             out.push(Output::Aborted(current));
-            self.release();
+            self.release(out);
         }
     }
 
@@ -183,6 +183,7 @@ impl<R> Aligned<R> {
         self.latest = Some(id);
         self.aligning = true;
         self.blocked.insert(ch);
+        inputs.taken(ch, id, BarrierTake::First, &self.blocked, out);
         // With a single open channel the first barrier is the last one too.
         self.trigger_if_aligned(inputs, out);
     }
@@ -191,13 +192,20 @@ impl<R> Aligned<R> {
         if let Some(current) = self.current() {
             if inputs.all_accounted_for(&self.blocked) {
                 out.push(Output::Triggered(current));
-                self.release();
+                self.release(out);
             }
         }
     }
 
     /// End the running alignment (if any): unblock every channel and stack its buffer for replay.
-    fn release(&mut self) {
+    fn release(&mut self, out: &mut Vec<Output<R>>) {
+        self.stack_held();
+        out.push(Output::Unblocked {
+            to_replay: self.held_count(),
+        });
+    }
+
+    fn stack_held(&mut self) {
         self.aligning = false;
         self.blocked.clear();
         let held = mem::take(&mut self.held);

@@ -126,6 +126,49 @@ pub enum Output<R> {
         ch: ChannelIndex,
         record: R,
     },
+    /// A barrier was handled (not held): how it was taken, and how many of the task's inputs
+    /// are now accounted for (delivered it or closed) out of all of them. Reported before
+    /// whatever it triggers or aborts. The decision is the handler's, so the narration never
+    /// has to guess it.
+    Barrier {
+        ch: ChannelIndex,
+        id: CheckpointId,
+        take: BarrierTake,
+        have: u32,
+        need: u32,
+    },
+    /// Aligned: the item that arrived (or was replayed) on blocked channel `ch` went into the
+    /// alignment buffer, which now holds `held` items of that channel (step ②).
+    Held { ch: ChannelIndex, held: u32 },
+    /// Aligned: an alignment ended (triggered, subsumed or cancelled); every channel flows
+    /// again and `to_replay` held items come first (step ④).
+    Unblocked { to_replay: u32 },
+}
+
+/// How the handler took a barrier that reached it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BarrierTake {
+    /// The first barrier of a newer checkpoint: aligned, its channel blocks (①); unaligned, the
+    /// task snapshots at once; at-least-once, tracking of the checkpoint begins.
+    First,
+    /// Another input delivered the checkpoint being aligned or tracked: aligned, its channel
+    /// blocks too; otherwise it is only counted.
+    Counted,
+    /// Too old, or its checkpoint was already given up: nothing happens.
+    Ignored,
+}
+
+impl<R> Output<R> {
+    /// Whether this output only explains a decision (barrier taken, item held, inputs
+    /// unblocked) rather than being something the task does; `abs-sim gate` prints only the
+    /// others.
+    pub fn is_note(&self) -> bool {
+        matches!(
+            self,
+            Output::Barrier { .. } | Output::Held { .. } | Output::Unblocked { .. }
+        )
+    }
 }
 
 /// What every mode needs to know about the task's inputs as a whole.
@@ -149,8 +192,35 @@ impl Inputs {
     /// True when every channel has either delivered the barrier (is in `delivered`) or closed.
     /// Sets, not counters, so a channel that did both is not counted twice.
     fn all_accounted_for(&self, delivered: &InputSet) -> bool {
-        let accounted = self.closed.len() + delivered.count_not_in(&self.closed);
-        accounted >= self.channels as usize
+        self.accounted(delivered) >= self.channels
+    }
+
+    /// Channels that delivered the barrier (are in `delivered`) or closed.
+    fn accounted(&self, delivered: &InputSet) -> u32 {
+        let n = self.closed.len() + delivered.count_not_in(&self.closed);
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// Reports how a barrier was taken; `delivered` is the set that now counts it.
+    fn taken<R>(
+        &self,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        take: BarrierTake,
+        delivered: &InputSet,
+        out: &mut Vec<Output<R>>,
+    ) {
+        let have = match take {
+            BarrierTake::Ignored => 0,
+            _ => self.accounted(delivered),
+        };
+        out.push(Output::Barrier {
+            ch,
+            id,
+            take,
+            have,
+            need: self.channels,
+        });
     }
 }
 
@@ -316,6 +386,17 @@ impl<R: Clone> BarrierHandler<R> {
         }
     }
 
+    /// At-least-once: the oldest pending checkpoint whose barrier `ch` already delivered, so a
+    /// record arriving on `ch` now is processed before that checkpoint's snapshot (it will be
+    /// replayed after a recovery). Other modes: never — aligned blocks such records, unaligned
+    /// snapshots at the first barrier.
+    pub fn early_on(&self, ch: ChannelIndex) -> Option<CheckpointId> {
+        match &self.core {
+            Core::Tracking(tracking) => tracking.early_on(ch),
+            Core::Aligned(_) | Core::Unaligned(_) => None,
+        }
+    }
+
     fn drain_replay(&mut self, out: &mut Vec<Output<R>>) {
         while self.replay_one(out) {}
     }
@@ -337,6 +418,11 @@ impl<R: Clone> BarrierHandler<R> {
         if let Core::Aligned(aligned) = &mut self.core {
             if aligned.is_blocked(ch) {
                 aligned.hold(ch, input);
+                let held = aligned.held_on(ch).len();
+                out.push(Output::Held {
+                    ch,
+                    held: u32::try_from(held).unwrap_or(u32::MAX),
+                });
                 return;
             }
         }
@@ -349,6 +435,8 @@ impl<R: Clone> BarrierHandler<R> {
             }
             Input::Barrier(id) => {
                 if self.inputs.ended {
+                    self.inputs
+                        .taken(ch, id, BarrierTake::Ignored, &InputSet::default(), out);
                     return;
                 }
                 match &mut self.core {

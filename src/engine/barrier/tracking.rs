@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use super::{is_newer, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
+use super::{is_newer, BarrierTake, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
 
 /// Beyond this many pending checkpoints the oldest is forgotten (Flink's
 /// `MAX_CHECKPOINTS_TO_TRACK`); a checkpoint that old would be subsumed anyway.
@@ -65,6 +65,20 @@ impl Pending {
         self.reported.contains(ch)
     }
 
+    /// Reports how a barrier on `ch` was taken: channels closed before the entry opened count
+    /// as accounted for, as do those heard from since.
+    fn report<R>(&self, inputs: &Inputs, ch: ChannelIndex, take: BarrierTake, out: &mut Vec<Output<R>>) {
+        let closed_before = (inputs.channels as usize).saturating_sub(self.expected);
+        let have = closed_before + self.reported.len() + self.closed.len();
+        out.push(Output::Barrier {
+            ch,
+            id: self.id,
+            take,
+            have: u32::try_from(have).unwrap_or(u32::MAX),
+            need: inputs.channels,
+        });
+    }
+
     fn is_complete(&self) -> bool {
         self.reported.len() + self.closed.len() >= self.expected
     }
@@ -105,16 +119,24 @@ impl Tracking {
         out: &mut Vec<Output<R>>,
     ) {
         if let Some(pos) = self.pending.iter().position(|entry| entry.id == id) {
-            let complete = self.pending.get_mut(pos).is_some_and(|entry| {
+            let mut complete = false;
+            if let Some(entry) = self.pending.get_mut(pos) {
                 entry.hear(ch, Heard::Reported);
-                entry.is_complete()
-            });
+                complete = entry.is_complete();
+                let take = if entry.aborted {
+                    BarrierTake::Ignored
+                } else {
+                    BarrierTake::Counted
+                };
+                entry.report(inputs, ch, take, out);
+            }
             if complete {
                 self.complete(pos, out);
             }
         } else if is_newer(self.latest, id) {
             self.latest = Some(id);
             let entry = Pending::new(id, inputs, ch, false);
+            entry.report(inputs, ch, BarrierTake::First, out);
             let complete = entry.is_complete();
             self.pending.push_back(entry);
             if complete {
@@ -123,7 +145,25 @@ impl Tracking {
             } else if self.pending.len() > MAX_PENDING {
                 self.pending.pop_front();
             }
+        } else {
+            out.push(Output::Barrier {
+                ch,
+                id,
+                take: BarrierTake::Ignored,
+                have: 0,
+                need: inputs.channels,
+            });
         }
+    }
+
+    /// The oldest pending checkpoint (not given up) whose barrier channel `ch` has already
+    /// delivered: a record arriving on `ch` now enters the task's state before that checkpoint's
+    /// snapshot, and would be replayed after a recovery — counted twice.
+    pub(super) fn early_on(&self, ch: ChannelIndex) -> Option<CheckpointId> {
+        self.pending
+            .iter()
+            .find(|entry| !entry.aborted && entry.has_reported(ch))
+            .map(|entry| entry.id)
     }
 
     pub(super) fn on_cancel<R>(

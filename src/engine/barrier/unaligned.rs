@@ -5,7 +5,7 @@
 //! channel state. Which checkpoint completes or is aborted follows the aligned rules, but a
 //! checkpoint here is triggered before it is complete, so it can be triggered and later aborted.
 
-use super::{is_newer, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
+use super::{is_newer, BarrierTake, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct Unaligned {
@@ -63,15 +63,15 @@ impl Unaligned {
         match self.current() {
             Some(current) if id == current => {
                 self.delivered.insert(ch);
+                inputs.taken(ch, id, BarrierTake::Counted, &self.delivered, out);
                 self.finish_if_complete(inputs);
             }
             Some(current) if id > current => {
                 out.push(Output::Aborted(current));
                 self.start(inputs, ch, id, out);
             }
-            Some(_) => {}
             None if is_newer(self.latest, id) => self.start(inputs, ch, id, out),
-            None => {}
+            _ => inputs.taken(ch, id, BarrierTake::Ignored, &self.delivered, out),
         }
     }
 
@@ -118,11 +118,12 @@ impl Unaligned {
         id: CheckpointId,
         out: &mut Vec<Output<R>>,
     ) {
-        out.push(Output::Triggered(id));
         self.latest = Some(id);
         self.pending = true;
         self.delivered.clear();
         self.delivered.insert(ch);
+        inputs.taken(ch, id, BarrierTake::First, &self.delivered, out);
+        out.push(Output::Triggered(id));
         self.finish_if_complete(inputs);
     }
 

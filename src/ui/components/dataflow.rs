@@ -187,7 +187,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         Vec::new()
     };
     let min_latency = sim.channels().iter().map(|c| c.latency).min().unwrap_or(1);
-    let in_flight: usize = sim.channels().iter().map(|c| c.queue.len()).sum();
+    let in_flight: usize = sim.channels().iter().map(|c| c.items().len()).sum();
     let acked_in_progress = |t: TaskId| {
         sim.coordinator()
             .in_progress()
@@ -216,7 +216,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         html! {
             <Channel key={c} id={id} testid={scene.channels[c].clone()}
                 path={layout.channels[c].clone()} blocked={view::is_blocked(sim, id)}
-                queued={if detailed { ch.queue.len() as u32 } else { 0 }} deliverable={deliverable.contains(&id)}
+                queued={if detailed { ch.items().len() as u32 } else { 0 }} deliverable={deliverable.contains(&id)}
                 selected={p.selection == Some(Selection::Channel(id))}
                 slow={slow} detailed={detailed}
                 blocked_label={s.blocked} slow_label={slow_label} />

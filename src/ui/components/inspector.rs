@@ -96,8 +96,7 @@ fn task_details(s: &Strings, sim: &Simulation, t: TaskId) -> Html {
     let inputs = info.inputs.iter().enumerate().map(|(i, &c)| {
         let blocked = view::is_blocked(sim, c);
         let held = view::held_items(sim, c);
-        let has = task.handler.current_checkpoint().is_some()
-            && task.handler.has_delivered_current(i as u32);
+        let has = view::has_barrier(sim, c);
         let from = &phys.tasks[phys.channels[c as usize].from as usize].name;
         html! {
             <li>
@@ -175,7 +174,7 @@ fn channel_details(s: &Strings, sim: &Simulation, c: ChannelId) -> Html {
             })
             .collect::<Html>()
     };
-    let queue: Vec<ItemKind> = ch.queue.iter().map(|i| i.kind).collect();
+    let queue: Vec<ItemKind> = ch.items().iter().map(|i| i.kind).collect();
     let width = |n: usize| (n.min(24) * 12 + 8).to_string();
     html! {
         <div class="details">
@@ -205,7 +204,7 @@ fn item_details(s: &Strings, sim: &Simulation, c: ChannelId, kind: ItemKind) -> 
     let found = sim
         .channels()
         .get(c as usize)
-        .and_then(|ch| ch.queue.iter().find(|i| i.kind == kind));
+        .and_then(|ch| ch.items().iter().find(|i| i.kind == kind));
     html! {
         <div class="details">
             <h3>{ format!("{}: {}", s.item, (s.item_kind)(&kind)) }</h3>

@@ -37,44 +37,38 @@ pub fn place(sim: &Simulation, layout: &Layout, clock: f64) -> Vec<Placed> {
 pub fn place_into(out: &mut Vec<Placed>, sim: &Simulation, layout: &Layout, clock: f64) {
     out.clear();
     let unaligned = sim.mode() == BarrierMode::Unaligned;
-    for (c, ch) in sim.channels().iter().enumerate() {
-        if ch.queue.is_empty() {
-            continue;
-        }
-        let Some(path) = layout.channels.get(c) else {
-            continue;
-        };
-        let c = c as ChannelId;
-        let (len, spacing) = (path.length(), layout.metrics.spacing);
-        let ahead = if unaligned {
-            view::persisting_checkpoint(sim, c)
-        } else {
-            None
-        };
-        let mut barrier: Option<(CheckpointId, u64)> = None;
-        for (i, item) in ch.queue.iter().enumerate() {
-            let d = item_offset(i, item.sent_at, item.arrives_at, clock, len, spacing);
-            let persisted = match item.kind {
-                ItemKind::Barrier(n) => {
-                    barrier = Some((n, item.sent_at));
-                    None
-                }
-                ItemKind::Record(_) if unaligned => match barrier {
-                    // Overtaken by the barrier at the sender: recorded as channel state.
-                    Some((n, sent)) => (item.sent_at < sent).then_some(n),
-                    // Ahead of the barrier: the receiver will persist it on arrival.
-                    None => ahead,
-                },
-                _ => None,
+    MARKS.with_borrow_mut(|marks| {
+        for (c, ch) in sim.channels().iter().enumerate() {
+            if ch.items().is_empty() {
+                continue;
+            }
+            let Some(path) = layout.channels.get(c) else {
+                continue;
             };
-            out.push(Placed {
-                channel: c,
-                kind: item.kind,
-                at: path.point_at(d),
-                persisted,
-            });
+            let c = c as ChannelId;
+            let (len, spacing) = (path.length(), layout.metrics.spacing);
+            // Which records are channel state is the engine's to say.
+            if unaligned {
+                view::channel_state_marks(sim, c, marks);
+            } else {
+                marks.clear();
+            }
+            for (i, item) in ch.items().iter().enumerate() {
+                let d = item_offset(i, item.sent_at, item.arrives_at, clock, len, spacing);
+                out.push(Placed {
+                    channel: c,
+                    kind: item.kind,
+                    at: path.point_at(d),
+                    persisted: marks.get(i).copied().flatten(),
+                });
+            }
         }
-    }
+    });
+}
+
+thread_local! {
+    /// The channel-state marks of one channel, reused so a frame allocates nothing.
+    static MARKS: std::cell::RefCell<Vec<Option<CheckpointId>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The item under a point (in layout units), if one is within reach.
@@ -356,7 +350,7 @@ mod tests {
         }
         let l = layout(sim.physical());
         let items = place(&sim, &l, sim.now() as f64);
-        let in_flight: usize = sim.channels().iter().map(|c| c.queue.len()).sum();
+        let in_flight: usize = sim.channels().iter().map(|c| c.items().len()).sum();
         assert_eq!(items.len(), in_flight);
         assert!(in_flight > 0);
         for it in &items {

@@ -1,0 +1,319 @@
+//! Read-only views of a simulation for the page: what each subtask is doing, what each
+//! alignment buffer holds, which in-flight records are channel state, the figures of a
+//! checkpoint, timeline marks; `narration.rs` turns a step's events into beats (sentences
+//! without words).
+//!
+//! Nothing here changes the simulation; everything is a pure function of its public data. The
+//! page turns these plain values into pictures and sentences, so the words "aligning",
+//! "blocked" and "held" mean here exactly what the barrier handler means by them.
+
+mod narration;
+
+pub use narration::{beats, Beat};
+
+use super::barrier::{BarrierMode, CheckpointId};
+use super::physical::{ChannelId, TaskId};
+use super::record::ItemKind;
+use super::sim::Simulation;
+use super::snapshot::GlobalState;
+use super::trace::Event;
+
+/// What a subtask is doing now, as its badge shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TaskStatus {
+    /// Processing input as it comes.
+    Running,
+    /// Aligned mode: barrier `checkpoint` arrived on some inputs; `delivered[i]` tells which
+    /// inputs already have it (and are blocked). Step ① / ②.
+    Aligning {
+        checkpoint: CheckpointId,
+        delivered: Vec<bool>,
+    },
+    /// At-least-once: barrier `checkpoint` arrived on some inputs, nothing is blocked.
+    Tracking {
+        checkpoint: CheckpointId,
+        delivered: Vec<bool>,
+    },
+    /// Unaligned: the snapshot is taken; records arriving before the barrier on the other
+    /// inputs are persisted as channel state.
+    Persisting {
+        checkpoint: CheckpointId,
+        delivered: Vec<bool>,
+    },
+    /// This very step the task snapshotted its state for `checkpoint` (step ③).
+    Snapshotting { checkpoint: CheckpointId },
+    /// The alignment ended; the task first takes `held` items out of its buffer (step ④).
+    Replaying { held: u32 },
+    /// The task's input ended.
+    Finished,
+}
+
+/// The status of subtask `t` after the last step.
+pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
+    let Some(task) = sim.tasks().get(t as usize) else {
+        return TaskStatus::Running;
+    };
+    let snapshot = sim.last_events().iter().find_map(|e| match e {
+        Event::Snapshot {
+            task, checkpoint, ..
+        } if *task == t => Some(*checkpoint),
+        _ => None,
+    });
+    if let Some(checkpoint) = snapshot {
+        return TaskStatus::Snapshotting { checkpoint };
+    }
+    if task.finished {
+        return TaskStatus::Finished;
+    }
+    let h = &task.handler;
+    if h.has_replay() {
+        return TaskStatus::Replaying {
+            held: h.held_count(),
+        };
+    }
+    let Some(checkpoint) = h.current_checkpoint() else {
+        return TaskStatus::Running;
+    };
+    let delivered = (0..h.channels())
+        .map(|i| h.has_delivered_current(i))
+        .collect();
+    match sim.mode() {
+        BarrierMode::Aligned => TaskStatus::Aligning {
+            checkpoint,
+            delivered,
+        },
+        BarrierMode::AtLeastOnce => TaskStatus::Tracking {
+            checkpoint,
+            delivered,
+        },
+        BarrierMode::Unaligned => TaskStatus::Persisting {
+            checkpoint,
+            delivered,
+        },
+    }
+}
+
+/// Whether channel `c` is blocked at its receiver by an alignment (step ①).
+pub fn is_blocked(sim: &Simulation, c: ChannelId) -> bool {
+    let phys = sim.physical();
+    phys.channels.get(c as usize).is_some_and(|info| {
+        sim.tasks()
+            .get(info.to as usize)
+            .is_some_and(|t| t.handler.is_blocked(info.input_index))
+    })
+}
+
+/// Whether channel `c` has delivered the barrier of the checkpoint its receiver is aligning,
+/// tracking or persisting now.
+pub fn has_barrier(sim: &Simulation, c: ChannelId) -> bool {
+    let phys = sim.physical();
+    phys.channels.get(c as usize).is_some_and(|info| {
+        sim.tasks().get(info.to as usize).is_some_and(|t| {
+            t.handler.current_checkpoint().is_some()
+                && t.handler.has_delivered_current(info.input_index)
+        })
+    })
+}
+
+/// Items held in subtask `t`'s alignment buffer (all inputs), including those waiting to be
+/// replayed.
+pub fn held_count(sim: &Simulation, t: TaskId) -> u32 {
+    sim.tasks()
+        .get(t as usize)
+        .map_or(0, |task| task.handler.held_count())
+}
+
+/// What channel `c`'s receiver holds in its alignment buffer for that input, oldest first
+/// (step ②).
+pub fn held_items(sim: &Simulation, c: ChannelId) -> Vec<ItemKind> {
+    let phys = sim.physical();
+    let Some(info) = phys.channels.get(c as usize) else {
+        return Vec::new();
+    };
+    sim.tasks()
+        .get(info.to as usize)
+        .map(|t| {
+            t.handler
+                .held_on(info.input_index)
+                .into_iter()
+                .map(ItemKind::from_input)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// In unaligned mode, the checkpoint whose channel state a record on channel `c` will join
+/// when it arrives: its receiver has taken the snapshot but this input has not delivered the
+/// barrier yet.
+pub fn persisting_checkpoint(sim: &Simulation, c: ChannelId) -> Option<CheckpointId> {
+    if sim.mode() != BarrierMode::Unaligned {
+        return None;
+    }
+    let info = sim.physical().channels.get(c as usize)?;
+    let h = &sim.tasks().get(info.to as usize)?.handler;
+    let n = h.current_checkpoint()?;
+    (!h.has_delivered_current(info.input_index)).then_some(n)
+}
+
+/// Unaligned: for each item queued on channel `c` (in queue order), the checkpoint whose
+/// channel state it is part of — records a barrier overtook at the sender (recorded when the
+/// barrier jumped them) and records ahead of any barrier that the receiver will persist on
+/// arrival — or `None`. Fills `out`, which the caller reuses across frames.
+pub fn channel_state_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<CheckpointId>>) {
+    out.clear();
+    let Some(ch) = sim.channels().get(c as usize) else {
+        return;
+    };
+    let ahead = persisting_checkpoint(sim, c);
+    let mut overtaken = ch.overtaken.iter().peekable();
+    let mut behind_barrier = false;
+    for item in &ch.queue {
+        let mark = match item.kind {
+            ItemKind::Barrier(_) => {
+                behind_barrier = true;
+                None
+            }
+            ItemKind::Record(r) => match overtaken.peek() {
+                Some(&&(id, n)) if id == r.id => {
+                    overtaken.next();
+                    Some(n)
+                }
+                _ if !behind_barrier => ahead,
+                _ => None,
+            },
+            _ => None,
+        };
+        out.push(mark);
+    }
+}
+
+/// A checkpoint's figures, named as in Flink's web UI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckpointFigures {
+    /// From trigger to completion.
+    pub end_to_end: u64,
+    /// The longest alignment of any task.
+    pub alignment_duration: u64,
+    /// Records that waited in alignment buffers, all tasks together.
+    pub records_held: u64,
+    /// Bytes of task state, all tasks together.
+    pub state_size: u64,
+    /// Records persisted as channel state (unaligned).
+    pub persisted_in_flight: u64,
+}
+
+pub fn checkpoint_figures(gs: &GlobalState) -> CheckpointFigures {
+    let m = gs.tasks.iter().map(|t| &t.metrics);
+    CheckpointFigures {
+        end_to_end: gs.completion_time.saturating_sub(gs.trigger_time),
+        alignment_duration: m.clone().map(|m| m.alignment_duration).max().unwrap_or(0),
+        records_held: m.clone().map(|m| m.records_held).sum(),
+        state_size: m.clone().map(|m| m.state_size).sum(),
+        persisted_in_flight: m.map(|m| m.persisted_in_flight).sum(),
+    }
+}
+
+/// Where the timeline marks a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Triggered,
+    Completed,
+    Aborted,
+}
+
+/// The timeline marks a step's events call for.
+pub fn marks(events: &[Event]) -> Vec<(CheckpointId, MarkKind)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CheckpointTriggered { checkpoint } => Some((*checkpoint, MarkKind::Triggered)),
+            Event::CheckpointCompleted { checkpoint, .. } => Some((*checkpoint, MarkKind::Completed)),
+            Event::CheckpointAborted { checkpoint, .. } => Some((*checkpoint, MarkKind::Aborted)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    fn run_until(
+        sim: &mut Simulation,
+        limit: u32,
+        mut stop: impl FnMut(&Simulation) -> bool,
+    ) -> bool {
+        for _ in 0..limit {
+            if sim.step().is_none() {
+                return false;
+            }
+            if stop(sim) {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn the_alignment_preset_shows_the_four_steps_in_order() {
+        let mut sim = presets::alignment().simulation().unwrap();
+        let mut seen = Vec::new();
+        run_until(&mut sim, 400, |s| {
+            for b in beats(s.physical(), s.last_events()) {
+                if let Some(n) = b.alignment_step(s.mode() == BarrierMode::Aligned) {
+                    if seen.last() != Some(&n) {
+                        seen.push(n);
+                    }
+                }
+            }
+            seen.len() >= 4
+        });
+        assert_eq!(seen, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_blocked_input_has_held_items_and_an_aligning_status() {
+        let mut sim = presets::alignment().simulation().unwrap();
+        let merge = sim.physical().task_by_name("Merge#0").unwrap();
+        let a = sim.physical().tasks[merge as usize].inputs[0];
+        assert!(run_until(&mut sim, 400, |s| !held_items(s, a).is_empty()));
+        assert!(is_blocked(&sim, a));
+        match task_status(&sim, merge) {
+            TaskStatus::Aligning {
+                checkpoint,
+                delivered,
+            } => {
+                assert_eq!(checkpoint, 1);
+                assert_eq!(delivered, vec![true, false]);
+            }
+            other => panic!("expected aligning, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_completed_checkpoint_has_figures_and_a_mark() {
+        let mut sim = presets::alignment().simulation().unwrap();
+        let mut got = Vec::new();
+        run_until(&mut sim, 600, |s| {
+            got.extend(marks(s.last_events()));
+            s.coordinator().global_state(1).is_some()
+        });
+        assert_eq!(
+            got,
+            vec![(1, MarkKind::Triggered), (1, MarkKind::Completed)]
+        );
+        let f = checkpoint_figures(sim.coordinator().global_state(1).unwrap());
+        assert!(f.end_to_end > 0 && f.alignment_duration > 0 && f.records_held > 0);
+    }
+
+    #[test]
+    fn unaligned_records_ahead_of_the_barrier_are_marked_for_channel_state() {
+        let scenario = presets::backpressure().with_mode(BarrierMode::Unaligned);
+        let mut sim = scenario.simulation().unwrap();
+        let found = run_until(&mut sim, 2000, |s| {
+            (0..s.physical().channel_count()).any(|c| persisting_checkpoint(s, c).is_some())
+        });
+        assert!(found);
+    }
+}
