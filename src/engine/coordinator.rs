@@ -36,7 +36,7 @@ pub struct CheckpointSummary {
 
 /// A checkpoint still collecting acknowledgements.
 #[derive(Clone, Debug)]
-pub(crate) struct Pending {
+pub(super) struct Pending {
     pub trigger_time: u64,
     pub snapshots: Vec<Option<TaskSnapshot>>,
     pub acked: u32,
@@ -47,22 +47,22 @@ pub(crate) struct Pending {
 
 #[derive(Clone, Debug)]
 pub struct Coordinator {
-    pub(crate) next_id: CheckpointId,
-    pub(crate) summaries: Vec<CheckpointSummary>,
+    pub(super) next_id: CheckpointId,
+    pub(super) summaries: Vec<CheckpointSummary>,
     /// Checkpoints still collecting acknowledgements; ids only grow, so each start appends.
-    pub(crate) pending: SortedMap<CheckpointId, Pending>,
-    pub(crate) retained: VecDeque<Rc<GlobalState>>,
-    pub(crate) last_end: Option<u64>,
+    pub(super) pending: SortedMap<CheckpointId, Pending>,
+    pub(super) retained: VecDeque<Rc<GlobalState>>,
+    pub(super) last_end: Option<u64>,
     /// A periodic trigger came due while it could not run; run it as soon as it can.
-    pub(crate) trigger_waiting: bool,
-    pub(crate) retain: usize,
-    pub(crate) max_concurrent: u32,
-    pub(crate) min_pause: u64,
-    pub(crate) timeout: u64,
+    pub(super) trigger_waiting: bool,
+    pub(super) retain: usize,
+    pub(super) max_concurrent: u32,
+    pub(super) min_pause: u64,
+    pub(super) timeout: u64,
 }
 
 impl Coordinator {
-    pub(crate) fn new(config: &Config) -> Self {
+    pub(super) fn new(config: &Config) -> Self {
         Coordinator {
             next_id: 1,
             summaries: Vec::new(),
@@ -114,7 +114,7 @@ impl Coordinator {
 
     /// When a new checkpoint may be triggered at the earliest, if it may be at all now or
     /// later without another one finishing first.
-    pub(crate) fn earliest_trigger(&self, now: u64) -> Option<u64> {
+    pub(super) fn earliest_trigger(&self, now: u64) -> Option<u64> {
         if self.pending.len() as u32 >= self.max_concurrent {
             return None;
         }
@@ -124,13 +124,13 @@ impl Coordinator {
         })
     }
 
-    pub(crate) fn deadline(&self, id: CheckpointId) -> Option<u64> {
+    pub(super) fn deadline(&self, id: CheckpointId) -> Option<u64> {
         self.pending
             .get(&id)
             .map(|p| p.trigger_time.saturating_add(self.timeout))
     }
 
-    pub(crate) fn start(&mut self, now: u64, tasks: u32) -> CheckpointId {
+    pub(super) fn start(&mut self, now: u64, tasks: u32) -> CheckpointId {
         let id = self.next_id;
         self.next_id += 1;
         self.pending.insert(
@@ -155,7 +155,7 @@ impl Coordinator {
 
     /// Records an acknowledgement; returns the new ack count, or `None` when the checkpoint
     /// is no longer pending (a late ack of an aborted checkpoint is dropped, as in Flink).
-    pub(crate) fn ack(&mut self, id: CheckpointId, snapshot: TaskSnapshot) -> Option<u32> {
+    pub(super) fn ack(&mut self, id: CheckpointId, snapshot: TaskSnapshot) -> Option<u32> {
         let pending = self.pending.get_mut(&id)?;
         let slot = pending.snapshots.get_mut(snapshot.task as usize)?;
         if slot.is_none() {
@@ -169,20 +169,20 @@ impl Coordinator {
         Some(acked)
     }
 
-    pub(crate) fn record_channel_state(&mut self, id: CheckpointId, c: ChannelId, r: Record) {
+    pub(super) fn record_channel_state(&mut self, id: CheckpointId, c: ChannelId, r: Record) {
         if let Some(p) = self.pending.get_mut(&id) {
             p.channel_state.push((c, r));
         }
     }
 
-    pub(crate) fn is_complete(&self, id: CheckpointId) -> bool {
+    pub(super) fn is_complete(&self, id: CheckpointId) -> bool {
         self.pending
             .get(&id)
             .is_some_and(|p| p.acked as usize == p.snapshots.len())
     }
 
     /// Turns a fully acknowledged checkpoint into its global state, with the checker's verdict.
-    pub(crate) fn take_complete(
+    pub(super) fn take_complete(
         &mut self,
         id: CheckpointId,
         now: u64,
@@ -202,7 +202,7 @@ impl Coordinator {
         ))
     }
 
-    pub(crate) fn retain(&mut self, gs: GlobalState) {
+    pub(super) fn retain(&mut self, gs: GlobalState) {
         self.retained.push_back(Rc::new(gs));
         while self.retained.len() > self.retain {
             self.retained.pop_front();
@@ -210,7 +210,7 @@ impl Coordinator {
     }
 
     /// Aborts a pending checkpoint; false if it was not pending.
-    pub(crate) fn abort(&mut self, id: CheckpointId, reason: AbortReason, now: u64) -> bool {
+    pub(super) fn abort(&mut self, id: CheckpointId, reason: AbortReason, now: u64) -> bool {
         if self.pending.remove(&id).is_none() {
             return false;
         }

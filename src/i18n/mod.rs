@@ -301,4 +301,141 @@ mod tests {
             }
         }
     }
+
+    /// Runs every preset (but `large`) in every mode and hands each step's beats, with the
+    /// English sentence, to `check`.
+    fn narrate_all(steps: u32, mut check: impl FnMut(BarrierMode, &str, &Simulation, &Beat, &str)) {
+        for name in presets::NAMES.iter().filter(|n| **n != "large") {
+            for mode in BarrierMode::ALL {
+                let mut sim = presets::by_name(name)
+                    .unwrap()
+                    .with_mode(mode)
+                    .simulation()
+                    .unwrap();
+                for _ in 0..steps {
+                    if sim.step().is_none() {
+                        break;
+                    }
+                    for b in view::beats(sim.physical(), sim.last_events()) {
+                        let text = (en::STRINGS.narrate)(&b, &Names(&sim));
+                        check(mode, name, &sim, &b, &text);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_aligned_checkpoints_are_told_as_blocking_or_aligning() {
+        narrate_all(1500, |mode, name, _, b, text| {
+            if mode != BarrierMode::Aligned {
+                for word in ["blocked", "blocks", "alignment is complete", "buffer"] {
+                    assert!(!text.contains(word), "{name} {mode}: {b:?}: {text}");
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn acknowledgements_are_told_when_they_happen_with_true_counts() {
+        let mut acks = 0;
+        narrate_all(1500, |mode, name, sim, b, text| {
+            let (task, n, acked) = match *b {
+                Beat::Snapshot { task, checkpoint, acked: Some((a, _)), .. }
+                | Beat::SourceSnapshot { task, checkpoint, acked: Some((a, _)), .. }
+                | Beat::Acknowledged { task, checkpoint, acked: a, .. } => (task, checkpoint, a),
+                Beat::Snapshot { task, checkpoint, acked: None, .. } => {
+                    // Told without an acknowledgement: only unaligned tasks wait for their
+                    // channel state, and then they really have not acknowledged yet.
+                    assert_eq!(mode, BarrierMode::Unaligned, "{name}: {text}");
+                    assert!(!sim.coordinator().acked_by(checkpoint, task), "{name}: {text}");
+                    assert!(!text.contains("acknowledges ("), "{name}: {text}");
+                    return;
+                }
+                _ => return,
+            };
+            acks += 1;
+            assert!(acked >= 1, "{name} {mode}: {text}");
+            let summary = sim.coordinator().summary(n).unwrap();
+            assert!(summary.acked >= acked, "{name} {mode}: {text} vs {summary:?}");
+            assert!(
+                summary.status != crate::engine::coordinator::CheckpointStatus::InProgress
+                    || sim.coordinator().acked_by(n, task),
+                "{name} {mode}: told acknowledged but the coordinator has no ack: {text}"
+            );
+        });
+        assert!(acks > 100, "only {acks} acknowledgements told");
+    }
+
+    #[test]
+    fn a_task_is_said_to_have_finished_only_when_it_has() {
+        narrate_all(1500, |mode, name, sim, b, text| {
+            if text.contains("has finished") {
+                let task = match *b {
+                    Beat::TaskFinished { task } | Beat::Acknowledged { task, .. } => task,
+                    _ => panic!("{name} {mode}: unexpected {b:?}: {text}"),
+                };
+                assert!(sim.tasks()[task as usize].finished, "{name} {mode}: {text}");
+            }
+        });
+    }
+
+    #[test]
+    fn a_task_without_outputs_forwards_nothing() {
+        let mut sinks = 0;
+        narrate_all(1500, |_, name, sim, b, text| {
+            if let Beat::Snapshot { task, .. } = *b {
+                if sim.physical().tasks[task as usize].outputs.iter().all(|o| o.is_empty()) {
+                    sinks += 1;
+                    assert!(!text.contains("downstream"), "{name}: {text}");
+                }
+            }
+        });
+        assert!(sinks > 10);
+    }
+
+    #[test]
+    fn barrier_sentences_count_the_inputs_the_handler_counted() {
+        narrate_all(1500, |mode, name, _, b, text| {
+            if let Beat::Barrier { take, have, need, .. } = *b {
+                if take != crate::engine::barrier::BarrierTake::Ignored {
+                    assert!(have >= 1 && have <= need, "{name} {mode}: {b:?}");
+                }
+                assert!(!text.contains("0 of"), "{name} {mode}: {text}");
+            }
+        });
+    }
+
+    #[test]
+    fn unaligned_barriers_are_told_overtaking_and_at_least_once_records_slipping_in() {
+        let (mut overtaking, mut slipping) = (0, 0);
+        narrate_all(1500, |mode, _, _, b, text| match (mode, b) {
+            (BarrierMode::Unaligned, Beat::Snapshot { overtaken, .. } | Beat::SourceSnapshot { overtaken, .. })
+                if *overtaken > 0 =>
+            {
+                assert!(text.contains("ahead of"), "{text}");
+                overtaking += 1;
+            }
+            (BarrierMode::AtLeastOnce, Beat::Processed { early: Some(_), .. }) => {
+                assert!(text.contains("counted twice"), "{text}");
+                slipping += 1;
+            }
+            (_, Beat::Processed { early: Some(_), .. }) => panic!("{mode}: {text}"),
+            _ => {}
+        });
+        assert!(overtaking > 0 && slipping > 0, "{overtaking} {slipping}");
+    }
+
+    #[test]
+    fn the_lesson_line_fits_the_mode() {
+        for lang in Lang::ALL {
+            let s = lang.strings();
+            let lesson = |mode| (s.preset_lesson)("alignment", mode);
+            assert_eq!(lesson(BarrierMode::Aligned), None, "aligned uses the preset's own");
+            for mode in [BarrierMode::AtLeastOnce, BarrierMode::Unaligned] {
+                let text = lesson(mode).unwrap_or_else(|| panic!("{lang:?} {mode}"));
+                assert!(!text.contains('①') && !text.contains('②'), "{lang:?} {mode}");
+            }
+        }
+    }
 }

@@ -316,4 +316,55 @@ mod tests {
         });
         assert!(found);
     }
+
+    #[test]
+    fn channel_state_rings_are_exactly_the_recorded_in_flight_records() {
+        // Every record the coordinator recorded as channel state of a running checkpoint and
+        // that is still queued is ringed with that checkpoint — also after the barrier that
+        // overtook it has passed on — and nothing else is ringed but records the receiver will
+        // persist on arrival.
+        let (mut ringed_after_barrier_left, mut checked) = (0, 0);
+        for scenario in [presets::alignment(), presets::backpressure(), presets::wordcount()] {
+            let mut sim = scenario.with_mode(BarrierMode::Unaligned).simulation().unwrap();
+            let mut marks = Vec::new();
+            for _ in 0..1500 {
+                sim.step();
+                for c in 0..sim.physical().channel_count() {
+                    channel_state_marks(&sim, c, &mut marks);
+                    let queue = sim.channels()[c as usize].items();
+                    assert_eq!(marks.len(), queue.len());
+                    let ahead = persisting_checkpoint(&sim, c);
+                    let mut barrier_before = false;
+                    for (item, mark) in queue.iter().zip(&marks) {
+                        let ItemKind::Record(r) = item.kind else {
+                            barrier_before |= matches!(item.kind, ItemKind::Barrier(_));
+                            assert_eq!(*mark, None);
+                            continue;
+                        };
+                        let recorded = sim.coordinator().pending.iter().find_map(|(n, p)| {
+                            p.channel_state
+                                .iter()
+                                .any(|&(ch, rec)| ch == c && rec.id == r.id)
+                                .then_some(*n)
+                        });
+                        match recorded {
+                            Some(n) => {
+                                checked += 1;
+                                assert_eq!(*mark, Some(n), "channel {c} record {}", r.id);
+                                if !barrier_before {
+                                    ringed_after_barrier_left += 1;
+                                }
+                            }
+                            None if !barrier_before => {
+                                assert!(*mark == ahead || mark.is_some(), "channel {c}")
+                            }
+                            None => assert_eq!(*mark, None, "channel {c} record {}", r.id),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "only {checked} recorded records checked");
+        assert!(ringed_after_barrier_left > 0, "no overtaken record outlived its barrier");
+    }
 }
