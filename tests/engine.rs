@@ -2,11 +2,11 @@
 //! manual mode and bad input behave.
 #![cfg(not(target_arch = "wasm32"))]
 
-use abs_playground::engine::coordinator::CheckpointStatus;
 use abs_playground::engine::barrier::BarrierTake;
+use abs_playground::engine::coordinator::CheckpointStatus;
 use abs_playground::engine::record::ItemKind;
-use abs_playground::engine::view;
 use abs_playground::engine::trace::AbortReason;
+use abs_playground::engine::view;
 use abs_playground::engine::{
     report, Action, ActionError, BarrierMode, Event, GraphError, History, Simulation,
 };
@@ -43,7 +43,10 @@ fn alignment_shows_the_four_steps_in_order() {
         |_, e| matches!(e, Event::Barrier { task, channel, checkpoint: 1, take: BarrierTake::First, .. } if *task == merge && *channel == from_a),
     );
     assert!(view::is_blocked(&s, from_a));
-    assert!(!view::is_blocked(&s, s.physical().tasks[merge as usize].inputs[1]));
+    assert!(!view::is_blocked(
+        &s,
+        s.physical().tasks[merge as usize].inputs[1]
+    ));
     // ② records that keep arriving from A wait in the buffer.
     let held = step_until(
         &mut s,

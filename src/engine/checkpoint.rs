@@ -73,7 +73,12 @@ impl Simulation {
         let metrics = TaskMetrics {
             ack_time: self.now,
             start_delay: first.saturating_sub(trigger_time),
-            alignment_duration: self.now.saturating_sub(first),
+            // Only aligned checkpoints align: the other modes never hold input back.
+            alignment_duration: if self.config.mode == BarrierMode::Aligned {
+                self.now.saturating_sub(first)
+            } else {
+                0
+            },
             records_held: take(&mut task.held_records, n),
             state_size: task.state.size_bytes(),
             persisted_in_flight: persisted_in + overtaken,

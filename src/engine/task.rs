@@ -135,10 +135,7 @@ impl Simulation {
                 }
             }
             Output::Unblocked { to_replay } => {
-                self.events.push(Event::Unblocked {
-                    task: t,
-                    to_replay,
-                });
+                self.events.push(Event::Unblocked { task: t, to_replay });
             }
             Output::Triggered(n) => self.snapshot_task(t, n),
             Output::Aborted(n) => {

@@ -1,8 +1,8 @@
 use super::{Names, Strings};
+use crate::engine::barrier::BarrierTake;
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::ItemKind;
 use crate::engine::trace::AbortReason;
-use crate::engine::barrier::BarrierTake;
 use crate::engine::trace::AckKind;
 use crate::engine::view::Beat;
 use crate::engine::{ActionError, BarrierMode, OperatorKind};
@@ -124,6 +124,15 @@ fn acked_note(acked: Option<(u32, u32)>) -> String {
     }
 }
 
+/// "input" for one other input, "3 inputs" for more.
+fn others(n: u32) -> String {
+    if n == 1 {
+        "input".into()
+    } else {
+        format!("{n} inputs")
+    }
+}
+
 fn plural(n: u32, one: &str, many: &str) -> String {
     if n == 1 {
         format!("{n} {one}")
@@ -187,7 +196,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 BarrierMode::Aligned => match take {
                     BarrierTake::First => format!(
                         "Barrier {n} arrived first on {at}; that input is now blocked until barrier {n} arrives on the other {}.",
-                        plural(waiting, "input", "inputs")
+                        others(waiting)
                     ),
                     _ if have < need => format!(
                         "Barrier {n} arrived on {at}; that input is blocked too ({have} of {need} inputs have it)."
@@ -199,7 +208,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 BarrierMode::Unaligned => match take {
                     BarrierTake::First => format!(
                         "Barrier {n} arrived first on {at}. Unaligned, the task does not wait for the other {}: it snapshots now, and records still to come on them before their barrier will be saved as channel state.",
-                        plural(waiting, "input", "inputs")
+                        others(waiting)
                     ),
                     _ if have < need => format!(
                         "Barrier {n} arrived on {at}: every record of this input from before the barrier is now saved ({have} of {need} inputs have it)."
@@ -452,6 +461,7 @@ pub const STRINGS: Strings = Strings {
     legend_blocked: "blocked input (①)",
     legend_held: "held in the alignment buffer (②)",
     legend_persisted: "record saved as channel state (unaligned)",
+    legend_slips: "record that will slip into the snapshot after an early barrier (at-least-once)",
     legend_ticks: "inputs that delivered the barrier",
 
     coordinator: "Checkpoint coordinator",

@@ -159,6 +159,7 @@ pub struct Strings {
     pub legend_blocked: &'static str,
     pub legend_held: &'static str,
     pub legend_persisted: &'static str,
+    pub legend_slips: &'static str,
     pub legend_ticks: &'static str,
 
     // Coordinator
@@ -341,14 +342,37 @@ mod tests {
         let mut acks = 0;
         narrate_all(1500, |mode, name, sim, b, text| {
             let (task, n, acked) = match *b {
-                Beat::Snapshot { task, checkpoint, acked: Some((a, _)), .. }
-                | Beat::SourceSnapshot { task, checkpoint, acked: Some((a, _)), .. }
-                | Beat::Acknowledged { task, checkpoint, acked: a, .. } => (task, checkpoint, a),
-                Beat::Snapshot { task, checkpoint, acked: None, .. } => {
+                Beat::Snapshot {
+                    task,
+                    checkpoint,
+                    acked: Some((a, _)),
+                    ..
+                }
+                | Beat::SourceSnapshot {
+                    task,
+                    checkpoint,
+                    acked: Some((a, _)),
+                    ..
+                }
+                | Beat::Acknowledged {
+                    task,
+                    checkpoint,
+                    acked: a,
+                    ..
+                } => (task, checkpoint, a),
+                Beat::Snapshot {
+                    task,
+                    checkpoint,
+                    acked: None,
+                    ..
+                } => {
                     // Told without an acknowledgement: only unaligned tasks wait for their
                     // channel state, and then they really have not acknowledged yet.
                     assert_eq!(mode, BarrierMode::Unaligned, "{name}: {text}");
-                    assert!(!sim.coordinator().acked_by(checkpoint, task), "{name}: {text}");
+                    assert!(
+                        !sim.coordinator().acked_by(checkpoint, task),
+                        "{name}: {text}"
+                    );
                     assert!(!text.contains("acknowledges ("), "{name}: {text}");
                     return;
                 }
@@ -357,7 +381,10 @@ mod tests {
             acks += 1;
             assert!(acked >= 1, "{name} {mode}: {text}");
             let summary = sim.coordinator().summary(n).unwrap();
-            assert!(summary.acked >= acked, "{name} {mode}: {text} vs {summary:?}");
+            assert!(
+                summary.acked >= acked,
+                "{name} {mode}: {text} vs {summary:?}"
+            );
             assert!(
                 summary.status != crate::engine::coordinator::CheckpointStatus::InProgress
                     || sim.coordinator().acked_by(n, task),
@@ -385,7 +412,11 @@ mod tests {
         let mut sinks = 0;
         narrate_all(1500, |_, name, sim, b, text| {
             if let Beat::Snapshot { task, .. } = *b {
-                if sim.physical().tasks[task as usize].outputs.iter().all(|o| o.is_empty()) {
+                if sim.physical().tasks[task as usize]
+                    .outputs
+                    .iter()
+                    .all(|o| o.is_empty())
+                {
                     sinks += 1;
                     assert!(!text.contains("downstream"), "{name}: {text}");
                 }
@@ -397,7 +428,10 @@ mod tests {
     #[test]
     fn barrier_sentences_count_the_inputs_the_handler_counted() {
         narrate_all(1500, |mode, name, _, b, text| {
-            if let Beat::Barrier { take, have, need, .. } = *b {
+            if let Beat::Barrier {
+                take, have, need, ..
+            } = *b
+            {
                 if take != crate::engine::barrier::BarrierTake::Ignored {
                     assert!(have >= 1 && have <= need, "{name} {mode}: {b:?}");
                 }
@@ -410,9 +444,10 @@ mod tests {
     fn unaligned_barriers_are_told_overtaking_and_at_least_once_records_slipping_in() {
         let (mut overtaking, mut slipping) = (0, 0);
         narrate_all(1500, |mode, _, _, b, text| match (mode, b) {
-            (BarrierMode::Unaligned, Beat::Snapshot { overtaken, .. } | Beat::SourceSnapshot { overtaken, .. })
-                if *overtaken > 0 =>
-            {
+            (
+                BarrierMode::Unaligned,
+                Beat::Snapshot { overtaken, .. } | Beat::SourceSnapshot { overtaken, .. },
+            ) if *overtaken > 0 => {
                 assert!(text.contains("ahead of"), "{text}");
                 overtaking += 1;
             }
@@ -431,10 +466,17 @@ mod tests {
         for lang in Lang::ALL {
             let s = lang.strings();
             let lesson = |mode| (s.preset_lesson)("alignment", mode);
-            assert_eq!(lesson(BarrierMode::Aligned), None, "aligned uses the preset's own");
+            assert_eq!(
+                lesson(BarrierMode::Aligned),
+                None,
+                "aligned uses the preset's own"
+            );
             for mode in [BarrierMode::AtLeastOnce, BarrierMode::Unaligned] {
                 let text = lesson(mode).unwrap_or_else(|| panic!("{lang:?} {mode}"));
-                assert!(!text.contains('①') && !text.contains('②'), "{lang:?} {mode}");
+                assert!(
+                    !text.contains('①') && !text.contains('②'),
+                    "{lang:?} {mode}"
+                );
             }
         }
     }

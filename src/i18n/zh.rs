@@ -1,8 +1,8 @@
 use super::{Names, Strings};
+use crate::engine::barrier::BarrierTake;
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::ItemKind;
 use crate::engine::trace::AbortReason;
-use crate::engine::barrier::BarrierTake;
 use crate::engine::trace::AckKind;
 use crate::engine::view::Beat;
 use crate::engine::{ActionError, BarrierMode, OperatorKind};
@@ -144,7 +144,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
             let (have, need) = (*have, *need);
             let waiting = need.saturating_sub(have);
             if *take == BarrierTake::Ignored {
-                return format!("屏障 {n} 到達{at}，被忽略：它的檢查點已結束或已被超越。");
+                return format!("屏障 {n} 到達 {at}，被忽略：它的檢查點已結束或已被超越。");
             }
             if need < 2 {
                 return format!("屏障 {n} 從唯一的輸入到達 {}：不需要對齊。", names.task(*task));
@@ -152,27 +152,27 @@ fn narrate(b: &Beat, names: &Names) -> String {
             match names.0.mode() {
                 BarrierMode::Aligned => match take {
                     BarrierTake::First => format!(
-                        "屏障 {n} 最先到達{at}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘 {waiting} 個輸入（開始對齊）。"
+                        "屏障 {n} 最先到達 {at}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘 {waiting} 個輸入（開始對齊）。"
                     ),
                     _ if have < need => format!(
-                        "屏障 {n} 到達{at}；這個輸入也被阻塞（{need} 個輸入中已有 {have} 個收到）。"
+                        "屏障 {n} 到達 {at}；這個輸入也被阻塞（{need} 個輸入中已有 {have} 個收到）。"
                     ),
-                    _ => format!("屏障 {n} 到達{at}，這是最後一個在等的輸入：對齊完成。"),
+                    _ => format!("屏障 {n} 到達 {at}，這是最後一個在等的輸入：對齊完成。"),
                 },
                 BarrierMode::Unaligned => match take {
                     BarrierTake::First => format!(
-                        "屏障 {n} 最先到達{at}。非對齊模式不等待其餘 {waiting} 個輸入：任務立刻做快照，之後在那些輸入上、排在屏障之前到達的記錄都會存為通道狀態。"
+                        "屏障 {n} 最先到達 {at}。非對齊模式不等待其餘 {waiting} 個輸入：任務立刻做快照，之後在那些輸入上、排在屏障之前到達的記錄都會存為通道狀態。"
                     ),
                     _ if have < need => format!(
-                        "屏障 {n} 到達{at}：這個輸入在屏障之前的記錄都已存好（{need} 個輸入中已有 {have} 個收到）。"
+                        "屏障 {n} 到達 {at}：這個輸入在屏障之前的記錄都已存好（{need} 個輸入中已有 {have} 個收到）。"
                     ),
-                    _ => format!("屏障 {n} 到達{at}，這是最後一個輸入：檢查點 {n} 的通道狀態已完整。"),
+                    _ => format!("屏障 {n} 到達 {at}，這是最後一個輸入：檢查點 {n} 的通道狀態已完整。"),
                 },
                 BarrierMode::AtLeastOnce => match take {
                     _ if have < need => format!(
-                        "屏障 {n} 到達{at}。至少一次模式不阻塞：這個輸入在屏障之後的記錄照常流動，並會在快照之前進入狀態（{need} 個輸入中已有 {have} 個收到）。"
+                        "屏障 {n} 到達 {at}。至少一次模式不阻塞：這個輸入在屏障之後的記錄照常流動，並會在快照之前進入狀態（{need} 個輸入中已有 {have} 個收到）。"
                     ),
-                    _ => format!("屏障 {n} 到達{at}，這是最後一個輸入：任務現在做快照，之前沒有攔下任何記錄。"),
+                    _ => format!("屏障 {n} 到達 {at}，這是最後一個輸入：任務現在做快照，之前沒有攔下任何記錄。"),
                 },
             }
         }
@@ -389,6 +389,7 @@ pub const STRINGS: Strings = Strings {
     legend_blocked: "被阻塞的輸入（①）",
     legend_held: "在對齊緩衝中等待（②）",
     legend_persisted: "存為通道狀態的記錄（非對齊）",
+    legend_slips: "會在較早的屏障之後混進快照的記錄（至少一次）",
     legend_ticks: "已收到屏障的輸入",
 
     coordinator: "檢查點協調器",

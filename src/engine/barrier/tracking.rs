@@ -67,7 +67,13 @@ impl Pending {
 
     /// Reports how a barrier on `ch` was taken: channels closed before the entry opened count
     /// as accounted for, as do those heard from since.
-    fn report<R>(&self, inputs: &Inputs, ch: ChannelIndex, take: BarrierTake, out: &mut Vec<Output<R>>) {
+    fn report<R>(
+        &self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        take: BarrierTake,
+        out: &mut Vec<Output<R>>,
+    ) {
         let closed_before = (inputs.channels as usize).saturating_sub(self.expected);
         let have = closed_before + self.reported.len() + self.closed.len();
         out.push(Output::Barrier {

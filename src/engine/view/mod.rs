@@ -187,6 +187,47 @@ pub fn channel_state_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<
     }
 }
 
+/// At-least-once: for each item queued on channel `c`, the checkpoint a record will slip into
+/// when it arrives — its receiver already has that checkpoint's barrier from this input but
+/// has not snapshotted, so the record enters the state before the snapshot (and would be
+/// counted twice after a recovery). Only records ahead of any later barrier in the queue.
+pub fn slip_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<CheckpointId>>) {
+    out.clear();
+    let phys = sim.physical();
+    let (Some(ch), Some(info)) = (
+        sim.channels().get(c as usize),
+        phys.channels.get(c as usize),
+    ) else {
+        return;
+    };
+    let slips = sim
+        .tasks()
+        .get(info.to as usize)
+        .and_then(|t| t.handler.early_on(info.input_index));
+    let mut behind_barrier = false;
+    for item in &ch.queue {
+        out.push(match item.kind {
+            ItemKind::Record(_) if !behind_barrier => slips,
+            ItemKind::Barrier(_) => {
+                behind_barrier = true;
+                None
+            }
+            _ => None,
+        });
+    }
+}
+
+/// The mark each queued item of channel `c` carries in `sim`'s mode: channel state when
+/// unaligned ([`channel_state_marks`]), slipping into a snapshot when at-least-once
+/// ([`slip_marks`]), nothing when aligned.
+pub fn item_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<CheckpointId>>) {
+    match sim.mode() {
+        BarrierMode::Unaligned => channel_state_marks(sim, c, out),
+        BarrierMode::AtLeastOnce => slip_marks(sim, c, out),
+        BarrierMode::Aligned => out.clear(),
+    }
+}
+
 /// A checkpoint's figures, named as in Flink's web UI.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CheckpointFigures {
@@ -227,7 +268,9 @@ pub fn marks(events: &[Event]) -> Vec<(CheckpointId, MarkKind)> {
         .iter()
         .filter_map(|e| match e {
             Event::CheckpointTriggered { checkpoint } => Some((*checkpoint, MarkKind::Triggered)),
-            Event::CheckpointCompleted { checkpoint, .. } => Some((*checkpoint, MarkKind::Completed)),
+            Event::CheckpointCompleted { checkpoint, .. } => {
+                Some((*checkpoint, MarkKind::Completed))
+            }
             Event::CheckpointAborted { checkpoint, .. } => Some((*checkpoint, MarkKind::Aborted)),
             _ => None,
         })
@@ -324,8 +367,15 @@ mod tests {
         // overtook it has passed on — and nothing else is ringed but records the receiver will
         // persist on arrival.
         let (mut ringed_after_barrier_left, mut checked) = (0, 0);
-        for scenario in [presets::alignment(), presets::backpressure(), presets::wordcount()] {
-            let mut sim = scenario.with_mode(BarrierMode::Unaligned).simulation().unwrap();
+        for scenario in [
+            presets::alignment(),
+            presets::backpressure(),
+            presets::wordcount(),
+        ] {
+            let mut sim = scenario
+                .with_mode(BarrierMode::Unaligned)
+                .simulation()
+                .unwrap();
             let mut marks = Vec::new();
             for _ in 0..1500 {
                 sim.step();
@@ -365,6 +415,9 @@ mod tests {
             }
         }
         assert!(checked > 50, "only {checked} recorded records checked");
-        assert!(ringed_after_barrier_left > 0, "no overtaken record outlived its barrier");
+        assert!(
+            ringed_after_barrier_left > 0,
+            "no overtaken record outlived its barrier"
+        );
     }
 }

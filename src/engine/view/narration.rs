@@ -166,7 +166,9 @@ impl Beat {
     pub fn is_routine(&self) -> bool {
         matches!(
             self,
-            Beat::SourceRead { .. } | Beat::Processed { early: None, .. } | Beat::SourceEnded { .. }
+            Beat::SourceRead { .. }
+                | Beat::Processed { early: None, .. }
+                | Beat::SourceEnded { .. }
         )
     }
 
@@ -366,9 +368,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 checkpoint,
                 consistent,
             },
-            Event::CheckpointAborted { checkpoint, reason } => {
-                Beat::Aborted { checkpoint, reason }
-            }
+            Event::CheckpointAborted { checkpoint, reason } => Beat::Aborted { checkpoint, reason },
             Event::Committed {
                 task,
                 checkpoint,
@@ -385,9 +385,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             },
             Event::TaskFinished { task } => Beat::TaskFinished { task },
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
-            Event::LatencyChanged { channel, latency } => {
-                Beat::LatencyChanged { channel, latency }
-            }
+            Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
         };
         out.push(beat);
     }

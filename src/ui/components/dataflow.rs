@@ -569,7 +569,10 @@ mod animation {
             Some(Selection::Item { channel, item }) => Some((channel, item)),
             _ => None,
         };
-        item::paint(&ctx, &items, &l.metrics, l.detailed, &theme, selected);
+        let dashed = run.sim().mode() == crate::engine::BarrierMode::AtLeastOnce;
+        item::paint(
+            &ctx, &items, &l.metrics, l.detailed, &theme, selected, dashed,
+        );
         *state.painted.borrow_mut() = Some(key);
         state.last_paint.set(ts);
     }

@@ -9,7 +9,7 @@ use super::dataflow::{state_text, status_text};
 use super::item::ItemGlyph;
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::ItemKind;
-use crate::engine::snapshot::{GlobalState, TaskState};
+use crate::engine::snapshot::{GlobalState, TaskMetrics, TaskState};
 use crate::engine::view;
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, Simulation, TaskId};
 use crate::i18n::{Lang, Strings};
@@ -236,6 +236,7 @@ fn checkpoints(
         return html! { <p class="hint">{ s.no_checkpoints }</p> };
     }
     let skip = list.len().saturating_sub(MAX_ROWS);
+    let mode = sim.mode();
     let rows = list.iter().skip(skip).rev().map(|c| {
         let gs = coord.global_state(c.id);
         let f = gs.map(view::checkpoint_figures);
@@ -250,13 +251,11 @@ fn checkpoints(
             <tr key={c.id} class={classes!((open == Some(c.id)).then_some("open"))}
                 onclick={move |_| on_open.emit(id)} data-status={status_attr(&c.status)}>
                 <th scope="row"><span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>{ c.id }</th>
-                { cells(vec![
-                    (s.checkpoint_status)(&c.status),
-                    e2e,
-                    f.map_or_else(dash, |f| f.alignment_duration.to_string()),
-                    f.map_or_else(dash, |f| f.records_held.to_string()),
-                    f.map_or_else(dash, |f| format!("{} B", f.state_size)),
-                ]) }
+                { cells([(s.checkpoint_status)(&c.status), e2e]
+                    .into_iter()
+                    .chain(mode_figures(mode, f.as_ref()))
+                    .chain([f.map_or_else(dash, |f| format!("{} B", f.state_size))])
+                    .collect()) }
             </tr>
         }
     });
@@ -274,7 +273,7 @@ fn checkpoints(
     html! {
         <div class="checkpoints-tab">
             <table class="figures">
-                { head(&["#", s.status, s.end_to_end, s.alignment_duration, s.records_held, s.state_size]) }
+                { head(&[&["#", s.status, s.end_to_end][..], &mode_heads(s, mode), &[s.state_size]].concat()) }
                 <tbody>{ for rows }</tbody>
             </table>
             { for detail }
@@ -295,11 +294,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             <tr key={t.task}>
                 <th scope="row">{ name }</th>
                 <td class="state-cell">{ state_full(s, sim, &t.state) }</td>
-                { cells(vec![
-                    t.metrics.alignment_duration.to_string(),
-                    t.metrics.records_held.to_string(),
-                    format!("{} B", t.metrics.state_size),
-                ]) }
+                { cells(task_figures(sim.mode(), &t.metrics)) }
             </tr>
         }
     });
@@ -346,14 +341,16 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             <dl class="figures-list">
                 { row(s.trigger_time, gs.trigger_time.to_string()) }
                 { row(s.end_to_end, f.end_to_end.to_string()) }
-                { row(s.alignment_duration, f.alignment_duration.to_string()) }
-                { row(s.records_held, f.records_held.to_string()) }
+                if aligned {
+                    { row(s.alignment_duration, f.alignment_duration.to_string()) }
+                    { row(s.records_held, f.records_held.to_string()) }
+                }
                 { row(s.state_size, format!("{} B", f.state_size)) }
-                if !aligned { { row(s.persisted, f.persisted_in_flight.to_string()) } }
+                if sim.mode() == BarrierMode::Unaligned { { row(s.persisted, f.persisted_in_flight.to_string()) } }
             </dl>
             <h4>{ s.task_states }</h4>
             <table class="state-table" data-testid="task-states">
-                { head(&[s.subtask, s.state, s.alignment_duration, s.records_held, s.state_size]) }
+                { head(&[&[s.subtask, s.state][..], &mode_heads(s, sim.mode()), &[s.state_size]].concat()) }
                 <tbody>{ for task_rows }</tbody>
             </table>
             if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
@@ -366,4 +363,35 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             if more_channels > 0 { <p class="hint">{ (s.rows_more)(more_channels) }</p> }
         </div>
     }
+}
+
+/// The checkpoint figures that mean something in `mode`: alignment only when aligned, in-flight
+/// records only when unaligned, neither for at-least-once (it neither waits nor records).
+fn mode_heads(s: &Strings, mode: BarrierMode) -> Vec<&'static str> {
+    match mode {
+        BarrierMode::Aligned => vec![s.alignment_duration, s.records_held],
+        BarrierMode::Unaligned => vec![s.persisted],
+        BarrierMode::AtLeastOnce => vec![],
+    }
+}
+
+fn mode_figures(mode: BarrierMode, f: Option<&view::CheckpointFigures>) -> Vec<String> {
+    let show = |n: fn(&view::CheckpointFigures) -> u64| {
+        f.map_or_else(|| "—".to_string(), |f| n(f).to_string())
+    };
+    match mode {
+        BarrierMode::Aligned => vec![show(|f| f.alignment_duration), show(|f| f.records_held)],
+        BarrierMode::Unaligned => vec![show(|f| f.persisted_in_flight)],
+        BarrierMode::AtLeastOnce => vec![],
+    }
+}
+
+fn task_figures(mode: BarrierMode, m: &TaskMetrics) -> Vec<String> {
+    let mut out = match mode {
+        BarrierMode::Aligned => vec![m.alignment_duration.to_string(), m.records_held.to_string()],
+        BarrierMode::Unaligned => vec![m.persisted_in_flight.to_string()],
+        BarrierMode::AtLeastOnce => vec![],
+    };
+    out.push(format!("{} B", m.state_size));
+    out
 }

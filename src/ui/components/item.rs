@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use crate::engine::record::ItemKind;
 use crate::engine::view;
-use crate::engine::{BarrierMode, ChannelId, CheckpointId, Simulation};
+use crate::engine::{ChannelId, CheckpointId, Simulation};
 use crate::ui::layout::{item_offset, Layout, Metrics, Point};
 use crate::ui::palette;
 #[cfg(target_arch = "wasm32")]
@@ -23,6 +23,8 @@ pub struct Placed {
     pub kind: ItemKind,
     pub at: Point,
     /// Unaligned: the checkpoint whose channel state this record is (or will be) part of.
+    /// At-least-once: the checkpoint this record will slip into after an early barrier (drawn
+    /// with a dashed ring).
     pub persisted: Option<CheckpointId>,
 }
 
@@ -36,7 +38,6 @@ pub fn place(sim: &Simulation, layout: &Layout, clock: f64) -> Vec<Placed> {
 /// [`place`] into a buffer the frame loop keeps, so a frame allocates nothing.
 pub fn place_into(out: &mut Vec<Placed>, sim: &Simulation, layout: &Layout, clock: f64) {
     out.clear();
-    let unaligned = sim.mode() == BarrierMode::Unaligned;
     MARKS.with_borrow_mut(|marks| {
         for (c, ch) in sim.channels().iter().enumerate() {
             if ch.items().is_empty() {
@@ -47,12 +48,8 @@ pub fn place_into(out: &mut Vec<Placed>, sim: &Simulation, layout: &Layout, cloc
             };
             let c = c as ChannelId;
             let (len, spacing) = (path.length(), layout.metrics.spacing);
-            // Which records are channel state is the engine's to say.
-            if unaligned {
-                view::channel_state_marks(sim, c, marks);
-            } else {
-                marks.clear();
-            }
+            // Which records are channel state (or slip into a snapshot) is the engine's to say.
+            view::item_marks(sim, c, marks);
             for (i, item) in ch.items().iter().enumerate() {
                 let d = item_offset(i, item.sent_at, item.arrives_at, clock, len, spacing);
                 out.push(Placed {
@@ -91,6 +88,7 @@ pub fn paint(
     detailed: bool,
     theme: &Theme,
     selected: Option<(ChannelId, ItemKind)>,
+    dashed: bool,
 ) {
     use std::f64::consts::TAU;
 
@@ -149,6 +147,12 @@ pub fn paint(
     }
     ctx.set_line_width(if detailed { 1.6 } else { 0.8 });
     let ring = r + 2.2;
+    let dash = js_sys::Array::new();
+    if dashed {
+        dash.push(&wasm_bindgen::JsValue::from_f64(2.0));
+        dash.push(&wasm_bindgen::JsValue::from_f64(1.6));
+    }
+    let _ = ctx.set_line_dash(&dash);
     for &n in &ids {
         ctx.begin_path();
         let mut any = false;
@@ -163,6 +167,9 @@ pub fn paint(
             ctx.set_stroke_style_str(palette::checkpoint(n));
             ctx.stroke();
         }
+    }
+    if dashed {
+        let _ = ctx.set_line_dash(&js_sys::Array::new());
     }
     let h = m.barrier_h;
     let w = if detailed { 4.0 } else { 1.6 };
@@ -295,6 +302,9 @@ pub struct ItemGlyphProps {
     pub size: f64,
     #[prop_or_default]
     pub persisted: Option<CheckpointId>,
+    /// Draw the ring dashed: the record slips into the snapshot (at-least-once).
+    #[prop_or_default]
+    pub dashed: bool,
 }
 
 /// One item in SVG: a record as a dot, a barrier as its coloured bar, a cancel marker as a
@@ -310,7 +320,8 @@ pub fn item_glyph(p: &ItemGlyphProps) -> Html {
                 <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.42)} class="record-dot" />
                 if let Some(n) = p.persisted {
                     <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.62)} fill="none"
-                        stroke={palette::checkpoint(n)} stroke-width="1.5" />
+                        stroke={palette::checkpoint(n)} stroke-width="1.5"
+                        stroke-dasharray={p.dashed.then_some("2 1.6")} />
                 }
             </g>
         },

@@ -58,6 +58,7 @@ pub fn legend(p: &LegendProps) -> Html {
                     </g>
                 }, s.legend_ticks) }
                 { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_persisted) }
+                { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} dashed=true /> }, s.legend_slips) }
                 { entry(html! { <ItemGlyph kind={ItemKind::EndOfPartition} x={10.0} y={5.0} size={10.0} /> }, s.legend_eop) }
             </ul>
         </section>

@@ -146,7 +146,9 @@ fn check_invariants(seed: u64, scenario: &Scenario, out: &[Output<u32>]) {
                 assert_eq!(scenario.mode, BarrierMode::Aligned, "{context}");
                 assert!(*ch < scenario.channels && *held > 0, "{context}");
             }
-            Output::Unblocked { .. } => assert_eq!(scenario.mode, BarrierMode::Aligned, "{context}"),
+            Output::Unblocked { .. } => {
+                assert_eq!(scenario.mode, BarrierMode::Aligned, "{context}")
+            }
             Output::ChannelState { ch, record, .. } => {
                 assert_eq!(scenario.mode, BarrierMode::Unaligned, "{context}");
                 // Persisted right before it is handed on.

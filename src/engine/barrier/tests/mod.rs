@@ -115,7 +115,11 @@ impl Task {
 }
 
 fn render(outputs: &[Output<String>]) -> String {
-    outputs.iter().filter_map(show).collect::<Vec<_>>().join(" ")
+    outputs
+        .iter()
+        .filter_map(show)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Runs a whole sequence the way the gate does, end of input included.
