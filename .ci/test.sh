@@ -26,6 +26,11 @@ step "trunk build --release"
 rm -rf dist
 trunk build --release
 
+step "abs-sim (release), the engine's own account for the inspector tests"
+cargo build --locked --release --bin abs-sim
+export ABS_SIM="${ABS_SIM:-$(cargo metadata --locked --no-deps --format-version 1 \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/abs-sim}"
+
 step "end-to-end tests (Playwright, release build on loopback)"
 # Where the site copies and screenshots go; set these to keep two checkouts sharing one
 # target directory apart (tests/e2e/sites.js reads the same variables).
