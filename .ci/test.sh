@@ -26,17 +26,31 @@ step "trunk build --release"
 rm -rf dist
 trunk build --release
 
+step "abs-sim (release), the engine's own account for the inspector tests"
+cargo build --locked --release --bin abs-sim
+export ABS_SIM="${ABS_SIM:-$(cargo metadata --locked --no-deps --format-version 1 \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/abs-sim}"
+
 step "end-to-end tests (Playwright, release build on loopback)"
-site=target/e2e-site
-rm -rf "$site" target/screenshots
-mkdir -p "$site/course/abs-playground" target/screenshots
+# Where the site copies and screenshots go; set these to keep two checkouts sharing one
+# target directory apart (tests/e2e/sites.js reads the same variables).
+site="${E2E_SITE:-target/e2e-site}"             # the build at a server's root
+subsite="${E2E_SUBPATH_SITE:-target/e2e-subpath}" # a server's root holding only the sub-path
+shots="${E2E_SCREENSHOTS:-target/screenshots}"
+rm -rf "$site" "$subsite" "$shots"
+mkdir -p "$site" "$subsite/course/abs-playground" "$shots"
 cp -r dist/. "$site/"
-cp -r dist/. "$site/course/abs-playground/"
-# A free loopback port, so a server left running elsewhere cannot break the run.
-E2E_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-export E2E_PORT
+cp -r dist/. "$subsite/course/abs-playground/"
+export E2E_SITE="$site" E2E_SUBPATH_SITE="$subsite" E2E_SCREENSHOTS="$shots"
+# Free loopback ports, so a server left running elsewhere cannot break the run.
+read -r E2E_PORT E2E_SUBPATH_PORT < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(2)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))')
+export E2E_PORT E2E_SUBPATH_PORT
 (cd tests/e2e && npx playwright test)
-echo "screenshots: target/screenshots/"
+echo "screenshots: $shots/"
 
 step "release bundle sizes"
 .ci/bundle-size.sh dist

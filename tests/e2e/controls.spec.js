@@ -1,6 +1,6 @@
 // The controls that move through time: narration sentences and the timeline seek, the
 // trigger button starts a checkpoint, reset goes back to step 0, speed is a log scale.
-const { test, expect } = require('@playwright/test');
+const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
 
 test('clicking a narration sentence seeks to its step', async ({ page }) => {

@@ -1,5 +1,7 @@
 // One page object for every spec: selectors live here only.
+const path = require('path');
 const { expect } = require('@playwright/test');
+const sites = require('./sites');
 
 class Playground {
   constructor(page, base = '') {
@@ -22,6 +24,33 @@ class Playground {
     const text = await this.testId('step-counter').textContent();
     const m = text.match(/(\d+)/);
     return m ? Number(m[1]) : NaN;
+  }
+
+  /** The engine's virtual time as the controls show it ("t = 42"). */
+  async clock() {
+    const text = await this.page.locator('.controls .clock').textContent();
+    const m = text.match(/(\d+)/);
+    return m ? Number(m[1]) : NaN;
+  }
+
+  /** The scenario's title and lesson line above the dataflow. */
+  lesson() {
+    return this.testId('lesson');
+  }
+
+  /** The names of the subtasks drawn, as the page names them: ["Src A#0", "Merge#0", …]. */
+  async subtaskNames() {
+    return this.page.locator('[data-testid^="subtask-"]').evaluateAll((els) => els.map((e) => {
+      const id = e.getAttribute('data-testid').slice('subtask-'.length); // "Src A-0"
+      const dash = id.lastIndexOf('-');
+      return `${id.slice(0, dash)}#${id.slice(dash + 1)}`;
+    }));
+  }
+
+  /** The names of the operators drawn, e.g. ["Src A", "Merge", …]. */
+  async operatorNames() {
+    return this.page.locator('[data-testid^="operator-"]').evaluateAll((els) =>
+      els.map((e) => e.getAttribute('data-testid').slice('operator-'.length)));
   }
 
   operator(name) {
@@ -62,8 +91,98 @@ class Playground {
     return this.narration().locator('.sentence.current');
   }
 
+  /** Every sentence the narration shows, newest first: its step, ①–④ marker and text. */
+  async sentences() {
+    return this.narration().locator('.sentence').evaluateAll((els) => els.map((e) => ({
+      step: Number(e.getAttribute('data-step')),
+      current: e.classList.contains('current'),
+      marker: e.querySelector('.marker').textContent,
+      text: e.querySelector('.text').textContent,
+    })));
+  }
+
   globalState() {
     return this.testId('global-state');
+  }
+
+  /** The coordinator's checkpoints, newest first: id, status and "acked/total". */
+  async coordinatorCheckpoints() {
+    return this.page.locator('[data-testid^="checkpoint-"]').evaluateAll((els) => els.map((e) => ({
+      id: Number(e.getAttribute('data-testid').slice('checkpoint-'.length)),
+      status: e.getAttribute('data-status'),
+      acked: e.querySelector('.progress').getAttribute('aria-valuenow'),
+      total: e.querySelector('.progress').getAttribute('aria-valuemax'),
+    })));
+  }
+
+  /**
+   * The inspector's checkpoints table (each cell's text by column heading, and the row's
+   * status) — the figures Flink's web UI shows.
+   */
+  async checkpointFigures() {
+    return this.page.locator('.inspector .checkpoints-tab table.figures').evaluate((t) => {
+      const heads = [...t.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+      return [...t.querySelectorAll('tbody tr')].map((tr) => {
+        const row = { status: tr.getAttribute('data-status') };
+        [...tr.children].forEach((c, i) => { row[heads[i]] = c.textContent.trim(); });
+        return row;
+      });
+    });
+  }
+
+  /**
+   * The open global state, read as text: its checkpoint, verdict, the figures list (label →
+   * value), the task-state rows and the channel-state rows (each cell by column heading).
+   */
+  async readGlobalState() {
+    return this.globalState().evaluate((g) => {
+      const table = (id) => {
+        const t = g.querySelector(`[data-testid="${id}"]`);
+        const heads = [...t.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+        return [...t.querySelectorAll('tbody tr')].map((tr) => {
+          const row = {};
+          [...tr.children].forEach((c, i) => { row[heads[i]] = c.textContent.trim(); });
+          return row;
+        });
+      };
+      const figures = {};
+      const dl = g.querySelector('dl.figures-list');
+      for (const dt of dl.querySelectorAll('dt')) {
+        figures[dt.textContent.trim()] = dt.nextElementSibling.textContent.trim();
+      }
+      return {
+        checkpoint: Number(g.getAttribute('data-checkpoint')),
+        verdict: g.querySelector('[data-testid="verdict"]').textContent.trim(),
+        figures,
+        tasks: table('task-states'),
+        channels: table('channel-states'),
+      };
+    });
+  }
+
+  /**
+   * What the page shows of the run, as plain data, to compare two visits of the same step:
+   * the counter and clock, the narration, every channel, subtask and checkpoint, and the
+   * held items at every input port.
+   */
+  async fingerprint() {
+    return this.page.evaluate(() => {
+      const attrs = (sel, names) => [...document.querySelectorAll(sel)].map((e) =>
+        [e.getAttribute('data-testid'), ...names.map((n) => e.getAttribute(n))].join(' '));
+      const texts = (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent);
+      return {
+        counter: document.querySelector('[data-testid="step-counter"]').textContent,
+        clock: document.querySelector('.controls .clock').textContent,
+        narration: [...document.querySelectorAll('[data-testid="narration"] .sentence')].map((e) =>
+          `${e.getAttribute('data-step')}${e.classList.contains('current') ? '*' : ''} ${e.textContent}`),
+        channels: attrs('[data-testid^="channel-"]', ['data-blocked', 'data-queue']),
+        buffers: [...document.querySelectorAll('[data-testid^="buffer-"]')].map((e) =>
+          `${e.getAttribute('data-testid')} ${e.children.length}`),
+        subtasks: attrs('[data-testid^="subtask-"]', ['data-status']),
+        subtaskText: texts('[data-testid^="subtask-"]'),
+        checkpoints: texts('[data-testid^="checkpoint-"]'),
+      };
+    });
   }
 
   /** A checkpoint's status, or null before it exists. */
@@ -112,6 +231,39 @@ class Playground {
 
   async step(times = 1) {
     for (let i = 0; i < times; i++) await this.testId('step').click();
+  }
+
+  /**
+   * Clicks Step `times` times from inside the page, each time waiting until the counter has
+   * moved on: the same clicks as step(), without a round trip per click. With `collect`, also
+   * returns each step's narration (its current sentences), in order.
+   */
+  async stepFast(times, { collect = false } = {}) {
+    return this.page.evaluate(async ({ times, collect }) => {
+      const q = (sel) => document.querySelector(sel);
+      const count = () => Number(q('[data-testid="step-counter"]').textContent.match(/\d+/)[0]);
+      const steps = [];
+      for (let i = 0; i < times; i++) {
+        const before = count();
+        q('[data-testid="step"]').click();
+        for (let spins = 0; count() === before; spins++) {
+          if (spins > 2000) throw new Error(`step ${before + 1} did not happen`);
+          await new Promise((r) => setTimeout(r, 0));
+        }
+        if (collect) {
+          steps.push({
+            step: count(),
+            sentences: [...document.querySelectorAll('[data-testid="narration"] .sentence.current')]
+              .map((e) => ({
+                marker: e.querySelector('.marker').textContent,
+                text: e.querySelector('.text').textContent,
+              }))
+              .reverse(), // the list is newest first; a step's sentences in the order they happened
+          });
+        }
+      }
+      return steps;
+    }, { times, collect });
   }
 
   async stepBack(times = 1) {
@@ -173,7 +325,7 @@ class Playground {
 
   async screenshot(name) {
     await this.page.waitForTimeout(300); // let the eased item positions settle
-    await this.page.screenshot({ path: `../../target/screenshots/${name}.png` });
+    await this.page.screenshot({ path: path.join(sites.screenshots, `${name}.png`) });
   }
 }
 

@@ -1,0 +1,139 @@
+// The inspector's numbers against the engine's: the page is stepped to the step at which a
+// checkpoint completes in `abs-sim run`'s trace of the same preset and mode, and the global
+// state it shows — offsets, counts, held records, durations, sizes, channel state, verdict — is
+// compared with what the trace's events say (see trace.js).
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+const { runSim, expectedGlobalState, timeAt } = require('./trace');
+
+// Steps of trace to read: well past each first completion, so that records an unaligned
+// barrier overtook have arrived and every line read before the snapshot has been split.
+const TRACE_STEPS = 1500;
+
+const CASES = [
+  ['alignment', 'aligned', 1],
+  ['alignment', 'aligned', 2],
+  ['alignment', 'at-least-once', 1],
+  ['alignment', 'unaligned', 1],
+  ['wordcount', 'aligned', 1],
+  ['wordcount', 'at-least-once', 1],
+  ['wordcount', 'unaligned', 1],
+  ['concurrent', 'aligned', 2],
+  ['concurrent', 'unaligned', 1],
+  ['backpressure', 'aligned', 1],
+  ['backpressure', 'at-least-once', 1],
+  ['backpressure', 'unaligned', 1],
+];
+
+/** A task-state cell as numbers: "offset 12", "processed 5", "3 words counted — a=2 · b=1", "received 4 — …". */
+function parseState(text) {
+  let m;
+  if ((m = text.match(/^offset (\d+)$/))) return { offset: Number(m[1]) };
+  if ((m = text.match(/^processed (\d+)$/))) return { processed: Number(m[1]) };
+  if ((m = text.match(/^(\d+) words counted(?: — (.*))?$/))) {
+    const shown = [...(m[2] || '').matchAll(/=(\d+)/g)].map((x) => Number(x[1]));
+    return { keys: Number(m[1]), counts: shown.sort((a, b) => a - b), more: /more$/.test(text) };
+  }
+  if ((m = text.match(/^received (\d+)/))) return { received: Number(m[1]) };
+  throw new Error(`unreadable task state: ${text}`);
+}
+
+const bytes = (text) => {
+  const m = text.match(/^(\d+) B$/);
+  if (!m) throw new Error(`not a size: ${text}`);
+  return Number(m[1]);
+};
+
+for (const [preset, mode, k] of CASES) {
+  test(`inspector matches abs-sim: ${preset} ${mode}, checkpoint ${k}`, async ({ page }) => {
+    const long = runSim(preset, mode, TRACE_STEPS);
+    const want = expectedGlobalState(long, k);
+    const at = want.completedAtStep;
+
+    const app = new Playground(page);
+    await app.open(`?preset=${preset}&mode=${mode}`);
+    // The page's step n is the engine's step n: one step before, checkpoint k is still open
+    // and the clock reads the trace's time; the next step completes it.
+    await app.stepFast(at - 1);
+    expect(await app.stepCount()).toBe(at - 1);
+    expect(await app.clock()).toBe(timeAt(long, at - 1));
+    expect(await app.checkpointStatus(k)).toBe('in-progress');
+    await app.step();
+    expect(await app.stepCount()).toBe(at);
+    expect(await app.clock()).toBe(timeAt(long, at));
+    expect(await app.checkpointStatus(k)).toBe('completed');
+
+    // The coordinator's list is the summary `abs-sim run --steps <at>` prints.
+    const { summary } = runSim(preset, mode, at);
+    expect(summary.steps).toBe(at);
+    const shown = await app.coordinatorCheckpoints();
+    const fromSim = summary.checkpoints.slice().reverse().slice(0, shown.length).map((c) => ({
+      id: c.id, status: c.status.status, acked: String(c.acked), total: String(c.total),
+    }));
+    expect(shown).toEqual(fromSim);
+
+    await app.openCheckpoint(k);
+    await expect(app.globalState()).toHaveAttribute('data-checkpoint', String(k));
+    const gs = await app.readGlobalState();
+    const verdict = summary.checkpoints.find((c) => c.id === k).verdict;
+    if (verdict === 'consistent') {
+      expect(gs.verdict).toMatch(/^✓ Consistent cut/);
+    } else {
+      const { duplicated, lost } = verdict.inconsistent;
+      expect(gs.verdict).toContain(`${duplicated} would be processed twice after a recovery, ${lost} would be lost`);
+    }
+    if (want.wordsChecked !== null) {
+      expect(gs.verdict).toContain(`(${want.wordsChecked} words)`);
+    }
+
+    // The figures of the whole checkpoint.
+    const figures = {
+      'Triggered at': String(want.triggerTime),
+      'End to end duration': String(want.endToEnd),
+      'Alignment duration': String(want.alignment),
+      'Records held': String(want.held),
+      'State size': `${want.size} B`,
+    };
+    if (mode !== 'aligned') figures['Persisted in-flight'] = String(want.persisted);
+    expect(gs.figures).toEqual(figures);
+
+    // Every subtask's state and figures, by task id.
+    expect(gs.tasks.length).toBe(want.tasks.length);
+    want.tasks.forEach((w, t) => {
+      const row = gs.tasks[t];
+      const what = `${row.Subtask} (task ${t}, ${w.kind})`;
+      const state = parseState(row.State);
+      if (w.kind === 'count') {
+        expect(state.keys, what).toBe(w.state.keys);
+        if (!state.more) expect(state.counts, what).toEqual(w.state.counts);
+      } else if (w.kind === 'unknown') {
+        expect(Object.values(state), what).toEqual([0]);
+      } else {
+        expect(state, what).toEqual(w.state);
+      }
+      expect(Number(row['Alignment duration']), what).toBe(w.alignment);
+      expect(Number(row['Records held']), what).toBe(w.held);
+      expect(bytes(row['State size']), what).toBe(w.size);
+    });
+
+    // Every channel's recorded state, by channel id.
+    expect(gs.channels.map((c) => Number(c.n))).toEqual(want.channels.map((c) => c.recorded));
+    for (const c of gs.channels) {
+      if (Number(c.n) === 0) expect(c.State).toBe('—');
+      else expect(c.State.split(' · ')).toHaveLength(Number(c.n));
+    }
+
+    // The checkpoints table's row for k says the same.
+    const row = (await app.checkpointFigures()).find((r) => r['#'] === String(k));
+    expect(row).toEqual({
+      status: 'completed',
+      '#': String(k),
+      Status: 'completed',
+      'End to end duration': String(want.endToEnd),
+      'Alignment duration': String(want.alignment),
+      'Records held': String(want.held),
+      'State size': `${want.size} B`,
+    });
+    await app.screenshot(`inspector-${preset}-${mode}-${k}`);
+  });
+}
