@@ -45,6 +45,8 @@ pub enum ActionError {
     SourceFinished(TaskId),
     CannotTrigger,
     NotExpired(CheckpointId),
+    /// The job has finished: nothing more can be checkpointed.
+    JobFinished,
     BadLatency(u64),
 }
 
@@ -67,6 +69,9 @@ impl fmt::Display for ActionError {
                 "no checkpoint can be triggered now (too many in progress, or within the min pause)"
             ),
             ActionError::NotExpired(n) => write!(f, "checkpoint {n} has not timed out"),
+            ActionError::JobFinished => {
+                write!(f, "the job has finished: no more checkpoints are triggered")
+            }
             ActionError::BadLatency(l) => {
                 write!(f, "latency {l} is out of range (1 to {MAX_LATENCY})")
             }
@@ -100,7 +105,7 @@ impl Simulation {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
-        if self.coordinator.earliest_trigger(self.now) == Some(self.now) {
+        if !self.job_done && self.coordinator.earliest_trigger(self.now) == Some(self.now) {
             actions.push(Action::Trigger);
         }
         for id in self.coordinator.in_progress() {
@@ -147,6 +152,9 @@ impl Simulation {
                 }
             }
             Action::Trigger => {
+                if self.job_done {
+                    return Err(ActionError::JobFinished);
+                }
                 if self.coordinator.earliest_trigger(self.now) != Some(self.now) {
                     return Err(ActionError::CannotTrigger);
                 }

@@ -150,6 +150,7 @@ impl Simulation {
             checkpoint: n,
             consistent: gs.verdict.ok(),
         });
+        let job_done = self.final_checkpoint == Some(n);
         // Notify-complete: transactional sinks commit what their snapshot pre-committed.
         for snap in &gs.tasks {
             if let (TaskState::Sink { received, .. }, TaskState::Sink { committed, .. }) =
@@ -180,6 +181,10 @@ impl Simulation {
                 });
             }
         }
+        if job_done {
+            self.job_done = true;
+            self.events.push(Event::JobFinished { checkpoint: n });
+        }
         self.after_checkpoint_end();
     }
 
@@ -189,19 +194,32 @@ impl Simulation {
             .push(Event::CheckpointTriggered { checkpoint: n });
         let deadline = self.now.saturating_add(self.coordinator.timeout);
         self.schedule(deadline, Due::Expire(n));
+        if self.tasks.iter().all(|t| t.finished) {
+            self.final_checkpoint = Some(n);
+        }
         // Sources snapshot their offsets and inject the barrier; finished tasks acknowledge
         // with their final state (checkpoints after tasks finish).
         for t in 0..self.phys.task_count() {
             let is_source = self.phys.operator_of(t).kind.is_source();
-            if is_source || self.tasks[t as usize].finished {
-                if self.tasks[t as usize].finished {
-                    let snapshot = self.final_snapshot(t);
-                    self.acknowledge(t, n, snapshot, AckKind::Finished);
-                } else {
-                    self.snapshot_task(t, n);
-                }
+            if self.tasks[t as usize].finished {
+                let snapshot = self.final_snapshot(t);
+                self.acknowledge(t, n, snapshot, AckKind::Finished);
+            } else if is_source {
+                self.snapshot_task(t, n);
+            } else if self.upstream_finished(t) {
+                // No barrier can come from a finished task: trigger this one directly; it
+                // snapshots once the ends of partition still in flight to it have arrived.
+                self.tasks[t as usize].direct.push(n);
             }
         }
+    }
+
+    /// True when every task sending to `t` has finished.
+    fn upstream_finished(&self, t: TaskId) -> bool {
+        self.phys.tasks[t as usize].inputs.iter().all(|&c| {
+            let from = self.phys.channels[c as usize].from;
+            self.tasks[from as usize].finished
+        })
     }
 
     pub(super) fn final_snapshot(&self, t: TaskId) -> TaskSnapshot {

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::action::ActionError;
-use super::barrier::{BarrierHandler, BarrierMode, Output};
+use super::barrier::{BarrierHandler, BarrierMode, CheckpointId, Output};
 use super::coordinator::Coordinator;
 use super::model::{Config, JobGraph, OperatorKind};
 use super::network::Channel;
@@ -41,6 +41,10 @@ pub struct Simulation {
     pub(super) next_record: RecordId,
     pub(super) coordinator: Coordinator,
     pub(super) events: Vec<Event>,
+    /// The checkpoint triggered once every task had finished; its completion ends the job.
+    pub(super) final_checkpoint: Option<CheckpointId>,
+    /// The final checkpoint completed: nothing more happens.
+    pub(super) job_done: bool,
     pub(super) scratch: Vec<Output<Record>>,
 }
 
@@ -70,6 +74,7 @@ impl Simulation {
                     waiting: Vec::new(),
                     wake_scheduled: false,
                     awaiting_ack: None,
+                    direct: Vec::new(),
                 }
             })
             .collect();
@@ -99,6 +104,8 @@ impl Simulation {
             queue: TimeQueue::default(),
             next_record: 1,
             events: Vec::new(),
+            final_checkpoint: None,
+            job_done: false,
             scratch: Vec::new(),
         };
         for t in 0..sim.phys.tasks.len() {
@@ -156,7 +163,7 @@ impl Simulation {
     /// True once every task has finished (bounded sources ended and every input closed):
     /// the job is over and nothing more will be triggered.
     pub fn job_finished(&self) -> bool {
-        self.tasks.iter().all(|t| t.finished)
+        self.job_done
     }
 
     /// What the last action did.
@@ -358,13 +365,19 @@ impl Simulation {
                     Action::Emit { task: t }
                 }
                 Due::Trigger => {
+                    if self.job_done || self.final_checkpoint.is_some() {
+                        // The job is over, or its final checkpoint is running: no more.
+                        continue;
+                    }
                     let interval = self.config.checkpoint_interval.unwrap_or(u64::MAX);
                     match self.coordinator.earliest_trigger(time) {
                         Some(at) if at == time => {
                             self.now = time;
                             self.steps += 1;
                             self.trigger();
-                            self.schedule(time.saturating_add(interval), Due::Trigger);
+                            if self.final_checkpoint.is_none() && interval != u64::MAX {
+                                self.schedule(time.saturating_add(interval), Due::Trigger);
+                            }
                             Action::Trigger
                         }
                         Some(at) => {

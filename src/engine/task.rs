@@ -4,6 +4,7 @@
 use super::barrier::{BarrierHandler, CheckpointId, Output};
 use super::checkpoint::bump;
 use super::physical::{ChannelId, TaskId};
+use super::queue::Due;
 use super::record::{ItemKind, Record};
 use super::sim::Simulation;
 use super::snapshot::{TaskSnapshot, TaskState};
@@ -34,6 +35,9 @@ pub struct Task {
     /// Unaligned: the snapshot taken when the first barrier came, acknowledged only once
     /// every input has delivered that barrier (or closed) and so all channel state is in.
     pub(super) awaiting_ack: Option<(CheckpointId, TaskSnapshot)>,
+    /// Checkpoints the coordinator triggered on this task directly because every task
+    /// upstream had finished: it snapshots them when its own input has ended.
+    pub(super) direct: Vec<CheckpointId>,
 }
 
 impl Task {
@@ -188,9 +192,23 @@ impl Simulation {
         }
     }
 
+    /// The task's input has ended (a bounded source read its whole log, or every input
+    /// channel closed). Checkpoints the coordinator triggered directly on it (its upstream had
+    /// finished) are snapshotted now, with the final state, and their barriers go downstream
+    /// ahead of the end of partition. When the last task finishes, one more checkpoint is due:
+    /// the final one, whose completion finishes the job (FLIP-147).
     pub(super) fn finish(&mut self, t: TaskId) {
+        let direct = std::mem::take(&mut self.tasks[t as usize].direct);
+        for n in direct {
+            if self.coordinator.deadline(n).is_some() && !self.coordinator.acked_by(n, t) {
+                self.snapshot_task(t, n);
+            }
+        }
         self.tasks[t as usize].finished = true;
         self.broadcast(t, ItemKind::EndOfPartition);
         self.events.push(Event::TaskFinished { task: t });
+        if self.tasks.iter().all(|task| task.finished) && self.final_checkpoint.is_none() {
+            self.schedule(self.now, Due::Trigger);
+        }
     }
 }

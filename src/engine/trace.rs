@@ -163,6 +163,11 @@ pub enum Event {
     TaskFinished {
         task: TaskId,
     },
+    /// Every task had finished and the final checkpoint completed (transactional sinks have
+    /// committed their last output): the job is over and nothing more is triggered.
+    JobFinished {
+        checkpoint: CheckpointId,
+    },
     ChannelPaused {
         channel: ChannelId,
         paused: bool,

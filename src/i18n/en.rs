@@ -342,6 +342,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::PartitionEnded { task, input: i } => {
             format!("Input {} of {} has ended (end of partition).", i + 1, names.task(*task))
         }
+        Beat::JobFinished { checkpoint: n } => format!(
+            "Every task has finished and the final checkpoint {n} is complete (transactional sinks committed their last output): the job is finished."
+        ),
         Beat::TaskFinished { task } => format!("{} has finished.", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
             if *paused {

@@ -282,6 +282,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::PartitionEnded { task, input: i } => {
             format!("{} 的輸入 {} 已結束（分區結束）。", names.task(*task), i + 1)
         }
+        Beat::JobFinished { checkpoint: n } => format!(
+            "所有任務都已結束，最後一個檢查點 {n} 也已完成（事務型輸出端已提交最後的輸出）：作業結束。"
+        ),
         Beat::TaskFinished { task } => format!("{} 已結束。", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
             if *paused {

@@ -130,6 +130,9 @@ pub enum Beat {
     TaskFinished {
         task: TaskId,
     },
+    JobFinished {
+        checkpoint: CheckpointId,
+    },
     ChannelPaused {
         channel: ChannelId,
         paused: bool,
@@ -185,7 +188,8 @@ impl Beat {
             | Beat::Acknowledged { checkpoint, .. }
             | Beat::Completed { checkpoint, .. }
             | Beat::Committed { checkpoint, .. }
-            | Beat::Aborted { checkpoint, .. } => Some(*checkpoint),
+            | Beat::Aborted { checkpoint, .. }
+            | Beat::JobFinished { checkpoint } => Some(*checkpoint),
             Beat::Processed { early, .. } => *early,
             _ => None,
         }
@@ -384,6 +388,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 input: input_of(channel),
             },
             Event::TaskFinished { task } => Beat::TaskFinished { task },
+            Event::JobFinished { checkpoint } => Beat::JobFinished { checkpoint },
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
             Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
         };

@@ -350,6 +350,7 @@ pub use crate::ui::fmt::px as fmt;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::BarrierMode;
     use crate::scenario::presets;
     use crate::ui::layout::layout;
 
