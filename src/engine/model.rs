@@ -3,18 +3,23 @@
 //! This is plain serde data: it is the scenario file format's core, and what the page edits.
 //! [`crate::engine::physical`] checks it and expands it into subtasks and channels.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
+use super::action::MAX_LATENCY;
 use super::barrier::BarrierMode;
 
 /// Logical operators and the edges between them, as in Flink's job graph.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct JobGraph {
     pub operators: Vec<Operator>,
     pub edges: Vec<Edge>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Operator {
     /// Unique; shown on the page and used in test hooks (`operator-<name>`).
     pub name: String,
@@ -29,8 +34,12 @@ fn default_processing_time() -> u64 {
     1
 }
 
+/// What an operator does.
+///
+/// Written as an object tagged by `type` (`{"type": "filter", "min_len": 4}`). Unknown fields
+/// are refused, for the operators without settings too (`{"type": "map", "min_len": 4}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
+#[serde(tag = "type", rename_all = "kebab-case", from = "OperatorKindFile")]
 pub enum OperatorKind {
     /// A replayable log, like a Kafka partition: subtask `i` of `p` reads lines `i, i+p, i+2p …`
     /// of `lines`, one every `interval`. Unbounded sources read the log over and over (the
@@ -55,6 +64,50 @@ pub enum OperatorKind {
     Sink,
 }
 
+/// How [`OperatorKind`] is read from a file. Serde ignores extra fields next to the tag of
+/// an internally tagged unit variant, even with `deny_unknown_fields`; as empty struct
+/// variants, the kinds without settings refuse them too.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+enum OperatorKindFile {
+    Source {
+        lines: Vec<String>,
+        interval: u64,
+        #[serde(default)]
+        bounded: bool,
+    },
+    Split {},
+    Map {},
+    Filter {
+        min_len: u32,
+    },
+    Count {},
+    Union {},
+    Sink {},
+}
+
+impl From<OperatorKindFile> for OperatorKind {
+    fn from(kind: OperatorKindFile) -> Self {
+        match kind {
+            OperatorKindFile::Source {
+                lines,
+                interval,
+                bounded,
+            } => OperatorKind::Source {
+                lines,
+                interval,
+                bounded,
+            },
+            OperatorKindFile::Split {} => OperatorKind::Split,
+            OperatorKindFile::Map {} => OperatorKind::Map,
+            OperatorKindFile::Filter { min_len } => OperatorKind::Filter { min_len },
+            OperatorKindFile::Count {} => OperatorKind::Count,
+            OperatorKindFile::Union {} => OperatorKind::Union,
+            OperatorKindFile::Sink {} => OperatorKind::Sink,
+        }
+    }
+}
+
 impl OperatorKind {
     pub fn is_source(&self) -> bool {
         matches!(self, OperatorKind::Source { .. })
@@ -75,11 +128,12 @@ impl OperatorKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Edge {
     pub from: String,
     pub to: String,
     pub partitioning: Partitioning,
-    /// Virtual time an item spends on each channel of this edge.
+    /// Virtual time an item spends on each channel of this edge: 1 to [`MAX_LATENCY`].
     #[serde(default = "default_latency")]
     pub latency: u64,
 }
@@ -101,9 +155,27 @@ pub enum Partitioning {
     Broadcast,
 }
 
+impl JobGraph {
+    /// Refuses edge latencies the engine cannot honour (0, or above [`MAX_LATENCY`]), naming
+    /// the edge, instead of letting them be clamped.
+    pub fn check_settings(&self) -> Result<(), SettingError> {
+        for (i, e) in self.edges.iter().enumerate() {
+            if !(1..=MAX_LATENCY).contains(&e.latency) {
+                return Err(SettingError::Latency {
+                    edge: u32::try_from(i).unwrap_or(u32::MAX),
+                    from: e.from.clone(),
+                    to: e.to.clone(),
+                    latency: e.latency,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The checkpoint coordinator's settings and the barrier-handling mode of every task.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub mode: BarrierMode,
     /// Periodic trigger interval; `None` means checkpoints are only triggered by hand.
@@ -136,3 +208,52 @@ impl Default for Config {
         }
     }
 }
+
+impl Config {
+    /// Refuses settings that have no sensible meaning (a periodic trigger every 0 ticks).
+    pub fn check_settings(&self) -> Result<(), SettingError> {
+        if self.checkpoint_interval == Some(0) {
+            return Err(SettingError::ZeroCheckpointInterval);
+        }
+        Ok(())
+    }
+}
+
+/// A setting of a job graph or a config outside what the engine accepts. Scenario files are
+/// checked with [`JobGraph::check_settings`] and [`Config::check_settings`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingError {
+    /// `checkpoint_interval: 0`.
+    ZeroCheckpointInterval,
+    /// An edge whose latency is 0 or above [`MAX_LATENCY`]; `edge` is its index.
+    Latency {
+        edge: u32,
+        from: String,
+        to: String,
+        latency: u64,
+    },
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::ZeroCheckpointInterval => write!(
+                f,
+                "checkpoint_interval is 0; it must be at least 1 \
+                 (or null, to trigger checkpoints only by hand)"
+            ),
+            SettingError::Latency {
+                edge,
+                from,
+                to,
+                latency,
+            } => write!(
+                f,
+                "edge {edge} ({from:?} → {to:?}) has latency {latency}; \
+                 it must be 1 to {MAX_LATENCY}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}

@@ -1,7 +1,9 @@
 //! Scenarios: the serde file format, its validation with typed errors, and the presets.
 //!
 //! A scenario is a job graph plus coordinator settings, with a name, a title and the lesson
-//! it teaches. Everything a user can type or paste enters the engine through here.
+//! it teaches. Everything a user can type or paste enters the engine through here. Unknown
+//! fields are refused (a misspelt setting would otherwise silently take its default), and so
+//! are settings out of range ([`SettingError`]).
 
 pub mod presets;
 
@@ -9,12 +11,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::model::SettingError;
 use crate::engine::{BarrierMode, Config, GraphError, JobGraph, Simulation};
 
 /// Scenario files larger than this are refused before parsing.
 pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Stable id (URL, `abs-sim run --preset`).
     pub name: String,
@@ -39,6 +43,8 @@ pub enum ScenarioError {
         message: String,
     },
     Graph(GraphError),
+    /// A setting out of range (a latency, the checkpoint interval).
+    Setting(SettingError),
     UnknownPreset(String),
 }
 
@@ -58,6 +64,7 @@ impl fmt::Display for ScenarioError {
                 "the scenario is not valid (line {line}, column {column}): {message}"
             ),
             ScenarioError::Graph(e) => write!(f, "the job graph is not valid: {e}"),
+            ScenarioError::Setting(e) => write!(f, "the scenario is not valid: {e}"),
             ScenarioError::UnknownPreset(n) => write!(
                 f,
                 "there is no preset named {n:?} (known: {})",
@@ -75,6 +82,12 @@ impl From<GraphError> for ScenarioError {
     }
 }
 
+impl From<SettingError> for ScenarioError {
+    fn from(e: SettingError) -> Self {
+        ScenarioError::Setting(e)
+    }
+}
+
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         if text.len() > MAX_SCENARIO_BYTES {
@@ -85,8 +98,17 @@ impl Scenario {
             column: e.column() as u64,
             message: e.to_string(),
         })?;
-        scenario.simulation()?;
+        scenario.validate()?;
         Ok(scenario)
+    }
+
+    /// What [`Scenario::from_json`] checks after the syntax: settings in range (the engine
+    /// would otherwise bend them, e.g. clamp a latency) and a job graph that builds.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.config.check_settings()?;
+        self.graph.check_settings()?;
+        self.simulation()?;
+        Ok(())
     }
 
     pub fn to_json(&self) -> String {

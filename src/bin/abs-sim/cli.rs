@@ -1,33 +1,140 @@
-//! `abs-sim run` and `abs-sim bench`.
+//! The commands of `abs-sim`: `run`, `gate`, `bench` and `preset`, their usage texts and
+//! argument parsing.
+//!
+//! Output goes to a locked stdout with `writeln!`, never `println!` (which panics when the
+//! reader has gone away); a closed pipe ends the command quietly with status 0.
 
+use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use abs_playground::engine::gate::{run_gate, GateOptions};
 use abs_playground::engine::{report, BarrierMode, History, Simulation};
 use abs_playground::scenario::{presets, Scenario};
 
-pub const USAGE: &str = "usage:
-  abs-sim run (--preset NAME | FILE.json) [--seed S] [--steps N] [--mode aligned|at-least-once|unaligned]
-  abs-sim gate --mode aligned|at-least-once|unaligned --channels N [--finished-channels-align true|false]
-  abs-sim bench [--quick]";
+pub const USAGE: &str = "\
+abs-sim: the ABS Playground engine, headless.
+
+usage:
+  abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--until-finished]
+      run a scenario and print its trace as JSON lines, then a summary line
+  abs-sim gate --mode MODE --channels N [--finished-channels-align true|false]
+      drive one task's barrier handler: arrivals on stdin, what the task does on stdout
+  abs-sim bench [--quick]
+      print the engine's figures (events/s, history bytes/event, seek time)
+  abs-sim preset [NAME]
+      list the presets, or print one as a scenario file (pretty JSON)
+  abs-sim help | --help | -h
+      this text
+
+MODE is aligned, at-least-once or unaligned. `abs-sim COMMAND --help` describes a command.";
+
+pub const RUN_USAGE: &str = "\
+usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--until-finished]
+
+Runs a scenario with the scheduler and prints its trace: one JSON line per step, written as
+the step runs, then {\"summary\": {...}} (steps, time, finished, checkpoints and verdicts).
+
+  --preset NAME      run a preset (`abs-sim preset` lists them)
+  FILE.json          run a scenario file (`abs-sim preset NAME` prints one to start from)
+  --mode MODE        aligned, at-least-once or unaligned (default: the scenario's)
+  --seed S           the seed that breaks ties between events (default: the scenario's)
+  --steps N          the number of steps to run (default 500; fewer if nothing is left to
+                     happen); with --until-finished, the most steps to run (default 1000000)
+  --until-finished   run until the job has finished (every source bounded, every task done);
+                     exit status 1, after the trace, if it has not within --steps steps
+  -h, --help         print this text";
+
+pub const GATE_USAGE: &str = "\
+usage: abs-sim gate --mode MODE --channels N [--finished-channels-align true|false]
+
+Drives one task's barrier handler. Each stdin line is an arrival:
+  {\"ch\":0,\"record\":\"r1\"}  {\"ch\":1,\"barrier\":3}  {\"ch\":2,\"cancel\":2}  {\"ch\":0,\"end_of_partition\":true}
+each stdout line is what the task does:
+  {\"record\":\"r1\"}  {\"triggered\":3}  {\"aborted\":2}  {\"end_of_partition\":0}
+  {\"channel_state\":{\"checkpoint\":1,\"ch\":0,\"record\":\"r4\"}}
+A malformed line prints nothing, names the line and exits with status 2.
+
+  --mode MODE                        aligned, at-least-once or unaligned (required)
+  --channels N                       the task's number of input channels, 1 or more (required)
+  --finished-channels-align BOOL     whether finished channels count as aligned (default
+                                     true, as in Flink since 1.15)
+  -h, --help                         print this text";
+
+pub const BENCH_USAGE: &str = "\
+usage: abs-sim bench [--quick]
+
+Prints the engine's figures as Markdown tables: events per second on word-count graphs of
+8 to 512 tasks, and a long run's history (bytes per event, seek time).
+
+  --quick      run a tenth of the events
+  -h, --help   print this text";
+
+pub const PRESET_USAGE: &str = "\
+usage: abs-sim preset [NAME]
+
+Without NAME, lists the presets with their titles. With NAME, prints that preset as a
+scenario file (pretty JSON), a starting point for one's own: `abs-sim run FILE.json` runs it
+exactly as `abs-sim run --preset NAME`.
+
+  -h, --help   print this text";
+
+/// The default `--steps` of a run.
+const DEFAULT_STEPS: u64 = 500;
+/// The default `--steps` of a run `--until-finished`: a bound, not a target.
+const DEFAULT_FINISH_LIMIT: u64 = 1_000_000;
+
+/// Prints `text` to stdout: the usage asked for with `--help`, so a success.
+pub fn help(text: &str) -> ExitCode {
+    let mut out = io::stdout().lock();
+    let written = writeln!(out, "{text}").and_then(|()| out.flush());
+    finish("help", written.map(|()| ExitCode::SUCCESS))
+}
+
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
+}
+
+fn usage_error(command: &str, message: &str, usage: &str) -> ExitCode {
+    let _ = writeln!(io::stderr(), "abs-sim {command}: {message}\n\n{usage}");
+    ExitCode::from(2)
+}
+
+/// The end of a command that wrote to stdout. A closed pipe means the reader has all it
+/// wanted (`| head`): a quiet success.
+fn finish(command: &str, result: io::Result<ExitCode>) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(
+                io::stderr(),
+                "abs-sim {command}: cannot write the output: {e}"
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
 
 struct RunArgs {
     scenario: Scenario,
-    steps: u64,
+    steps: Option<u64>,
+    until_finished: bool,
 }
 
 fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     let mut scenario = None;
     let mut seed = None;
     let mut mode = None;
-    let mut steps = 500u64;
+    let mut steps = None;
+    let mut until_finished = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
+        let named = match arg.as_str() {
             "--preset" => {
                 let name = value("--preset")?;
-                scenario = Some(presets::by_name(name).map_err(|e| e.to_string())?);
+                Some(presets::by_name(name).map_err(|e| e.to_string())?)
             }
             "--seed" => {
                 let v = value("--seed")?;
@@ -35,26 +142,39 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
                     v.parse::<u64>()
                         .map_err(|_| format!("--seed needs a number, not {v:?}"))?,
                 );
+                None
             }
             "--steps" => {
                 let v = value("--steps")?;
-                steps = v
-                    .parse()
-                    .map_err(|_| format!("--steps needs a number, not {v:?}"))?;
+                steps = Some(
+                    v.parse::<u64>()
+                        .map_err(|_| format!("--steps needs a number, not {v:?}"))?,
+                );
+                None
             }
             "--mode" => {
                 mode = Some(
                     value("--mode")?
                         .parse::<BarrierMode>()
                         .map_err(|e| e.to_string())?,
-                )
+                );
+                None
             }
-            file if !file.starts_with("--") && scenario.is_none() => {
+            "--until-finished" => {
+                until_finished = true;
+                None
+            }
+            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            file => {
                 let text = std::fs::read_to_string(file)
                     .map_err(|e| format!("cannot read {file}: {e}"))?;
-                scenario = Some(Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))?);
+                Some(Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))?)
             }
-            other => return Err(format!("unexpected argument {other:?}")),
+        };
+        if let Some(named) = named {
+            if scenario.replace(named).is_some() {
+                return Err("name one scenario: --preset NAME or FILE.json, not both".into());
+            }
         }
     }
     let mut scenario = scenario.ok_or("name a scenario: --preset NAME or FILE.json")?;
@@ -64,40 +184,215 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     if let Some(mode) = mode {
         scenario.config.mode = mode;
     }
-    Ok(RunArgs { scenario, steps })
+    Ok(RunArgs {
+        scenario,
+        steps,
+        until_finished,
+    })
 }
 
 pub fn run(args: &[String]) -> ExitCode {
-    let RunArgs { scenario, steps } = match parse_run(args) {
+    if wants_help(args) {
+        return help(RUN_USAGE);
+    }
+    let RunArgs {
+        scenario,
+        steps,
+        until_finished,
+    } = match parse_run(args) {
         Ok(a) => a,
-        Err(e) => {
-            eprintln!("abs-sim run: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return usage_error("run", &e, RUN_USAGE),
     };
     let mut sim = match scenario.simulation() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("abs-sim run: {e}");
+            let _ = writeln!(io::stderr(), "abs-sim run: {e}");
             return ExitCode::from(2);
         }
     };
-    print!("{}", report::trace(&mut sim, steps));
-    ExitCode::SUCCESS
+    let mut out = BufWriter::new(io::stdout().lock());
+    let result = if until_finished {
+        run_until_finished(&mut sim, steps.unwrap_or(DEFAULT_FINISH_LIMIT), &mut out)
+    } else {
+        report::write_trace(&mut sim, steps.unwrap_or(DEFAULT_STEPS), &mut out)
+            .map(|()| ExitCode::SUCCESS)
+    };
+    let result = result.and_then(|code| out.flush().map(|()| code));
+    finish("run", result)
+}
+
+/// Steps until the job has finished, at most `limit` steps; the trace, then the summary.
+fn run_until_finished(
+    sim: &mut Simulation,
+    limit: u64,
+    out: &mut impl Write,
+) -> io::Result<ExitCode> {
+    let mut done = 0u64;
+    let mut idle = false;
+    while !sim.job_finished() && done < limit {
+        if !report::write_step(sim, out)? {
+            idle = true;
+            break;
+        }
+        done += 1;
+    }
+    report::write_summary(sim, out)?;
+    if sim.job_finished() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    out.flush()?;
+    let why = if idle {
+        format!("nothing was left to happen after {done} steps")
+    } else {
+        format!("the limit of {limit} steps (--steps) was reached")
+    };
+    let _ = writeln!(io::stderr(), "abs-sim run: the job did not finish: {why}");
+    Ok(ExitCode::FAILURE)
+}
+
+fn parse_gate(args: &[String]) -> Result<GateOptions, String> {
+    let mut mode = None;
+    let mut channels = None;
+    let mut finished_channels_align = true;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        if !matches!(
+            flag.as_str(),
+            "--mode" | "--channels" | "--finished-channels-align"
+        ) {
+            return Err(format!("unknown option {flag}"));
+        }
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--mode" => mode = Some(value.parse::<BarrierMode>().map_err(|e| e.to_string())?),
+            "--channels" => {
+                channels =
+                    Some(value.parse::<u32>().map_err(|_| {
+                        format!("--channels needs a positive number, not {value:?}")
+                    })?)
+            }
+            _ => {
+                finished_channels_align = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "--finished-channels-align takes true or false, not {value:?}"
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    Ok(GateOptions {
+        mode: mode.ok_or("--mode is required")?,
+        channels: channels.ok_or("--channels is required")?,
+        finished_channels_align,
+    })
+}
+
+pub fn gate(args: &[String]) -> ExitCode {
+    if wants_help(args) {
+        return help(GATE_USAGE);
+    }
+    let options = match parse_gate(args) {
+        Ok(o) => o,
+        Err(e) => return usage_error("gate", &e, GATE_USAGE),
+    };
+    let mut input = String::new();
+    if let Err(e) = io::stdin().read_to_string(&mut input) {
+        let _ = writeln!(io::stderr(), "abs-sim gate: cannot read stdin: {e}");
+        return ExitCode::from(2);
+    }
+    match run_gate(&options, &input) {
+        Ok(text) => {
+            let mut out = io::stdout().lock();
+            let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+            finish("gate", written.map(|()| ExitCode::SUCCESS))
+        }
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "abs-sim gate: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub fn preset(args: &[String]) -> ExitCode {
+    if wants_help(args) {
+        return help(PRESET_USAGE);
+    }
+    let mut out = io::stdout().lock();
+    let written = match args {
+        [] => {
+            let width = presets::NAMES.iter().map(|n| n.len()).max().unwrap_or(0);
+            presets::all()
+                .iter()
+                .try_for_each(|s| writeln!(out, "{:width$}  {}", s.name, s.title))
+        }
+        [flag] if flag.starts_with('-') => {
+            return usage_error("preset", &format!("unknown option {flag}"), PRESET_USAGE)
+        }
+        [name] => match presets::by_name(name) {
+            Ok(scenario) => writeln!(out, "{}", scenario.to_json()),
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "abs-sim preset: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        [_, extra, ..] => {
+            return usage_error(
+                "preset",
+                &format!("unexpected argument {extra:?} (name one preset)"),
+                PRESET_USAGE,
+            )
+        }
+    };
+    let written = written.and_then(|()| out.flush());
+    finish("preset", written.map(|()| ExitCode::SUCCESS))
 }
 
 pub fn bench(args: &[String]) -> ExitCode {
-    let quick = args.iter().any(|a| a == "--quick");
+    if wants_help(args) {
+        return help(BENCH_USAGE);
+    }
+    let mut quick = false;
+    for arg in args {
+        match arg.as_str() {
+            "--quick" => quick = true,
+            flag if flag.starts_with('-') => {
+                return usage_error("bench", &format!("unknown option {flag}"), BENCH_USAGE)
+            }
+            other => {
+                return usage_error(
+                    "bench",
+                    &format!("unexpected argument {other:?}"),
+                    BENCH_USAGE,
+                )
+            }
+        }
+    }
+    // Stdout's own line buffering shows each row as soon as it is measured.
+    let result = bench_to(&mut io::stdout().lock(), quick);
+    finish("bench", result)
+}
+
+fn bench_to(out: &mut impl Write, quick: bool) -> io::Result<ExitCode> {
     let events: u64 = if quick { 200_000 } else { 2_000_000 };
-    println!("| word count | tasks | events | seconds | events/s | ns/event |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    writeln!(
+        out,
+        "| word count | tasks | events | seconds | events/s | ns/event |"
+    )?;
+    writeln!(out, "|---|---:|---:|---:|---:|---:|")?;
     let mut per_event = Vec::new();
     for p in [2u32, 16, 128] {
         let graph = presets::wordcount_graph(p, p, 16);
         let config = presets::wordcount().config;
         let Ok(mut sim) = Simulation::new(&graph, &config, 7) else {
-            eprintln!("abs-sim bench: the word-count graph does not build");
-            return ExitCode::FAILURE;
+            let _ = writeln!(
+                io::stderr(),
+                "abs-sim bench: the word-count graph does not build"
+            );
+            return Ok(ExitCode::FAILURE);
         };
         // Warm up so the channels are in their steady state.
         for _ in 0..events / 10 {
@@ -111,14 +406,19 @@ pub fn bench(args: &[String]) -> ExitCode {
         let secs = start.elapsed().as_secs_f64();
         let ns = secs * 1e9 / done.max(1) as f64;
         per_event.push(ns);
-        println!(
+        writeln!(
+            out,
             "| p={p} | {} | {done} | {secs:.3} | {:.0} | {ns:.1} |",
             sim.physical().task_count(),
             done as f64 / secs
-        );
+        )?;
     }
     if let (Some(first), Some(last)) = (per_event.first(), per_event.last()) {
-        println!("\nper-event cost 512 tasks / 8 tasks: {:.2}×", last / first);
+        writeln!(
+            out,
+            "\nper-event cost 512 tasks / 8 tasks: {:.2}×",
+            last / first
+        )?;
     }
 
     // History: bytes per event and seek time on a long run.
@@ -126,7 +426,7 @@ pub fn bench(args: &[String]) -> ExitCode {
     let graph = presets::wordcount_graph(16, 16, 16);
     let config = presets::wordcount().config;
     let Ok(sim) = Simulation::new(&graph, &config, 7) else {
-        return ExitCode::FAILURE;
+        return Ok(ExitCode::FAILURE);
     };
     let mut history = History::new(sim);
     let start = Instant::now();
@@ -137,12 +437,13 @@ pub fn bench(args: &[String]) -> ExitCode {
     }
     let record_secs = start.elapsed().as_secs_f64();
     let bytes = history.approx_bytes();
-    println!(
+    writeln!(
+        out,
         "\nhistory: {} events recorded in {record_secs:.2} s, {} keyframes, ≈ {:.1} bytes/event",
         history.len(),
         history.keyframe_count(),
         bytes as f64 / history.len().max(1) as f64
-    );
+    )?;
     let mut rng = abs_playground::engine::rng::SplitMix64::new(42);
     let mut worst = 0f64;
     let mut sum = 0f64;
@@ -155,11 +456,13 @@ pub fn bench(args: &[String]) -> ExitCode {
         worst = worst.max(ms);
         sum += ms;
     }
-    println!(
+    writeln!(
+        out,
         "seek to a random step of a {}-event run: mean {:.1} ms, worst {:.1} ms ({seeks} seeks)",
         history.len(),
         sum / seeks as f64,
         worst
-    );
-    ExitCode::SUCCESS
+    )?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }

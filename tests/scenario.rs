@@ -1,0 +1,339 @@
+//! The scenario file format: unknown fields and settings out of range are refused with typed
+//! errors, every file that was valid stays valid, and no input panics.
+#![cfg(not(target_arch = "wasm32"))]
+
+use abs_playground::engine::model::SettingError;
+use abs_playground::engine::sim::MAX_LATENCY;
+use abs_playground::scenario::{presets, Scenario, ScenarioError};
+use serde_json::{json, Value};
+
+/// A preset as a JSON value, to edit.
+fn preset_value(name: &str) -> Value {
+    serde_json::from_str(&presets::by_name(name).unwrap().to_json()).unwrap()
+}
+
+/// Parses the pretty text of `value`.
+fn parse(value: &Value) -> (String, Result<Scenario, ScenarioError>) {
+    let text = serde_json::to_string_pretty(value).unwrap();
+    let parsed = Scenario::from_json(&text);
+    (text, parsed)
+}
+
+/// Asserts that `value` is refused for the unknown field `field`, with the field's name in
+/// the message and a position in the file.
+fn assert_unknown_field(value: &Value, field: &str) -> (u64, u64, String) {
+    let (text, parsed) = parse(value);
+    match parsed {
+        Err(ScenarioError::Syntax {
+            line,
+            column,
+            message,
+        }) => {
+            assert!(
+                message.contains(&format!("unknown field `{field}`")),
+                "{field}: {message}"
+            );
+            assert!(
+                line >= 1 && line <= text.lines().count() as u64 && column >= 1,
+                "{field}: line {line} column {column}"
+            );
+            (line, column, text)
+        }
+        other => panic!("{field}: expected an unknown-field error, got {other:?}"),
+    }
+}
+
+/// The 1-based line of `text` that holds `needle`.
+fn line_of(text: &str, needle: &str) -> u64 {
+    text.lines().position(|l| l.contains(needle)).unwrap() as u64 + 1
+}
+
+#[test]
+fn a_misspelt_top_level_field_is_refused_where_it_is() {
+    let mut v = preset_value("alignment");
+    v["sede"] = json!(3);
+    let (line, _, text) = assert_unknown_field(&v, "sede");
+    assert_eq!(line, line_of(&text, "\"sede\""));
+}
+
+#[test]
+fn a_misspelt_config_field_is_refused() {
+    let mut v = preset_value("alignment");
+    v["config"]["checkpoint_intervall"] = json!(50);
+    let (line, _, text) = assert_unknown_field(&v, "checkpoint_intervall");
+    assert_eq!(line, line_of(&text, "\"checkpoint_intervall\""));
+}
+
+#[test]
+fn a_misspelt_graph_field_is_refused() {
+    let mut v = preset_value("alignment");
+    v["graph"]["edge"] = json!([]);
+    assert_unknown_field(&v, "edge");
+}
+
+#[test]
+fn a_misspelt_operator_field_is_refused() {
+    let mut v = preset_value("alignment");
+    v["graph"]["operators"][1]["paralelism"] = json!(2);
+    let (line, _, text) = assert_unknown_field(&v, "paralelism");
+    assert_eq!(line, line_of(&text, "\"paralelism\""));
+}
+
+#[test]
+fn a_misspelt_edge_field_is_refused() {
+    let mut v = preset_value("alignment");
+    v["graph"]["edges"][0]["latncy"] = json!(5);
+    assert_unknown_field(&v, "latncy");
+}
+
+#[test]
+fn a_misspelt_field_inside_an_operator_kind_is_refused() {
+    // A kind with settings of its own…
+    let mut v = preset_value("alignment");
+    let kind = &mut v["graph"]["operators"][0]["kind"];
+    assert_eq!(kind["type"], "source");
+    kind["bounde"] = json!(true);
+    assert_unknown_field(&v, "bounde");
+
+    let mut v = preset_value("large");
+    let filter = v["graph"]["operators"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|o| o["kind"]["type"] == "filter")
+        .unwrap();
+    filter["kind"]["minlen"] = json!(3);
+    assert_unknown_field(&v, "minlen");
+}
+
+#[test]
+fn a_field_next_to_a_kind_without_settings_is_refused() {
+    // Serde lets such fields through for internally tagged unit variants; the file format
+    // must not.
+    for kind in ["split", "map", "count", "union", "sink"] {
+        let mut v = preset_value("large");
+        v["graph"]["operators"][1]["kind"] = json!({ "type": kind, "min_len": 3 });
+        assert_unknown_field(&v, "min_len");
+    }
+}
+
+#[test]
+fn operator_kinds_without_settings_still_parse() {
+    let mut v = preset_value("alignment");
+    // Merge (a union) and Sink: `{"type": …}` alone.
+    assert_eq!(
+        v["graph"]["operators"][2]["kind"],
+        json!({ "type": "union" })
+    );
+    assert_eq!(
+        v["graph"]["operators"][3]["kind"],
+        json!({ "type": "sink" })
+    );
+    v["graph"]["operators"][2]["kind"] = json!({ "type": "union" });
+    assert_eq!(parse(&v).1.unwrap(), presets::alignment());
+    // An unknown kind names the valid ones.
+    v["graph"]["operators"][3]["kind"] = json!({ "type": "sinc" });
+    match parse(&v).1 {
+        Err(ScenarioError::Syntax { message, .. }) => {
+            assert!(
+                message.contains("sinc") && message.contains("sink"),
+                "{message}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_zero_checkpoint_interval_is_refused() {
+    let mut v = preset_value("wordcount");
+    v["config"]["checkpoint_interval"] = json!(0);
+    let err = parse(&v).1.unwrap_err();
+    assert_eq!(
+        err,
+        ScenarioError::Setting(SettingError::ZeroCheckpointInterval)
+    );
+    assert!(err.to_string().contains("checkpoint_interval"), "{err}");
+
+    // A scenario built in code can be checked the same way.
+    let mut s = presets::wordcount();
+    s.config.checkpoint_interval = Some(0);
+    assert_eq!(
+        s.validate(),
+        Err(ScenarioError::Setting(SettingError::ZeroCheckpointInterval))
+    );
+
+    // 1 and null (checkpoints by hand only) are fine.
+    for ok in [json!(1), Value::Null] {
+        v["config"]["checkpoint_interval"] = ok;
+        parse(&v).1.unwrap();
+    }
+}
+
+#[test]
+fn a_latency_out_of_range_is_refused_naming_the_edge() {
+    let base = preset_value("wordcount");
+    let from = base["graph"]["edges"][1]["from"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let to = base["graph"]["edges"][1]["to"].as_str().unwrap().to_owned();
+    for bad in [u64::MAX, MAX_LATENCY + 1, 0] {
+        let mut v = base.clone();
+        v["graph"]["edges"][1]["latency"] = json!(bad);
+        let err = parse(&v).1.unwrap_err();
+        assert_eq!(
+            err,
+            ScenarioError::Setting(SettingError::Latency {
+                edge: 1,
+                from: from.clone(),
+                to: to.clone(),
+                latency: bad,
+            })
+        );
+        let message = err.to_string();
+        assert!(
+            message.contains(&format!("{from:?} → {to:?}"))
+                && message.contains(&bad.to_string())
+                && message.contains(&MAX_LATENCY.to_string()),
+            "{message}"
+        );
+    }
+    for ok in [1, MAX_LATENCY] {
+        let mut v = base.clone();
+        v["graph"]["edges"][1]["latency"] = json!(ok);
+        parse(&v).1.unwrap();
+    }
+    // Past u64, the number itself is refused by the parser.
+    let text = serde_json::to_string_pretty(&base).unwrap().replacen(
+        "\"latency\": 8",
+        "\"latency\": 18446744073709551616",
+        1,
+    );
+    assert!(matches!(
+        Scenario::from_json(&text),
+        Err(ScenarioError::Syntax { .. })
+    ));
+}
+
+#[test]
+fn every_preset_serialises_and_parses_back_equal() {
+    for preset in presets::all() {
+        let pretty = preset.to_json();
+        assert_eq!(
+            Scenario::from_json(&pretty).unwrap(),
+            preset,
+            "{}",
+            preset.name
+        );
+        let compact = serde_json::to_string(&preset).unwrap();
+        assert_eq!(
+            Scenario::from_json(&compact).unwrap(),
+            preset,
+            "{}",
+            preset.name
+        );
+    }
+}
+
+#[test]
+fn scenario_files_that_were_valid_stay_valid() {
+    // The smallest file: defaults for the lesson, the config, the seed, processing times,
+    // latencies and `bounded`.
+    let minimal = r#"{
+        "name": "mine",
+        "title": "Mine",
+        "graph": {
+            "operators": [
+                {"name": "Src", "kind": {"type": "source", "lines": ["a b", "c"], "interval": 5}, "parallelism": 1},
+                {"name": "Split", "kind": {"type": "split"}, "parallelism": 2},
+                {"name": "Long", "kind": {"type": "filter", "min_len": 1}, "parallelism": 2},
+                {"name": "Count", "kind": {"type": "count"}, "parallelism": 2},
+                {"name": "Sink", "kind": {"type": "sink"}, "parallelism": 1}
+            ],
+            "edges": [
+                {"from": "Src", "to": "Split", "partitioning": "rebalance"},
+                {"from": "Split", "to": "Long", "partitioning": "forward"},
+                {"from": "Long", "to": "Count", "partitioning": "hash"},
+                {"from": "Count", "to": "Sink", "partitioning": "broadcast"}
+            ]
+        }
+    }"#;
+    let s = Scenario::from_json(minimal).unwrap();
+    assert_eq!(s.config, Default::default());
+    assert_eq!(s.graph.edges[0].latency, 10);
+    assert_eq!(s.graph.operators[1].processing_time, 1);
+
+    // Every config field, as the presets write them.
+    let full = r#"{"name":"x","title":"X","lesson":"","seed":4,
+        "graph":{"operators":[
+            {"name":"A","kind":{"type":"source","lines":["x"],"interval":3,"bounded":true},"parallelism":2,"processing_time":2},
+            {"name":"B","kind":{"type":"source","lines":["y"],"interval":3},"parallelism":2},
+            {"name":"U","kind":{"type":"union"},"parallelism":2},
+            {"name":"M","kind":{"type":"map"},"parallelism":2},
+            {"name":"S","kind":{"type":"sink"},"parallelism":1}],
+          "edges":[
+            {"from":"A","to":"U","partitioning":"forward","latency":1},
+            {"from":"B","to":"U","partitioning":"forward","latency":1000000},
+            {"from":"U","to":"M","partitioning":"forward"},
+            {"from":"M","to":"S","partitioning":"rebalance"}]},
+        "config":{"mode":"unaligned","checkpoint_interval":null,"first_trigger":0,
+          "max_concurrent_checkpoints":2,"min_pause":5,"timeout":100,
+          "finished_channels_align":false,"retained_checkpoints":1}}"#;
+    let s = Scenario::from_json(full).unwrap();
+    assert_eq!(s.config.checkpoint_interval, None);
+    assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+}
+
+/// Every number of a preset's file in turn replaced by something extreme, and the file cut
+/// at every position: each is refused with a typed error or runs.
+#[test]
+fn bad_input_never_panics() {
+    let text = presets::alignment().to_json();
+    for cut in 0..text.len() {
+        if text.is_char_boundary(cut) {
+            let _ = Scenario::from_json(&text[..cut]);
+        }
+    }
+    let numbers: Vec<(usize, usize)> = {
+        let bytes = text.as_bytes();
+        let mut spans = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_digit() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                spans.push((start, i));
+            } else {
+                i += 1;
+            }
+        }
+        spans
+    };
+    assert!(numbers.len() > 10);
+    let extremes = [
+        "0".to_string(),
+        "-1".to_string(),
+        u32::MAX.to_string(),
+        u64::MAX.to_string(),
+        "18446744073709551616".to_string(),
+        "1e400".to_string(),
+        "null".to_string(),
+    ];
+    for &(start, end) in &numbers {
+        for extreme in &extremes {
+            let mutated = format!("{}{extreme}{}", &text[..start], &text[end..]);
+            if let Ok(s) = Scenario::from_json(&mutated) {
+                let tasks: u64 = s.graph.operators.iter().map(|o| o.parallelism as u64).sum();
+                if tasks <= 64 {
+                    let mut sim = s.simulation().unwrap();
+                    for _ in 0..300 {
+                        sim.step();
+                    }
+                }
+            }
+        }
+    }
+}
