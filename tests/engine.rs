@@ -424,6 +424,7 @@ fn bad_scenarios_are_typed_errors() {
         to: "Merge".into(),
         partitioning: abs_playground::engine::Partitioning::Forward,
         latency: 1,
+        capacity: 8,
     });
     let err = Simulation::new(&g, &Default::default(), 0).unwrap_err();
     assert!(matches!(err, GraphError::Cycle(_)));

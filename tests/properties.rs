@@ -79,6 +79,7 @@ fn graph() -> impl Strategy<Value = JobGraph> {
                             to: name.clone(),
                             partitioning,
                             latency: latency[(k + j) % latency.len()],
+                            capacity: 4 + (k + j) as u32 % 12,
                         });
                     }
                     ops.push(Operator {

@@ -47,6 +47,8 @@ pub enum ActionError {
     NotExpired(CheckpointId),
     /// The job has finished: nothing more can be checkpointed.
     JobFinished,
+    /// The task's output channel is full: it takes no input until the receiver consumes.
+    Backpressured(TaskId),
     BadLatency(u64),
 }
 
@@ -69,6 +71,10 @@ impl fmt::Display for ActionError {
                 "no checkpoint can be triggered now (too many in progress, or within the min pause)"
             ),
             ActionError::NotExpired(n) => write!(f, "checkpoint {n} has not timed out"),
+            ActionError::Backpressured(t) => write!(
+                f,
+                "task {t} is backpressured: an output channel is full, so it takes no input"
+            ),
             ActionError::JobFinished => {
                 write!(f, "the job has finished: no more checkpoints are triggered")
             }
@@ -89,19 +95,25 @@ impl Simulation {
         let mut actions = Vec::new();
         for (c, ch) in self.channels.iter().enumerate() {
             let to = self.phys.channels[c].to as usize;
-            if !ch.queue.is_empty() && !ch.paused && !self.tasks[to].handler.has_replay() {
+            let stalled = self.tasks[to].full_outputs > 0 && !self.is_priority(c as ChannelId);
+            if !ch.queue.is_empty()
+                && !ch.paused
+                && !self.tasks[to].handler.has_replay()
+                && !stalled
+            {
                 actions.push(Action::Deliver {
                     channel: c as ChannelId,
                 });
             }
         }
         for (t, task) in self.tasks.iter().enumerate() {
-            if task.handler.has_replay() {
+            if task.handler.has_replay() && task.full_outputs == 0 {
                 actions.push(Action::Replay { task: t as TaskId });
             }
         }
         for (t, task) in self.tasks.iter().enumerate() {
-            if self.phys.operator_of(t as TaskId).kind.is_source() && !task.finished {
+            let source = self.phys.operator_of(t as TaskId).kind.is_source();
+            if source && !task.finished && task.full_outputs == 0 {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
@@ -136,10 +148,17 @@ impl Simulation {
                 if self.tasks[to as usize].handler.has_replay() {
                     return Err(ActionError::TaskReplaying(to));
                 }
+                if self.tasks[to as usize].full_outputs > 0 && !self.is_priority(c) {
+                    return Err(ActionError::Backpressured(to));
+                }
             }
             Action::Replay { task: t } => {
-                if !task(t)?.handler.has_replay() {
+                let tk = task(t)?;
+                if !tk.handler.has_replay() {
                     return Err(ActionError::NothingToReplay(t));
+                }
+                if tk.full_outputs > 0 {
+                    return Err(ActionError::Backpressured(t));
                 }
             }
             Action::Emit { task: t } => {
@@ -149,6 +168,9 @@ impl Simulation {
                 }
                 if tk.finished {
                     return Err(ActionError::SourceFinished(t));
+                }
+                if tk.full_outputs > 0 {
+                    return Err(ActionError::Backpressured(t));
                 }
             }
             Action::Trigger => {

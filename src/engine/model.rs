@@ -136,10 +136,24 @@ pub struct Edge {
     /// Virtual time an item spends on each channel of this edge: 1 to [`MAX_LATENCY`].
     #[serde(default = "default_latency")]
     pub latency: u64,
+    /// Items each channel of this edge holds at most — in flight, queued at the receiver, or
+    /// held in its alignment buffer — like Flink's network buffers with credit-based flow
+    /// control: a sender with a full output channel takes no more input (it is backpressured)
+    /// until the receiver consumes. At least 1.
+    #[serde(default = "default_capacity")]
+    pub capacity: u32,
 }
 
 fn default_latency() -> u64 {
     10
+}
+
+/// Enough that a healthy pipeline never fills a channel (latency × rate stays well below it),
+/// small enough that a blocked or slow input backpressures its sender within a few records.
+pub const DEFAULT_CAPACITY: u32 = 24;
+
+fn default_capacity() -> u32 {
+    DEFAULT_CAPACITY
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,6 +174,13 @@ impl JobGraph {
     /// the edge, instead of letting them be clamped.
     pub fn check_settings(&self) -> Result<(), SettingError> {
         for (i, e) in self.edges.iter().enumerate() {
+            if e.capacity == 0 {
+                return Err(SettingError::Capacity {
+                    edge: u32::try_from(i).unwrap_or(u32::MAX),
+                    from: e.from.clone(),
+                    to: e.to.clone(),
+                });
+            }
             if !(1..=MAX_LATENCY).contains(&e.latency) {
                 return Err(SettingError::Latency {
                     edge: u32::try_from(i).unwrap_or(u32::MAX),
@@ -232,6 +253,8 @@ pub enum SettingError {
         to: String,
         latency: u64,
     },
+    /// An edge whose channels could hold nothing (`capacity: 0`).
+    Capacity { edge: u32, from: String, to: String },
 }
 
 impl fmt::Display for SettingError {
@@ -251,6 +274,10 @@ impl fmt::Display for SettingError {
                 f,
                 "edge {edge} ({from:?} → {to:?}) has latency {latency}; \
                  it must be 1 to {MAX_LATENCY}"
+            ),
+            SettingError::Capacity { edge, from, to } => write!(
+                f,
+                "edge {edge} ({from:?} → {to:?}) has capacity 0; a channel must hold at least 1 item"
             ),
         }
     }

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use super::barrier::CheckpointId;
-use super::physical::ChannelId;
+use super::physical::{ChannelId, TaskId};
 use super::queue::Due;
 use super::record::{Item, ItemKind, Record, RecordId};
 use super::sim::Simulation;
@@ -25,6 +25,11 @@ pub struct Channel {
     /// Unaligned: records still queued here that a barrier overtook at the sender, with that
     /// checkpoint, in queue order. They are that checkpoint's channel state.
     pub(super) overtaken: Vec<(RecordId, CheckpointId)>,
+    /// Items of this channel waiting in the receiver's alignment buffer. They keep their
+    /// network buffers (no credit goes back to the sender), so they count toward capacity.
+    pub(super) held: u32,
+    /// Items the channel holds at most (from its edge).
+    pub(super) capacity: u32,
     /// Bumped whenever the queued delivery event of this channel becomes stale.
     pub(super) generation: u32,
     pub(super) scheduled: bool,
@@ -35,10 +40,27 @@ impl Channel {
     pub fn items(&self) -> &VecDeque<Item> {
         &self.queue
     }
+
+    /// Items in flight plus those held in the receiver's alignment buffer.
+    pub fn occupancy(&self) -> u32 {
+        u32::try_from(self.queue.len())
+            .unwrap_or(u32::MAX)
+            .saturating_add(self.held)
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// No credit left: the sender may not put more records on it.
+    pub fn is_full(&self) -> bool {
+        self.occupancy() >= self.capacity
+    }
 }
 
 impl Simulation {
     pub(super) fn deliver(&mut self, c: ChannelId) {
+        let was_full = self.channels[c as usize].is_full();
         let ch = &mut self.channels[c as usize];
         let Some(item) = ch.queue.pop_front() else {
             return;
@@ -63,9 +85,11 @@ impl Simulation {
         }
         self.hand_to_handler(t, Some((input, item.kind)));
         self.schedule_channel(c);
+        self.refresh_credit(c, was_full);
     }
 
     pub(super) fn send(&mut self, c: ChannelId, kind: ItemKind) {
+        let was_full = self.channels[c as usize].is_full();
         let ch = &mut self.channels[c as usize];
         let arrives_at = ch
             .queue
@@ -81,6 +105,7 @@ impl Simulation {
             arrives_at,
         });
         self.schedule_channel(c);
+        self.refresh_credit(c, was_full);
     }
 
     /// Unaligned checkpoints: the barrier is a priority event. It overtakes every record
@@ -88,6 +113,7 @@ impl Simulation {
     /// the priority events already ahead of them (older barriers, cancellation markers), so
     /// barriers keep their order.
     pub(super) fn send_overtaking(&mut self, c: ChannelId, n: CheckpointId) -> u64 {
+        let was_full = self.channels[c as usize].is_full();
         let ch = &mut self.channels[c as usize];
         let at = ch
             .queue
@@ -135,6 +161,7 @@ impl Simulation {
         let last = marks.last().map_or(0, |&(id, _)| id);
         marks.extend(overtaken.iter().filter(|r| r.id > last).map(|r| (r.id, n)));
         self.schedule_channel(c);
+        self.refresh_credit(c, was_full);
         overtaken.len() as u64
     }
 
@@ -149,5 +176,67 @@ impl Simulation {
         let generation = ch.generation;
         self.channels[c as usize].scheduled = true;
         self.schedule(at, Due::Deliver(c, generation));
+    }
+
+    /// Credit-based flow control: after channel `c`'s occupancy changed, keeps its sender's
+    /// count of full outputs right; when the last full output gets room, the sender resumes
+    /// what it stalled (input deliveries, replays, source reads).
+    pub(super) fn refresh_credit(&mut self, c: ChannelId, was_full: bool) {
+        let now_full = self.channels[c as usize].is_full();
+        if now_full == was_full {
+            return;
+        }
+        let from = self.phys.channels[c as usize].from;
+        let task = &mut self.tasks[from as usize];
+        if now_full {
+            task.full_outputs += 1;
+            return;
+        }
+        task.full_outputs = task.full_outputs.saturating_sub(1);
+        if task.full_outputs > 0 || !task.backpressured {
+            return;
+        }
+        task.backpressured = false;
+        let stalled = std::mem::take(&mut task.stalled);
+        let emit = std::mem::take(&mut task.stalled_emit);
+        self.events.push(Event::Relieved { task: from });
+        for s in stalled {
+            self.channels[s as usize].scheduled = false;
+            self.schedule_channel(s);
+        }
+        self.schedule_replay(from);
+        if emit {
+            self.schedule(self.now, Due::Emit(from));
+        }
+    }
+
+    /// Whether task `t` may take the head of channel `c` although its outputs are full:
+    /// unaligned barriers and cancellation markers are priority events, handled at once.
+    pub(super) fn is_priority(&self, c: ChannelId) -> bool {
+        self.config.mode == super::barrier::BarrierMode::Unaligned
+            && matches!(
+                self.channels[c as usize].queue.front().map(|i| i.kind),
+                Some(ItemKind::Barrier(_) | ItemKind::Cancel(_))
+            )
+    }
+
+    /// Task `t` wanted to take input (or read its log) but an output channel is full: it is
+    /// backpressured until that channel has room again.
+    pub(super) fn stall(&mut self, t: TaskId) {
+        let task = &mut self.tasks[t as usize];
+        if task.backpressured {
+            return;
+        }
+        task.backpressured = true;
+        let phys = &self.phys;
+        let full = phys.tasks[t as usize]
+            .outputs
+            .iter()
+            .flatten()
+            .copied()
+            .find(|&c| self.channels[c as usize].is_full());
+        if let Some(channel) = full {
+            self.events.push(Event::Backpressured { task: t, channel });
+        }
     }
 }

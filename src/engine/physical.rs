@@ -138,6 +138,9 @@ pub struct ChannelInfo {
     /// This channel's index among the receiving task's inputs.
     pub input_index: u32,
     pub latency: u64,
+    /// Items the channel holds at most (queued plus held at the receiver); see
+    /// [`super::model::Edge::capacity`].
+    pub capacity: u32,
 }
 
 /// One line of a source's log, with its words already interned.
@@ -327,6 +330,7 @@ impl Physical {
                         to: down,
                         input_index,
                         latency: edge.latency,
+                        capacity: edge.capacity.max(1),
                     });
                 }
             }

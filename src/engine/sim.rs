@@ -75,6 +75,10 @@ impl Simulation {
                     wake_scheduled: false,
                     awaiting_ack: None,
                     direct: Vec::new(),
+                    full_outputs: 0,
+                    backpressured: false,
+                    stalled: Vec::new(),
+                    stalled_emit: false,
                 }
             })
             .collect();
@@ -88,6 +92,8 @@ impl Simulation {
                 records_sent: 0,
                 records_received: 0,
                 overtaken: Vec::new(),
+                held: 0,
+                capacity: c.capacity,
                 generation: 0,
                 scheduled: false,
             })
@@ -288,6 +294,13 @@ impl Simulation {
                         self.channels[c as usize].scheduled = false;
                         continue;
                     }
+                    if task.full_outputs > 0 && !self.is_priority(c) {
+                        self.tasks[to].stalled.push(c);
+                        self.channels[c as usize].scheduled = false;
+                        self.stall(to as TaskId);
+                        continue;
+                    }
+                    let task = &mut self.tasks[to];
                     if task.busy_until > time {
                         // Stays `scheduled`: the task's wake-up will deliver it.
                         task.waiting.push(c);
@@ -310,6 +323,17 @@ impl Simulation {
                         for c in waiting {
                             self.channels[c as usize].scheduled = false;
                         }
+                        continue;
+                    }
+                    if task.full_outputs > 0 {
+                        // The waiting channels wait for output room; priority items among
+                        // them are rescheduled by `schedule_channel` once room comes.
+                        let waiting = std::mem::take(&mut task.waiting);
+                        task.stalled.extend(waiting.iter().copied());
+                        for c in waiting {
+                            self.channels[c as usize].scheduled = false;
+                        }
+                        self.stall(t);
                         continue;
                     }
                     if task.busy_until > time {
@@ -339,6 +363,11 @@ impl Simulation {
                     if !task.handler.has_replay() {
                         continue;
                     }
+                    if task.full_outputs > 0 {
+                        // `refresh_credit` reschedules the replay when room comes.
+                        self.stall(t);
+                        continue;
+                    }
                     if task.busy_until > time {
                         task.replay_scheduled = true;
                         let at = task.busy_until;
@@ -352,6 +381,11 @@ impl Simulation {
                 }
                 Due::Emit(t) => {
                     if self.tasks[t as usize].finished {
+                        continue;
+                    }
+                    if self.tasks[t as usize].full_outputs > 0 {
+                        self.tasks[t as usize].stalled_emit = true;
+                        self.stall(t);
                         continue;
                     }
                     self.now = time;

@@ -38,6 +38,14 @@ pub struct Task {
     /// Checkpoints the coordinator triggered on this task directly because every task
     /// upstream had finished: it snapshots them when its own input has ended.
     pub(super) direct: Vec<CheckpointId>,
+    /// Output channels with no credit left (full); while any, the task takes no input.
+    pub(super) full_outputs: u32,
+    /// The task wanted to work but an output was full (Flink: backpressured).
+    pub(super) backpressured: bool,
+    /// Input channels whose delivery waits for output room.
+    pub(super) stalled: Vec<ChannelId>,
+    /// A source whose next read waits for output room.
+    pub(super) stalled_emit: bool,
 }
 
 impl Task {
@@ -49,6 +57,14 @@ impl Task {
 
 impl Simulation {
     pub(super) fn replay(&mut self, t: TaskId) {
+        // The replayed item's channel: its occupancy changes (left the buffer, maybe held
+        // again), which may give its sender credit back.
+        let channel = self.tasks[t as usize]
+            .handler
+            .peek_replay()
+            .and_then(|(input, _)| self.phys.tasks[t as usize].inputs.get(input as usize))
+            .copied();
+        let was_full = channel.is_some_and(|c| self.channels[c as usize].is_full());
         self.hand_to_handler(t, None);
         let task = &mut self.tasks[t as usize];
         if !task.handler.has_replay() {
@@ -56,6 +72,9 @@ impl Simulation {
             for c in parked {
                 self.schedule_channel(c);
             }
+        }
+        if let Some(c) = channel {
+            self.refresh_credit(c, was_full);
         }
     }
 
@@ -78,6 +97,8 @@ impl Simulation {
                 task.handler.replay_one(&mut out);
                 if let Some((input, kind)) = next {
                     let channel = self.phys.tasks[t as usize].inputs[input as usize];
+                    let ch = &mut self.channels[channel as usize];
+                    ch.held = ch.held.saturating_sub(1);
                     let left = self.tasks[t as usize].handler.held_count();
                     self.events.push(Event::Replayed {
                         task: t,
@@ -126,6 +147,7 @@ impl Simulation {
             }
             Output::Held { ch, held } => {
                 let channel = channel_of(ch);
+                self.channels[channel as usize].held += 1;
                 let kind = item.unwrap_or(ItemKind::EndOfPartition);
                 self.events.push(Event::Held {
                     task: t,

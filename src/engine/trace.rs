@@ -163,6 +163,16 @@ pub enum Event {
     TaskFinished {
         task: TaskId,
     },
+    /// The task wanted to take input but its output `channel` is full (no credit): it is
+    /// backpressured and takes nothing until the receiver consumes.
+    Backpressured {
+        task: TaskId,
+        channel: ChannelId,
+    },
+    /// The task's outputs have room again: it resumes.
+    Relieved {
+        task: TaskId,
+    },
     /// Every task had finished and the final checkpoint completed (transactional sinks have
     /// committed their last output): the job is over and nothing more is triggered.
     JobFinished {

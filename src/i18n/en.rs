@@ -345,6 +345,15 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::JobFinished { checkpoint: n } => format!(
             "Every task has finished and the final checkpoint {n} is complete (transactional sinks committed their last output): the job is finished."
         ),
+        Beat::Backpressured { task, channel } => format!(
+            "{} is backpressured: its output channel {} is full (no credit left), so it takes no more input until the receiver consumes — the pressure travels upstream.",
+            names.task(*task),
+            names.channel(*channel)
+        ),
+        Beat::Relieved { task } => format!(
+            "{}'s output has room again: it resumes.",
+            names.task(*task)
+        ),
         Beat::TaskFinished { task } => format!("{} has finished.", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
             if *paused {

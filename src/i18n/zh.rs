@@ -285,6 +285,12 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::JobFinished { checkpoint: n } => format!(
             "所有任務都已結束，最後一個檢查點 {n} 也已完成（事務型輸出端已提交最後的輸出）：作業結束。"
         ),
+        Beat::Backpressured { task, channel } => format!(
+            "{} 受到背壓：它的輸出通道 {} 已滿（沒有額度了），在接收端消費之前不再讀取輸入——壓力向上游傳遞。",
+            names.task(*task),
+            names.channel(*channel)
+        ),
+        Beat::Relieved { task } => format!("{} 的輸出又有空間了：它繼續工作。", names.task(*task)),
         Beat::TaskFinished { task } => format!("{} 已結束。", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
             if *paused {

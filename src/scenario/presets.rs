@@ -56,6 +56,7 @@ fn edge(from: &str, to: &str, partitioning: Partitioning, latency: u64) -> Edge 
         to: to.to_string(),
         partitioning,
         latency,
+        capacity: crate::engine::model::DEFAULT_CAPACITY,
     }
 }
 
@@ -77,7 +78,9 @@ const TEXT: &[&str] = &[
     "the sink acknowledges and the checkpoint is complete",
 ];
 
-fn two_inputs(slow: u64, interval: u64, merge_time: u64) -> JobGraph {
+/// Two sources into a two-input Merge and a sink; Src B's channel takes `slow` and holds up to
+/// `slow_capacity` items, so its latency alone never backpressures Src B: only alignment does.
+fn two_inputs(slow: u64, slow_capacity: u32, interval: u64, merge_time: u64) -> JobGraph {
     JobGraph {
         operators: vec![
             source("Src A", FRUIT_A, interval, 1),
@@ -87,7 +90,10 @@ fn two_inputs(slow: u64, interval: u64, merge_time: u64) -> JobGraph {
         ],
         edges: vec![
             edge("Src A", "Merge", Partitioning::Forward, 12),
-            edge("Src B", "Merge", Partitioning::Forward, slow),
+            Edge {
+                capacity: slow_capacity,
+                ..edge("Src B", "Merge", Partitioning::Forward, slow)
+            },
             edge("Merge", "Sink", Partitioning::Forward, 12),
         ],
     }
@@ -101,7 +107,7 @@ pub fn alignment() -> Scenario {
                  in the buffer until barrier 1 arrives from the slow Src B; then Merge \
                  snapshots, forwards the barrier and drains the buffer."
             .into(),
-        graph: two_inputs(48, 8, 1),
+        graph: two_inputs(48, crate::engine::model::DEFAULT_CAPACITY, 8, 1),
         config: Config {
             checkpoint_interval: Some(120),
             first_trigger: 20,
@@ -118,7 +124,9 @@ pub fn wordcount() -> Scenario {
         lesson: "A checkpoint's global state is the source offsets plus the per-key counts; \
                  the counts equal the words of exactly the lines before the offsets."
             .into(),
-        graph: wordcount_graph(2, 1, 14),
+        // One sentence per 20 per source keeps Count and the single Sink below full load
+        // (~0.7 records per time unit at the sink), so queues stay short and checkpoints quick.
+        graph: wordcount_graph(2, 1, 20),
         config: Config {
             checkpoint_interval: Some(90),
             first_trigger: 30,
@@ -194,7 +202,9 @@ pub fn backpressure() -> Scenario {
                  time and the buffer grows; at-least-once never blocks but may duplicate; \
                  unaligned never blocks and puts the in-flight records into the snapshot."
             .into(),
-        graph: two_inputs(160, 4, 2),
+        // Src B's records take 160 to arrive; while Merge aligns, Src A's records fill their
+        // channel's 24 slots and Src A is backpressured: throughput drops (the seed's point).
+        graph: two_inputs(160, 64, 4, 1),
         config: Config {
             mode: BarrierMode::Aligned,
             checkpoint_interval: Some(200),

@@ -133,6 +133,14 @@ pub enum Beat {
     JobFinished {
         checkpoint: CheckpointId,
     },
+    /// The task stopped taking input: its output `channel` is full.
+    Backpressured {
+        task: TaskId,
+        channel: ChannelId,
+    },
+    Relieved {
+        task: TaskId,
+    },
     ChannelPaused {
         channel: ChannelId,
         paused: bool,
@@ -389,6 +397,8 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             },
             Event::TaskFinished { task } => Beat::TaskFinished { task },
             Event::JobFinished { checkpoint } => Beat::JobFinished { checkpoint },
+            Event::Backpressured { task, channel } => Beat::Backpressured { task, channel },
+            Event::Relieved { task } => Beat::Relieved { task },
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
             Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
         };
