@@ -19,11 +19,17 @@ pub const TIME_PER_SECOND: f64 = 10.0;
 pub const JOURNAL_WINDOW: u64 = 60;
 /// The journal never holds more steps than this.
 const JOURNAL_MAX: usize = 4_000;
+/// Virtual time per bar of the throughput chart.
+pub const THROUGHPUT_BUCKET: u64 = 50;
+/// Bars the throughput chart keeps (older ones are dropped): 6,000 time units.
+const THROUGHPUT_MAX: usize = 120;
 
 /// A checkpoint event on the timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mark {
     pub step: u64,
+    /// Virtual time of that step (the throughput chart draws marks by time).
+    pub time: u64,
     pub checkpoint: CheckpointId,
     pub kind: MarkKind,
 }
@@ -43,6 +49,7 @@ pub struct Run {
     history: History,
     journal: Journal,
     marks: Vec<Mark>,
+    throughput: Throughput,
     /// The virtual time the items are drawn at: the engine's time, or between it and the
     /// next event while playing, or easing towards it after a step.
     pub clock: f64,
@@ -60,6 +67,7 @@ impl Run {
             history: History::new(sim),
             journal: Journal::default(),
             marks: Vec::new(),
+            throughput: Throughput::default(),
             clock: 0.0,
             layout,
         })
@@ -84,6 +92,12 @@ impl Run {
 
     pub fn marks(&self) -> &[Mark] {
         &self.marks
+    }
+
+    /// Records that reached the sinks per [`THROUGHPUT_BUCKET`] of virtual time, over the
+    /// recorded run.
+    pub fn throughput(&self) -> &Throughput {
+        &self.throughput
     }
 
     /// One step forward: the recorded future if there is one (so a user's earlier choices are
@@ -193,9 +207,12 @@ impl Run {
         let p = self.position();
         self.journal.forget_from(p);
         self.marks.retain(|m| m.step < p);
+        let sim = self.history.current();
+        self.throughput.record(sim.physical(), sim.now(), sim.last_events());
         for (checkpoint, kind) in view::marks(self.sim().last_events()) {
             self.marks.push(Mark {
                 step: p,
+                time: self.history.current().now(),
                 checkpoint,
                 kind,
             });
@@ -216,6 +233,48 @@ impl Run {
         while self.position() < target {
             self.history.seek(self.position() + 1);
             self.journal_current();
+        }
+    }
+}
+
+/// Records reaching the sinks (tasks without outputs) per bucket of virtual time: the sinks'
+/// throughput, which drops while an aligned checkpoint blocks an input under backpressure.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Throughput {
+    /// Index of the first kept bucket.
+    pub first: u64,
+    /// Records per bucket, from `first` on.
+    pub buckets: VecDeque<u32>,
+}
+
+impl Throughput {
+    fn record(&mut self, phys: &crate::engine::Physical, now: u64, events: &[crate::engine::Event]) {
+        let bucket = now / THROUGHPUT_BUCKET;
+        // A new future from an earlier time (a fork) drops what the old one recorded later.
+        if bucket < self.first {
+            *self = Throughput { first: bucket, buckets: VecDeque::new() };
+        }
+        let keep = (bucket - self.first + 1) as usize;
+        self.buckets.truncate(keep);
+        while self.buckets.len() < keep {
+            self.buckets.push_back(0);
+        }
+        let arrived = events
+            .iter()
+            .filter(|e| match e {
+                crate::engine::Event::Processed { task, .. } => phys
+                    .tasks
+                    .get(*task as usize)
+                    .is_some_and(|t| t.outputs.iter().all(|o| o.is_empty())),
+                _ => false,
+            })
+            .count() as u32;
+        if let Some(last) = self.buckets.back_mut() {
+            *last += arrived;
+        }
+        while self.buckets.len() > THROUGHPUT_MAX {
+            self.buckets.pop_front();
+            self.first += 1;
         }
     }
 }
@@ -412,5 +471,28 @@ mod tests {
                 "{name}: the engine ran ahead to {now}"
             );
         }
+    }
+
+    #[test]
+    fn throughput_counts_records_at_the_sinks_per_bucket_and_forgets_a_replaced_future() {
+        let mut r = Run::new(presets::backpressure()).unwrap();
+        while r.sim().now() < 2_000 {
+            r.forward();
+        }
+        let t = r.throughput().clone();
+        let total: u32 = t.buckets.iter().sum();
+        let sink = r.sim().physical().task_by_name("Sink#0").unwrap();
+        let received = match r.sim().tasks()[sink as usize].state {
+            crate::engine::snapshot::TaskState::Sink { received, .. } => received,
+            _ => 0,
+        };
+        assert_eq!(u64::from(total), received);
+        assert_eq!(t.buckets.len() as u64, r.sim().now() / THROUGHPUT_BUCKET + 1);
+        // A fork from the middle forgets the later buckets.
+        r.seek(r.position() / 2);
+        let mid = r.sim().now() / THROUGHPUT_BUCKET;
+        let choice = r.sim().enabled_actions()[0];
+        r.apply(choice).unwrap();
+        assert!(r.throughput().buckets.len() as u64 <= mid + 2);
     }
 }
