@@ -1,7 +1,9 @@
 // The inspector's numbers against the engine's: the page is stepped to the step at which a
 // checkpoint completes in `abs-sim run`'s trace of the same preset and mode, and the global
 // state it shows — offsets, counts, held records, durations, sizes, channel state, verdict — is
-// compared with what the trace's events say (see trace.js).
+// compared with what the trace's events say (see trace.js). Each mode shows only the figures it
+// has: alignment when aligned, persisted in-flight records when unaligned, neither for
+// at-least-once (it neither waits nor records).
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
 const { runSim, expectedGlobalState, timeAt } = require('./trace');
@@ -38,6 +40,13 @@ function parseState(text) {
   throw new Error(`unreadable task state: ${text}`);
 }
 
+/** The columns each mode's figures add between the fixed ones, as the inspector heads them. */
+const MODE_COLUMNS = {
+  aligned: ['Alignment duration', 'Records held'],
+  unaligned: ['Persisted in-flight'],
+  'at-least-once': [],
+};
+
 const bytes = (text) => {
   const m = text.match(/^(\d+) B$/);
   if (!m) throw new Error(`not a size: ${text}`);
@@ -47,7 +56,7 @@ const bytes = (text) => {
 for (const [preset, mode, k] of CASES) {
   test(`inspector matches abs-sim: ${preset} ${mode}, checkpoint ${k}`, async ({ page }) => {
     const long = runSim(preset, mode, TRACE_STEPS);
-    const want = expectedGlobalState(long, k);
+    const want = expectedGlobalState(long, k, mode);
     const at = want.completedAtStep;
 
     const app = new Playground(page);
@@ -76,6 +85,7 @@ for (const [preset, mode, k] of CASES) {
     await expect(app.globalState()).toHaveAttribute('data-checkpoint', String(k));
     const gs = await app.readGlobalState();
     const verdict = summary.checkpoints.find((c) => c.id === k).verdict;
+    expect(verdict === 'consistent', 'the summary agrees with checkpoint-completed').toBe(want.consistent);
     if (verdict === 'consistent') {
       expect(gs.verdict).toMatch(/^✓ Consistent cut/);
     } else {
@@ -86,16 +96,16 @@ for (const [preset, mode, k] of CASES) {
       expect(gs.verdict).toContain(`(${want.wordsChecked} words)`);
     }
 
-    // The figures of the whole checkpoint.
-    const figures = {
-      'Triggered at': String(want.triggerTime),
-      'End to end duration': String(want.endToEnd),
-      'Alignment duration': String(want.alignment),
-      'Records held': String(want.held),
-      'State size': `${want.size} B`,
-    };
-    if (mode !== 'aligned') figures['Persisted in-flight'] = String(want.persisted);
-    expect(gs.figures).toEqual(figures);
+    // The figures of the whole checkpoint, in order.
+    const figures = [
+      ['Triggered at', String(want.triggerTime)],
+      ['End to end duration', String(want.endToEnd)],
+      ...(mode === 'aligned' ? [['Alignment duration', String(want.alignment)], ['Records held', String(want.held)]] : []),
+      ['State size', `${want.size} B`],
+      ...(mode === 'unaligned' ? [['Persisted in-flight', String(want.persisted)]] : []),
+    ];
+    expect(Object.entries(gs.figures)).toEqual(figures);
+    expect(gs.taskHeads).toEqual(['Subtask', 'State', ...MODE_COLUMNS[mode], 'State size']);
 
     // Every subtask's state and figures, by task id.
     expect(gs.tasks.length).toBe(want.tasks.length);
@@ -111,8 +121,11 @@ for (const [preset, mode, k] of CASES) {
       } else {
         expect(state, what).toEqual(w.state);
       }
-      expect(Number(row['Alignment duration']), what).toBe(w.alignment);
-      expect(Number(row['Records held']), what).toBe(w.held);
+      if (mode === 'aligned') {
+        expect(Number(row['Alignment duration']), what).toBe(w.alignment);
+        expect(Number(row['Records held']), what).toBe(w.held);
+      }
+      if (mode === 'unaligned') expect(Number(row['Persisted in-flight']), what).toBe(w.persisted);
       expect(bytes(row['State size']), what).toBe(w.size);
     });
 
@@ -123,15 +136,22 @@ for (const [preset, mode, k] of CASES) {
       else expect(c.State.split(' · ')).toHaveLength(Number(c.n));
     }
 
-    // The checkpoints table's row for k says the same.
+    // The checkpoints table's row for k says the same, under the mode's own columns: no
+    // alignment column outside aligned mode, the persisted records only when unaligned.
+    expect(await app.checkpointTableHeads())
+      .toEqual(['#', 'Status', 'End to end duration', ...MODE_COLUMNS[mode], 'State size']);
     const row = (await app.checkpointFigures()).find((r) => r['#'] === String(k));
+    const cells = {
+      aligned: { 'Alignment duration': String(want.alignment), 'Records held': String(want.held) },
+      unaligned: { 'Persisted in-flight': String(want.persisted) },
+      'at-least-once': {},
+    }[mode];
     expect(row).toEqual({
       status: 'completed',
       '#': String(k),
       Status: 'completed',
       'End to end duration': String(want.endToEnd),
-      'Alignment duration': String(want.alignment),
-      'Records held': String(want.held),
+      ...cells,
       'State size': `${want.size} B`,
     });
     await app.screenshot(`inspector-${preset}-${mode}-${k}`);

@@ -61,6 +61,11 @@ class Playground {
     return this.testId(`subtask-${name}-${index}`);
   }
 
+  /** The mark a subtask shows once it has acknowledged the running checkpoint. */
+  ackBadge(name, index) {
+    return this.subtask(name, index).locator('.acked');
+  }
+
   channel(from, to) {
     return this.testId(`channel-${from}-${to}`);
   }
@@ -115,12 +120,22 @@ class Playground {
     })));
   }
 
+  /** The inspector's checkpoints table. */
+  checkpointTable() {
+    return this.page.locator('.inspector .checkpoints-tab table.figures');
+  }
+
+  /** The column headings of the inspector's checkpoints table, in order. */
+  async checkpointTableHeads() {
+    return this.checkpointTable().locator('thead th').evaluateAll((ths) => ths.map((th) => th.textContent.trim()));
+  }
+
   /**
    * The inspector's checkpoints table (each cell's text by column heading, and the row's
    * status) — the figures Flink's web UI shows.
    */
   async checkpointFigures() {
-    return this.page.locator('.inspector .checkpoints-tab table.figures').evaluate((t) => {
+    return this.checkpointTable().evaluate((t) => {
       const heads = [...t.querySelectorAll('thead th')].map((th) => th.textContent.trim());
       return [...t.querySelectorAll('tbody tr')].map((tr) => {
         const row = { status: tr.getAttribute('data-status') };
@@ -132,10 +147,12 @@ class Playground {
 
   /**
    * The open global state, read as text: its checkpoint, verdict, the figures list (label →
-   * value), the task-state rows and the channel-state rows (each cell by column heading).
+   * value, in order), the task-state rows and the channel-state rows (each cell by column
+   * heading) and the task-state table's headings.
    */
   async readGlobalState() {
     return this.globalState().evaluate((g) => {
+      const heads = (id) => [...g.querySelectorAll(`[data-testid="${id}"] thead th`)].map((th) => th.textContent.trim());
       const table = (id) => {
         const t = g.querySelector(`[data-testid="${id}"]`);
         const heads = [...t.querySelectorAll('thead th')].map((th) => th.textContent.trim());
@@ -155,6 +172,7 @@ class Playground {
         verdict: g.querySelector('[data-testid="verdict"]').textContent.trim(),
         figures,
         tasks: table('task-states'),
+        taskHeads: heads('task-states'),
         channels: table('channel-states'),
       };
     });

@@ -2,6 +2,7 @@
 // happening, the snapshot opened, time reversed, playback, language, manual delivery.
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
+const { runSim } = require('./trace');
 
 const A = ['Src A#0', 'Merge#0'];
 const B = ['Src B#0', 'Merge#0'];
@@ -208,6 +209,33 @@ for (const [w, h] of [[1280, 800], [1024, 640]]) {
         expect(box, id).not.toBeNull();
         expect(box.x + box.width, id).toBeLessThanOrEqual(w + 1);
         expect(box.y, id).toBeLessThan(h);
+      }
+    });
+  }
+}
+
+// Checkpoint 1 of the alignment preset half-way between its trigger and its completion (steps
+// from abs-sim's trace of the same run), in each mode, on a laptop, a small laptop and a phone:
+// aligned has a blocked input and its buffer, at-least-once records that slip into the snapshot
+// (dashed rings), unaligned the records saved as channel state (rings). The inspector shows the
+// checkpoints table with the mode's own columns.
+for (const mode of ['aligned', 'at-least-once', 'unaligned']) {
+  for (const [w, h] of [[1280, 800], [1024, 640], [390, 844]]) {
+    test(`looks mid-checkpoint: alignment ${mode}, ${w}×${h}`, async ({ page }) => {
+      const { steps } = runSim('alignment', mode, 200);
+      const stepOf = (event) => steps.find((l) => l.events.some((e) => e.event === event && e.checkpoint === 1)).step;
+      const mid = Math.floor((stepOf('checkpoint-triggered') + stepOf('checkpoint-completed')) / 2);
+      await page.setViewportSize({ width: w, height: h });
+      const app = new Playground(page);
+      await app.open(`?preset=alignment&mode=${mode}`);
+      await app.stepFast(mid);
+      expect(await app.checkpointStatus(1)).toBe('in-progress');
+      await app.openCheckpoint(1);
+      await app.screenshot(`mid-checkpoint-alignment-${mode}-${w}x${h}`);
+      for (const id of ['step', 'play', 'timeline', 'narration', 'checkpoint-1']) {
+        const box = await app.testId(id).boundingBox();
+        expect(box, id).not.toBeNull();
+        expect(box.x + box.width, id).toBeLessThanOrEqual(w + 1);
       }
     });
   }

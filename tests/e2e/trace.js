@@ -31,7 +31,6 @@ function events(trace) {
 }
 
 const recordOf = (item) => (item && item.record) || null;
-const isBarrier = (item, k) => item && item.barrier === k;
 
 /**
  * What kind of operator each task runs, from what it does in the trace: sources read lines,
@@ -52,10 +51,10 @@ function taskKinds(evs, tasks) {
 }
 
 /**
- * The global state checkpoint `k` must have, worked out from the events of a trace that runs
- * well past its completion (records overtaken by an unaligned barrier arrive after it).
+ * The global state checkpoint `k` must have in `mode`, worked out from the events of a trace
+ * that runs well past its completion (records overtaken by an unaligned barrier arrive after it).
  */
-function expectedGlobalState(trace, k) {
+function expectedGlobalState(trace, k, mode) {
   const evs = events(trace);
   const find = (pred, what) => {
     const e = evs.find(pred);
@@ -66,8 +65,17 @@ function expectedGlobalState(trace, k) {
   const completed = find((e) => e.event === 'checkpoint-completed' && e.checkpoint === k, `completion of ${k}`);
   const tasks = find((e) => e.event === 'acknowledged', 'acknowledgement').total;
   const kinds = taskKinds(evs, tasks);
-  const snapshotOf = (t) => find((e) => e.event === 'snapshot' && e.task === t && e.checkpoint === k,
-    `snapshot of task ${t} for ${k}`);
+  const snapshots = new Map();
+  const snapshotOf = (t) => {
+    if (!snapshots.has(t)) {
+      snapshots.set(t, find((e) => e.event === 'snapshot' && e.task === t && e.checkpoint === k,
+        `snapshot of task ${t} for ${k}`));
+    }
+    return snapshots.get(t);
+  };
+  // Unaligned: the records a receiver saved itself, arriving after its snapshot and before
+  // barrier k on their channel.
+  const saved = evs.filter((e) => e.event === 'channel-state' && e.checkpoint === k);
 
   const taskStates = [];
   for (let t = 0; t < tasks; t++) {
@@ -78,10 +86,10 @@ function expectedGlobalState(trace, k) {
     let size;
     switch (kinds[t]) {
       case 'source': {
-        // The next offset to read: one more than the last line read.
+        // The next offset to read: one more than the last line read, as the snapshot says.
         const reads = before.filter((e) => e.event === 'source-read');
         state = { offset: reads.length };
-        if (reads.length) expectEq(reads[reads.length - 1].offset + 1, reads.length, `offsets of task ${t}`);
+        expectEq(snap.offset, reads.length, `offset in the snapshot of task ${t}`);
         size = 8;
         break;
       }
@@ -100,19 +108,25 @@ function expectedGlobalState(trace, k) {
         state = { processed: processed.length };
         size = 8;
     }
-    // Alignment: from the first barrier k reaching the task to its snapshot; the records that
-    // waited in the alignment buffer meanwhile.
-    const first = before.find((e) => e.event === 'arrived' && isBarrier(e.item, k));
-    const alignment = first ? snap.time - Math.max(first.time, triggered.time) : 0;
-    const held = first
-      ? before.filter((e) => e.event === 'held' && e.seq > first.seq && recordOf(e.item)).length
-      : 0;
-    taskStates.push({ task: t, kind: kinds[t], state, alignment, held, size });
+    // Aligned only: from the barrier handler taking the first barrier k to the snapshot, and
+    // the records that waited in the alignment buffer meanwhile.
+    let alignment = 0;
+    let held = 0;
+    const first = before.find((e) => e.event === 'barrier' && e.checkpoint === k && e.take === 'first');
+    if (mode === 'aligned' && first) {
+      alignment = snap.time - Math.max(first.time, triggered.time);
+      held = before.filter((e) => e.event === 'held' && e.seq > first.seq && recordOf(e.item)).length;
+    }
+    // Unaligned: the records its barrier jumped over on its outputs, plus those it saved on
+    // its inputs.
+    const persisted = (snap.overtaken || 0) + saved.filter((e) => e.task === t).length;
+    taskStates.push({ task: t, kind: kinds[t], state, alignment, held, size, persisted });
   }
 
-  // Channel state. Records the barrier overtook at the sender (unaligned): created before the
-  // sender's snapshot, arriving after barrier k on that channel. Plus records the receiver
-  // saved itself (`channel-state` events).
+  // Channel state, by channel: the records the sender's barrier overtook there (made before
+  // the sender's snapshot, arriving after it: they were queued when the barrier jumped ahead),
+  // plus the records the receiver saved. Each sender's overtaken records, channel by channel,
+  // must add up to the `overtaken` of its snapshot event.
   const creator = new Map(); // record id → the event that made it
   for (const e of evs) {
     if (e.event === 'source-read') creator.set(e.record.id, e);
@@ -124,43 +138,40 @@ function expectedGlobalState(trace, k) {
       processedAt.get(e.record.id).push(e);
     }
   }
-  const madeBefore = (r, snapshotSeqOf) => {
+  const makerOf = (r) => {
     const made = r.parent === 0 ? [creator.get(r.id)] : processedAt.get(r.parent) || [];
     if (made.length !== 1 || !made[0]) throw new Error(`cannot tell who made record ${r.id}`);
-    return made[0].seq < snapshotSeqOf(made[0].task);
-  };
-  const snapSeq = new Map();
-  const snapshotSeqOf = (t) => {
-    if (!snapSeq.has(t)) snapSeq.set(t, snapshotOf(t).seq);
-    return snapSeq.get(t);
+    return made[0];
   };
   const channels = new Map(); // channel → recorded records
   const add = (c) => channels.set(c, (channels.get(c) || 0) + 1);
-  const barrierIn = new Map(); // channel → seq of barrier k's arrival
+  const overtaken = new Map(); // sender → overtaken records found arriving
   for (const e of evs) {
-    if (e.event !== 'arrived') continue;
-    if (!channels.has(e.channel)) channels.set(e.channel, 0);
-    if (isBarrier(e.item, k) && !barrierIn.has(e.channel)) barrierIn.set(e.channel, e.seq);
-  }
-  const lastArrival = new Map(); // channel → the newest record that arrived, made after the snapshot?
-  for (const e of evs) {
-    if (e.event === 'arrived' && recordOf(e.item) && barrierIn.has(e.channel) && e.seq > barrierIn.get(e.channel)) {
+    if (e.event === 'arrived') {
+      if (!channels.has(e.channel)) channels.set(e.channel, 0);
       const r = recordOf(e.item);
-      if (madeBefore(r, snapshotSeqOf)) add(e.channel);
-      else lastArrival.set(e.channel, true);
+      if (!r) continue;
+      const made = makerOf(r);
+      const snap = snapshotOf(made.task);
+      if (snap.overtaken && made.seq < snap.seq && e.seq > snap.seq) {
+        add(e.channel);
+        overtaken.set(made.task, (overtaken.get(made.task) || 0) + 1);
+      }
     }
     if (e.event === 'channel-state' && e.checkpoint === k) add(e.channel);
   }
-  for (const c of barrierIn.keys()) {
-    // FIFO behind the barrier: once a record made after the snapshot arrived, every overtaken
-    // one has arrived too. Without one, the trace is too short to know.
-    if (!lastArrival.get(c)) throw new Error(`trace too short: channel ${c} has not delivered past checkpoint ${k}`);
+  for (let t = 0; t < tasks; t++) {
+    const want = snapshotOf(t).overtaken || 0;
+    const found = overtaken.get(t) || 0;
+    // Fewer: some have not arrived yet, the trace is too short to know their channels.
+    if (found !== want) throw new Error(`task ${t} overtook ${want} records at checkpoint ${k}, ${found} arrived in the trace`);
   }
 
   const sum = (f) => taskStates.reduce((a, s) => a + f(s), 0);
   return {
     checkpoint: k,
     completedAtStep: completed.step,
+    consistent: completed.consistent,
     triggerTime: triggered.time,
     endToEnd: completed.time - triggered.time,
     alignment: Math.max(...taskStates.map((s) => s.alignment)),
@@ -169,7 +180,7 @@ function expectedGlobalState(trace, k) {
     tasks: taskStates,
     channels: [...channels.keys()].sort((a, b) => a - b).map((c) => ({ channel: c, recorded: channels.get(c) })),
     persisted: [...channels.values()].reduce((a, b) => a + b, 0),
-    wordsChecked: wordsBeforeOffsets(evs, kinds, snapshotSeqOf),
+    wordsChecked: wordsBeforeOffsets(evs, kinds, (t) => snapshotOf(t).seq),
   };
 }
 
