@@ -140,11 +140,14 @@ impl Simulation {
                 h.arrives_at.min(self.now.saturating_add(ch.latency))
             })
             .max(after_previous);
+        // Drawn where the first record it jumped over is, just ahead of it: the barrier is at
+        // the head of the channel, not behind what it overtook.
+        let sent_at = ch.queue.get(at).map_or(self.now, |head| head.sent_at);
         ch.queue.insert(
             at,
             Item {
                 kind: ItemKind::Barrier(n),
-                sent_at: self.now,
+                sent_at,
                 arrives_at,
             },
         );

@@ -38,10 +38,11 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              the barrier — after a recovery they would be counted twice."
         }
         ("alignment", BarrierMode::Unaligned) => {
-            "Unaligned: Merge snapshots as soon as the first barrier 1 arrives (from Src A) and \
-             sends it on ahead of its queued output. Records still arriving from the slow Src B \
-             before B's barrier are saved as channel state (ringed); Merge acknowledges once \
-             barrier 1 has come on both inputs. Nothing is ever blocked."
+            "Unaligned: each source's barrier 1 jumps ahead of the records already queued on its \
+             channel — those records become channel state (ringed). Merge snapshots as soon as \
+             the first barrier 1 arrives (from Src A) and acknowledges once it has come on both \
+             inputs; any record reaching Merge on input B before B's barrier would be recorded \
+             too. Nothing is ever blocked."
         }
         ("wordcount", BarrierMode::AtLeastOnce) => {
             "With parallelism 2, Count has two inputs and barriers reach them at different times. \
@@ -54,10 +55,15 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              the words still in flight (channel state); counts plus channel state equal the words \
              of exactly the lines before the offsets."
         }
-        ("concurrent", _) => {
+        ("concurrent", BarrierMode::AtLeastOnce) => {
             "The pipeline takes three checkpoint intervals end to end: barriers 1, 2 and 3 travel \
-             at the same time, in order, on the same channels, and each checkpoint completes on \
-             its own — here without any task blocking its inputs."
+             at the same time, in order, on the same channels, and each completes on its own. \
+             Every task has one input, so at-least-once behaves exactly like aligned here."
+        }
+        ("concurrent", BarrierMode::Unaligned) => {
+            "Barriers 1, 2 and 3 are in flight at once, and each jumps ahead of the records \
+             queued on the source's channel: those records become that checkpoint's channel \
+             state (ringed), so each checkpoint completes sooner than the pipeline's latency."
         }
         ("backpressure", BarrierMode::AtLeastOnce) => {
             "At-least-once under a very slow input: nothing blocks and the fast input keeps \
@@ -188,7 +194,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
             }
             if need < 2 {
                 return format!(
-                    "Barrier {n} arrived at {} on its only input: nothing to align.",
+                    "Barrier {n} arrived at {} on its only input: nothing to wait for.",
                     names.task(*task)
                 );
             }
@@ -207,7 +213,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 },
                 BarrierMode::Unaligned => match take {
                     BarrierTake::First => format!(
-                        "Barrier {n} arrived first on {at}. Unaligned, the task does not wait for the other {}: it snapshots now, and records still to come on them before their barrier will be saved as channel state.",
+                        "Barrier {n} arrived first on {at}. Unaligned, the task does not wait for the other {}: it snapshots now; any record that arrives there before barrier {n} is saved as channel state.",
                         others(waiting)
                     ),
                     _ if have < need => format!(
@@ -451,11 +457,15 @@ pub const STRINGS: Strings = Strings {
     dataflow: "Dataflow",
     status_running: "running",
     status_aligning: |n| format!("aligning {n}"),
-    status_tracking: |n| format!("counting barrier {n}"),
-    status_persisting: |n| format!("saving in-flight {n}"),
+    status_tracking: |n| format!("tracking {n}"),
+    status_persisting: |n| format!("recording {n}"),
     status_snapshotting: |n| format!("snapshot {n}"),
     status_replaying: |k| format!("draining buffer ({k})"),
     status_finished: "finished",
+    status_backpressured: "backpressured",
+    throughput_title: "Throughput at the sinks",
+    throughput_latest: |v, per| format!("{v} per {per}"),
+    throughput_hint: "Records reaching the sinks per 50 time units; dashed line: checkpoint triggered, solid: completed.",
     state_offset: |o| format!("offset {o}"),
     state_processed: |n| format!("processed {n}"),
     state_keys: |n| format!("{n} words counted"),

@@ -141,6 +141,11 @@ pub struct Strings {
     pub status_snapshotting: fn(u64) -> String,
     pub status_replaying: fn(u32) -> String,
     pub status_finished: &'static str,
+    pub status_backpressured: &'static str,
+    pub throughput_title: &'static str,
+    /// "12 per 50": records at the sinks in the last complete bar of `n` time units.
+    pub throughput_latest: fn(u32, u64) -> String,
+    pub throughput_hint: &'static str,
     pub state_offset: fn(u64) -> String,
     pub state_processed: fn(u64) -> String,
     pub state_keys: fn(usize) -> String,

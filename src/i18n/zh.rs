@@ -37,9 +37,9 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              恢復後它們會被計算兩次。"
         }
         ("alignment", BarrierMode::Unaligned) => {
-            "非對齊：第一個屏障 1（來自 Src A）一到，Merge 就做快照，並把屏障插到已排隊的輸出之前送出。\
-             較慢的 Src B 在它的屏障之前送來的記錄被存為通道狀態（帶圈）；兩個輸入都送來屏障 1 後，\
-             Merge 才確認。從頭到尾沒有阻塞。"
+            "非對齊：每個資料來源的屏障 1 都跳到通道中已排隊的記錄之前——那些記錄成為通道狀態（帶圈）。\
+             第一個屏障 1（來自 Src A）一到，Merge 就做快照；兩個輸入都送來屏障 1 後才確認。\
+             在 B 的屏障之前經輸入 B 到達 Merge 的記錄也會被記錄。從頭到尾沒有阻塞。"
         }
         ("wordcount", BarrierMode::AtLeastOnce) => {
             "平行度 2 時 Count 有兩個輸入，屏障到達的時間不同。至少一次不阻塞，\
@@ -50,9 +50,13 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
             "非對齊：檢查點的全域狀態＝偏移量＋每個單詞的計數＋仍在傳輸中的單詞（通道狀態）；\
              計數加上通道狀態恰好等於偏移量之前那些行的單詞。"
         }
-        ("concurrent", _) => {
+        ("concurrent", BarrierMode::AtLeastOnce) => {
             "整條管線的延遲是檢查點間隔的三倍：屏障 1、2、3 同時在同一批通道上依序前進，\
-             每個檢查點各自完成——這裡沒有任何任務阻塞輸入。"
+             每個檢查點各自完成。每個任務只有一個輸入，所以這裡至少一次與對齊完全一樣。"
+        }
+        ("concurrent", BarrierMode::Unaligned) => {
+            "屏障 1、2、3 同時在傳輸中，每一個都跳到資料來源通道中已排隊的記錄之前：\
+             那些記錄成為該檢查點的通道狀態（帶圈），所以每個檢查點比管線延遲更快完成。"
         }
         ("backpressure", BarrierMode::AtLeastOnce) => {
             "至少一次遇上很慢的輸入：沒有阻塞，快的輸入照常流動，檢查點不影響吞吐量——\
@@ -142,17 +146,16 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
             let at = input(*task, *i);
             let (have, need) = (*have, *need);
-            let waiting = need.saturating_sub(have);
             if *take == BarrierTake::Ignored {
                 return format!("屏障 {n} 到達 {at}，被忽略：它的檢查點已結束或已被超越。");
             }
             if need < 2 {
-                return format!("屏障 {n} 從唯一的輸入到達 {}：不需要對齊。", names.task(*task));
+                return format!("屏障 {n} 從唯一的輸入到達 {}：沒有要等的。", names.task(*task));
             }
             match names.0.mode() {
                 BarrierMode::Aligned => match take {
                     BarrierTake::First => format!(
-                        "屏障 {n} 最先到達 {at}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘 {waiting} 個輸入（開始對齊）。"
+                        "屏障 {n} 最先到達 {at}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘的輸入（開始對齊）。"
                     ),
                     _ if have < need => format!(
                         "屏障 {n} 到達 {at}；這個輸入也被阻塞（{need} 個輸入中已有 {have} 個收到）。"
@@ -161,7 +164,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 },
                 BarrierMode::Unaligned => match take {
                     BarrierTake::First => format!(
-                        "屏障 {n} 最先到達 {at}。非對齊模式不等待其餘 {waiting} 個輸入：任務立刻做快照，之後在那些輸入上、排在屏障之前到達的記錄都會存為通道狀態。"
+                        "屏障 {n} 最先到達 {at}。非對齊模式不等待其餘的輸入：任務立刻做快照，在那裡、比屏障 {n} 先到達的記錄都存為通道狀態。"
                     ),
                     _ if have < need => format!(
                         "屏障 {n} 到達 {at}：這個輸入在屏障之前的記錄都已存好（{need} 個輸入中已有 {have} 個收到）。"
@@ -376,11 +379,15 @@ pub const STRINGS: Strings = Strings {
     dataflow: "資料流",
     status_running: "執行中",
     status_aligning: |n| format!("對齊 {n}"),
-    status_tracking: |n| format!("計數屏障 {n}"),
-    status_persisting: |n| format!("保存傳輸中 {n}"),
+    status_tracking: |n| format!("追蹤 {n}"),
+    status_persisting: |n| format!("記錄通道 {n}"),
     status_snapshotting: |n| format!("快照 {n}"),
     status_replaying: |k| format!("清空緩衝（{k}）"),
     status_finished: "已結束",
+    status_backpressured: "受背壓",
+    throughput_title: "輸出端的吞吐量",
+    throughput_latest: |v, per| format!("每 {per} 單位 {v} 筆"),
+    throughput_hint: "每 50 個時間單位到達輸出端的記錄數；虛線：觸發檢查點，實線：檢查點完成。",
     state_offset: |o| format!("偏移量 {o}"),
     state_processed: |n| format!("已處理 {n}"),
     state_keys: |n| format!("已計數 {n} 個單詞"),

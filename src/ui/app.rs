@@ -11,6 +11,7 @@ use super::components::help::Help;
 use super::components::inspector::Inspector;
 use super::components::legend::Legend;
 use super::components::narration::{Line, Narration};
+use super::components::throughput::Throughput;
 use super::components::timeline::Timeline;
 use super::state::{resolve, Notice, Playback, PlaybackAction, Selection, Tab};
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, TaskId};
@@ -222,11 +223,13 @@ pub fn app() -> Html {
                     <Dataflow run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} manual={playback.manual} lang={playback.lang}
                         on_select={on_select} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
-                    <Legend lang={playback.lang} />
+                    <Legend lang={playback.lang} mode={playback.mode} />
                 </section>
                 <aside class="side">
                     <Coordinator checkpoints={checkpoints} open={playback.checkpoint}
                         lang={playback.lang} on_open={on_open.clone()} />
+                    <Throughput first={run.throughput().first} bars={run.throughput().buckets.iter().copied().collect::<Vec<_>>()}
+                        marks={run.marks().to_vec()} lang={playback.lang} />
                     <Inspector run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} tab={playback.tab} checkpoint={playback.checkpoint}
                         lang={playback.lang} on_tab={on_tab} on_open={on_open} />

@@ -208,7 +208,8 @@ impl Run {
         self.journal.forget_from(p);
         self.marks.retain(|m| m.step < p);
         let sim = self.history.current();
-        self.throughput.record(sim.physical(), sim.now(), sim.last_events());
+        self.throughput
+            .record(sim.physical(), sim.now(), sim.last_events());
         for (checkpoint, kind) in view::marks(self.sim().last_events()) {
             self.marks.push(Mark {
                 step: p,
@@ -248,11 +249,19 @@ pub struct Throughput {
 }
 
 impl Throughput {
-    fn record(&mut self, phys: &crate::engine::Physical, now: u64, events: &[crate::engine::Event]) {
+    fn record(
+        &mut self,
+        phys: &crate::engine::Physical,
+        now: u64,
+        events: &[crate::engine::Event],
+    ) {
         let bucket = now / THROUGHPUT_BUCKET;
         // A new future from an earlier time (a fork) drops what the old one recorded later.
         if bucket < self.first {
-            *self = Throughput { first: bucket, buckets: VecDeque::new() };
+            *self = Throughput {
+                first: bucket,
+                buckets: VecDeque::new(),
+            };
         }
         let keep = (bucket - self.first + 1) as usize;
         self.buckets.truncate(keep);
@@ -487,7 +496,10 @@ mod tests {
             _ => 0,
         };
         assert_eq!(u64::from(total), received);
-        assert_eq!(t.buckets.len() as u64, r.sim().now() / THROUGHPUT_BUCKET + 1);
+        assert_eq!(
+            t.buckets.len() as u64,
+            r.sim().now() / THROUGHPUT_BUCKET + 1
+        );
         // A fork from the middle forgets the later buckets.
         r.seek(r.position() / 2);
         let mid = r.sim().now() / THROUGHPUT_BUCKET;

@@ -46,6 +46,9 @@ pub enum TaskStatus {
     Replaying { held: u32 },
     /// The task's input ended.
     Finished,
+    /// An output channel is full: the task takes no input until the receiver consumes
+    /// (Flink's word; the badge says so when nothing checkpoint-related is going on).
+    Backpressured,
 }
 
 /// The status of subtask `t` after the last step.
@@ -72,7 +75,11 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
         };
     }
     let Some(checkpoint) = h.current_checkpoint() else {
-        return TaskStatus::Running;
+        return if task.backpressured {
+            TaskStatus::Backpressured
+        } else {
+            TaskStatus::Running
+        };
     };
     let delivered = (0..h.channels())
         .map(|i| h.has_delivered_current(i))

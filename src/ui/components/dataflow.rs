@@ -46,6 +46,7 @@ pub fn status_text(s: &Strings, status: &TaskStatus) -> String {
         TaskStatus::Snapshotting { checkpoint } => (s.status_snapshotting)(*checkpoint),
         TaskStatus::Replaying { held } => (s.status_replaying)(*held),
         TaskStatus::Finished => s.status_finished.to_string(),
+        TaskStatus::Backpressured => s.status_backpressured.to_string(),
     }
 }
 

@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::engine::BarrierMode;
+
 use super::item::ItemGlyph;
 use crate::engine::record::{ItemKind, Payload, Record};
 use crate::i18n::Lang;
@@ -10,6 +12,9 @@ use crate::ui::palette;
 #[derive(Properties, PartialEq, Clone)]
 pub struct LegendProps {
     pub lang: Lang,
+    /// Only what this mode draws is listed: blocked inputs and buffers when aligned, channel
+    /// state rings when unaligned, slipping records when at-least-once.
+    pub mode: BarrierMode,
 }
 
 fn swatch(body: Html) -> Html {
@@ -33,6 +38,7 @@ pub fn legend(p: &LegendProps) -> Html {
                 { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} /> }, s.legend_record) }
                 { entry(html! { <ItemGlyph kind={ItemKind::Barrier(1)} x={6.0} y={6.0} size={9.0} /> }, s.legend_barrier) }
                 { entry(html! { <ItemGlyph kind={ItemKind::Cancel(2)} x={8.0} y={6.0} size={9.0} /> }, s.legend_cancel) }
+                if p.mode == BarrierMode::Aligned {
                 { entry(html! {
                     <g>
                         <path d="M1 10H20" stroke={palette::BLOCKED} stroke-width="2" stroke-dasharray="4 3" />
@@ -51,14 +57,19 @@ pub fn legend(p: &LegendProps) -> Html {
                         <ItemGlyph kind={record} x={13.0} y={6.0} size={8.0} />
                     </g>
                 }, s.legend_held) }
+                }
                 { entry(html! {
                     <g>
                         <circle cx="8" cy="10" r="3.6" fill={palette::checkpoint(1)} />
                         <circle cx="20" cy="10" r="3.6" fill="none" stroke={palette::checkpoint(1)} stroke-width="1.2" />
                     </g>
                 }, s.legend_ticks) }
-                { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_persisted) }
-                { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} dashed=true /> }, s.legend_slips) }
+                if p.mode == BarrierMode::Unaligned {
+                    { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_persisted) }
+                }
+                if p.mode == BarrierMode::AtLeastOnce {
+                    { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} dashed=true /> }, s.legend_slips) }
+                }
                 { entry(html! { <ItemGlyph kind={ItemKind::EndOfPartition} x={10.0} y={5.0} size={10.0} /> }, s.legend_eop) }
             </ul>
         </section>

@@ -13,4 +13,5 @@ pub mod legend;
 pub mod narration;
 pub mod operator;
 pub mod subtask;
+pub mod throughput;
 pub mod timeline;

@@ -46,6 +46,7 @@ fn status_class(s: &TaskStatus) -> &'static str {
         TaskStatus::Snapshotting { .. } => "snapshotting",
         TaskStatus::Replaying { .. } => "replaying",
         TaskStatus::Finished => "finished",
+        TaskStatus::Backpressured => "backpressured",
     }
 }
 
@@ -72,7 +73,8 @@ pub fn subtask(p: &SubtaskProps) -> Html {
         if has {
             html! { <circle class="tick" cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} fill={c} /> }
         } else {
-            html! { <circle class="tick open" cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} fill="none" stroke={c} stroke-width="1.2" /> }
+            // Inline style: the `.tick` rule's panel-coloured outline must not hide it.
+            html! { <circle class="tick open" cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} fill="none" style={format!("stroke:{c}")} /> }
         }
     });
     // Wide (CJK) characters take about twice the width of Latin ones.

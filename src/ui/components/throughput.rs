@@ -1,0 +1,80 @@
+//! The sinks' throughput over the run: records that reached a sink per bar of virtual time,
+//! with the checkpoints' triggers and completions as thin lines in their colours — so a student
+//! sees throughput drop while an aligned checkpoint blocks an input under backpressure.
+
+use yew::prelude::*;
+
+use crate::engine::view::MarkKind;
+use crate::i18n::Lang;
+use crate::ui::fmt::px as fmt;
+use crate::ui::palette;
+use crate::ui::run::{Mark, THROUGHPUT_BUCKET};
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct ThroughputProps {
+    /// Index of the first bar's bucket.
+    pub first: u64,
+    pub bars: Vec<u32>,
+    pub marks: Vec<Mark>,
+    pub lang: Lang,
+}
+
+const W: f64 = 240.0;
+const H: f64 = 40.0;
+/// Bars drawn at most (the latest).
+const BARS: usize = 120;
+
+#[function_component(Throughput)]
+pub fn throughput(p: &ThroughputProps) -> Html {
+    let s = p.lang.strings();
+    let skip = p.bars.len().saturating_sub(BARS);
+    let bars = &p.bars[skip..];
+    let first = p.first + skip as u64;
+    let bar_w = W / BARS as f64;
+    let top = bars.iter().copied().max().unwrap_or(0).max(1);
+    let mut d = String::new();
+    for (i, &v) in bars.iter().enumerate() {
+        if v == 0 {
+            continue;
+        }
+        let h = H * f64::from(v) / f64::from(top);
+        d.push_str(&format!(
+            "M{} {}h{}v{}h-{}z",
+            fmt(i as f64 * bar_w),
+            fmt(H - h),
+            fmt(bar_w * 0.8),
+            fmt(h),
+            fmt(bar_w * 0.8)
+        ));
+    }
+    let lines = p.marks.iter().filter_map(|m| {
+        let bucket = m.time / THROUGHPUT_BUCKET;
+        if bucket < first || m.kind == MarkKind::Aborted {
+            return None;
+        }
+        let x = (bucket - first) as f64 * bar_w + bar_w * 0.4;
+        let dash = (m.kind == MarkKind::Triggered).then_some("2 2");
+        Some(html! {
+            <line x1={fmt(x)} x2={fmt(x)} y1="0" y2={fmt(H)} stroke={palette::checkpoint(m.checkpoint)}
+                stroke-width="1" stroke-dasharray={dash} />
+        })
+    });
+    // The last bar is still filling: report the one before it.
+    let latest = bars
+        .len()
+        .checked_sub(2)
+        .and_then(|i| bars.get(i))
+        .copied()
+        .unwrap_or(0);
+    html! {
+        <section class="throughput" data-testid="throughput" aria-label={s.throughput_title}>
+            <h2>{ s.throughput_title }<span class="figure" data-testid="throughput-latest">{ (s.throughput_latest)(latest, THROUGHPUT_BUCKET) }</span></h2>
+            <svg viewBox={format!("0 0 {} {}", fmt(W), fmt(H))} preserveAspectRatio="none" role="img"
+                aria-label={s.throughput_hint}>
+                <path class="bars" d={d} />
+                { for lines }
+            </svg>
+            <p class="hint">{ s.throughput_hint }</p>
+        </section>
+    }
+}
