@@ -10,97 +10,23 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// (preset, mode, steps, golden trace)
+#[rustfmt::skip]
 const GOLDEN: &[(&str, BarrierMode, u64, &str)] = &[
-    (
-        "alignment",
-        BarrierMode::Aligned,
-        250,
-        include_str!("golden/alignment-aligned.jsonl"),
-    ),
-    (
-        "alignment",
-        BarrierMode::AtLeastOnce,
-        250,
-        include_str!("golden/alignment-at-least-once.jsonl"),
-    ),
-    (
-        "alignment",
-        BarrierMode::Unaligned,
-        250,
-        include_str!("golden/alignment-unaligned.jsonl"),
-    ),
-    (
-        "wordcount",
-        BarrierMode::Aligned,
-        250,
-        include_str!("golden/wordcount-aligned.jsonl"),
-    ),
-    (
-        "wordcount",
-        BarrierMode::AtLeastOnce,
-        250,
-        include_str!("golden/wordcount-at-least-once.jsonl"),
-    ),
-    (
-        "wordcount",
-        BarrierMode::Unaligned,
-        250,
-        include_str!("golden/wordcount-unaligned.jsonl"),
-    ),
-    (
-        "concurrent",
-        BarrierMode::Aligned,
-        250,
-        include_str!("golden/concurrent-aligned.jsonl"),
-    ),
-    (
-        "concurrent",
-        BarrierMode::AtLeastOnce,
-        250,
-        include_str!("golden/concurrent-at-least-once.jsonl"),
-    ),
-    (
-        "concurrent",
-        BarrierMode::Unaligned,
-        250,
-        include_str!("golden/concurrent-unaligned.jsonl"),
-    ),
-    (
-        "backpressure",
-        BarrierMode::Aligned,
-        250,
-        include_str!("golden/backpressure-aligned.jsonl"),
-    ),
-    (
-        "backpressure",
-        BarrierMode::AtLeastOnce,
-        250,
-        include_str!("golden/backpressure-at-least-once.jsonl"),
-    ),
-    (
-        "backpressure",
-        BarrierMode::Unaligned,
-        250,
-        include_str!("golden/backpressure-unaligned.jsonl"),
-    ),
-    (
-        "large",
-        BarrierMode::Aligned,
-        1000,
-        include_str!("golden/large-aligned.jsonl"),
-    ),
-    (
-        "large",
-        BarrierMode::AtLeastOnce,
-        1000,
-        include_str!("golden/large-at-least-once.jsonl"),
-    ),
-    (
-        "large",
-        BarrierMode::Unaligned,
-        1000,
-        include_str!("golden/large-unaligned.jsonl"),
-    ),
+    ("alignment", BarrierMode::Aligned, 250, include_str!("golden/alignment-aligned.jsonl")),
+    ("alignment", BarrierMode::AtLeastOnce, 250, include_str!("golden/alignment-at-least-once.jsonl")),
+    ("alignment", BarrierMode::Unaligned, 250, include_str!("golden/alignment-unaligned.jsonl")),
+    ("wordcount", BarrierMode::Aligned, 250, include_str!("golden/wordcount-aligned.jsonl")),
+    ("wordcount", BarrierMode::AtLeastOnce, 250, include_str!("golden/wordcount-at-least-once.jsonl")),
+    ("wordcount", BarrierMode::Unaligned, 250, include_str!("golden/wordcount-unaligned.jsonl")),
+    ("concurrent", BarrierMode::Aligned, 250, include_str!("golden/concurrent-aligned.jsonl")),
+    ("concurrent", BarrierMode::AtLeastOnce, 250, include_str!("golden/concurrent-at-least-once.jsonl")),
+    ("concurrent", BarrierMode::Unaligned, 250, include_str!("golden/concurrent-unaligned.jsonl")),
+    ("backpressure", BarrierMode::Aligned, 250, include_str!("golden/backpressure-aligned.jsonl")),
+    ("backpressure", BarrierMode::AtLeastOnce, 250, include_str!("golden/backpressure-at-least-once.jsonl")),
+    ("backpressure", BarrierMode::Unaligned, 250, include_str!("golden/backpressure-unaligned.jsonl")),
+    ("large", BarrierMode::Aligned, 1000, include_str!("golden/large-aligned.jsonl")),
+    ("large", BarrierMode::AtLeastOnce, 1000, include_str!("golden/large-at-least-once.jsonl")),
+    ("large", BarrierMode::Unaligned, 1000, include_str!("golden/large-unaligned.jsonl")),
 ];
 
 /// Every trace is compared, and all that differ are named before the test fails.
