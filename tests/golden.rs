@@ -1,6 +1,10 @@
 //! Golden traces: the first steps of every preset in every mode, kept in `tests/golden/`.
 //! A change to the engine's behaviour shows up as a diff here. After checking that the new
-//! behaviour is right, rewrite the files with `UPDATE_GOLDEN=1 cargo test --test golden`.
+//! behaviour is right, rewrite the files with `UPDATE_GOLDEN=1 cargo test --test golden`
+//! (only the value `1` rewrites them).
+//!
+//! `tests/wasm_determinism.rs` reproduces every one of these files in wasm; a test here checks
+//! that its table names them all, with the same number of steps.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
@@ -8,17 +12,47 @@ use std::path::PathBuf;
 use abs_playground::engine::{report, BarrierMode};
 use abs_playground::scenario::presets;
 
+/// Steps of every trace but the large preset's.
 const STEPS: u64 = 250;
+/// The large preset's 200 subtasks take 1,000 steps to reach the alignments at Filter, where
+/// the modes first differ; its traces are about 250 KB.
+const LARGE_STEPS: u64 = 1000;
+/// No golden file may grow beyond this.
+const MAX_BYTES: usize = 1 << 20;
+
+fn steps(preset: &str) -> u64 {
+    if preset == "large" {
+        LARGE_STEPS
+    } else {
+        STEPS
+    }
+}
+
+fn file_name(preset: &str, mode: BarrierMode) -> String {
+    format!("{preset}-{}.jsonl", mode.as_str())
+}
+
+fn golden_dir() -> PathBuf {
+    [env!("CARGO_MANIFEST_DIR"), "tests", "golden"]
+        .iter()
+        .collect()
+}
+
+fn update_requested() -> bool {
+    std::env::var("UPDATE_GOLDEN").as_deref() == Ok("1")
+}
 
 fn check(name: &str, mode: BarrierMode) {
     let scenario = presets::by_name(name).unwrap().with_mode(mode);
     let mut sim = scenario.simulation().unwrap();
-    let actual = report::trace(&mut sim, STEPS);
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "golden"]
-        .iter()
-        .collect::<PathBuf>()
-        .join(format!("{name}-{}.jsonl", mode.as_str()));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+    let actual = report::trace(&mut sim, steps(name));
+    assert!(
+        actual.len() <= MAX_BYTES,
+        "the {name} ({mode}) trace is {} bytes; keep golden files under {MAX_BYTES}",
+        actual.len()
+    );
+    let path = golden_dir().join(file_name(name, mode));
+    if update_requested() {
         std::fs::write(&path, &actual).unwrap();
         return;
     }
@@ -48,6 +82,27 @@ fn check(name: &str, mode: BarrierMode) {
 macro_rules! golden {
     ($($test:ident: $preset:literal, $mode:expr;)*) => {
         $( #[test] fn $test() { check($preset, $mode); } )*
+
+        /// Every preset in every mode has a golden trace, and every golden file is one of them.
+        #[test]
+        fn every_preset_and_mode_has_a_golden_trace() {
+            let listed: Vec<String> = vec![$(file_name($preset, $mode)),*];
+            for preset in presets::NAMES {
+                for mode in BarrierMode::ALL {
+                    let file = file_name(preset, mode);
+                    assert!(listed.contains(&file), "no golden test for {file}");
+                }
+            }
+            let mut on_disk: Vec<String> = std::fs::read_dir(golden_dir())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|f| f.ends_with(".jsonl"))
+                .collect();
+            on_disk.sort();
+            let mut expected = listed.clone();
+            expected.sort();
+            assert_eq!(on_disk, expected, "golden files on disk and tests differ");
+        }
     };
 }
 
@@ -59,8 +114,34 @@ golden! {
     wordcount_at_least_once: "wordcount", BarrierMode::AtLeastOnce;
     wordcount_unaligned: "wordcount", BarrierMode::Unaligned;
     concurrent_aligned: "concurrent", BarrierMode::Aligned;
+    concurrent_at_least_once: "concurrent", BarrierMode::AtLeastOnce;
     concurrent_unaligned: "concurrent", BarrierMode::Unaligned;
     backpressure_aligned: "backpressure", BarrierMode::Aligned;
     backpressure_at_least_once: "backpressure", BarrierMode::AtLeastOnce;
     backpressure_unaligned: "backpressure", BarrierMode::Unaligned;
+    large_aligned: "large", BarrierMode::Aligned;
+    large_at_least_once: "large", BarrierMode::AtLeastOnce;
+    large_unaligned: "large", BarrierMode::Unaligned;
+}
+
+/// The wasm test's table names every golden file with the steps used here, so each trace
+/// is reproduced in wasm too.
+#[test]
+fn the_wasm_test_reproduces_every_golden_trace() {
+    // However the table is laid out, compare without whitespace and trailing commas.
+    let squeeze = |s: &str| s.split_whitespace().collect::<String>().replace(",)", ")");
+    let wasm_test = squeeze(include_str!("wasm_determinism.rs"));
+    for preset in presets::NAMES {
+        for mode in BarrierMode::ALL {
+            let file = file_name(preset, mode);
+            let entry = format!(
+                "(\"{preset}\", BarrierMode::{mode:?}, {}, include_str!(\"golden/{file}\"))",
+                steps(preset)
+            );
+            assert!(
+                wasm_test.contains(&squeeze(&entry)),
+                "tests/wasm_determinism.rs does not reproduce {file}: add `{entry},` to its table"
+            );
+        }
+    }
 }

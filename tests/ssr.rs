@@ -218,11 +218,13 @@ async fn the_timeline_marks_checkpoints() {
         marks: vec![
             Mark {
                 step: 8,
+                time: 40,
                 checkpoint: 1,
                 kind: MarkKind::Triggered,
             },
             Mark {
                 step: 30,
+                time: 150,
                 checkpoint: 1,
                 kind: MarkKind::Completed,
             },

@@ -1,5 +1,6 @@
-//! The engine gives the same trace in wasm as natively: the golden traces (written by the
-//! native tests) are reproduced byte for byte inside headless Chromium.
+//! The engine gives the same trace in wasm as natively: every golden trace (written by the
+//! native tests in `tests/golden.rs`) is reproduced byte for byte inside headless Chromium.
+//! `tests/golden.rs` checks that this table names every golden file with its step count.
 #![cfg(target_arch = "wasm32")]
 
 use abs_playground::engine::{report, BarrierMode};
@@ -8,35 +9,49 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn trace(name: &str, mode: BarrierMode) -> String {
-    let mut sim = presets::by_name(name)
-        .unwrap()
-        .with_mode(mode)
-        .simulation()
-        .unwrap();
-    report::trace(&mut sim, 250)
-}
+/// (preset, mode, steps, golden trace)
+#[rustfmt::skip]
+const GOLDEN: &[(&str, BarrierMode, u64, &str)] = &[
+    ("alignment", BarrierMode::Aligned, 250, include_str!("golden/alignment-aligned.jsonl")),
+    ("alignment", BarrierMode::AtLeastOnce, 250, include_str!("golden/alignment-at-least-once.jsonl")),
+    ("alignment", BarrierMode::Unaligned, 250, include_str!("golden/alignment-unaligned.jsonl")),
+    ("wordcount", BarrierMode::Aligned, 250, include_str!("golden/wordcount-aligned.jsonl")),
+    ("wordcount", BarrierMode::AtLeastOnce, 250, include_str!("golden/wordcount-at-least-once.jsonl")),
+    ("wordcount", BarrierMode::Unaligned, 250, include_str!("golden/wordcount-unaligned.jsonl")),
+    ("concurrent", BarrierMode::Aligned, 250, include_str!("golden/concurrent-aligned.jsonl")),
+    ("concurrent", BarrierMode::AtLeastOnce, 250, include_str!("golden/concurrent-at-least-once.jsonl")),
+    ("concurrent", BarrierMode::Unaligned, 250, include_str!("golden/concurrent-unaligned.jsonl")),
+    ("backpressure", BarrierMode::Aligned, 250, include_str!("golden/backpressure-aligned.jsonl")),
+    ("backpressure", BarrierMode::AtLeastOnce, 250, include_str!("golden/backpressure-at-least-once.jsonl")),
+    ("backpressure", BarrierMode::Unaligned, 250, include_str!("golden/backpressure-unaligned.jsonl")),
+    ("large", BarrierMode::Aligned, 1000, include_str!("golden/large-aligned.jsonl")),
+    ("large", BarrierMode::AtLeastOnce, 1000, include_str!("golden/large-at-least-once.jsonl")),
+    ("large", BarrierMode::Unaligned, 1000, include_str!("golden/large-unaligned.jsonl")),
+];
 
+/// Every trace is compared, and all that differ are named before the test fails.
 #[wasm_bindgen_test]
-fn alignment_trace_matches_native() {
-    assert_eq!(
-        trace("alignment", BarrierMode::Aligned),
-        include_str!("golden/alignment-aligned.jsonl")
-    );
-}
-
-#[wasm_bindgen_test]
-fn wordcount_unaligned_trace_matches_native() {
-    assert_eq!(
-        trace("wordcount", BarrierMode::Unaligned),
-        include_str!("golden/wordcount-unaligned.jsonl")
-    );
-}
-
-#[wasm_bindgen_test]
-fn concurrent_trace_matches_native() {
-    assert_eq!(
-        trace("concurrent", BarrierMode::Aligned),
-        include_str!("golden/concurrent-aligned.jsonl")
+fn every_golden_trace_matches_native() {
+    let mut differing = Vec::new();
+    for &(preset, mode, steps, expected) in GOLDEN {
+        let mut sim = presets::by_name(preset)
+            .unwrap()
+            .with_mode(mode)
+            .simulation()
+            .unwrap();
+        let actual = report::trace(&mut sim, steps);
+        if actual != expected {
+            let line = expected
+                .lines()
+                .zip(actual.lines())
+                .position(|(e, a)| e != a)
+                .unwrap_or(expected.lines().count().min(actual.lines().count()));
+            differing.push(format!("{preset} ({mode}) from line {}", line + 1));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "wasm traces differ from the native golden files: {}",
+        differing.join(", ")
     );
 }

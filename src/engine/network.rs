@@ -25,9 +25,11 @@ pub struct Channel {
     /// Unaligned: records still queued here that a barrier overtook at the sender, with that
     /// checkpoint, in queue order. They are that checkpoint's channel state.
     pub(super) overtaken: Vec<(RecordId, CheckpointId)>,
-    /// Items of this channel waiting in the receiver's alignment buffer. They keep their
+    /// Records of this channel waiting in the receiver's alignment buffer. They keep their
     /// network buffers (no credit goes back to the sender), so they count toward capacity.
     pub(super) held: u32,
+    /// Records (not control items) in `queue`.
+    pub(super) queued_records: u32,
     /// Items the channel holds at most (from its edge).
     pub(super) capacity: u32,
     /// Bumped whenever the queued delivery event of this channel becomes stale.
@@ -41,11 +43,11 @@ impl Channel {
         &self.queue
     }
 
-    /// Items in flight plus those held in the receiver's alignment buffer.
+    /// Records in flight plus those held in the receiver's alignment buffer. Barriers,
+    /// cancellation markers and ends of partition are small events that never wait for
+    /// credit, so they do not count.
     pub fn occupancy(&self) -> u32 {
-        u32::try_from(self.queue.len())
-            .unwrap_or(u32::MAX)
-            .saturating_add(self.held)
+        self.queued_records.saturating_add(self.held)
     }
 
     pub fn capacity(&self) -> u32 {
@@ -65,8 +67,9 @@ impl Simulation {
         let Some(item) = ch.queue.pop_front() else {
             return;
         };
-        if let (ItemKind::Record(r), Some(&(id, _))) = (item.kind, ch.overtaken.first()) {
-            if r.id == id {
+        if let ItemKind::Record(r) = item.kind {
+            ch.queued_records = ch.queued_records.saturating_sub(1);
+            if ch.overtaken.first().is_some_and(|&(id, _)| id == r.id) {
                 ch.overtaken.remove(0);
             }
         }
@@ -98,6 +101,7 @@ impl Simulation {
             .max(self.now.saturating_add(ch.latency));
         if matches!(kind, ItemKind::Record(_)) {
             ch.records_sent += 1;
+            ch.queued_records += 1;
         }
         ch.queue.push_back(Item {
             kind,

@@ -93,6 +93,7 @@ impl Simulation {
                 records_received: 0,
                 overtaken: Vec::new(),
                 held: 0,
+                queued_records: 0,
                 capacity: c.capacity,
                 generation: 0,
                 scheduled: false,

@@ -97,8 +97,10 @@ impl Simulation {
                 task.handler.replay_one(&mut out);
                 if let Some((input, kind)) = next {
                     let channel = self.phys.tasks[t as usize].inputs[input as usize];
-                    let ch = &mut self.channels[channel as usize];
-                    ch.held = ch.held.saturating_sub(1);
+                    if matches!(kind, ItemKind::Record(_)) {
+                        let ch = &mut self.channels[channel as usize];
+                        ch.held = ch.held.saturating_sub(1);
+                    }
                     let left = self.tasks[t as usize].handler.held_count();
                     self.events.push(Event::Replayed {
                         task: t,
@@ -147,7 +149,9 @@ impl Simulation {
             }
             Output::Held { ch, held } => {
                 let channel = channel_of(ch);
-                self.channels[channel as usize].held += 1;
+                if matches!(item, Some(ItemKind::Record(_))) {
+                    self.channels[channel as usize].held += 1;
+                }
                 let kind = item.unwrap_or(ItemKind::EndOfPartition);
                 self.events.push(Event::Held {
                     task: t,

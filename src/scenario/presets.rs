@@ -124,9 +124,9 @@ pub fn wordcount() -> Scenario {
         lesson: "A checkpoint's global state is the source offsets plus the per-key counts; \
                  the counts equal the words of exactly the lines before the offsets."
             .into(),
-        // One sentence per 20 per source keeps Count and the single Sink below full load
-        // (~0.7 records per time unit at the sink), so queues stay short and checkpoints quick.
-        graph: wordcount_graph(2, 1, 20),
+        // One sentence per 17 per source keeps Count and the single Sink below full load
+        // (~0.8 records per time unit at the sink), so queues stay short and checkpoints quick.
+        graph: wordcount_graph(2, 1, 17),
         config: Config {
             checkpoint_interval: Some(90),
             first_trigger: 30,
