@@ -171,8 +171,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::SourceSnapshot { task, checkpoint: n, offset, overtaken, acked } => {
             let inject = if *overtaken > 0 {
                 format!(
-                    "injects barrier {n} ahead of the {} already queued on its outputs (they become channel state)",
-                    plural(*overtaken as u32, "record", "records")
+                    "injects barrier {n} ahead of the {} already queued on its outputs ({} channel state)",
+                    plural(*overtaken as u32, "record", "records"),
+                    if *overtaken == 1 { "it becomes" } else { "they become" }
                 )
             } else {
                 format!("injects barrier {n} into its output channels")
@@ -245,8 +246,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 String::new()
             } else if *overtaken > 0 {
                 format!(
-                    ", sends barrier {n} downstream ahead of the {} queued on its outputs (they become channel state)",
-                    plural(*overtaken as u32, "record", "records")
+                    ", sends barrier {n} downstream ahead of the {} queued on its outputs ({} channel state)",
+                    plural(*overtaken as u32, "record", "records"),
+                    if *overtaken == 1 { "it becomes" } else { "they become" }
                 )
             } else if *forwarded > 0 {
                 format!(", forwards barrier {n} downstream")

@@ -30,7 +30,8 @@ pub fn throughput(p: &ThroughputProps) -> Html {
     let skip = p.bars.len().saturating_sub(BARS);
     let bars = &p.bars[skip..];
     let first = p.first + skip as u64;
-    let bar_w = W / BARS as f64;
+    // Bars fill the width as the run grows, up to BARS of them.
+    let bar_w = W / bars.len().clamp(30, BARS) as f64;
     let top = bars.iter().copied().max().unwrap_or(0).max(1);
     let mut d = String::new();
     for (i, &v) in bars.iter().enumerate() {
