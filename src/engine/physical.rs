@@ -159,6 +159,11 @@ pub struct Physical {
     pub operator_tasks: Vec<Vec<TaskId>>,
     /// Operators in topological order.
     pub topo_order: Vec<u32>,
+    /// The job graph's edges as (from, to) operator indices, in edge order.
+    pub operator_edges: Vec<(u32, u32)>,
+    /// Each operator's layer: the length of the longest path to it from a source (the
+    /// page draws layers left to right). Computed here once, from `topo_order`.
+    pub layers: Vec<u32>,
     /// Every source line of every source, indexed by [`super::record::Payload::Line`].
     pub lines: Vec<Line>,
     /// Per source operator, the indices into `lines` of its log.
@@ -286,6 +291,7 @@ impl Physical {
         }
         let topo_order = topological_order(ops.len(), &edges)
             .map_err(|op| GraphError::Cycle(ops[op as usize].name.clone()))?;
+        let layers = longest_path_layers(&topo_order, &edges);
 
         // Subtasks, contiguous per operator.
         let mut tasks = Vec::with_capacity(total_tasks as usize);
@@ -375,6 +381,8 @@ impl Physical {
             channels,
             operator_tasks,
             topo_order,
+            operator_edges: edges,
+            layers,
             lines,
             source_lines,
             words,
@@ -416,6 +424,20 @@ impl Physical {
 
 /// Kahn's algorithm, ties broken by operator index so the order is stable. On a cycle,
 /// returns an operator on it.
+/// Each operator's layer along `order` (a topological order): one past its deepest input.
+fn longest_path_layers(order: &[u32], edges: &[(u32, u32)]) -> Vec<u32> {
+    let mut layer = vec![0u32; order.len()];
+    for &op in order {
+        let next = layer[op as usize] + 1;
+        for &(f, t) in edges {
+            if f == op {
+                layer[t as usize] = layer[t as usize].max(next);
+            }
+        }
+    }
+    layer
+}
+
 fn topological_order(n: usize, edges: &[(u32, u32)]) -> Result<Vec<u32>, u32> {
     let mut indegree = vec![0u32; n];
     for &(_, t) in edges {
@@ -451,7 +473,17 @@ fn topological_order(n: usize, edges: &[(u32, u32)]) -> Result<Vec<u32>, u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::split_words;
+    use super::{longest_path_layers, split_words, topological_order};
+
+    #[test]
+    fn layers_are_the_longest_path_from_a_source() {
+        // 0 → 1 → 3, 0 → 3, 2 → 3: 3 is one past its deepest input (1).
+        let edges = [(0, 1), (1, 3), (0, 3), (2, 3)];
+        let order = topological_order(4, &edges).unwrap();
+        assert_eq!(longest_path_layers(&order, &edges), vec![0, 1, 0, 2]);
+        // A cycle has no order: the graph is refused before layers are needed.
+        assert!(topological_order(2, &[(0, 1), (1, 0)]).is_err());
+    }
 
     #[test]
     fn words_split_at_spaces_and_punctuation_in_both_scripts() {

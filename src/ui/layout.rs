@@ -1,7 +1,7 @@
 //! Geometry of the dataflow view, as pure functions of the physical graph (tested natively).
 //!
-//! Operators are placed left → right in layers (longest path from a source, computed over a
-//! petgraph topological order), stacked within a layer in the order of their inputs, and each
+//! Operators are placed left → right in layers (longest path from a source, which the physical
+//! graph computes once with its topological order), stacked within a layer in the order of their inputs, and each
 //! operator box holds its subtasks. A channel is a curve from its sender's output port to a
 //! short straight tail ending at the receiver's input port: the tail is where the alignment
 //! buffer, the lock of a blocked input and the items waiting at the port are drawn.
@@ -9,8 +9,6 @@
 //! Items are placed by [`item_offsets`] from their send and arrival times alone, so their
 //! motion is smooth, deterministic and needs nothing from the engine but its plain data.
 
-use petgraph::algo::toposort;
-use petgraph::graph::{DiGraph, NodeIndex};
 
 use crate::engine::Physical;
 use crate::ui::fmt::clamp;
@@ -244,46 +242,6 @@ pub struct Layout {
     pub channels: Vec<ChannelPath>,
 }
 
-/// Each operator's layer: the length of the longest path to it from a source. Operators on
-/// a cycle (which the engine refuses) all land in layer 0 rather than failing.
-pub fn layers(operators: usize, edges: &[(u32, u32)]) -> Vec<u32> {
-    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(operators, edges.len());
-    for _ in 0..operators {
-        g.add_node(());
-    }
-    for &(a, b) in edges {
-        if (a as usize) < operators && (b as usize) < operators {
-            g.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), ());
-        }
-    }
-    let mut layer = vec![0u32; operators];
-    let Ok(order) = toposort(&g, None) else {
-        return layer;
-    };
-    for n in order {
-        let next = layer[n.index()] + 1;
-        for m in g.neighbors(n) {
-            layer[m.index()] = layer[m.index()].max(next);
-        }
-    }
-    layer
-}
-
-fn operator_edges(phys: &Physical) -> Vec<(u32, u32)> {
-    let index = |name: &str| {
-        phys.graph
-            .operators
-            .iter()
-            .position(|o| o.name == name)
-            .map(|i| i as u32)
-    };
-    phys.graph
-        .edges
-        .iter()
-        .filter_map(|e| Some((index(&e.from)?, index(&e.to)?)))
-        .collect()
-}
-
 /// Whether the graph is small enough for the detailed drawing (names, states, buffers).
 pub fn is_detailed(phys: &Physical) -> bool {
     phys.task_count() <= DETAILED_MAX_TASKS
@@ -299,8 +257,9 @@ pub fn layout(phys: &Physical) -> Layout {
     let detailed = is_detailed(phys);
     let m = if detailed { DETAILED } else { COMPACT };
     let n_ops = phys.graph.operators.len();
-    let edges = operator_edges(phys);
-    let layer = layers(n_ops, &edges);
+    // Graph structure (topological order, layers) is the physical graph's, computed once.
+    let edges = &phys.operator_edges;
+    let layer = &phys.layers;
     let n_layers = layer.iter().copied().max().map_or(1, |l| l + 1) as usize;
 
     // Subtask heights: room for every input port (and its buffer) in the detailed view.
@@ -621,13 +580,11 @@ mod tests {
 
     #[test]
     fn layers_follow_the_longest_path() {
-        // 0 → 1 → 3, 0 → 3, 2 → 3
-        assert_eq!(
-            layers(4, &[(0, 1), (1, 3), (0, 3), (2, 3)]),
-            vec![0, 1, 0, 2]
-        );
-        // A cycle does not panic.
-        assert_eq!(layers(2, &[(0, 1), (1, 0)]), vec![0, 0]);
+        // Sentences → Split → Count → Sink: one layer each, whatever the edge order.
+        let p = phys("wordcount");
+        assert_eq!(p.layers, vec![0, 1, 2, 3]);
+        // Src A and Src B both feed Merge: both in layer 0, Merge 1, Sink 2.
+        assert_eq!(phys("alignment").layers, vec![0, 0, 1, 2]);
     }
 
     #[test]
