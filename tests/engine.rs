@@ -548,3 +548,63 @@ fn extreme_numbers_saturate_instead_of_overflowing() {
     }
     assert!(s.steps() > 0);
 }
+
+#[test]
+fn the_job_fails_after_more_failed_checkpoints_in_a_row_than_tolerated() {
+    // Src B's channel paused: every checkpoint expires. Tolerating 2, the third failure in a
+    // row fails the job, which then stops; tolerating any number, it runs on.
+    let run = |tolerable: Option<u32>| {
+        let mut scenario = presets::alignment();
+        scenario.config.timeout = 150;
+        scenario.config.tolerable_failed_checkpoints = tolerable;
+        let mut s = scenario.simulation().unwrap();
+        let slow = s.physical().tasks[2].inputs[1];
+        s.apply(Action::Pause {
+            channel: slow,
+            paused: true,
+        })
+        .unwrap();
+        let mut failed_at = None;
+        for _ in 0..5_000 {
+            if s.step().is_none() {
+                break;
+            }
+            for e in s.last_events() {
+                if let Event::JobFailed { failed_checkpoints } = e {
+                    failed_at = Some((*failed_checkpoints, s.coordinator().checkpoints().len()));
+                }
+            }
+        }
+        (s, failed_at)
+    };
+    let (s, failed_at) = run(Some(2));
+    assert_eq!(
+        failed_at,
+        Some((3, 3)),
+        "fails at the third expired checkpoint"
+    );
+    assert!(s.job_failed());
+    let mut s = s;
+    assert_eq!(s.step(), None);
+    assert_eq!(s.apply(Action::Trigger), Err(ActionError::JobFailed));
+    assert!(s.enabled_actions().is_empty());
+    let (s, failed_at) = run(None);
+    assert_eq!(failed_at, None);
+    assert!(!s.job_failed() && s.coordinator().checkpoints().len() > 5);
+}
+
+#[test]
+fn unaligned_tasks_have_an_asynchronous_part_aligned_ones_do_not() {
+    for (mode, waits) in [(BarrierMode::Unaligned, true), (BarrierMode::Aligned, false)] {
+        let mut s = sim("alignment", mode);
+        step_until(&mut s, 2000, |_, e| {
+            matches!(e, Event::CheckpointCompleted { checkpoint: 1, .. })
+        });
+        let gs = s.coordinator().global_state(1).unwrap();
+        let merge = s.physical().task_by_name("Merge#0").unwrap();
+        let m = &gs.tasks[merge as usize].metrics;
+        assert_eq!(m.sync_duration, 0);
+        // Unaligned, Merge snapshots at Src A's barrier and acknowledges at Src B's.
+        assert_eq!(m.async_duration > 0, waits, "{mode}: {m:?}");
+    }
+}

@@ -47,6 +47,8 @@ pub enum ActionError {
     NotExpired(CheckpointId),
     /// The job has finished: nothing more can be checkpointed.
     JobFinished,
+    /// Too many checkpoints failed in a row: the job has failed.
+    JobFailed,
     /// The task's output channel is full: it takes no input until the receiver consumes.
     Backpressured(TaskId),
     BadLatency(u64),
@@ -75,6 +77,10 @@ impl fmt::Display for ActionError {
                 f,
                 "task {t} is backpressured: an output channel is full, so it takes no input"
             ),
+            ActionError::JobFailed => write!(
+                f,
+                "the job has failed (more checkpoints failed in a row than tolerated)"
+            ),
             ActionError::JobFinished => {
                 write!(f, "the job has finished: no more checkpoints are triggered")
             }
@@ -93,6 +99,9 @@ impl Simulation {
     /// Everything the user may do now, in a fixed order.
     pub fn enabled_actions(&self) -> Vec<Action> {
         let mut actions = Vec::new();
+        if self.job_failed {
+            return actions;
+        }
         for (c, ch) in self.channels.iter().enumerate() {
             let to = self.phys.channels[c].to as usize;
             let stalled = self.tasks[to].full_outputs > 0 && !self.is_priority(c as ChannelId);
@@ -129,6 +138,9 @@ impl Simulation {
     }
 
     pub(super) fn check(&self, action: Action) -> Result<(), ActionError> {
+        if self.job_failed {
+            return Err(ActionError::JobFailed);
+        }
         let channel = |c: ChannelId| {
             self.channels
                 .get(c as usize)

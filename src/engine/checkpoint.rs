@@ -82,6 +82,8 @@ impl Simulation {
             records_held: take(&mut task.held_records, n),
             state_size: task.state.size_bytes(),
             persisted_in_flight: persisted_in + overtaken,
+            sync_duration: 0,
+            async_duration: 0,
         };
         // Older bookkeeping can never be used again: ids only grow.
         task.first_barrier.retain(|&(id, _)| id > n);
@@ -115,6 +117,7 @@ impl Simulation {
         let Some((n, mut snapshot)) = task.awaiting_ack.take() else {
             return;
         };
+        snapshot.metrics.async_duration = self.now.saturating_sub(snapshot.metrics.ack_time);
         snapshot.metrics.ack_time = self.now;
         snapshot.metrics.persisted_in_flight += take(&mut task.persisted, n);
         self.acknowledge(t, n, snapshot, AckKind::ChannelState);
@@ -265,6 +268,20 @@ impl Simulation {
     }
 
     pub(super) fn after_checkpoint_end(&mut self) {
+        let failed = self.coordinator.failed_in_a_row;
+        if self
+            .coordinator
+            .tolerable_failed
+            .is_some_and(|tolerable| failed > tolerable)
+            && !self.job_failed
+        {
+            // Too many failed checkpoints in a row: the job fails (the recovery issue
+            // restarts it from the latest completed checkpoint; until then it stops here).
+            self.job_failed = true;
+            self.events.push(Event::JobFailed {
+                failed_checkpoints: failed,
+            });
+        }
         if self.coordinator.trigger_waiting {
             if let Some(at) = self.coordinator.earliest_trigger(self.now) {
                 self.coordinator.trigger_waiting = false;

@@ -59,6 +59,9 @@ pub struct Coordinator {
     pub(super) max_concurrent: u32,
     pub(super) min_pause: u64,
     pub(super) timeout: u64,
+    /// Checkpoints that expired or were declined since the last one completed.
+    pub(super) failed_in_a_row: u32,
+    pub(super) tolerable_failed: Option<u32>,
 }
 
 impl Coordinator {
@@ -74,6 +77,8 @@ impl Coordinator {
             max_concurrent: config.max_concurrent_checkpoints.max(1),
             min_pause: config.min_pause,
             timeout: config.timeout.max(1),
+            failed_in_a_row: 0,
+            tolerable_failed: config.tolerable_failed_checkpoints,
         }
     }
 
@@ -191,6 +196,7 @@ impl Coordinator {
         let p = self.pending.remove(&id)?;
         self.set_status(id, CheckpointStatus::Completed, now);
         self.last_end = Some(now);
+        self.failed_in_a_row = 0;
         let tasks = p.snapshots.into_iter().flatten().collect();
         Some(snapshot::checked(
             id,
@@ -216,6 +222,9 @@ impl Coordinator {
         }
         self.set_status(id, CheckpointStatus::Aborted { reason }, now);
         self.last_end = Some(now);
+        if reason != AbortReason::Subsumed {
+            self.failed_in_a_row += 1;
+        }
         true
     }
 

@@ -213,6 +213,10 @@ pub struct Config {
     /// How many completed checkpoints keep their full global state (Flink's retained
     /// checkpoints); older ones keep only their summary.
     pub retained_checkpoints: u32,
+    /// Flink's tolerable failed checkpoints: the job fails when more checkpoints than this fail
+    /// in a row (expired or declined; subsumed ones do not count, a completed one resets the
+    /// count). `None` (the default here) tolerates any number.
+    pub tolerable_failed_checkpoints: Option<u32>,
 }
 
 impl Default for Config {
@@ -226,6 +230,7 @@ impl Default for Config {
             timeout: 10_000,
             finished_channels_align: true,
             retained_checkpoints: 16,
+            tolerable_failed_checkpoints: None,
         }
     }
 }

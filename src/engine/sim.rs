@@ -45,6 +45,8 @@ pub struct Simulation {
     pub(super) final_checkpoint: Option<CheckpointId>,
     /// The final checkpoint completed: nothing more happens.
     pub(super) job_done: bool,
+    /// More checkpoints failed in a row than tolerated: the job has failed and stopped.
+    pub(super) job_failed: bool,
     pub(super) scratch: Vec<Output<Record>>,
 }
 
@@ -113,6 +115,7 @@ impl Simulation {
             events: Vec::new(),
             final_checkpoint: None,
             job_done: false,
+            job_failed: false,
             scratch: Vec::new(),
         };
         for t in 0..sim.phys.tasks.len() {
@@ -171,6 +174,12 @@ impl Simulation {
     /// the job is over and nothing more will be triggered.
     pub fn job_finished(&self) -> bool {
         self.job_done
+    }
+
+    /// True once more checkpoints failed in a row than the config tolerates: the job has
+    /// failed and nothing more happens.
+    pub fn job_failed(&self) -> bool {
+        self.job_failed
     }
 
     /// What the last action did.
@@ -280,6 +289,9 @@ impl Simulation {
     /// and returns what it did, or `None` when nothing is left to happen.
     pub fn step(&mut self) -> Option<Action> {
         self.events.clear();
+        if self.job_failed {
+            return None;
+        }
         while let Some((time, due)) = self.queue.pop(&mut self.rng) {
             let time = time.max(self.now);
             let action = match due {

@@ -75,6 +75,14 @@ pub struct TaskMetrics {
     pub state_size: u64,
     /// Records persisted as channel state by this task (unaligned).
     pub persisted_in_flight: u64,
+    /// Flink's synchronous part of the snapshot (copying the state while the task waits).
+    /// Always 0 here: in virtual time the copy takes no time.
+    #[serde(default)]
+    pub sync_duration: u64,
+    /// Flink's asynchronous part: from the snapshot to the acknowledgement. 0 but unaligned,
+    /// where the task acknowledges only once its channel state is complete.
+    #[serde(default)]
+    pub async_duration: u64,
 }
 
 /// One task's part of a checkpoint.

@@ -173,6 +173,10 @@ pub enum Event {
     Relieved {
         task: TaskId,
     },
+    /// More checkpoints failed in a row than tolerated: the job fails.
+    JobFailed {
+        failed_checkpoints: u32,
+    },
     /// Every task had finished and the final checkpoint completed (transactional sinks have
     /// committed their last output): the job is over and nothing more is triggered.
     JobFinished {

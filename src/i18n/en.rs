@@ -362,6 +362,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
             "{}'s output has room again: it resumes.",
             names.task(*task)
         ),
+        Beat::JobFailed { failed_checkpoints } => format!(
+            "{failed_checkpoints} checkpoints failed in a row, more than the job tolerates: the job fails."
+        ),
         Beat::TaskFinished { task } => format!("{} has finished.", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
             if *paused {

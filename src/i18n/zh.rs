@@ -294,6 +294,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
             names.channel(*channel)
         ),
         Beat::Relieved { task } => format!("{} 的輸出又有空間了：它繼續工作。", names.task(*task)),
+        Beat::JobFailed { failed_checkpoints } => format!(
+            "連續 {failed_checkpoints} 個檢查點失敗，超過作業能容忍的數量：作業失敗。"
+        ),
         Beat::TaskFinished { task } => format!("{} 已結束。", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
             if *paused {

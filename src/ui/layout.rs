@@ -9,7 +9,6 @@
 //! Items are placed by [`item_offsets`] from their send and arrival times alone, so their
 //! motion is smooth, deterministic and needs nothing from the engine but its plain data.
 
-
 use crate::engine::Physical;
 use crate::ui::fmt::clamp;
 

@@ -133,6 +133,9 @@ pub enum Beat {
     JobFinished {
         checkpoint: CheckpointId,
     },
+    JobFailed {
+        failed_checkpoints: u32,
+    },
     /// The task stopped taking input: its output `channel` is full.
     Backpressured {
         task: TaskId,
@@ -399,6 +402,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             Event::JobFinished { checkpoint } => Beat::JobFinished { checkpoint },
             Event::Backpressured { task, channel } => Beat::Backpressured { task, channel },
             Event::Relieved { task } => Beat::Relieved { task },
+            Event::JobFailed { failed_checkpoints } => Beat::JobFailed { failed_checkpoints },
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
             Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
         };
