@@ -595,7 +595,10 @@ fn the_job_fails_after_more_failed_checkpoints_in_a_row_than_tolerated() {
 
 #[test]
 fn unaligned_tasks_have_an_asynchronous_part_aligned_ones_do_not() {
-    for (mode, waits) in [(BarrierMode::Unaligned, true), (BarrierMode::Aligned, false)] {
+    for (mode, waits) in [
+        (BarrierMode::Unaligned, true),
+        (BarrierMode::Aligned, false),
+    ] {
         let mut s = sim("alignment", mode);
         step_until(&mut s, 2000, |_, e| {
             matches!(e, Event::CheckpointCompleted { checkpoint: 1, .. })

@@ -12,18 +12,16 @@
 use std::collections::VecDeque;
 use std::mem;
 
-use super::{is_newer, BarrierTake, ChannelIndex, CheckpointId, Input, InputSet, Inputs, Output};
+use super::cursor::Cursor;
+use super::{BarrierTake, ChannelIndex, CheckpointId, Input, InputSet, Inputs, Output};
 
 /// An item waiting in the alignment buffer, with the channel it came from.
 type Held<R> = (ChannelIndex, Input<R>);
 
 #[derive(Clone, Debug)]
 pub(super) struct Aligned<R> {
-    /// The newest checkpoint id this task started, completed or gave up; only a newer barrier
-    /// may start an alignment (Flink's `currentCheckpointId`).
-    latest: Option<CheckpointId>,
-    /// Whether `latest` is being aligned right now.
-    aligning: bool,
+    /// The checkpoint being aligned, and the newest one handled.
+    cursor: Cursor,
     /// Channels that delivered the barrier of the running alignment.
     blocked: InputSet,
     /// Items that arrived on blocked channels during the running alignment, in arrival order.
@@ -35,8 +33,7 @@ pub(super) struct Aligned<R> {
 impl<R> Default for Aligned<R> {
     fn default() -> Self {
         Aligned {
-            latest: None,
-            aligning: false,
+            cursor: Cursor::default(),
             blocked: InputSet::default(),
             held: Vec::new(),
             replay: Vec::new(),
@@ -46,11 +43,7 @@ impl<R> Default for Aligned<R> {
 
 impl<R> Aligned<R> {
     pub(super) fn current(&self) -> Option<CheckpointId> {
-        if self.aligning {
-            self.latest
-        } else {
-            None
-        }
+        self.cursor.current()
     }
 
     pub(super) fn is_blocked(&self, ch: ChannelIndex) -> bool {
@@ -132,30 +125,14 @@ impl<R> Aligned<R> {
                 self.release(out);
                 self.begin(inputs, ch, id, out);
             }
-            None if is_newer(self.latest, id) => self.begin(inputs, ch, id, out),
+            None if self.cursor.is_newer(id) => self.begin(inputs, ch, id, out),
             _ => inputs.taken(ch, id, BarrierTake::Ignored, &self.blocked, out),
         }
     }
 
     pub(super) fn on_cancel(&mut self, id: CheckpointId, out: &mut Vec<Output<R>>) {
-        match self.current() {
-            Some(current) if id == current => {
-                out.push(Output::Aborted(current));
-                self.release(out);
-            }
-            Some(current) if id > current => {
-                // Only the cancelled id is reported: Flink drops the older alignment silently,
-                // and remembering `id` makes its late barriers ignored.
-                out.push(Output::Aborted(id));
-                self.latest = Some(id);
-                self.release(out);
-            }
-            Some(_) => {}
-            None if is_newer(self.latest, id) => {
-                out.push(Output::Aborted(id));
-                self.latest = Some(id);
-            }
-            None => {}
+        if self.cursor.cancel(id, out) {
+            self.release(out);
         }
     }
 
@@ -180,8 +157,7 @@ impl<R> Aligned<R> {
         id: CheckpointId,
         out: &mut Vec<Output<R>>,
     ) {
-        self.latest = Some(id);
-        self.aligning = true;
+        self.cursor.start(id);
         self.blocked.insert(ch);
         inputs.taken(ch, id, BarrierTake::First, &self.blocked, out);
         // With a single open channel the first barrier is the last one too.
@@ -206,7 +182,7 @@ impl<R> Aligned<R> {
     }
 
     fn stack_held(&mut self) {
-        self.aligning = false;
+        self.cursor.end();
         self.blocked.clear();
         let held = mem::take(&mut self.held);
         if !held.is_empty() {

@@ -17,6 +17,7 @@
 //! is ignored, and a closed channel only lets records through.
 
 mod aligned;
+mod cursor;
 mod input_set;
 mod tracking;
 mod unaligned;
@@ -30,6 +31,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use aligned::Aligned;
+use cursor::is_newer;
 use input_set::InputSet;
 use tracking::Tracking;
 use unaligned::Unaligned;
@@ -461,9 +463,4 @@ impl<R: Clone> BarrierHandler<R> {
             }
         }
     }
-}
-
-/// True when `id` is newer than every id handled so far (`latest`), i.e. may start something.
-fn is_newer(latest: Option<CheckpointId>, id: CheckpointId) -> bool {
-    latest.is_none_or(|latest| id > latest)
 }

@@ -5,29 +5,24 @@
 //! channel state. Which checkpoint completes or is aborted follows the aligned rules, but a
 //! checkpoint here is triggered before it is complete, so it can be triggered and later aborted.
 
-use super::{is_newer, BarrierTake, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
+use super::cursor::Cursor;
+use super::{BarrierTake, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct Unaligned {
-    /// The newest id triggered or cancelled; only a newer barrier triggers.
-    latest: Option<CheckpointId>,
-    /// Whether `latest` was triggered and still waits for barriers.
-    pending: bool,
+    /// The triggered checkpoint still waiting for barriers, and the newest id handled.
+    cursor: Cursor,
     /// Channels that delivered the pending checkpoint's barrier.
     delivered: InputSet,
 }
 
 impl Unaligned {
     pub(super) fn current(&self) -> Option<CheckpointId> {
-        if self.pending {
-            self.latest
-        } else {
-            None
-        }
+        self.cursor.current()
     }
 
     pub(super) fn has_delivered(&self, ch: ChannelIndex) -> bool {
-        self.pending && self.delivered.contains(ch)
+        self.cursor.current().is_some() && self.delivered.contains(ch)
     }
 
     pub(super) fn drop_pending(&mut self) {
@@ -70,31 +65,16 @@ impl Unaligned {
                 out.push(Output::Aborted(current));
                 self.start(inputs, ch, id, out);
             }
-            None if is_newer(self.latest, id) => self.start(inputs, ch, id, out),
+            None if self.cursor.is_newer(id) => self.start(inputs, ch, id, out),
             _ => inputs.taken(ch, id, BarrierTake::Ignored, &self.delivered, out),
         }
     }
 
     pub(super) fn on_cancel<R>(&mut self, id: CheckpointId, out: &mut Vec<Output<R>>) {
-        match self.current() {
-            Some(current) if id == current => {
-                out.push(Output::Aborted(current));
-                self.finish();
-            }
-            Some(current) if id > current => {
-                // As in aligned mode only the cancelled id is reported; the pending one is
-                // dropped silently even though it was already triggered.
-                out.push(Output::Aborted(id));
-                self.latest = Some(id);
-                self.finish();
-            }
-            Some(_) => {}
-            None if is_newer(self.latest, id) => {
-                // Cancelled before its first barrier: it never starts.
-                out.push(Output::Aborted(id));
-                self.latest = Some(id);
-            }
-            None => {}
+        // As in aligned mode; a pending checkpoint dropped for a newer cancelled one goes
+        // silently even though it was already triggered.
+        if self.cursor.cancel(id, out) {
+            self.finish();
         }
     }
 
@@ -118,8 +98,7 @@ impl Unaligned {
         id: CheckpointId,
         out: &mut Vec<Output<R>>,
     ) {
-        self.latest = Some(id);
-        self.pending = true;
+        self.cursor.start(id);
         self.delivered.clear();
         self.delivered.insert(ch);
         inputs.taken(ch, id, BarrierTake::First, &self.delivered, out);
@@ -136,7 +115,7 @@ impl Unaligned {
     }
 
     fn finish(&mut self) {
-        self.pending = false;
+        self.cursor.end();
         self.delivered.clear();
     }
 }
