@@ -238,3 +238,47 @@ async fn the_timeline_marks_checkpoints() {
     assert!(html.contains("left:75%"));
     assert!(html.contains("▲") && html.contains("✓"));
 }
+
+#[tokio::test]
+async fn the_throughput_chart_draws_a_bar_per_bucket_and_checkpoint_lines() {
+    use abs_playground::ui::components::throughput::{Throughput, ThroughputProps};
+    let props = || ThroughputProps {
+        first: 0,
+        // 30 buckets: 12 each, then a drop to 3 while a checkpoint blocks, then 12 again.
+        bars: (0..30)
+            .map(|i| if (10..15).contains(&i) { 3 } else { 12 })
+            .collect(),
+        marks: vec![
+            Mark {
+                step: 50,
+                time: 480,
+                checkpoint: 2,
+                kind: MarkKind::Triggered,
+            },
+            Mark {
+                step: 90,
+                time: 760,
+                checkpoint: 2,
+                kind: MarkKind::Completed,
+            },
+        ],
+        lang: Lang::En,
+    };
+    let html = ServerRenderer::<Throughput>::with_props(props)
+        .render()
+        .await;
+    assert!(html.contains("data-testid=\"throughput\""));
+    // The latest complete bar (the last one still fills): 12 per 50.
+    assert!(html.contains("12 per 50"), "{html}");
+    // One bar per bucket: 30 closed sub-paths; a full bar is 40 high, a low one 10.
+    let d = html
+        .split(" d=\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{html}"));
+    let d = &d[..d.find('"').unwrap()];
+    assert_eq!(d.matches('z').count(), 30);
+    assert!(d.contains("v40") && d.contains("v10"), "{d}");
+    // A dashed line where checkpoint 2 was triggered, a solid one where it completed.
+    assert_eq!(html.matches("<line").count(), 2);
+    assert_eq!(html.matches("stroke-dasharray=\"2 2\"").count(), 1);
+}
