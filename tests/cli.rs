@@ -199,6 +199,26 @@ fn bench_refuses_an_unknown_flag() {
     }
 }
 
+/// The quick bench's timed windows are a steady state (else it exits with 1 and says why):
+/// bounded queues and completed checkpoints at 8, 64 and 512 tasks. Only the exit status
+/// and the facts are checked, never the timings.
+#[test]
+fn bench_quick_times_a_steady_state() {
+    let out = abs_sim(&["bench", "--quick"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = text(&out.stdout);
+    for expected in [
+        "## Throughput",
+        "checkpoints completed",
+        "| 512 | 16640 |",
+        "## History",
+        "bytes/event",
+        "seek from step 0",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} in {stdout}");
+    }
+}
+
 #[test]
 fn preset_lists_the_presets_with_their_titles() {
     let out = abs_sim(&["preset"]);

@@ -148,4 +148,10 @@ impl History {
     pub fn keyframe_count(&self) -> usize {
         self.keyframes.len()
     }
+
+    /// The steps at which keyframes are kept, ascending (the first is 0). Seeking to the step
+    /// just before one replays the most.
+    pub fn keyframe_steps(&self) -> impl Iterator<Item = u64> + '_ {
+        self.keyframes.iter().map(|(s, _)| *s)
+    }
 }

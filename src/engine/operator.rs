@@ -53,14 +53,16 @@ impl Simulation {
                 }
             }
             OperatorKind::Count => {
-                let words: Vec<u32> = match record.payload {
-                    Payload::Word(w) | Payload::Count { word: w, .. } => vec![w],
-                    Payload::Line(l) => phys
-                        .lines
-                        .get(l as usize)
-                        .map_or_else(Vec::new, |l| l.words.clone()),
+                // A word (the usual case) is counted without allocating.
+                let single;
+                let words: &[u32] = match record.payload {
+                    Payload::Word(w) | Payload::Count { word: w, .. } => {
+                        single = [w];
+                        &single
+                    }
+                    Payload::Line(l) => phys.lines.get(l as usize).map_or(&[][..], |l| &l.words),
                 };
-                for w in words {
+                for &w in words {
                     let count = match &mut self.tasks[t as usize].state {
                         TaskState::Count { counts } => {
                             let c = counts.get_or_default(w);

@@ -9,7 +9,13 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+mod bench;
 mod cli;
+mod counting_alloc;
+
+/// Counts live bytes so `bench` can measure what a history holds.
+#[global_allocator]
+static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
