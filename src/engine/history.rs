@@ -135,16 +135,6 @@ impl History {
         self.keyframes[self.keyframe_index(step)].0
     }
 
-    /// Approximate bytes held by the log and keyframes, for the benchmark.
-    pub fn approx_bytes(&self) -> usize {
-        self.log.capacity() * std::mem::size_of::<Choice>()
-            + self
-                .keyframes
-                .iter()
-                .map(|(_, s)| s.approx_bytes())
-                .sum::<usize>()
-    }
-
     pub fn keyframe_count(&self) -> usize {
         self.keyframes.len()
     }

@@ -20,7 +20,7 @@ use super::model::{Config, JobGraph, OperatorKind};
 use super::network::Channel;
 use super::physical::{GraphError, Physical, TaskId};
 use super::queue::{Due, TimeQueue};
-use super::record::{Item, Payload, Record, RecordId};
+use super::record::{Payload, Record, RecordId};
 use super::rng::SplitMix64;
 use super::snapshot::TaskState;
 use super::task::Task;
@@ -190,40 +190,6 @@ impl Simulation {
     /// Time of the next scheduled event (stale entries may make it early, never late).
     pub fn next_time(&self) -> Option<u64> {
         self.queue.first_time().map(|t| t.max(self.now))
-    }
-
-    /// A rough count of the bytes a copy of this simulation owns (the physical graph and
-    /// retained global states are shared between copies and not counted).
-    pub fn approx_bytes(&self) -> usize {
-        use std::mem::size_of;
-        let items: usize = self.channels.iter().map(|c| c.queue.capacity()).sum();
-        let task_vecs: usize = self
-            .tasks
-            .iter()
-            .map(|t| {
-                t.handler.held_count() as usize * size_of::<Record>() * 2
-                    + t.state.size_bytes() as usize * 3
-                    + (t.round_robin.capacity() + t.parked.capacity() + t.waiting.capacity()) * 4
-                    + (t.first_barrier.capacity()
-                        + t.held_records.capacity()
-                        + t.persisted.capacity())
-                        * 16
-            })
-            .sum();
-        let queued: usize = self
-            .queue
-            .buckets
-            .iter()
-            .map(|(_, b)| b.capacity())
-            .sum::<usize>()
-            + self.queue.spare.iter().map(|b| b.capacity()).sum::<usize>();
-        size_of::<Self>()
-            + items * size_of::<Item>()
-            + std::mem::size_of_val(&self.channels[..])
-            + std::mem::size_of_val(&self.tasks[..])
-            + task_vecs
-            + (queued + self.queue.buckets.len()) * size_of::<Due>()
-            + self.coordinator.checkpoints().len() * 64
     }
 
     /// The words and lines records refer to.
