@@ -9,14 +9,19 @@
 //! - **Pure.** No IO, no wall clock, no OS randomness, no yew/web-sys/gloo. The page and the
 //!   `abs-sim` command read plain data from here and call `step`/`apply`.
 //! - **Never panics on input.** A bad job graph is a [`physical::GraphError`], a refused
-//!   action an [`sim::ActionError`]; nothing changes when either is returned.
+//!   action an [`action::ActionError`]; nothing changes when either is returned.
 //! - **One set of barrier rules.** [`barrier::BarrierHandler`] is the only implementation of
 //!   `BARRIER_RULES.md`; simulated tasks and `abs-sim gate` both drive it.
 //!
-//! Map: [`model`] (job graph + coordinator config, serde) → [`physical`] (subtasks and
-//! channels) → [`sim`] (tasks, channels, event queue; `enabled_actions`/`apply`/`step`) with
-//! [`coordinator`] and [`snapshot`] (global states and the consistency checker);
-//! [`history`] adds step back / seek / fork; [`trace`] holds actions and events.
+//! Map: [`model`] (job graph + coordinator config, serde) → [`physical`] (subtasks, channels,
+//! graph structure) → [`sim`] (`apply`/`step`), whose concerns live one per file: [`action`]
+//! (what may be done, and the checks), `queue` (time queue), `network` (channels, delivery,
+//! flow control), [`task`] (input side, barrier handler), `operator`, `routing`,
+//! `checkpoint` (the protocol) — with [`coordinator`] and [`snapshot`] (global states and the
+//! consistency checker); [`history`] adds step back / seek / fork; [`trace`] holds the events,
+//! which carry the decisions made; [`view`] is what the page reads.
+//!
+//! A new algorithm is a new file plus `Action`/`Event` variants, not a branch in `sim.rs`.
 
 pub mod action;
 pub mod barrier;
