@@ -261,24 +261,15 @@ mod tests {
 
     #[test]
     fn both_languages_narrate_every_beat_of_a_run() {
-        for name in presets::NAMES.iter().filter(|n| **n != "large") {
-            for mode in BarrierMode::ALL {
-                let mut sim = presets::by_name(name)
-                    .unwrap()
-                    .with_mode(mode)
-                    .simulation()
-                    .unwrap();
-                for _ in 0..600 {
-                    sim.step();
-                    for b in view::beats(sim.physical(), sim.last_events()) {
-                        for lang in Lang::ALL {
-                            let s = (lang.strings().narrate)(&b, &Names(&sim));
-                            assert!(!s.is_empty() && !s.contains('?'), "{lang:?} {b:?}: {s}");
-                        }
-                    }
-                }
+        narrate_all(600, |mode, name, sim, b, en| {
+            let zh = (zh::STRINGS.narrate)(b, &Names(sim));
+            for s in [en, zh.as_str()] {
+                assert!(
+                    !s.is_empty() && !s.contains('?'),
+                    "{name} {mode}: {b:?}: {s}"
+                );
             }
-        }
+        });
     }
 
     #[test]
