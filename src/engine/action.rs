@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::barrier::CheckpointId;
+use super::barrier::{BarrierMode, CheckpointId};
 use super::physical::{ChannelId, TaskId};
 use super::sim::Simulation;
 
@@ -27,6 +27,11 @@ pub enum Action {
     Pause { channel: ChannelId, paused: bool },
     /// Change a channel's latency (a slow channel), for items sent from now on.
     SetLatency { channel: ChannelId, latency: u64 },
+    /// Chandy-Lamport: this process starts a new snapshot (records its state, sends markers).
+    Initiate { task: TaskId },
+    /// Make a channel FIFO or not (a later item may overtake an earlier one), for items sent
+    /// from now on.
+    SetFifo { channel: ChannelId, fifo: bool },
 }
 
 /// Latencies above this are refused (a "slow" channel is at most this slow).
@@ -52,6 +57,10 @@ pub enum ActionError {
     /// The task's output channel is full: it takes no input until the receiver consumes.
     Backpressured(TaskId),
     BadLatency(u64),
+    /// Only Chandy-Lamport lets a process initiate a snapshot.
+    NotChandyLamport,
+    /// A marker from this process could not reach every process.
+    CannotReachAll(TaskId),
 }
 
 impl fmt::Display for ActionError {
@@ -87,6 +96,15 @@ impl fmt::Display for ActionError {
             ActionError::BadLatency(l) => {
                 write!(f, "latency {l} is out of range (1 to {MAX_LATENCY})")
             }
+            ActionError::NotChandyLamport => write!(
+                f,
+                "only Chandy-Lamport lets a process initiate a snapshot (the ABS modes trigger \
+                 at the sources)"
+            ),
+            ActionError::CannotReachAll(t) => write!(
+                f,
+                "task {t} cannot initiate: its markers could not reach every process"
+            ),
         }
     }
 }
@@ -121,13 +139,24 @@ impl Simulation {
             }
         }
         for (t, task) in self.tasks.iter().enumerate() {
-            let source = self.phys.operator_of(t as TaskId).kind.is_source();
-            if source && !task.finished && task.full_outputs == 0 {
+            let kind = &self.phys.operator_of(t as TaskId).kind;
+            let acts = kind.is_source() || (kind.is_process() && self.can_act(t as TaskId));
+            if acts && !task.finished && task.full_outputs == 0 {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
         if !self.job_done && self.coordinator.earliest_trigger(self.now) == Some(self.now) {
             actions.push(Action::Trigger);
+            if self.config.mode == BarrierMode::ChandyLamport {
+                // Processes only: checking that a task's markers reach everyone walks the graph.
+                for t in 0..self.phys.task_count() {
+                    if self.phys.operator_of(t).kind.is_process()
+                        && self.check(Action::Initiate { task: t }).is_ok()
+                    {
+                        actions.push(Action::Initiate { task: t });
+                    }
+                }
+            }
         }
         for id in self.coordinator.in_progress() {
             if self.coordinator.deadline(id).is_some_and(|d| d <= self.now) {
@@ -175,7 +204,8 @@ impl Simulation {
             }
             Action::Emit { task: t } => {
                 let tk = task(t)?;
-                if !self.phys.operator_of(t).kind.is_source() {
+                let kind = &self.phys.operator_of(t).kind;
+                if !kind.is_source() && !(kind.is_process() && self.can_act(t)) {
                     return Err(ActionError::NotASource(t));
                 }
                 if tk.finished {
@@ -202,8 +232,23 @@ impl Simulation {
                     return Err(ActionError::NotExpired(checkpoint));
                 }
             }
-            Action::Pause { channel: c, .. } => {
+            Action::Pause { channel: c, .. } | Action::SetFifo { channel: c, .. } => {
                 channel(c)?;
+            }
+            Action::Initiate { task: t } => {
+                task(t)?;
+                if self.config.mode != BarrierMode::ChandyLamport {
+                    return Err(ActionError::NotChandyLamport);
+                }
+                if self.job_done {
+                    return Err(ActionError::JobFinished);
+                }
+                if self.coordinator.earliest_trigger(self.now) != Some(self.now) {
+                    return Err(ActionError::CannotTrigger);
+                }
+                if self.phys.reachable_from(t).iter().any(|r| !r) {
+                    return Err(ActionError::CannotReachAll(t));
+                }
             }
             Action::SetLatency {
                 channel: c,

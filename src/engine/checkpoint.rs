@@ -15,6 +15,7 @@ impl Simulation {
     pub(super) fn snapshot_task(&mut self, t: TaskId, n: CheckpointId) {
         let phys = Rc::clone(&self.phys);
         let info = &phys.tasks[t as usize];
+        self.coordinator.mark_cut(n, t, self.next_record);
         let at = self.events.len();
         self.events.push(Event::Snapshot {
             task: t,
@@ -96,31 +97,31 @@ impl Simulation {
             sent,
             metrics,
         };
-        if task.handler.current_checkpoint() == Some(n)
-            && self.config.mode == BarrierMode::Unaligned
-        {
-            task.awaiting_ack = Some((n, snapshot));
+        if task.handler.is_recording(n) {
+            task.awaiting_ack.push((n, snapshot));
         } else {
             self.acknowledge(t, n, snapshot, AckKind::Snapshot);
         }
     }
 
-    /// Unaligned: acknowledges the waiting snapshot once its channel state is complete.
+    /// Unaligned and Chandy-Lamport: acknowledges each waiting snapshot once its channel
+    /// state is complete.
     pub(super) fn acknowledge_when_recorded(&mut self, t: TaskId) {
         let task = &mut self.tasks[t as usize];
-        let Some((n, _)) = task.awaiting_ack else {
-            return;
-        };
-        if task.handler.current_checkpoint() == Some(n) {
+        if task.awaiting_ack.is_empty() {
             return;
         }
-        let Some((n, mut snapshot)) = task.awaiting_ack.take() else {
-            return;
-        };
-        snapshot.metrics.async_duration = self.now.saturating_sub(snapshot.metrics.ack_time);
-        snapshot.metrics.ack_time = self.now;
-        snapshot.metrics.persisted_in_flight += take(&mut task.persisted, n);
-        self.acknowledge(t, n, snapshot, AckKind::ChannelState);
+        let handler = &task.handler;
+        let (done, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut task.awaiting_ack)
+            .into_iter()
+            .partition(|(n, _)| !handler.is_recording(*n));
+        task.awaiting_ack = waiting;
+        for (n, mut snapshot) in done {
+            snapshot.metrics.async_duration = self.now.saturating_sub(snapshot.metrics.ack_time);
+            snapshot.metrics.ack_time = self.now;
+            snapshot.metrics.persisted_in_flight += take(&mut self.tasks[t as usize].persisted, n);
+            self.acknowledge(t, n, snapshot, AckKind::ChannelState);
+        }
     }
 
     pub(super) fn acknowledge(
@@ -146,6 +147,9 @@ impl Simulation {
     }
 
     pub(super) fn complete(&mut self, n: CheckpointId) {
+        let channels = &self.channels;
+        self.coordinator
+            .check_in_flight(n, &self.phys, |c| channels[c as usize].items());
         let Some(gs) = self.coordinator.take_complete(n, self.now, &self.phys) else {
             return;
         };
@@ -170,11 +174,13 @@ impl Simulation {
             }
         }
         self.coordinator.retain(gs);
-        // Subsumption: a completed checkpoint makes every older running one pointless.
+        // Subsumption: a completed checkpoint makes every older running one pointless. Not
+        // so for Chandy-Lamport: any process may initiate, and each snapshot is its own.
+        let subsumes = self.config.mode != BarrierMode::ChandyLamport;
         let older: Vec<CheckpointId> = self
             .coordinator
             .in_progress()
-            .filter(|&id| id < n)
+            .filter(|&id| subsumes && id < n)
             .collect();
         for id in older {
             if self.coordinator.abort(id, AbortReason::Subsumed, self.now) {
@@ -192,7 +198,32 @@ impl Simulation {
     }
 
     pub(super) fn trigger(&mut self) {
+        self.trigger_at(None);
+    }
+
+    /// Starts a new checkpoint. Chandy-Lamport: `initiator` (chosen by hand) or the next of the
+    /// configured initiators starts it by the marker rule; the ABS modes inject at the sources.
+    pub(super) fn trigger_at(&mut self, initiator: Option<TaskId>) {
         let n = self.coordinator.start(self.now, self.phys.task_count());
+        if self.config.mode == BarrierMode::ChandyLamport {
+            self.events
+                .push(Event::CheckpointTriggered { checkpoint: n });
+            let deadline = self.now.saturating_add(self.coordinator.timeout);
+            self.schedule(deadline, Due::Expire(n));
+            let who: Vec<TaskId> = match initiator {
+                Some(t) => vec![t],
+                None if self.initiate_together => self.initiators.clone(),
+                None => {
+                    let k = self.next_initiator as usize % self.initiators.len().max(1);
+                    self.next_initiator = self.next_initiator.wrapping_add(1);
+                    self.initiators.get(k).copied().into_iter().collect()
+                }
+            };
+            for t in who {
+                self.initiate(t, n);
+            }
+            return;
+        }
         self.events
             .push(Event::CheckpointTriggered { checkpoint: n });
         let deadline = self.now.saturating_add(self.coordinator.timeout);
@@ -206,6 +237,7 @@ impl Simulation {
             let is_source = self.phys.operator_of(t).kind.is_source();
             if self.tasks[t as usize].finished {
                 let snapshot = self.final_snapshot(t);
+                self.coordinator.mark_cut(n, t, self.next_record);
                 self.acknowledge(t, n, snapshot, AckKind::Finished);
             } else if is_source {
                 self.snapshot_task(t, n);
@@ -215,6 +247,29 @@ impl Simulation {
                 self.tasks[t as usize].direct.push(n);
             }
         }
+    }
+
+    /// Chandy-Lamport: task `t` initiates snapshot `n` — it records its state and sends
+    /// markers (the handler's `Triggered`), then records every input until its marker comes.
+    fn initiate(&mut self, t: TaskId, n: CheckpointId) {
+        if self.tasks[t as usize].finished {
+            let snapshot = self.final_snapshot(t);
+            self.coordinator.mark_cut(n, t, self.next_record);
+            self.acknowledge(t, n, snapshot, AckKind::Finished);
+            return;
+        }
+        self.events.push(Event::Initiated {
+            task: t,
+            checkpoint: n,
+        });
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        self.tasks[t as usize].handler.initiate(n, &mut out);
+        for o in out.drain(..) {
+            self.carry_out(t, o, None);
+        }
+        self.scratch = out;
+        self.acknowledge_when_recorded(t);
     }
 
     /// True when every task sending to `t` has finished.

@@ -10,8 +10,8 @@ use super::barrier::CheckpointId;
 use super::model::Config;
 use super::physical::Physical;
 use super::physical::{ChannelId, TaskId};
-use super::record::Record;
-use super::snapshot::{self, GlobalState, TaskSnapshot};
+use super::record::{Item, ItemKind, Record, RecordId};
+use super::snapshot::{self, Crossing, CrossingKind, GlobalState, TaskSnapshot};
 use super::sorted_map::SortedMap;
 use super::trace::AbortReason;
 
@@ -43,6 +43,12 @@ pub(super) struct Pending {
     /// In-flight records persisted for this checkpoint (unaligned), in the order they were
     /// recorded; grouped by channel only when the checkpoint completes.
     pub channel_state: Vec<(ChannelId, Record)>,
+    /// Per task, where its snapshot cut the record ids: records it created before its
+    /// snapshot have smaller ids (every record is sent in the step it is made). 0: no
+    /// snapshot yet.
+    pub cuts: Vec<RecordId>,
+    /// Records seen crossing the cut the wrong way so far (see [`Coordinator::observe`]).
+    pub crossings: Vec<Crossing>,
 }
 
 #[derive(Clone, Debug)]
@@ -145,6 +151,8 @@ impl Coordinator {
                 snapshots: vec![None; tasks as usize],
                 acked: 0,
                 channel_state: Vec::new(),
+                cuts: vec![0; tasks as usize],
+                crossings: Vec::new(),
             },
         );
         self.summaries.push(CheckpointSummary {
@@ -180,6 +188,108 @@ impl Coordinator {
         }
     }
 
+    /// Task `t` took its snapshot for `id` when the next record id was `next_record`.
+    pub(super) fn mark_cut(&mut self, id: CheckpointId, t: TaskId, next_record: RecordId) {
+        if let Some(cut) = self
+            .pending
+            .get_mut(&id)
+            .and_then(|p| p.cuts.get_mut(t as usize))
+        {
+            if *cut == 0 {
+                *cut = next_record;
+            }
+        }
+    }
+
+    /// Task `to` is about to let `record`, from `sender` over `channel`, change its state:
+    /// for every running checkpoint, does that cross the cut the wrong way? Received before
+    /// the receiver's snapshot but sent after the sender's is an orphan; received after the
+    /// receiver's snapshot, sent before the sender's (or the sender has none yet) and not
+    /// recorded in the channel's state is lost.
+    pub(super) fn observe(
+        &mut self,
+        to: TaskId,
+        sender: TaskId,
+        channel: ChannelId,
+        record: Record,
+    ) {
+        for p in self.pending.values_mut() {
+            let (Some(&receiver_cut), Some(&sender_cut)) =
+                (p.cuts.get(to as usize), p.cuts.get(sender as usize))
+            else {
+                continue;
+            };
+            let sent_after = sender_cut != 0 && record.id >= sender_cut;
+            let kind = if receiver_cut == 0 {
+                if !sent_after {
+                    continue;
+                }
+                CrossingKind::Orphan
+            } else {
+                let recorded = p
+                    .channel_state
+                    .iter()
+                    .rev()
+                    .any(|&(c, r)| c == channel && r.id == record.id);
+                if sent_after || recorded {
+                    continue;
+                }
+                CrossingKind::Lost
+            };
+            p.crossings.push(Crossing {
+                channel,
+                record,
+                kind,
+            });
+        }
+    }
+
+    /// Completes the identity check of `id` before it completes: records still in flight that
+    /// were sent before their sender's snapshot and are not recorded are lost; recorded records
+    /// sent after it are counted twice.
+    pub(super) fn check_in_flight<'a>(
+        &mut self,
+        id: CheckpointId,
+        phys: &Physical,
+        queued: impl Fn(ChannelId) -> &'a VecDeque<Item>,
+    ) {
+        let Some(p) = self.pending.get_mut(&id) else {
+            return;
+        };
+        let mut recorded: Vec<(u64, u64)> = p
+            .channel_state
+            .iter()
+            .map(|&(c, r)| (u64::from(c), r.id))
+            .collect();
+        recorded.sort_unstable();
+        for &(c, r) in &p.channel_state {
+            let sender = phys.channels.get(c as usize).map_or(0, |i| i.from);
+            let cut = p.cuts.get(sender as usize).copied().unwrap_or(0);
+            if cut != 0 && r.id >= cut {
+                p.crossings.push(Crossing {
+                    channel: c,
+                    record: r,
+                    kind: CrossingKind::RecordedAfterCut,
+                });
+            }
+        }
+        for (c, info) in phys.channels.iter().enumerate() {
+            let cut = p.cuts.get(info.from as usize).copied().unwrap_or(0);
+            for item in queued(c as ChannelId) {
+                if let ItemKind::Record(r) = item.kind {
+                    let before = cut == 0 || r.id < cut;
+                    if before && recorded.binary_search(&(c as u64, r.id)).is_err() {
+                        p.crossings.push(Crossing {
+                            channel: c as ChannelId,
+                            record: r,
+                            kind: CrossingKind::Lost,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
     pub(super) fn is_complete(&self, id: CheckpointId) -> bool {
         self.pending
             .get(&id)
@@ -204,6 +314,7 @@ impl Coordinator {
             now,
             tasks,
             by_channel(&p.channel_state),
+            p.crossings,
             phys,
         ))
     }

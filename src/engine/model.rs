@@ -62,6 +62,18 @@ pub enum OperatorKind {
     Union,
     /// Collects what reaches it.
     Sink,
+    /// A process of the seed's one-token system (Chandy-Lamport): it is `s1` while it holds
+    /// the token and `s0` otherwise; it keeps the token `hold` time units, then passes it on
+    /// (to its outputs in turn). At most one process starts with the token.
+    Token { has_token: bool, hold: u64 },
+    /// A bank account (Chandy-Lamport): every `interval` time units on average it sends a
+    /// random transfer of 1 to `max_transfer` (never more than its balance) to a random
+    /// neighbour, and it adds every transfer it receives to its balance.
+    Account {
+        balance: u64,
+        interval: u64,
+        max_transfer: u64,
+    },
 }
 
 /// How [`OperatorKind`] is read from a file. Serde ignores extra fields next to the tag of
@@ -84,6 +96,16 @@ enum OperatorKindFile {
     Count {},
     Union {},
     Sink {},
+    Token {
+        #[serde(default)]
+        has_token: bool,
+        hold: u64,
+    },
+    Account {
+        balance: u64,
+        interval: u64,
+        max_transfer: u64,
+    },
 }
 
 impl From<OperatorKindFile> for OperatorKind {
@@ -104,6 +126,16 @@ impl From<OperatorKindFile> for OperatorKind {
             OperatorKindFile::Count {} => OperatorKind::Count,
             OperatorKindFile::Union {} => OperatorKind::Union,
             OperatorKindFile::Sink {} => OperatorKind::Sink,
+            OperatorKindFile::Token { has_token, hold } => OperatorKind::Token { has_token, hold },
+            OperatorKindFile::Account {
+                balance,
+                interval,
+                max_transfer,
+            } => OperatorKind::Account {
+                balance,
+                interval,
+                max_transfer,
+            },
         }
     }
 }
@@ -111,6 +143,15 @@ impl From<OperatorKindFile> for OperatorKind {
 impl OperatorKind {
     pub fn is_source(&self) -> bool {
         matches!(self, OperatorKind::Source { .. })
+    }
+
+    /// A process of a Chandy-Lamport system (token holder, bank account): it acts on its own,
+    /// has parallelism 1 and may sit on a cycle.
+    pub fn is_process(&self) -> bool {
+        matches!(
+            self,
+            OperatorKind::Token { .. } | OperatorKind::Account { .. }
+        )
     }
 
     /// Short lower-case name, as the page labels the operator kind.
@@ -123,6 +164,8 @@ impl OperatorKind {
             OperatorKind::Count => "count",
             OperatorKind::Union => "union",
             OperatorKind::Sink => "sink",
+            OperatorKind::Token { .. } => "token",
+            OperatorKind::Account { .. } => "account",
         }
     }
 }
@@ -142,6 +185,19 @@ pub struct Edge {
     /// until the receiver consumes. At least 1.
     #[serde(default = "default_capacity")]
     pub capacity: u32,
+    /// FIFO channels (the default, as Flink's and as Chandy-Lamport assumes). `false` lets a
+    /// later item overtake an earlier one: each item takes a random time of 1 to twice the
+    /// latency, and the channel delivers in arrival order.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub fifo: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn default_latency() -> u64 {
@@ -217,6 +273,10 @@ pub struct Config {
     /// in a row (expired or declined; subsumed ones do not count, a completed one resets the
     /// count). `None` (the default here) tolerates any number.
     pub tolerable_failed_checkpoints: Option<u32>,
+    /// Chandy-Lamport: the subtasks (by name) that initiate the periodic snapshots, in turn.
+    /// Empty: every source at once if the graph has sources, else every process in turn.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub initiators: Vec<String>,
 }
 
 impl Default for Config {
@@ -231,6 +291,7 @@ impl Default for Config {
             finished_channels_align: true,
             retained_checkpoints: 16,
             tolerable_failed_checkpoints: None,
+            initiators: Vec::new(),
         }
     }
 }

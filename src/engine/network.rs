@@ -32,6 +32,9 @@ pub struct Channel {
     pub(super) queued_records: u32,
     /// Items the channel holds at most (from its edge).
     pub(super) capacity: u32,
+    /// FIFO (the default). Otherwise each item takes a random time of 1 to twice the latency
+    /// and the queue is kept in arrival order, so a later item may overtake an earlier one.
+    pub fifo: bool,
     /// Bumped whenever the queued delivery event of this channel becomes stale.
     pub(super) generation: u32,
     pub(super) scheduled: bool,
@@ -93,6 +96,9 @@ impl Simulation {
 
     pub(super) fn send(&mut self, c: ChannelId, kind: ItemKind) {
         let was_full = self.channels[c as usize].is_full();
+        if !self.channels[c as usize].fifo {
+            return self.send_unordered(c, kind, was_full);
+        }
         let ch = &mut self.channels[c as usize];
         let arrives_at = ch
             .queue
@@ -108,6 +114,37 @@ impl Simulation {
             sent_at: self.now,
             arrives_at,
         });
+        self.schedule_channel(c);
+        self.refresh_credit(c, was_full);
+    }
+
+    /// A non-FIFO channel: the item takes a random 1 to 2 × latency and goes into the queue in
+    /// arrival order (after items arriving at the same time), overtaking slower ones.
+    fn send_unordered(&mut self, c: ChannelId, kind: ItemKind, was_full: bool) {
+        let latency = self.channels[c as usize].latency;
+        let delay = 1 + self.rng.below(latency.saturating_mul(2).max(1));
+        let arrives_at = self.now.saturating_add(delay);
+        let ch = &mut self.channels[c as usize];
+        if matches!(kind, ItemKind::Record(_)) {
+            ch.records_sent += 1;
+            ch.queued_records += 1;
+        }
+        let at = ch.queue.partition_point(|i| i.arrives_at <= arrives_at);
+        ch.queue.insert(
+            at,
+            Item {
+                kind,
+                sent_at: self.now,
+                arrives_at,
+            },
+        );
+        if at == 0 {
+            // A new head arrives sooner than the delivery planned for the old one.
+            ch.generation = ch.generation.wrapping_add(1);
+            ch.scheduled = false;
+            let to = self.phys.channels[c as usize].to as usize;
+            self.tasks[to].waiting.retain(|&w| w != c);
+        }
         self.schedule_channel(c);
         self.refresh_credit(c, was_full);
     }
@@ -213,6 +250,8 @@ impl Simulation {
         }
         self.schedule_replay(from);
         if emit {
+            // A process's stalled act happens now instead of when it was planned.
+            self.tasks[from as usize].act_at = self.now;
             self.schedule(self.now, Due::Emit(from));
         }
     }

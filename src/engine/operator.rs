@@ -5,6 +5,8 @@ use std::rc::Rc;
 use super::barrier::CheckpointId;
 use super::model::OperatorKind;
 use super::physical::{ChannelId, TaskId};
+use super::queue::Due;
+use super::record::ItemKind;
 use super::record::{Payload, Record};
 use super::sim::Simulation;
 use super::snapshot::{TaskState, SINK_RECENT};
@@ -46,7 +48,7 @@ impl Simulation {
                     Payload::Word(w) | Payload::Count { word: w, .. } => {
                         self.word(w).chars().count() as u32 >= *min_len
                     }
-                    Payload::Line(_) => true,
+                    Payload::Line(_) | Payload::Token | Payload::Transfer { .. } => true,
                 };
                 if pass {
                     emit(self, record.payload);
@@ -61,6 +63,7 @@ impl Simulation {
                         &single
                     }
                     Payload::Line(l) => phys.lines.get(l as usize).map_or(&[][..], |l| &l.words),
+                    Payload::Token | Payload::Transfer { .. } => &[],
                 };
                 for &w in words {
                     let count = match &mut self.tasks[t as usize].state {
@@ -89,6 +92,27 @@ impl Simulation {
             OperatorKind::Map | OperatorKind::Union | OperatorKind::Source { .. } => {
                 emit(self, record.payload)
             }
+            OperatorKind::Token { hold, .. } => {
+                if record.payload == Payload::Token {
+                    if let TaskState::Token { token } = &mut self.tasks[t as usize].state {
+                        *token = true;
+                    }
+                    // Kept for a while: `hold` on average, from half to one and a half of it.
+                    let at = self
+                        .now
+                        .saturating_add(hold / 2)
+                        .saturating_add(self.rng.below(hold + 1));
+                    self.tasks[t as usize].act_at = at;
+                    self.schedule(at, Due::Emit(t));
+                }
+            }
+            OperatorKind::Account { .. } => {
+                if let (Payload::Transfer { amount }, TaskState::Account { balance }) =
+                    (record.payload, &mut self.tasks[t as usize].state)
+                {
+                    *balance = balance.saturating_add(amount);
+                }
+            }
         }
         if let TaskState::Stateless { processed } = &mut self.tasks[t as usize].state {
             *processed += 1;
@@ -111,6 +135,10 @@ impl Simulation {
         let phys = Rc::clone(&self.phys);
         let info = &phys.tasks[t as usize];
         let op = &phys.graph.operators[info.operator as usize];
+        if op.kind.is_process() {
+            self.act(t);
+            return;
+        }
         let OperatorKind::Source { bounded, .. } = op.kind else {
             return;
         };
@@ -148,5 +176,75 @@ impl Simulation {
             .busy_until
             .max(self.now)
             .saturating_add(op.processing_time);
+    }
+}
+
+impl Simulation {
+    /// A process acts on its own: a token holder passes the token on (to its outputs in
+    /// turn), an account sends a random transfer to a random neighbour and plans its next one.
+    fn act(&mut self, t: TaskId) {
+        let phys = Rc::clone(&self.phys);
+        let info = &phys.tasks[t as usize];
+        let op = &phys.graph.operators[info.operator as usize];
+        let outputs: Vec<ChannelId> = info.outputs.iter().flatten().copied().collect();
+        match op.kind {
+            OperatorKind::Token { .. } => {
+                let holds = matches!(
+                    self.tasks[t as usize].state,
+                    TaskState::Token { token: true }
+                );
+                if !holds || outputs.is_empty() {
+                    return;
+                }
+                let turn = &mut self.tasks[t as usize].round_robin;
+                let i = turn.first().copied().unwrap_or(0) as usize % outputs.len();
+                if let Some(r) = turn.first_mut() {
+                    *r = r.wrapping_add(1);
+                }
+                self.tasks[t as usize].state = TaskState::Token { token: false };
+                self.send_process_record(t, outputs[i], Payload::Token);
+            }
+            OperatorKind::Account {
+                interval,
+                max_transfer,
+                ..
+            } => {
+                let next = self
+                    .now
+                    .saturating_add(interval / 2)
+                    .saturating_add(self.rng.below(interval.max(1)))
+                    .max(self.now + 1);
+                self.schedule(next, Due::Emit(t));
+                let TaskState::Account { balance } = self.tasks[t as usize].state else {
+                    return;
+                };
+                let most = balance.min(max_transfer);
+                if most == 0 || outputs.is_empty() {
+                    return;
+                }
+                let amount = 1 + self.rng.below(most);
+                let to = outputs[self.rng.below(outputs.len() as u64) as usize];
+                self.tasks[t as usize].state = TaskState::Account {
+                    balance: balance - amount,
+                };
+                self.send_process_record(t, to, Payload::Transfer { amount });
+            }
+            _ => {}
+        }
+    }
+
+    fn send_process_record(&mut self, t: TaskId, c: ChannelId, payload: Payload) {
+        let record = Record {
+            id: self.next_record,
+            parent: 0,
+            payload,
+        };
+        self.next_record += 1;
+        self.events.push(Event::Sent {
+            task: t,
+            channel: c,
+            record,
+        });
+        self.send(c, ItemKind::Record(record));
     }
 }

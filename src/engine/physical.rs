@@ -48,6 +48,19 @@ pub enum GraphError {
     SourceWithoutLines(String),
     ZeroInterval(String),
     Cycle(String),
+    /// A process (token holder, account) with parallelism other than 1.
+    ProcessParallelism(String),
+    /// More than one process starts with the token.
+    TwoTokens(String, String),
+    /// A barrier mode that injects barriers at sources, on a graph without one.
+    NoSourceForBarriers,
+    /// A Chandy-Lamport initiator named in the config that is no subtask.
+    UnknownInitiator(String),
+    /// A Chandy-Lamport initiator from which a marker cannot reach every process.
+    Unreachable {
+        initiator: String,
+        task: String,
+    },
     TooManyTasks(u64),
     TooManyChannels(u64),
     TooManyLines(usize),
@@ -91,7 +104,28 @@ impl fmt::Display for GraphError {
             GraphError::ZeroInterval(n) => write!(f, "source {n:?} has interval 0"),
             GraphError::Cycle(n) => write!(
                 f,
-                "the graph has a cycle through {n:?}; cyclic graphs are not supported yet"
+                "the graph has a cycle through {n:?}; this barrier mode needs an acyclic graph \
+                 (run it with chandy-lamport)"
+            ),
+            GraphError::ProcessParallelism(n) => {
+                write!(f, "process {n:?} must have parallelism 1")
+            }
+            GraphError::TwoTokens(a, b) => write!(
+                f,
+                "processes {a:?} and {b:?} both start with the token; at most one may"
+            ),
+            GraphError::NoSourceForBarriers => write!(
+                f,
+                "the graph has no source to inject barriers at; run it with chandy-lamport, \
+                 where a process initiates the snapshot"
+            ),
+            GraphError::UnknownInitiator(n) => {
+                write!(f, "the initiator {n:?} is not a subtask of the graph")
+            }
+            GraphError::Unreachable { initiator, task } => write!(
+                f,
+                "a marker from {initiator:?} can never reach {task:?}, so its snapshot could \
+                 never complete (Chandy-Lamport needs every process reachable from the initiator)"
             ),
             GraphError::TooManyTasks(n) => {
                 write!(
@@ -157,8 +191,12 @@ pub struct Physical {
     pub channels: Vec<ChannelInfo>,
     /// Per operator, its subtasks' ids (contiguous).
     pub operator_tasks: Vec<Vec<TaskId>>,
-    /// Operators in topological order.
+    /// Operators in topological order of the graph without its back-edges.
     pub topo_order: Vec<u32>,
+    /// Indices of the job graph's back-edges: the edges that close a cycle (found by a
+    /// depth-first search from the operators without inputs, in operator order). Without them
+    /// the graph is acyclic. Empty for an acyclic graph.
+    pub back_edges: Vec<u32>,
     /// The job graph's edges as (from, to) operator indices, in edge order.
     pub operator_edges: Vec<(u32, u32)>,
     /// Each operator's layer: the length of the longest path to it from a source (the
@@ -218,6 +256,15 @@ impl Physical {
             if op.parallelism == 0 {
                 return Err(GraphError::ZeroParallelism(op.name.clone()));
             }
+            if op.kind.is_process() && op.parallelism != 1 {
+                return Err(GraphError::ProcessParallelism(op.name.clone()));
+            }
+            match op.kind {
+                OperatorKind::Token { hold: 0, .. } | OperatorKind::Account { interval: 0, .. } => {
+                    return Err(GraphError::ZeroInterval(op.name.clone()));
+                }
+                _ => {}
+            }
             total_tasks += op.parallelism as u64;
             if let OperatorKind::Source {
                 lines, interval, ..
@@ -234,8 +281,27 @@ impl Physical {
         if total_tasks > MAX_TASKS as u64 {
             return Err(GraphError::TooManyTasks(total_tasks));
         }
-        if !ops.iter().any(|o| o.kind.is_source()) {
+        if !ops
+            .iter()
+            .any(|o| o.kind.is_source() || o.kind.is_process())
+        {
             return Err(GraphError::NoSource);
+        }
+        let holders: Vec<&str> = ops
+            .iter()
+            .filter(|o| {
+                matches!(
+                    o.kind,
+                    OperatorKind::Token {
+                        has_token: true,
+                        ..
+                    }
+                )
+            })
+            .map(|o| o.name.as_str())
+            .collect();
+        if let [a, b, ..] = holders[..] {
+            return Err(GraphError::TwoTokens(a.to_string(), b.to_string()));
         }
 
         // Resolve edges and count channels before allocating anything.
@@ -282,16 +348,23 @@ impl Physical {
         }
         for (i, op) in ops.iter().enumerate() {
             let inputs = edges.iter().filter(|(_, t)| *t == i as u32).count();
-            if !op.kind.is_source() && inputs == 0 {
+            if !op.kind.is_source() && !op.kind.is_process() && inputs == 0 {
                 return Err(GraphError::NoInputs(op.name.clone()));
             }
             if op.kind == OperatorKind::Union && inputs < 2 {
                 return Err(GraphError::UnionNeedsTwoInputs(op.name.clone()));
             }
         }
-        let topo_order = topological_order(ops.len(), &edges)
+        let back_edges = back_edges(ops.len(), &edges);
+        let forward: Vec<(u32, u32)> = edges
+            .iter()
+            .enumerate()
+            .filter(|(e, _)| !back_edges.contains(&(*e as u32)))
+            .map(|(_, &pair)| pair)
+            .collect();
+        let topo_order = topological_order(ops.len(), &forward)
             .map_err(|op| GraphError::Cycle(ops[op as usize].name.clone()))?;
-        let layers = longest_path_layers(&topo_order, &edges);
+        let layers = longest_path_layers(&topo_order, &forward);
 
         // Subtasks, contiguous per operator.
         let mut tasks = Vec::with_capacity(total_tasks as usize);
@@ -302,7 +375,12 @@ impl Physical {
                 tasks.push(TaskInfo {
                     operator: i as u32,
                     subtask: s,
-                    name: format!("{}#{}", op.name, s),
+                    // A process is one of a kind: named as the seed names it (`p`, not `p#0`).
+                    name: if op.kind.is_process() {
+                        op.name.clone()
+                    } else {
+                        format!("{}#{}", op.name, s)
+                    },
                     inputs: Vec::new(),
                     outputs: Vec::new(),
                 });
@@ -381,6 +459,7 @@ impl Physical {
             channels,
             operator_tasks,
             topo_order,
+            back_edges,
             operator_edges: edges,
             layers,
             lines,
@@ -413,6 +492,27 @@ impl Physical {
         }
     }
 
+    /// Whether the job graph's edge `e` closes a cycle.
+    pub fn is_back_edge(&self, e: u32) -> bool {
+        self.back_edges.contains(&e)
+    }
+
+    /// The subtasks a marker sent by `from` can reach (itself included), by task id.
+    pub fn reachable_from(&self, from: TaskId) -> Vec<bool> {
+        let mut seen = vec![false; self.tasks.len()];
+        let mut todo = vec![from];
+        while let Some(t) = todo.pop() {
+            match seen.get_mut(t as usize) {
+                Some(s) if !*s => *s = true,
+                _ => continue,
+            }
+            for &c in self.tasks[t as usize].outputs.iter().flatten() {
+                todo.push(self.channels[c as usize].to);
+            }
+        }
+        seen
+    }
+
     /// Find a task by its `Name#i`.
     pub fn task_by_name(&self, name: &str) -> Option<TaskId> {
         self.tasks
@@ -436,6 +536,53 @@ fn longest_path_layers(order: &[u32], edges: &[(u32, u32)]) -> Vec<u32> {
         }
     }
     layer
+}
+
+/// The edges that close a cycle: a depth-first search from the operators without inputs (then
+/// from any operator not yet visited), in operator and edge order; an edge to an operator still
+/// on the search path is a back-edge. Iterative, so a long chain cannot overflow the stack.
+fn back_edges(n: usize, edges: &[(u32, u32)]) -> Vec<u32> {
+    // 0: not visited, 1: on the path, 2: done.
+    let mut state = vec![0u8; n];
+    let mut back = Vec::new();
+    let has_input: Vec<bool> = (0..n as u32)
+        .map(|o| edges.iter().any(|&(_, t)| t == o))
+        .collect();
+    let roots = (0..n as u32)
+        .filter(|&o| !has_input[o as usize])
+        .chain(0..n as u32);
+    for root in roots {
+        if state[root as usize] != 0 {
+            continue;
+        }
+        // (operator, next edge index to look at)
+        let mut path: Vec<(u32, usize)> = vec![(root, 0)];
+        state[root as usize] = 1;
+        while let Some(top) = path.last_mut() {
+            let (op, next) = *top;
+            match edges[next..].iter().position(|&(f, _)| f == op) {
+                Some(k) => {
+                    let e = next + k;
+                    top.1 = e + 1;
+                    let to = edges[e].1;
+                    match state[to as usize] {
+                        0 => {
+                            state[to as usize] = 1;
+                            path.push((to, 0));
+                        }
+                        1 => back.push(e as u32),
+                        _ => {}
+                    }
+                }
+                None => {
+                    state[op as usize] = 2;
+                    path.pop();
+                }
+            }
+        }
+    }
+    back.sort_unstable();
+    back
 }
 
 fn topological_order(n: usize, edges: &[(u32, u32)]) -> Result<Vec<u32>, u32> {
@@ -481,8 +628,32 @@ mod tests {
         let edges = [(0, 1), (1, 3), (0, 3), (2, 3)];
         let order = topological_order(4, &edges).unwrap();
         assert_eq!(longest_path_layers(&order, &edges), vec![0, 1, 0, 2]);
-        // A cycle has no order: the graph is refused before layers are needed.
+        // A cycle has no order; without its back-edge it has one.
         assert!(topological_order(2, &[(0, 1), (1, 0)]).is_err());
+    }
+
+    #[test]
+    fn back_edges_are_what_closes_each_cycle() {
+        use super::back_edges;
+        // Src 0 → Step 1 ⇄ itself (feedback), Step → Sink 2.
+        assert_eq!(back_edges(3, &[(0, 1), (1, 1), (1, 2)]), vec![1]);
+        // p ⇄ q, no operator without inputs: the search starts at p, q → p closes the cycle.
+        assert_eq!(back_edges(2, &[(0, 1), (1, 0)]), vec![1]);
+        // Three accounts, every pair connected both ways: removing the back-edges leaves a DAG.
+        let full: Vec<(u32, u32)> = (0..3u32)
+            .flat_map(|a| (0..3u32).filter(move |&b| b != a).map(move |b| (a, b)))
+            .collect();
+        let back = back_edges(3, &full);
+        let rest: Vec<(u32, u32)> = full
+            .iter()
+            .enumerate()
+            .filter(|(e, _)| !back.contains(&(*e as u32)))
+            .map(|(_, &p)| p)
+            .collect();
+        assert!(topological_order(3, &rest).is_ok());
+        assert_eq!(back.len(), 3);
+        // A DAG has none.
+        assert!(back_edges(4, &[(0, 1), (1, 3), (0, 3), (2, 3)]).is_empty());
     }
 
     #[test]

@@ -17,6 +17,10 @@ pub enum Payload {
     Word(u32),
     /// A keyed-count update: `word` has now been seen `count` times.
     Count { word: u32, count: u64 },
+    /// The token of the seed's one-token system.
+    Token,
+    /// Money moving between two bank accounts.
+    Transfer { amount: u64 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,9 +7,13 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
+use super::barrier::CheckpointId;
 use super::coordinator::CheckpointStatus;
+use super::physical::{ChannelId, Physical};
+use super::record::{Payload, Record};
 use super::sim::Simulation;
-use super::trace::Action;
+use super::snapshot::{GlobalState, TaskState};
+use super::trace::{Action, Event};
 
 /// The trace of `steps` scheduled steps as JSON lines, then one summary line. The golden
 /// trace tests compare exactly this text; it is [`write_trace`] into a string.
@@ -23,16 +27,89 @@ pub fn trace(sim: &mut Simulation, steps: u64) -> String {
 /// Runs up to `steps` scheduled steps (fewer if nothing is left to happen), writing each
 /// step's line as it goes, then the summary line.
 pub fn write_trace<W: Write>(sim: &mut Simulation, steps: u64, out: &mut W) -> io::Result<()> {
+    let mut report = Report::default();
     for _ in 0..steps {
-        if !write_step(sim, out)? {
+        if !report.write_step(sim, out)? {
             break;
         }
     }
-    write_summary(sim, out)
+    report.write_summary(sim, out)
 }
 
-/// Runs one scheduled step and writes its line. `Ok(false)` when nothing was left to happen
-/// (and nothing was written).
+/// A run being written: it keeps each checkpoint's verdict and global state from the step it
+/// completed, so the summary has them all although the coordinator retains only the latest.
+#[derive(Default)]
+pub struct Report {
+    completed: Vec<(CheckpointId, serde_json::Value)>,
+}
+
+impl Report {
+    /// Runs one scheduled step and writes its line. `Ok(false)` when nothing was left to
+    /// happen (and nothing was written).
+    pub fn write_step<W: Write>(&mut self, sim: &mut Simulation, out: &mut W) -> io::Result<bool> {
+        let Some(action) = sim.step() else {
+            return Ok(false);
+        };
+        write_step_line(sim, &action, out)?;
+        for e in sim.last_events() {
+            if let Event::CheckpointCompleted { checkpoint, .. } = e {
+                if let Some(g) = sim.coordinator().global_state(*checkpoint) {
+                    self.completed
+                        .push((*checkpoint, completed_json(sim.physical(), g)));
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// The summary line: `{"summary": ...}`.
+    pub fn write_summary<W: Write>(&self, sim: &Simulation, out: &mut W) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, &json!({ "summary": self.summary(sim) }))?;
+        out.write_all(b"\n")
+    }
+
+    /// Steps, time, whether the job has finished, and every checkpoint with its status and,
+    /// once completed, its verdict and global state.
+    pub fn summary(&self, sim: &Simulation) -> serde_json::Value {
+        let checkpoints: Vec<_> = sim
+            .coordinator()
+            .checkpoints()
+            .iter()
+            .map(|c| {
+                let mut line = json!({
+                    "id": c.id, "status": c.status, "acked": c.acked, "total": c.total,
+                    "verdict": serde_json::Value::Null,
+                });
+                if c.status == CheckpointStatus::Completed {
+                    let seen = self.completed.iter().find(|(id, _)| *id == c.id);
+                    let now = || {
+                        sim.coordinator()
+                            .global_state(c.id)
+                            .map(|g| completed_json(sim.physical(), g))
+                    };
+                    match seen.map(|(_, v)| v.clone()).or_else(now) {
+                        Some(serde_json::Value::Object(fields)) => {
+                            if let Some(obj) = line.as_object_mut() {
+                                obj.extend(fields);
+                            }
+                        }
+                        _ => line["verdict"] = json!("not retained"),
+                    }
+                }
+                line
+            })
+            .collect();
+        json!({
+            "steps": sim.steps(),
+            "time": sim.now(),
+            "finished": sim.job_finished(),
+            "checkpoints": checkpoints,
+        })
+    }
+}
+
+/// Runs one scheduled step and writes its line, without keeping global states (the summary
+/// then has those the coordinator retains). `Ok(false)` when nothing was left to happen.
 pub fn write_step<W: Write>(sim: &mut Simulation, out: &mut W) -> io::Result<bool> {
     let Some(action) = sim.step() else {
         return Ok(false);
@@ -53,37 +130,116 @@ fn write_step_line<W: Write>(sim: &Simulation, action: &Action, out: &mut W) -> 
     out.write_all(b"\n")
 }
 
-/// The summary line: `{"summary": ...}`.
+/// The summary line of a run whose global states were not kept as it went.
 pub fn write_summary<W: Write>(sim: &Simulation, out: &mut W) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, &json!({ "summary": summary(sim) }))?;
-    out.write_all(b"\n")
+    Report::default().write_summary(sim, out)
 }
 
-/// Steps, time, whether the job has finished, and every checkpoint with its status and, once
-/// completed, the consistency verdict of its global state.
+/// The summary of a run whose global states were not kept as it went: completed checkpoints
+/// the coordinator no longer retains say `"not retained"`.
 pub fn summary(sim: &Simulation) -> serde_json::Value {
-    let checkpoints: Vec<_> = sim
-        .coordinator()
-        .checkpoints()
-        .iter()
-        .map(|c| {
-            let verdict = match c.status {
-                CheckpointStatus::Completed => match sim.coordinator().global_state(c.id) {
-                    Some(g) if g.verdict.ok() => json!("consistent"),
-                    Some(g) => json!({
-                        "inconsistent": { "duplicated": g.verdict.duplicated, "lost": g.verdict.lost }
-                    }),
-                    None => json!("not retained"),
-                },
-                _ => serde_json::Value::Null,
-            };
-            json!({ "id": c.id, "status": c.status, "acked": c.acked, "total": c.total, "verdict": verdict })
-        })
-        .collect();
+    Report::default().summary(sim)
+}
+
+/// A completed checkpoint's `"verdict"` and `"global_state"`.
+///
+/// The verdict is `"consistent"`, or an object saying what is wrong: records duplicated or
+/// lost by counts, the records that crossed the cut the wrong way (by identity), word counts
+/// that do not match the input, tokens or money not conserved. The global state names tasks
+/// and channels as the page does: `{"tasks": {"Count#1": STATE}, "channels": {"p->q": [ITEM]}}`
+/// with every channel listed.
+pub fn completed_json(phys: &Physical, g: &GlobalState) -> serde_json::Value {
+    let v = &g.verdict;
+    let item = |r: &Record| match r.payload {
+        Payload::Token => json!("token"),
+        Payload::Transfer { amount } => json!({ "id": r.id, "amount": amount }),
+        Payload::Line(l) => json!({
+            "id": r.id,
+            "payload": phys.lines.get(l as usize).map_or("", |l| l.text.as_str()),
+        }),
+        Payload::Word(w) => json!({ "id": r.id, "payload": word(phys, w) }),
+        Payload::Count { word: w, count } => {
+            json!({ "id": r.id, "payload": format!("{}={count}", word(phys, w)) })
+        }
+    };
+    let verdict = if v.ok() {
+        json!("consistent")
+    } else {
+        let crossings: Vec<_> = v
+            .crossings
+            .iter()
+            .map(|c| {
+                json!({
+                    "channel": channel_key(phys, c.channel),
+                    "record": item(&c.record),
+                    "kind": c.kind,
+                })
+            })
+            .collect();
+        let mut wrong = json!({ "duplicated": v.duplicated, "lost": v.lost });
+        if !crossings.is_empty() {
+            wrong["crossings"] = json!(crossings);
+        }
+        if let Some(c) = &v.conservation {
+            if c.expected != c.found {
+                wrong["conservation"] = json!(c);
+            }
+        }
+        if let Some(w) = &v.word_check {
+            if !w.mismatches.is_empty() {
+                wrong["word_mismatches"] = json!(w.mismatches);
+            }
+        }
+        json!({ "inconsistent": wrong })
+    };
+    let mut tasks = serde_json::Map::new();
+    for snap in &g.tasks {
+        if let Some(info) = phys.tasks.get(snap.task as usize) {
+            tasks.insert(info.name.clone(), state_json(phys, &snap.state));
+        }
+    }
+    let mut channels = serde_json::Map::new();
+    for c in 0..phys.channel_count() {
+        let recorded: Vec<_> = g
+            .channel_state
+            .get(&c)
+            .map_or(&[][..], |v| &v[..])
+            .iter()
+            .map(item)
+            .collect();
+        channels.insert(channel_key(phys, c), json!(recorded));
+    }
     json!({
-        "steps": sim.steps(),
-        "time": sim.now(),
-        "finished": sim.job_finished(),
-        "checkpoints": checkpoints,
+        "verdict": verdict,
+        "global_state": { "tasks": tasks, "channels": channels },
     })
+}
+
+/// A task's state with words spelt out (keyed counts by word, not by word id).
+fn state_json(phys: &Physical, state: &TaskState) -> serde_json::Value {
+    match state {
+        TaskState::Count { counts } => {
+            let mut by_word = serde_json::Map::new();
+            for (&w, &n) in counts {
+                by_word.insert(word(phys, w).to_string(), json!(n));
+            }
+            json!({ "kind": "count", "counts": by_word })
+        }
+        other => json!(other),
+    }
+}
+
+fn word(phys: &Physical, w: u32) -> &str {
+    phys.words.get(w as usize).map_or("", String::as_str)
+}
+
+/// `from->to`, by subtask names.
+fn channel_key(phys: &Physical, c: ChannelId) -> String {
+    match phys.channels.get(c as usize) {
+        Some(ch) => format!(
+            "{}->{}",
+            phys.tasks[ch.from as usize].name, phys.tasks[ch.to as usize].name
+        ),
+        None => format!("channel {c}"),
+    }
 }

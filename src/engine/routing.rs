@@ -30,6 +30,9 @@ impl Simulation {
                             phys.word_hash.get(w as usize).copied().unwrap_or(0)
                         }
                         Payload::Line(l) => l.wrapping_mul(0x9E37_79B9),
+                        Payload::Token | Payload::Transfer { .. } => {
+                            (r.id as u32).wrapping_mul(0x9E37_79B9)
+                        }
                     };
                     self.send(group[hash as usize % group.len()], ItemKind::Record(r));
                 }

@@ -48,11 +48,17 @@ pub struct Simulation {
     /// More checkpoints failed in a row than tolerated: the job has failed and stopped.
     pub(super) job_failed: bool,
     pub(super) scratch: Vec<Output<Record>>,
+    /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]), and
+    /// whether all of them at once (the sources of a dataflow) or one after another.
+    pub(super) initiators: Vec<TaskId>,
+    pub(super) initiate_together: bool,
+    pub(super) next_initiator: u32,
 }
 
 impl Simulation {
     pub fn new(graph: &JobGraph, config: &Config, seed: u64) -> Result<Simulation, GraphError> {
         let phys = Rc::new(Physical::build(graph)?);
+        let (initiators, initiate_together) = check_mode(&phys, config)?;
         let tasks = phys
             .tasks
             .iter()
@@ -75,7 +81,8 @@ impl Simulation {
                     parked: Vec::new(),
                     waiting: Vec::new(),
                     wake_scheduled: false,
-                    awaiting_ack: None,
+                    awaiting_ack: Vec::new(),
+                    act_at: 0,
                     direct: Vec::new(),
                     full_outputs: 0,
                     backpressured: false,
@@ -97,6 +104,7 @@ impl Simulation {
                 held: 0,
                 queued_records: 0,
                 capacity: c.capacity,
+                fifo: phys.graph.edges[c.edge as usize].fifo,
                 generation: 0,
                 scheduled: false,
             })
@@ -117,15 +125,34 @@ impl Simulation {
             job_done: false,
             job_failed: false,
             scratch: Vec::new(),
+            initiators,
+            initiate_together,
+            next_initiator: 0,
         };
-        for t in 0..sim.phys.tasks.len() {
-            let info = &sim.phys.tasks[t];
-            let op = &sim.phys.graph.operators[info.operator as usize];
+        let phys = Rc::clone(&sim.phys);
+        for t in 0..phys.tasks.len() {
+            let info = &phys.tasks[t];
+            let op = &phys.graph.operators[info.operator as usize];
             if let OperatorKind::Source { interval, .. } = op.kind {
                 // Stagger the subtasks of one source across its interval.
                 let first =
                     1 + (interval as u128 * info.subtask as u128 / op.parallelism as u128) as u64;
                 sim.schedule(first, Due::Emit(t as TaskId));
+            }
+            // Processes act on their own: the token holder passes the token after `hold`,
+            // accounts start sending at a random moment of their first interval.
+            let first = match op.kind {
+                OperatorKind::Token {
+                    has_token: true,
+                    hold,
+                    ..
+                } => Some(hold),
+                OperatorKind::Account { interval, .. } => Some(1 + sim.rng.below(interval)),
+                _ => None,
+            };
+            if let Some(at) = first {
+                sim.tasks[t].act_at = at;
+                sim.schedule(at, Due::Emit(t as TaskId));
             }
         }
         if sim.config.checkpoint_interval.is_some() {
@@ -202,6 +229,8 @@ impl Simulation {
                 .map_or_else(String::new, |l| l.text.clone()),
             Payload::Word(w) => self.word(w).to_string(),
             Payload::Count { word, count } => format!("{}={}", self.word(word), count),
+            Payload::Token => "token".into(),
+            Payload::Transfer { amount } => format!("${amount}"),
         }
     }
 
@@ -232,6 +261,11 @@ impl Simulation {
             }
             Action::Emit { task } => self.emit(task),
             Action::Trigger => self.trigger(),
+            Action::Initiate { task } => self.trigger_at(Some(task)),
+            Action::SetFifo { channel, fifo } => {
+                self.channels[channel as usize].fifo = fifo;
+                self.events.push(Event::FifoChanged { channel, fifo });
+            }
             Action::Expire { checkpoint } => self.expire(checkpoint),
             Action::Pause { channel, paused } => {
                 let ch = &mut self.channels[channel as usize];
@@ -362,6 +396,13 @@ impl Simulation {
                     if self.tasks[t as usize].finished {
                         continue;
                     }
+                    let kind = &self.phys.operator_of(t).kind;
+                    let stale = self.tasks[t as usize].act_at != time;
+                    if kind.is_process() && (stale || !self.can_act(t)) {
+                        // A planned act that was replaced (the token came back, a manual
+                        // act), or a token holder without the token.
+                        continue;
+                    }
                     if self.tasks[t as usize].full_outputs > 0 {
                         self.tasks[t as usize].stalled_emit = true;
                         self.stall(t);
@@ -370,10 +411,22 @@ impl Simulation {
                     self.now = time;
                     self.steps += 1;
                     self.emit(t);
-                    if let OperatorKind::Source { interval, .. } = self.phys.operator_of(t).kind {
-                        if !self.tasks[t as usize].finished {
-                            self.schedule(time.saturating_add(interval), Due::Emit(t));
+                    match self.phys.operator_of(t).kind {
+                        OperatorKind::Source { interval, .. } => {
+                            if !self.tasks[t as usize].finished {
+                                self.schedule(time.saturating_add(interval), Due::Emit(t));
+                            }
                         }
+                        OperatorKind::Account { interval, .. } => {
+                            // The next transfer after a random pause averaging `interval`.
+                            let at = time
+                                .saturating_add(interval / 2)
+                                .saturating_add(self.rng.below(interval))
+                                .max(time + 1);
+                            self.tasks[t as usize].act_at = at;
+                            self.schedule(at, Due::Emit(t));
+                        }
+                        _ => {}
                     }
                     Action::Emit { task: t }
                 }
@@ -445,4 +498,69 @@ impl Simulation {
     }
 
     // ----- what happens -----
+
+    /// Whether process `t` has something to do: the token holder holds the token, an account
+    /// has money. Other tasks: always.
+    pub(super) fn can_act(&self, t: TaskId) -> bool {
+        match self.tasks[t as usize].state {
+            TaskState::Token { token } => token,
+            TaskState::Account { balance } => balance > 0,
+            _ => true,
+        }
+    }
+}
+
+/// What the barrier mode needs of the graph. The ABS modes inject barriers at sources and need
+/// an acyclic graph; Chandy-Lamport needs every process reachable from each initiator. Returns
+/// the initiators of Chandy-Lamport's periodic snapshots and whether they start them together.
+fn check_mode(phys: &Physical, config: &Config) -> Result<(Vec<TaskId>, bool), GraphError> {
+    let sources: Vec<TaskId> = (0..phys.task_count())
+        .filter(|&t| phys.operator_of(t).kind.is_source())
+        .collect();
+    if config.mode != BarrierMode::ChandyLamport {
+        if let Some(&e) = phys.back_edges.first() {
+            let to = phys.operator_edges[e as usize].1;
+            return Err(GraphError::Cycle(
+                phys.graph.operators[to as usize].name.clone(),
+            ));
+        }
+        if sources.is_empty() {
+            return Err(GraphError::NoSourceForBarriers);
+        }
+        return Ok((sources, true));
+    }
+    let mut named = Vec::with_capacity(config.initiators.len());
+    for name in &config.initiators {
+        named.push(
+            phys.task_by_name(name)
+                .ok_or_else(|| GraphError::UnknownInitiator(name.clone()))?,
+        );
+    }
+    let (initiators, together) = if !named.is_empty() {
+        (named, false)
+    } else if !sources.is_empty() {
+        (sources, true)
+    } else {
+        ((0..phys.task_count()).collect(), false)
+    };
+    let groups: Vec<Vec<TaskId>> = if together {
+        vec![initiators.clone()]
+    } else {
+        initiators.iter().map(|&t| vec![t]).collect()
+    };
+    for group in groups {
+        let mut reached = vec![false; phys.tasks.len()];
+        for &t in &group {
+            for (r, yes) in reached.iter_mut().zip(phys.reachable_from(t)) {
+                *r |= yes;
+            }
+        }
+        if let Some(missed) = reached.iter().position(|r| !r) {
+            return Err(GraphError::Unreachable {
+                initiator: phys.tasks[group[0] as usize].name.clone(),
+                task: phys.tasks[missed].name.clone(),
+            });
+        }
+    }
+    Ok((initiators, together))
 }

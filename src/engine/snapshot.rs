@@ -33,6 +33,10 @@ pub enum TaskState {
         committed: u64,
         recent: VecDeque<Payload>,
     },
+    /// A process of the one-token system: `s1` (holds the token) or `s0`.
+    Token { token: bool },
+    /// A bank account.
+    Account { balance: u64 },
 }
 
 impl TaskState {
@@ -47,6 +51,8 @@ impl TaskState {
                 committed: 0,
                 recent: VecDeque::new(),
             },
+            OperatorKind::Token { has_token, .. } => TaskState::Token { token: *has_token },
+            OperatorKind::Account { balance, .. } => TaskState::Account { balance: *balance },
             _ => TaskState::Stateless { processed: 0 },
         }
     }
@@ -54,7 +60,10 @@ impl TaskState {
     /// Bytes this state would take in a checkpoint (8 per number, 16 per keyed entry).
     pub fn size_bytes(&self) -> u64 {
         match self {
-            TaskState::Source { .. } | TaskState::Stateless { .. } => 8,
+            TaskState::Source { .. }
+            | TaskState::Stateless { .. }
+            | TaskState::Token { .. }
+            | TaskState::Account { .. } => 8,
             TaskState::Count { counts } => 16 * counts.len() as u64,
             TaskState::Sink { recent, .. } => 16 + 16 * recent.len() as u64,
         }
@@ -145,25 +154,77 @@ pub struct WordCheck {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdict {
-    /// No record is reflected downstream without its sending being reflected upstream, and
-    /// none is both in a state and in a recorded channel.
+    /// No record is reflected downstream without its sending being reflected upstream, none
+    /// is both in a state and in a recorded channel, and none is missing: by counts per channel
+    /// and by the identity of every record that crossed the cut.
     pub consistent: bool,
-    /// Channels where the cut is not exact.
+    /// Channels where the cut is not exact by counts.
     pub broken: Vec<ChannelCut>,
     pub duplicated: u64,
     pub lost: u64,
+    /// The records that crossed the cut the wrong way, by identity. Counts can balance while
+    /// identities do not (a lost record and a doubled one on the same channel, which is what a
+    /// non-FIFO channel does); this list never hides that.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crossings: Vec<Crossing>,
     pub word_check: Option<WordCheck>,
+    /// What the scenario conserves (the one token, the money), if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conservation: Option<Conservation>,
 }
 
 impl Verdict {
-    /// Consistent, and the word counts (if checked) match.
+    /// Consistent, and the word counts (if checked) match, and what is conserved is.
     pub fn ok(&self) -> bool {
         self.consistent
             && self
                 .word_check
                 .as_ref()
                 .is_none_or(|w| w.mismatches.is_empty())
+            && self
+                .conservation
+                .as_ref()
+                .is_none_or(|c| c.expected == c.found)
     }
+}
+
+/// A record on the wrong side of a cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Crossing {
+    pub channel: ChannelId,
+    pub record: Record,
+    pub kind: CrossingKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CrossingKind {
+    /// Sent after the sender's snapshot, yet received before the receiver's: the snapshot
+    /// counts it twice (in the receiver's state, and still unsent in the sender's).
+    Orphan,
+    /// Recorded in the channel's state although sent after the sender's snapshot: counted
+    /// twice too.
+    RecordedAfterCut,
+    /// Sent before the sender's snapshot, but neither received before the receiver's nor
+    /// recorded in the channel: the snapshot has lost it.
+    Lost,
+}
+
+/// What a Chandy-Lamport system conserves, in the snapshot against the scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conservation {
+    pub what: Conserved,
+    /// How many tokens, or how much money, the scenario started with.
+    pub expected: u64,
+    /// The same in the snapshot: in the process states plus the recorded channel states.
+    pub found: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Conserved {
+    Tokens,
+    Money,
 }
 
 /// A completed checkpoint's global state with its verdict.
@@ -173,6 +234,7 @@ pub fn checked(
     completion_time: u64,
     tasks: Vec<TaskSnapshot>,
     channel_state: SortedMap<ChannelId, Vec<Record>>,
+    crossings: Vec<Crossing>,
     phys: &Physical,
 ) -> GlobalState {
     let mut gs = GlobalState {
@@ -186,7 +248,9 @@ pub fn checked(
             broken: Vec::new(),
             duplicated: 0,
             lost: 0,
+            crossings,
             word_check: None,
+            conservation: None,
         },
     };
     gs.verdict = check(phys, &gs);
@@ -236,13 +300,82 @@ pub fn check(phys: &Physical, gs: &GlobalState) -> Verdict {
         .copied()
         .filter(|c| c.duplicated() > 0 || c.lost() > 0)
         .collect();
+    let crossings = gs.verdict.crossings.clone();
     Verdict {
-        consistent: broken.is_empty(),
+        consistent: broken.is_empty() && crossings.is_empty(),
         duplicated: cuts.iter().map(ChannelCut::duplicated).sum(),
         lost: cuts.iter().map(ChannelCut::lost).sum(),
         broken,
+        crossings,
         word_check: word_check(phys, gs),
+        conservation: conservation(phys, gs),
     }
+}
+
+/// Tokens or money: what the processes started with against what the snapshot holds.
+fn conservation(phys: &Physical, gs: &GlobalState) -> Option<Conservation> {
+    let ops = &phys.graph.operators;
+    let recorded = || gs.channel_state.values().flatten().map(|r| r.payload);
+    if ops
+        .iter()
+        .any(|o| matches!(o.kind, OperatorKind::Token { .. }))
+    {
+        let expected = ops
+            .iter()
+            .filter(|o| {
+                matches!(
+                    o.kind,
+                    OperatorKind::Token {
+                        has_token: true,
+                        ..
+                    }
+                )
+            })
+            .count() as u64;
+        let held = gs
+            .tasks
+            .iter()
+            .filter(|s| matches!(s.state, TaskState::Token { token: true }))
+            .count() as u64;
+        let moving = recorded().filter(|p| *p == Payload::Token).count() as u64;
+        return Some(Conservation {
+            what: Conserved::Tokens,
+            expected,
+            found: held + moving,
+        });
+    }
+    if ops
+        .iter()
+        .any(|o| matches!(o.kind, OperatorKind::Account { .. }))
+    {
+        let expected = ops
+            .iter()
+            .map(|o| match o.kind {
+                OperatorKind::Account { balance, .. } => balance,
+                _ => 0,
+            })
+            .fold(0u64, u64::saturating_add);
+        let held = gs
+            .tasks
+            .iter()
+            .map(|s| match s.state {
+                TaskState::Account { balance } => balance,
+                _ => 0,
+            })
+            .fold(0u64, u64::saturating_add);
+        let moving = recorded()
+            .map(|p| match p {
+                Payload::Transfer { amount } => amount,
+                _ => 0,
+            })
+            .fold(0u64, u64::saturating_add);
+        return Some(Conservation {
+            what: Conserved::Money,
+            expected,
+            found: held.saturating_add(moving),
+        });
+    }
+    None
 }
 
 /// The chain Source → (Split | Map | Filter)* → Count, if the graph is one.

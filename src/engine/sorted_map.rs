@@ -53,6 +53,10 @@ impl<K, V> SortedMap<K, V> {
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
         self.entries.iter().map(|(_, v)| v)
     }
+
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
 }
 
 impl<K: Ord, V> SortedMap<K, V> {

@@ -32,9 +32,13 @@ pub struct Task {
     /// picks one of them (a tie between items that were all ready).
     pub(super) waiting: Vec<ChannelId>,
     pub(super) wake_scheduled: bool,
-    /// Unaligned: the snapshot taken when the first barrier came, acknowledged only once
-    /// every input has delivered that barrier (or closed) and so all channel state is in.
-    pub(super) awaiting_ack: Option<(CheckpointId, TaskSnapshot)>,
+    /// Unaligned and Chandy-Lamport: snapshots taken but not yet acknowledged, because the
+    /// task still records channel state for them (until every input has delivered that
+    /// barrier or marker, or closed). Chandy-Lamport may have several at once.
+    pub(super) awaiting_ack: Vec<(CheckpointId, TaskSnapshot)>,
+    /// A process's planned next act (passing the token, a transfer): a scheduled act at any
+    /// other time is stale.
+    pub(super) act_at: u64,
     /// Checkpoints the coordinator triggered on this task directly because every task
     /// upstream had finished: it snapshots them when its own input has ended.
     pub(super) direct: Vec<CheckpointId>,
@@ -128,6 +132,8 @@ impl Simulation {
                 let channel = channel_of(ch);
                 let early = self.tasks[t as usize].handler.early_on(ch);
                 self.channels[channel as usize].records_received += 1;
+                let sender = self.phys.channels[channel as usize].from;
+                self.coordinator.observe(t, sender, channel, record);
                 self.process(t, channel, record, early);
             }
             Output::Barrier {
@@ -175,9 +181,7 @@ impl Simulation {
                 });
                 self.forget(t, n);
                 let task = &mut self.tasks[t as usize];
-                if task.awaiting_ack.as_ref().is_some_and(|(id, _)| *id == n) {
-                    task.awaiting_ack = None;
-                }
+                task.awaiting_ack.retain(|(id, _)| *id != n);
                 self.broadcast(t, ItemKind::Cancel(n));
                 if self
                     .coordinator

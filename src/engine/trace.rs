@@ -50,6 +50,18 @@ pub enum Event {
         offset: u64,
         record: Record,
     },
+    /// A process (token holder, account) sent a message of its own on `channel`.
+    Sent {
+        task: TaskId,
+        channel: ChannelId,
+        record: Record,
+    },
+    /// Chandy-Lamport: the process initiates snapshot `checkpoint` — it records its state and
+    /// sends markers (the `Snapshot` event that follows), then records every input.
+    Initiated {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
     /// A bounded source reached the end of its log.
     SourceEnded {
         task: TaskId,
@@ -185,6 +197,11 @@ pub enum Event {
     ChannelPaused {
         channel: ChannelId,
         paused: bool,
+    },
+    /// A channel became FIFO or not.
+    FifoChanged {
+        channel: ChannelId,
+        fifo: bool,
     },
     LatencyChanged {
         channel: ChannelId,

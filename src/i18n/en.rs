@@ -16,6 +16,8 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
         OperatorKind::Count => "count by key",
         OperatorKind::Union => "union",
         OperatorKind::Sink => "sink",
+        OperatorKind::Token { .. } => "process (token)",
+        OperatorKind::Account { .. } => "bank account",
     }
 }
 
@@ -24,6 +26,7 @@ fn mode_name(m: BarrierMode) -> &'static str {
         BarrierMode::Aligned => "Aligned (exactly-once)",
         BarrierMode::AtLeastOnce => "At-least-once",
         BarrierMode::Unaligned => "Unaligned",
+        BarrierMode::ChandyLamport => "Chandy-Lamport",
     }
 }
 
@@ -148,6 +151,11 @@ fn plural(n: u32, one: &str, many: &str) -> String {
 }
 
 fn narrate(b: &Beat, names: &Names) -> String {
+    if names.0.mode() == BarrierMode::ChandyLamport {
+        if let Some(text) = narrate_cl(b, names) {
+            return text;
+        }
+    }
     let input = |t, i: u32| {
         format!(
             "input {} of {} (from {})",
@@ -160,6 +168,13 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::Triggered { checkpoint: n } => format!(
             "The coordinator triggers checkpoint {n}: each source records its offset and injects barrier {n}."
         ),
+        Beat::Sent { task, channel, record } => format!(
+            "{} sends {} on {}.",
+            names.task(*task),
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+            names.channel(*channel)
+        ),
+        Beat::Initiated { task, checkpoint: n } => format!("{} initiates snapshot {n}.", names.task(*task)),
         Beat::TriggerDeferred => "A checkpoint is due, but the coordinator waits: too many are in progress.".into(),
         Beat::SourceRead { task, offset, record } => format!(
             "{} reads line {} of its log: “{}”.",
@@ -212,7 +227,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                         "Barrier {n} arrived on {at}, the last input it was waiting for: the alignment is complete."
                     ),
                 },
-                BarrierMode::Unaligned => match take {
+                BarrierMode::Unaligned | BarrierMode::ChandyLamport => match take {
                     BarrierTake::First => format!(
                         "Barrier {n} arrived first on {at}. Unaligned, the task does not wait for the other {}: it snapshots now; any record that arrives there before barrier {n} is saved as channel state.",
                         others(waiting)
@@ -373,6 +388,11 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 format!("Channel {} flows again.", names.channel(*channel))
             }
         }
+        Beat::FifoChanged { channel, fifo } => if *fifo {
+            format!("Channel {} is FIFO again: items arrive in the order they were sent.", names.channel(*channel))
+        } else {
+            format!("Channel {} is no longer FIFO: a later item may overtake an earlier one — Chandy-Lamport's snapshots assume FIFO channels.", names.channel(*channel))
+        },
         Beat::LatencyChanged { channel, latency } => format!(
             "Channel {} now takes {latency} time units.",
             names.channel(*channel)
@@ -475,6 +495,8 @@ pub const STRINGS: Strings = Strings {
     state_processed: |n| format!("processed {n}"),
     state_keys: |n| format!("{n} words counted"),
     state_received: |n| format!("received {n}"),
+    state_token: |t| if t { "s1 · has the token".into() } else { "s0 · no token".into() },
+    state_balance: |b| format!("balance ${b}"),
     operator_kind,
     slow: |l| format!("slow · latency {l}"),
     blocked: "blocked",
@@ -562,3 +584,65 @@ pub const STRINGS: Strings = Strings {
     ended: "Nothing is left to happen in this run.",
     dismiss: "Dismiss",
 };
+
+/// Chandy-Lamport's own words: processes, markers and snapshots rather than barriers and
+/// checkpoints. `None` where the general sentence is right.
+fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
+    let from = |t, i: u32| format!("{}→{}", names.upstream(t, i), names.task(t));
+    Some(match b {
+        Beat::Triggered { checkpoint: n } => format!("Snapshot {n} begins."),
+        Beat::Initiated { task, checkpoint: n } => format!(
+            "{} initiates snapshot {n}: it records its own state, sends a marker on every output, and from now on records every input until that input's marker arrives.",
+            names.task(*task)
+        ),
+        Beat::Snapshot { task, checkpoint: n, forwarded, .. } => format!(
+            "{} records its state for snapshot {n} and sends a marker on each of its {} (the marker rule).",
+            names.task(*task),
+            plural(*forwarded, "output", "outputs")
+        ),
+        Beat::SourceSnapshot { task, checkpoint: n, offset, .. } => format!(
+            "{} records offset {offset} for snapshot {n} and sends a marker on each output.",
+            names.task(*task)
+        ),
+        Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
+            let c = from(*task, *i);
+            match take {
+                BarrierTake::Ignored => format!("A stray marker of snapshot {n} arrived on {c} and is ignored."),
+                BarrierTake::First if have < need => format!(
+                    "The first marker of snapshot {n} reached {} on {c}: {} records its state now, records {c} as empty, and starts recording its other {} until their markers arrive.",
+                    names.task(*task), names.task(*task), others(need - have)
+                ),
+                BarrierTake::First => format!(
+                    "The marker of snapshot {n} reached {} on its only input {c}: it records its state; that channel is recorded empty.",
+                    names.task(*task)
+                ),
+                _ if have < need => format!(
+                    "The marker of snapshot {n} arrived on {c}: {} stops recording that channel ({have} of {need} inputs done).",
+                    names.task(*task)
+                ),
+                _ => format!(
+                    "The marker of snapshot {n} arrived on {c}, the last input {} was recording: its part of the snapshot is complete.",
+                    names.task(*task)
+                ),
+            }
+        }
+        Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
+            "{} arrived on {} while it is being recorded: it is part of snapshot {n}'s channel state (it was in flight when the cut was taken).",
+            capitalise(&names.payload(&ItemKind::Record(*record)).unwrap_or_default()),
+            from(*task, *i)
+        ),
+        Beat::Acknowledged { task, checkpoint: n, acked, total, why: AckKind::ChannelState } => format!(
+            "{} has the marker of snapshot {n} on every input: its state and channel states are recorded ({acked}/{total} processes done).",
+            names.task(*task)
+        ),
+        Beat::Completed { checkpoint: n, consistent } => format!(
+            "Snapshot {n} is complete: every process recorded its state and every channel its messages. {}",
+            if *consistent {
+                "It is a consistent global state — open it in the inspector."
+            } else {
+                "It is NOT a consistent global state — a message crossed the cut the wrong way (channels are not FIFO); open it in the inspector."
+            }
+        ),
+        _ => return None,
+    })
+}

@@ -150,6 +150,9 @@ pub struct Strings {
     pub state_processed: fn(u64) -> String,
     pub state_keys: fn(usize) -> String,
     pub state_received: fn(u64) -> String,
+    /// A token process: `s1` with the token, `s0` without.
+    pub state_token: fn(bool) -> String,
+    pub state_balance: fn(u64) -> String,
     pub operator_kind: fn(&OperatorKind) -> &'static str,
     pub slow: fn(u64) -> String,
     pub blocked: &'static str,

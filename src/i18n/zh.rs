@@ -16,6 +16,8 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
         OperatorKind::Count => "按鍵計數",
         OperatorKind::Union => "合併",
         OperatorKind::Sink => "輸出",
+        OperatorKind::Token { .. } => "行程（令牌）",
+        OperatorKind::Account { .. } => "銀行帳戶",
     }
 }
 
@@ -24,6 +26,7 @@ fn mode_name(m: BarrierMode) -> &'static str {
         BarrierMode::Aligned => "對齊（精確一次）",
         BarrierMode::AtLeastOnce => "至少一次",
         BarrierMode::Unaligned => "非對齊",
+        BarrierMode::ChandyLamport => "Chandy-Lamport",
     }
 }
 
@@ -111,6 +114,11 @@ fn item(names: &Names, item: &ItemKind) -> String {
 }
 
 fn narrate(b: &Beat, names: &Names) -> String {
+    if names.0.mode() == BarrierMode::ChandyLamport {
+        if let Some(text) = narrate_cl(b, names) {
+            return text;
+        }
+    }
     let input = |t, i: u32| {
         format!(
             "{} 的輸入 {}（來自 {}）",
@@ -123,6 +131,13 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::Triggered { checkpoint: n } => {
             format!("協調器觸發檢查點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。")
         }
+        Beat::Sent { task, channel, record } => format!(
+            "{} 在 {} 上送出「{}」。",
+            names.task(*task),
+            names.channel(*channel),
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default()
+        ),
+        Beat::Initiated { task, checkpoint: n } => format!("{} 發起快照 {n}。", names.task(*task)),
         Beat::TriggerDeferred => "檢查點到期了，但協調器必須等待：進行中的檢查點太多。".into(),
         Beat::SourceRead { task, offset, record } => format!(
             "{} 讀取日誌第 {} 行：「{}」。",
@@ -162,7 +177,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                     ),
                     _ => format!("屏障 {n} 到達 {at}，這是最後一個在等的輸入：對齊完成。"),
                 },
-                BarrierMode::Unaligned => match take {
+                BarrierMode::Unaligned | BarrierMode::ChandyLamport => match take {
                     BarrierTake::First => format!(
                         "屏障 {n} 最先到達 {at}。非對齊模式不等待其餘的輸入：任務立刻做快照，在那裡、比屏障 {n} 先到達的記錄都存為通道狀態。"
                     ),
@@ -305,6 +320,11 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 format!("通道 {} 恢復流動。", names.channel(*channel))
             }
         }
+        Beat::FifoChanged { channel, fifo } => if *fifo {
+            format!("通道 {} 恢復 FIFO：項目按送出的順序到達。", names.channel(*channel))
+        } else {
+            format!("通道 {} 不再是 FIFO：後送的項目可能超越先送的——Chandy-Lamport 快照假設通道是 FIFO 的。", names.channel(*channel))
+        },
         Beat::LatencyChanged { channel, latency } => {
             format!("通道 {} 現在需要 {latency} 個時間單位。", names.channel(*channel))
         }
@@ -395,6 +415,8 @@ pub const STRINGS: Strings = Strings {
     state_processed: |n| format!("已處理 {n}"),
     state_keys: |n| format!("已計數 {n} 個單詞"),
     state_received: |n| format!("已接收 {n}"),
+    state_token: |t| if t { "s1 · 持有令牌".into() } else { "s0 · 沒有令牌".into() },
+    state_balance: |b| format!("餘額 ${b}"),
     operator_kind,
     slow: |l| format!("慢 · 延遲 {l}"),
     blocked: "阻塞",
@@ -489,4 +511,64 @@ fn acked_note(acked: Option<(u32, u32)>) -> String {
         Some((a, t)) => format!("（已確認 {a}/{t}）"),
         None => String::new(),
     }
+}
+
+/// Chandy-Lamport 自己的用語：行程、標記（marker）與快照，而不是屏障與檢查點。
+fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
+    let from = |t, i: u32| format!("{}→{}", names.upstream(t, i), names.task(t));
+    Some(match b {
+        Beat::Triggered { checkpoint: n } => format!("快照 {n} 開始。"),
+        Beat::Initiated { task, checkpoint: n } => format!(
+            "{} 發起快照 {n}：記錄自己的狀態，在每個輸出上送出標記，並從現在起記錄每個輸入，直到該輸入的標記到達。",
+            names.task(*task)
+        ),
+        Beat::Snapshot { task, checkpoint: n, forwarded, .. } => format!(
+            "{} 為快照 {n} 記錄自己的狀態，並在 {forwarded} 個輸出上各送出一個標記（標記規則）。",
+            names.task(*task)
+        ),
+        Beat::SourceSnapshot { task, checkpoint: n, offset, .. } => format!(
+            "{} 為快照 {n} 記錄偏移量 {offset}，並在每個輸出上送出標記。",
+            names.task(*task)
+        ),
+        Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
+            let c = from(*task, *i);
+            match take {
+                BarrierTake::Ignored => format!("快照 {n} 的一個多餘標記到達 {c}，被忽略。"),
+                BarrierTake::First if have < need => format!(
+                    "快照 {n} 的第一個標記經 {c} 到達 {}：它現在記錄自己的狀態，把 {c} 記為空，並開始記錄其餘 {} 個輸入，直到它們的標記到達。",
+                    names.task(*task), need - have
+                ),
+                BarrierTake::First => format!(
+                    "快照 {n} 的標記經唯一的輸入 {c} 到達 {}：它記錄自己的狀態；這個通道記為空。",
+                    names.task(*task)
+                ),
+                _ if have < need => format!(
+                    "快照 {n} 的標記到達 {c}：{} 停止記錄這個通道（{need} 個輸入中已完成 {have} 個）。",
+                    names.task(*task)
+                ),
+                _ => format!(
+                    "快照 {n} 的標記到達 {c}，這是 {} 最後一個在記錄的輸入：它在這個快照中的部分已完成。",
+                    names.task(*task)
+                ),
+            }
+        }
+        Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
+            "「{}」在 {} 正被記錄時到達：它屬於快照 {n} 的通道狀態（切面取下時它正在傳輸中）。",
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+            from(*task, *i)
+        ),
+        Beat::Acknowledged { task, checkpoint: n, acked, total, why: AckKind::ChannelState } => format!(
+            "{} 的每個輸入都已送來快照 {n} 的標記：它的狀態與通道狀態都已記錄（{acked}/{total} 個行程完成）。",
+            names.task(*task)
+        ),
+        Beat::Completed { checkpoint: n, consistent } => format!(
+            "快照 {n} 完成：每個行程都記錄了狀態，每個通道都記錄了訊息。{}",
+            if *consistent {
+                "它是一致的全域狀態——在檢查器中打開它。"
+            } else {
+                "它不是一致的全域狀態——有訊息以錯誤的方向穿過切面（通道不是 FIFO）；在檢查器中打開它。"
+            }
+        ),
+        _ => return None,
+    })
 }

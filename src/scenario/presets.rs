@@ -10,6 +10,8 @@ pub const NAMES: &[&str] = &[
     "wordcount",
     "concurrent",
     "backpressure",
+    "token",
+    "bank",
     "large",
 ];
 
@@ -19,6 +21,8 @@ pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
         "wordcount" => Ok(wordcount()),
         "concurrent" => Ok(concurrent()),
         "backpressure" => Ok(backpressure()),
+        "token" => Ok(token()),
+        "bank" => Ok(bank()),
         "large" => Ok(large()),
         _ => Err(ScenarioError::UnknownPreset(name.to_string())),
     }
@@ -57,6 +61,7 @@ fn edge(from: &str, to: &str, partitioning: Partitioning, latency: u64) -> Edge 
         partitioning,
         latency,
         capacity: crate::engine::model::DEFAULT_CAPACITY,
+        fifo: true,
     }
 }
 
@@ -249,6 +254,95 @@ pub fn large() -> Scenario {
         config: Config {
             checkpoint_interval: Some(150),
             first_trigger: 30,
+            ..Config::default()
+        },
+        seed: 1,
+    }
+}
+
+/// The seed's system: processes `p` and `q`, channels `p→q` and `q→p`, one token. Snapshots
+/// are initiated by `p` and `q` in turn — from `p` alone, "token in p→q" could never be
+/// captured (p records s0 only after sending the token, and its marker follows the token).
+pub fn token() -> Scenario {
+    let process = |name: &str, has_token: bool| {
+        op(
+            name,
+            OperatorKind::Token {
+                has_token,
+                hold: 40,
+            },
+            1,
+            1,
+        )
+    };
+    Scenario {
+        name: "token".into(),
+        title: "Chandy-Lamport: one token, two processes".into(),
+        lesson: "p and q pass one token back and forth. A snapshot records each process's state \
+                 (s0 or s1) and the messages in flight on each channel; whoever initiates it and \
+                 whenever, it captures one of the four global states — and always exactly one \
+                 token."
+            .into(),
+        graph: JobGraph {
+            operators: vec![process("p", true), process("q", false)],
+            edges: vec![
+                edge("p", "q", Partitioning::Forward, 25),
+                edge("q", "p", Partitioning::Forward, 25),
+            ],
+        },
+        config: Config {
+            mode: BarrierMode::ChandyLamport,
+            checkpoint_interval: Some(75),
+            first_trigger: 20,
+            max_concurrent_checkpoints: 2,
+            initiators: vec!["p".into(), "q".into()],
+            ..Config::default()
+        },
+        seed: 1,
+    }
+}
+
+/// Three bank accounts, every pair connected, random transfers: every snapshot's balances plus
+/// the transfers recorded in flight add up to the money there is.
+pub fn bank() -> Scenario {
+    let names = ["A", "B", "C"];
+    let account = |name: &str| {
+        op(
+            name,
+            OperatorKind::Account {
+                balance: 100,
+                interval: 16,
+                max_transfer: 30,
+            },
+            1,
+            1,
+        )
+    };
+    let mut edges = Vec::new();
+    for a in names {
+        for b in names {
+            if a != b {
+                edges.push(edge(a, b, Partitioning::Forward, 30));
+            }
+        }
+    }
+    Scenario {
+        name: "bank".into(),
+        title: "Chandy-Lamport: a bank".into(),
+        lesson: "Three accounts send each other random transfers. Every snapshot's balances plus \
+                 the transfers it recorded in flight add up to $300, the money there is. Make a \
+                 channel non-FIFO and some snapshots lose or double money: Chandy-Lamport \
+                 assumes FIFO channels."
+            .into(),
+        graph: JobGraph {
+            operators: names.iter().map(|n| account(n)).collect(),
+            edges,
+        },
+        config: Config {
+            mode: BarrierMode::ChandyLamport,
+            checkpoint_interval: Some(90),
+            first_trigger: 30,
+            max_concurrent_checkpoints: 2,
             ..Config::default()
         },
         seed: 1,

@@ -29,6 +29,9 @@ pub fn record<'a>(r: &Record, neutral: &'a str) -> &'a str {
             KEYED[(w.wrapping_mul(2_654_435_761) >> 29) as usize % KEYED.len()]
         }
         Payload::Line(_) => neutral,
+        // The token is gold, money green: what the conservation checks count.
+        Payload::Token => "#b7791f",
+        Payload::Transfer { .. } => "#15803d",
     }
 }
 

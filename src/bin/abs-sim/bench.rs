@@ -117,6 +117,7 @@ fn edge(from: &str, to: &str, partitioning: Partitioning) -> Edge {
         to: to.into(),
         partitioning,
         latency: LATENCY,
+        fifo: true,
         capacity: abs_playground::engine::model::DEFAULT_CAPACITY,
     }
 }

@@ -15,7 +15,7 @@ pub const USAGE: &str = "\
 abs-sim: the ABS Playground engine, headless.
 
 usage:
-  abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--until-finished]
+  abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--until-finished] [--non-fifo]
       run a scenario and print its trace as JSON lines, then a summary line
   abs-sim gate --mode MODE --channels N [--finished-channels-align true|false]
       drive one task's barrier handler: arrivals on stdin, what the task does on stdout
@@ -26,22 +26,28 @@ usage:
   abs-sim help | --help | -h
       this text
 
-MODE is aligned, at-least-once or unaligned. `abs-sim COMMAND --help` describes a command.";
+MODE is aligned, at-least-once, unaligned or chandy-lamport. `abs-sim COMMAND --help`
+describes a command.";
 
 pub const RUN_USAGE: &str = "\
-usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--until-finished]
+usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--until-finished] [--non-fifo]
 
 Runs a scenario with the scheduler and prints its trace: one JSON line per step, written as
-the step runs, then {\"summary\": {...}} (steps, time, finished, checkpoints and verdicts).
+the step runs, then {\"summary\": {...}}: steps, time, finished, and every checkpoint (or
+Chandy-Lamport snapshot) with, once completed, its \"verdict\" (\"consistent\" or what is
+wrong) and its \"global_state\" ({\"tasks\": {SUBTASK: STATE}, \"channels\":
+{\"FROM->TO\": [ITEM, ...]}}).
 
   --preset NAME      run a preset (`abs-sim preset` lists them)
   FILE.json          run a scenario file (`abs-sim preset NAME` prints one to start from)
-  --mode MODE        aligned, at-least-once or unaligned (default: the scenario's)
+  --mode MODE        aligned, at-least-once, unaligned or chandy-lamport (default: the
+                     scenario's)
   --seed S           the seed that breaks ties between events (default: the scenario's)
   --steps N          the number of steps to run (default 500; fewer if nothing is left to
                      happen); with --until-finished, the most steps to run (default 1000000)
   --until-finished   run until the job has finished (every source bounded, every task done);
                      exit status 1, after the trace, if it has not within --steps steps
+  --non-fifo         make every channel non-FIFO: a later item may overtake an earlier one
   -h, --help         print this text";
 
 pub const GATE_USAGE: &str = "\
@@ -133,6 +139,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     let mut mode = None;
     let mut steps = None;
     let mut until_finished = false;
+    let mut non_fifo = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -169,6 +176,10 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
                 until_finished = true;
                 None
             }
+            "--non-fifo" => {
+                non_fifo = true;
+                None
+            }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => {
                 let text = std::fs::read_to_string(file)
@@ -188,6 +199,11 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     }
     if let Some(mode) = mode {
         scenario.config.mode = mode;
+    }
+    if non_fifo {
+        for edge in &mut scenario.graph.edges {
+            edge.fifo = false;
+        }
     }
     Ok(RunArgs {
         scenario,
@@ -234,14 +250,15 @@ fn run_until_finished(
 ) -> io::Result<ExitCode> {
     let mut done = 0u64;
     let mut idle = false;
+    let mut report = report::Report::default();
     while !sim.job_finished() && done < limit {
-        if !report::write_step(sim, out)? {
+        if !report.write_step(sim, out)? {
             idle = true;
             break;
         }
         done += 1;
     }
-    report::write_summary(sim, out)?;
+    report.write_summary(sim, out)?;
     if sim.job_finished() {
         return Ok(ExitCode::SUCCESS);
     }

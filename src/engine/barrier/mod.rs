@@ -17,6 +17,7 @@
 //! is ignored, and a closed channel only lets records through.
 
 mod aligned;
+mod chandy_lamport;
 mod cursor;
 mod input_set;
 mod tracking;
@@ -31,6 +32,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use aligned::Aligned;
+use chandy_lamport::ChandyLamport;
 use cursor::is_newer;
 use input_set::InputSet;
 use tracking::Tracking;
@@ -48,14 +50,18 @@ pub enum BarrierMode {
     Aligned,
     AtLeastOnce,
     Unaligned,
+    /// Chandy-Lamport's marker rule: any process may initiate, every input not yet marked is
+    /// recorded, nothing waits, several snapshots run at once. The barriers are its markers.
+    ChandyLamport,
 }
 
 impl BarrierMode {
     /// Every mode, in the order a menu lists them.
-    pub const ALL: [BarrierMode; 3] = [
+    pub const ALL: [BarrierMode; 4] = [
         BarrierMode::Aligned,
         BarrierMode::AtLeastOnce,
         BarrierMode::Unaligned,
+        BarrierMode::ChandyLamport,
     ];
 
     /// The spelling used on the command line, in permalinks and in serialised scenarios.
@@ -64,6 +70,7 @@ impl BarrierMode {
             BarrierMode::Aligned => "aligned",
             BarrierMode::AtLeastOnce => "at-least-once",
             BarrierMode::Unaligned => "unaligned",
+            BarrierMode::ChandyLamport => "chandy-lamport",
         }
     }
 }
@@ -82,7 +89,7 @@ impl fmt::Display for UnknownMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown barrier mode \"{}\" (expected one of: aligned, at-least-once, unaligned)",
+            "unknown barrier mode \"{}\" (expected one of: aligned, at-least-once, unaligned, chandy-lamport)",
             self.0
         )
     }
@@ -232,6 +239,7 @@ enum Core<R> {
     Aligned(Aligned<R>),
     Tracking(Tracking),
     Unaligned(Unaligned),
+    ChandyLamport(ChandyLamport),
 }
 
 /// One task's input handler. It decides, for each arrival, what the task does: hand a record to
@@ -249,6 +257,7 @@ impl<R: Clone> BarrierHandler<R> {
             BarrierMode::Aligned => Core::Aligned(Aligned::default()),
             BarrierMode::AtLeastOnce => Core::Tracking(Tracking::default()),
             BarrierMode::Unaligned => Core::Unaligned(Unaligned::default()),
+            BarrierMode::ChandyLamport => Core::ChandyLamport(ChandyLamport::default()),
         };
         BarrierHandler {
             mode,
@@ -285,7 +294,7 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn has_replay(&self) -> bool {
         match &self.core {
             Core::Aligned(aligned) => aligned.has_replay(),
-            Core::Tracking(_) | Core::Unaligned(_) => false,
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => false,
         }
     }
 
@@ -293,7 +302,7 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn peek_replay(&self) -> Option<(ChannelIndex, &Input<R>)> {
         match &self.core {
             Core::Aligned(aligned) => aligned.peek_replay(),
-            Core::Tracking(_) | Core::Unaligned(_) => None,
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
         }
     }
 
@@ -303,7 +312,7 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn replay_one(&mut self, out: &mut Vec<Output<R>>) -> bool {
         let next = match &mut self.core {
             Core::Aligned(aligned) => aligned.next_replay(),
-            Core::Tracking(_) | Core::Unaligned(_) => None,
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
         };
         match next {
             Some((ch, input)) => {
@@ -324,6 +333,7 @@ impl<R: Clone> BarrierHandler<R> {
             Core::Aligned(aligned) => aligned.drop_alignment(),
             Core::Tracking(tracking) => tracking.drop_pending(),
             Core::Unaligned(unaligned) => unaligned.drop_pending(),
+            Core::ChandyLamport(cl) => cl.drop_pending(),
         }
         self.drain_replay(out);
     }
@@ -332,7 +342,7 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn is_blocked(&self, ch: ChannelIndex) -> bool {
         match &self.core {
             Core::Aligned(aligned) => aligned.is_blocked(ch),
-            Core::Tracking(_) | Core::Unaligned(_) => false,
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => false,
         }
     }
 
@@ -346,14 +356,14 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn held_on(&self, ch: ChannelIndex) -> Vec<&Input<R>> {
         match &self.core {
             Core::Aligned(aligned) => aligned.held_on(ch),
-            Core::Tracking(_) | Core::Unaligned(_) => Vec::new(),
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => Vec::new(),
         }
     }
 
     pub fn held_count(&self) -> u32 {
         match &self.core {
             Core::Aligned(aligned) => aligned.held_count(),
-            Core::Tracking(_) | Core::Unaligned(_) => 0,
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => 0,
         }
     }
 
@@ -364,6 +374,7 @@ impl<R: Clone> BarrierHandler<R> {
             Core::Aligned(aligned) => aligned.current(),
             Core::Tracking(tracking) => tracking.newest_pending(),
             Core::Unaligned(unaligned) => unaligned.current(),
+            Core::ChandyLamport(cl) => cl.newest(),
         }
     }
 
@@ -375,6 +386,7 @@ impl<R: Clone> BarrierHandler<R> {
             Core::Aligned(aligned) => aligned.is_blocked(ch),
             Core::Tracking(tracking) => tracking.newest_has_heard(ch),
             Core::Unaligned(unaligned) => unaligned.has_delivered(ch),
+            Core::ChandyLamport(cl) => cl.has_delivered_newest(ch),
         }
     }
 
@@ -382,6 +394,7 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn pending_checkpoints(&self) -> Vec<CheckpointId> {
         match &self.core {
             Core::Tracking(tracking) => tracking.pending_ids(),
+            Core::ChandyLamport(cl) => cl.running_ids(),
             Core::Aligned(_) | Core::Unaligned(_) => {
                 self.current_checkpoint().into_iter().collect()
             }
@@ -395,7 +408,43 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn early_on(&self, ch: ChannelIndex) -> Option<CheckpointId> {
         match &self.core {
             Core::Tracking(tracking) => tracking.early_on(ch),
-            Core::Aligned(_) | Core::Unaligned(_) => None,
+            Core::Aligned(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
+        }
+    }
+
+    /// Whether the task is still recording something for checkpoint `id`: unaligned, its
+    /// pending checkpoint's channel state; Chandy-Lamport, any input whose marker has not come.
+    /// Its acknowledgement waits until this is false.
+    pub fn is_recording(&self, id: CheckpointId) -> bool {
+        match &self.core {
+            Core::Unaligned(unaligned) => unaligned.current() == Some(id),
+            Core::ChandyLamport(cl) => cl.is_recording(id),
+            Core::Aligned(_) | Core::Tracking(_) => false,
+        }
+    }
+
+    /// Chandy-Lamport: whether input `ch` is being recorded for snapshot `id`.
+    pub fn records(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
+        match &self.core {
+            Core::ChandyLamport(cl) => cl.records(id, ch),
+            Core::Unaligned(unaligned) => {
+                unaligned.current() == Some(id) && !unaligned.has_delivered(ch)
+            }
+            Core::Aligned(_) | Core::Tracking(_) => false,
+        }
+    }
+
+    /// Chandy-Lamport: this process initiates snapshot `id` — it records its state
+    /// (`Triggered`) and then every input until that input's marker arrives. Other modes
+    /// (whose sources are triggered by the coordinator and have no inputs) report the trigger
+    /// only. Nothing happens for an id already known here.
+    pub fn initiate(&mut self, id: CheckpointId, out: &mut Vec<Output<R>>) {
+        self.drain_replay(out);
+        match &mut self.core {
+            Core::ChandyLamport(cl) => {
+                cl.initiate(&self.inputs, id, out);
+            }
+            _ => out.push(Output::Triggered(id)),
         }
     }
 
@@ -430,8 +479,10 @@ impl<R: Clone> BarrierHandler<R> {
         }
         match input {
             Input::Record(record) => {
-                if let Core::Unaligned(unaligned) = &self.core {
-                    unaligned.persist_in_flight(ch, &record, out);
+                match &self.core {
+                    Core::Unaligned(unaligned) => unaligned.persist_in_flight(ch, &record, out),
+                    Core::ChandyLamport(cl) => cl.record(ch, &record, out),
+                    Core::Aligned(_) | Core::Tracking(_) => {}
                 }
                 out.push(Output::Record { ch, record });
             }
@@ -445,12 +496,14 @@ impl<R: Clone> BarrierHandler<R> {
                     Core::Aligned(aligned) => aligned.on_barrier(&self.inputs, ch, id, out),
                     Core::Tracking(tracking) => tracking.on_barrier(&self.inputs, ch, id, out),
                     Core::Unaligned(unaligned) => unaligned.on_barrier(&self.inputs, ch, id, out),
+                    Core::ChandyLamport(cl) => cl.on_marker(&self.inputs, ch, id, out),
                 }
             }
             Input::Cancel(id) => match &mut self.core {
                 Core::Aligned(aligned) => aligned.on_cancel(id, out),
                 Core::Tracking(tracking) => tracking.on_cancel(&self.inputs, ch, id, out),
                 Core::Unaligned(unaligned) => unaligned.on_cancel(id, out),
+                Core::ChandyLamport(cl) => cl.on_cancel(id, out),
             },
             Input::EndOfPartition => {
                 self.inputs.closed.insert(ch);
@@ -458,6 +511,7 @@ impl<R: Clone> BarrierHandler<R> {
                     Core::Aligned(aligned) => aligned.on_end_of_partition(&self.inputs, out),
                     Core::Tracking(tracking) => tracking.on_end_of_partition(&self.inputs, ch, out),
                     Core::Unaligned(unaligned) => unaligned.on_end_of_partition(&self.inputs, out),
+                    Core::ChandyLamport(cl) => cl.on_end_of_partition(&self.inputs),
                 }
                 out.push(Output::EndOfPartition(ch));
             }

@@ -93,7 +93,9 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
             checkpoint,
             delivered,
         },
-        BarrierMode::Unaligned => TaskStatus::Persisting {
+        // Chandy-Lamport records like unaligned: the state is taken, inputs whose marker has
+        // not come are recorded.
+        BarrierMode::Unaligned | BarrierMode::ChandyLamport => TaskStatus::Persisting {
             checkpoint,
             delivered,
         },
@@ -149,17 +151,23 @@ pub fn held_items(sim: &Simulation, c: ChannelId) -> Vec<ItemKind> {
         .unwrap_or_default()
 }
 
-/// In unaligned mode, the checkpoint whose channel state a record on channel `c` will join
-/// when it arrives: its receiver has taken the snapshot but this input has not delivered the
-/// barrier yet.
+/// Unaligned or Chandy-Lamport: the checkpoint whose channel state a record on channel `c`
+/// will join when it arrives — its receiver has taken the snapshot but this input has not
+/// delivered the barrier (marker) yet. Chandy-Lamport may record one channel for several
+/// snapshots at once; the newest is named.
 pub fn persisting_checkpoint(sim: &Simulation, c: ChannelId) -> Option<CheckpointId> {
-    if sim.mode() != BarrierMode::Unaligned {
+    if !matches!(
+        sim.mode(),
+        BarrierMode::Unaligned | BarrierMode::ChandyLamport
+    ) {
         return None;
     }
     let info = sim.physical().channels.get(c as usize)?;
     let h = &sim.tasks().get(info.to as usize)?.handler;
-    let n = h.current_checkpoint()?;
-    (!h.has_delivered_current(info.input_index)).then_some(n)
+    h.pending_checkpoints()
+        .into_iter()
+        .rev()
+        .find(|&n| h.records(n, info.input_index))
 }
 
 /// Unaligned: for each item queued on channel `c` (in queue order), the checkpoint whose
@@ -229,7 +237,7 @@ pub fn slip_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<Checkpoin
 /// ([`slip_marks`]), nothing when aligned.
 pub fn item_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<CheckpointId>>) {
     match sim.mode() {
-        BarrierMode::Unaligned => channel_state_marks(sim, c, out),
+        BarrierMode::Unaligned | BarrierMode::ChandyLamport => channel_state_marks(sim, c, out),
         BarrierMode::AtLeastOnce => slip_marks(sim, c, out),
         BarrierMode::Aligned => out.clear(),
     }

@@ -27,6 +27,17 @@ pub enum Beat {
     SourceEnded {
         task: TaskId,
     },
+    /// A process sent a message of its own (the token, a transfer) on `channel`.
+    Sent {
+        task: TaskId,
+        channel: ChannelId,
+        record: Record,
+    },
+    /// Chandy-Lamport: a process initiates a snapshot.
+    Initiated {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
     /// A source recorded its offset and injected the barrier; `acked` is `(acked, total)` when
     /// it acknowledged in the same breath.
     SourceSnapshot {
@@ -152,6 +163,10 @@ pub enum Beat {
         channel: ChannelId,
         latency: u64,
     },
+    FifoChanged {
+        channel: ChannelId,
+        fifo: bool,
+    },
 }
 
 impl Beat {
@@ -181,6 +196,7 @@ impl Beat {
         matches!(
             self,
             Beat::SourceRead { .. }
+                | Beat::Sent { .. }
                 | Beat::Processed { early: None, .. }
                 | Beat::SourceEnded { .. }
         )
@@ -190,6 +206,7 @@ impl Beat {
     pub fn checkpoint(&self) -> Option<CheckpointId> {
         match self {
             Beat::Triggered { checkpoint }
+            | Beat::Initiated { checkpoint, .. }
             | Beat::SourceSnapshot { checkpoint, .. }
             | Beat::Barrier { checkpoint, .. }
             | Beat::Snapshot { checkpoint, .. }
@@ -225,6 +242,16 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 record,
             },
             Event::SourceEnded { task } => Beat::SourceEnded { task },
+            Event::Sent {
+                task,
+                channel,
+                record,
+            } => Beat::Sent {
+                task,
+                channel,
+                record,
+            },
+            Event::Initiated { task, checkpoint } => Beat::Initiated { task, checkpoint },
             Event::Arrived {
                 task,
                 channel,
@@ -405,6 +432,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             Event::JobFailed { failed_checkpoints } => Beat::JobFailed { failed_checkpoints },
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
             Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
+            Event::FifoChanged { channel, fifo } => Beat::FifoChanged { channel, fifo },
         };
         out.push(beat);
     }

@@ -55,6 +55,8 @@ pub fn state_text(s: &Strings, sim: &Simulation, state: &TaskState) -> String {
     match state {
         TaskState::Source { offset } => (s.state_offset)(*offset),
         TaskState::Stateless { processed } => (s.state_processed)(*processed),
+        TaskState::Token { token } => (s.state_token)(*token),
+        TaskState::Account { balance } => (s.state_balance)(*balance),
         TaskState::Count { counts } => {
             if counts.is_empty() {
                 return (s.state_keys)(0);

@@ -370,7 +370,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
 fn mode_heads(s: &Strings, mode: BarrierMode) -> Vec<&'static str> {
     match mode {
         BarrierMode::Aligned => vec![s.alignment_duration, s.records_held],
-        BarrierMode::Unaligned => vec![s.persisted],
+        BarrierMode::Unaligned | BarrierMode::ChandyLamport => vec![s.persisted],
         BarrierMode::AtLeastOnce => vec![],
     }
 }
@@ -381,7 +381,9 @@ fn mode_figures(mode: BarrierMode, f: Option<&view::CheckpointFigures>) -> Vec<S
     };
     match mode {
         BarrierMode::Aligned => vec![show(|f| f.alignment_duration), show(|f| f.records_held)],
-        BarrierMode::Unaligned => vec![show(|f| f.persisted_in_flight)],
+        BarrierMode::Unaligned | BarrierMode::ChandyLamport => {
+            vec![show(|f| f.persisted_in_flight)]
+        }
         BarrierMode::AtLeastOnce => vec![],
     }
 }
@@ -389,7 +391,9 @@ fn mode_figures(mode: BarrierMode, f: Option<&view::CheckpointFigures>) -> Vec<S
 fn task_figures(mode: BarrierMode, m: &TaskMetrics) -> Vec<String> {
     let mut out = match mode {
         BarrierMode::Aligned => vec![m.alignment_duration.to_string(), m.records_held.to_string()],
-        BarrierMode::Unaligned => vec![m.persisted_in_flight.to_string()],
+        BarrierMode::Unaligned | BarrierMode::ChandyLamport => {
+            vec![m.persisted_in_flight.to_string()]
+        }
         BarrierMode::AtLeastOnce => vec![],
     };
     out.push(format!("{} B", m.state_size));
