@@ -40,6 +40,7 @@ fn edge(from: &str, to: &str, latency: u64) -> Edge {
         partitioning: Partitioning::Forward,
         latency,
         capacity: abs_playground::engine::model::DEFAULT_CAPACITY,
+        fifo: true,
     }
 }
 

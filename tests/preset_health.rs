@@ -13,7 +13,7 @@ const STEPS: u32 = 100_000;
 #[test]
 fn every_preset_stays_healthy_for_a_long_run() {
     for name in presets::NAMES {
-        for mode in BarrierMode::ALL {
+        for mode in presets::by_name(name).unwrap().modes() {
             let mut sim = presets::by_name(name)
                 .unwrap()
                 .with_mode(mode)

@@ -89,6 +89,7 @@ fn graph() -> impl Strategy<Value = JobGraph> {
                                 latency: latency[(k + j) % latency.len()],
                                 // Small capacities, so flow control (backpressure) is exercised.
                                 capacity: 4 + (k + j) as u32 % 12,
+                                fifo: true,
                             });
                         }
                         ops.push(Operator {
@@ -137,7 +138,8 @@ fn mode() -> impl Strategy<Value = BarrierMode> {
     prop_oneof![
         Just(BarrierMode::Aligned),
         Just(BarrierMode::AtLeastOnce),
-        Just(BarrierMode::Unaligned)
+        Just(BarrierMode::Unaligned),
+        Just(BarrierMode::ChandyLamport)
     ]
 }
 
@@ -429,14 +431,15 @@ fn cases() -> u32 {
         .unwrap_or(1000)
 }
 
-/// Runs tallied by what they reached, per mode (aligned, at-least-once, unaligned).
+/// Runs tallied by what they reached, per mode (aligned, at-least-once, unaligned,
+/// Chandy-Lamport — on these acyclic graphs every source initiates).
 #[derive(Debug, Default)]
 struct Coverage {
-    runs: [u64; 3],
-    completed: [u64; 3],
-    held: [u64; 3],
-    channel_state: [u64; 3],
-    backpressured: [u64; 3],
+    runs: [u64; 4],
+    completed: [u64; 4],
+    held: [u64; 4],
+    channel_state: [u64; 4],
+    backpressured: [u64; 4],
 }
 
 fn mode_index(mode: BarrierMode) -> usize {
@@ -444,6 +447,7 @@ fn mode_index(mode: BarrierMode) -> usize {
         BarrierMode::Aligned => 0,
         BarrierMode::AtLeastOnce => 1,
         BarrierMode::Unaligned => 2,
+        BarrierMode::ChandyLamport => 3,
     }
 }
 
@@ -513,23 +517,27 @@ fn invariants_hold_after_every_step() {
     let completed_pct = percent(completed, runs);
     let held_pct = percent(c.held[0], c.runs[0]);
     let channel_state_pct = percent(c.channel_state[2], c.runs[2]);
+    let cl_channel_state_pct = percent(c.channel_state[3], c.runs[3]);
     let backpressured_pct = percent(c.backpressured.iter().sum(), runs);
     eprintln!(
-        "coverage over {runs} runs ({} aligned, {} at-least-once, {} unaligned):\n  \
+        "coverage over {runs} runs ({} aligned, {} at-least-once, {} unaligned, {} chandy-lamport):\n  \
          completed a checkpoint: {completed_pct:.1}% of all runs \
-         (aligned {:.1}%, at-least-once {:.1}%, unaligned {:.1}%)\n  \
+         (aligned {:.1}%, at-least-once {:.1}%, unaligned {:.1}%, chandy-lamport {:.1}%)\n  \
          held items in an alignment buffer: {held_pct:.1}% of aligned runs\n  \
-         recorded channel state: {channel_state_pct:.1}% of unaligned runs\n  \
+         recorded channel state: {channel_state_pct:.1}% of unaligned runs, \
+         {cl_channel_state_pct:.1}% of chandy-lamport runs\n  \
          backpressured a task: {backpressured_pct:.1}% of all runs",
         c.runs[0],
         c.runs[1],
         c.runs[2],
+        c.runs[3],
         percent(c.completed[0], c.runs[0]),
         percent(c.completed[1], c.runs[1]),
         percent(c.completed[2], c.runs[2]),
+        percent(c.completed[3], c.runs[3]),
     );
     // Few cases give noisy figures: the targets are checked from MIN_CASES cases on.
-    if runs / 3 < MIN_CASES {
+    if runs / 4 < MIN_CASES {
         eprintln!("coverage targets not checked: fewer than {MIN_CASES} cases");
         return;
     }
@@ -545,6 +553,11 @@ fn invariants_hold_after_every_step() {
     assert!(
         backpressured_pct >= 20.0,
         "only {backpressured_pct:.1}% of the runs backpressured a task (target 20%)"
+    );
+    assert!(
+        cl_channel_state_pct >= CHANNEL_STATE_TARGET,
+        "only {cl_channel_state_pct:.1}% of the chandy-lamport runs recorded channel state \
+         (target {CHANNEL_STATE_TARGET}%)"
     );
     assert!(
         channel_state_pct >= CHANNEL_STATE_TARGET,

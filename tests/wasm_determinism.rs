@@ -27,6 +27,13 @@ const GOLDEN: &[(&str, BarrierMode, u64, &str)] = &[
     ("large", BarrierMode::Aligned, 1000, include_str!("golden/large-aligned.jsonl")),
     ("large", BarrierMode::AtLeastOnce, 1000, include_str!("golden/large-at-least-once.jsonl")),
     ("large", BarrierMode::Unaligned, 1000, include_str!("golden/large-unaligned.jsonl")),
+    ("alignment", BarrierMode::ChandyLamport, 250, include_str!("golden/alignment-chandy-lamport.jsonl")),
+    ("wordcount", BarrierMode::ChandyLamport, 250, include_str!("golden/wordcount-chandy-lamport.jsonl")),
+    ("concurrent", BarrierMode::ChandyLamport, 250, include_str!("golden/concurrent-chandy-lamport.jsonl")),
+    ("backpressure", BarrierMode::ChandyLamport, 250, include_str!("golden/backpressure-chandy-lamport.jsonl")),
+    ("large", BarrierMode::ChandyLamport, 1000, include_str!("golden/large-chandy-lamport.jsonl")),
+    ("token", BarrierMode::ChandyLamport, 250, include_str!("golden/token-chandy-lamport.jsonl")),
+    ("bank", BarrierMode::ChandyLamport, 250, include_str!("golden/bank-chandy-lamport.jsonl")),
 ];
 
 /// Every trace is compared, and all that differ are named before the test fails.

@@ -205,21 +205,19 @@ impl Simulation {
     /// configured initiators starts it by the marker rule; the ABS modes inject at the sources.
     pub(super) fn trigger_at(&mut self, initiator: Option<TaskId>) {
         let n = self.coordinator.start(self.now, self.phys.task_count());
-        if self.config.mode == BarrierMode::ChandyLamport {
+        let chandy_lamport = self.config.mode == BarrierMode::ChandyLamport;
+        if chandy_lamport && (initiator.is_some() || !self.initiate_together) {
+            // One process initiates, chosen by hand or the next in turn.
             self.events
                 .push(Event::CheckpointTriggered { checkpoint: n });
             let deadline = self.now.saturating_add(self.coordinator.timeout);
             self.schedule(deadline, Due::Expire(n));
-            let who: Vec<TaskId> = match initiator {
-                Some(t) => vec![t],
-                None if self.initiate_together => self.initiators.clone(),
-                None => {
-                    let k = self.next_initiator as usize % self.initiators.len().max(1);
-                    self.next_initiator = self.next_initiator.wrapping_add(1);
-                    self.initiators.get(k).copied().into_iter().collect()
-                }
-            };
-            for t in who {
+            let who = initiator.or_else(|| {
+                let k = self.next_initiator as usize % self.initiators.len().max(1);
+                self.next_initiator = self.next_initiator.wrapping_add(1);
+                self.initiators.get(k).copied()
+            });
+            if let Some(t) = who {
                 self.initiate(t, n);
             }
             return;
@@ -239,6 +237,9 @@ impl Simulation {
                 let snapshot = self.final_snapshot(t);
                 self.coordinator.mark_cut(n, t, self.next_record);
                 self.acknowledge(t, n, snapshot, AckKind::Finished);
+            } else if is_source && chandy_lamport {
+                // Chandy-Lamport on a dataflow: no marker reaches a source, so each initiates.
+                self.initiate(t, n);
             } else if is_source {
                 self.snapshot_task(t, n);
             } else if self.upstream_finished(t) {

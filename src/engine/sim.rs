@@ -518,14 +518,14 @@ fn check_mode(phys: &Physical, config: &Config) -> Result<(Vec<TaskId>, bool), G
         .filter(|&t| phys.operator_of(t).kind.is_source())
         .collect();
     if config.mode != BarrierMode::ChandyLamport {
+        if sources.is_empty() {
+            return Err(GraphError::NoSourceForBarriers);
+        }
         if let Some(&e) = phys.back_edges.first() {
             let to = phys.operator_edges[e as usize].1;
             return Err(GraphError::Cycle(
                 phys.graph.operators[to as usize].name.clone(),
             ));
-        }
-        if sources.is_empty() {
-            return Err(GraphError::NoSourceForBarriers);
         }
         return Ok((sources, true));
     }

@@ -33,7 +33,14 @@ fn mode_name(m: BarrierMode) -> &'static str {
 /// The lesson of a preset in a mode other than aligned, where the aligned text would be wrong.
 fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
     Some(match (name, mode) {
-        (_, BarrierMode::Aligned) => return None,
+        (_, BarrierMode::Aligned) | ("token" | "bank", _) => return None,
+        (_, BarrierMode::ChandyLamport) => {
+            "Chandy-Lamport on a dataflow: no marker can reach a source, so every source \
+             initiates the snapshot. A task records its state at the first marker and then \
+             records each other input until that input's marker arrives (ringed records). Like \
+             unaligned checkpoints nothing blocks; unlike them, markers wait their turn behind \
+             the records on a channel (FIFO) instead of overtaking them."
+        }
         ("alignment", BarrierMode::AtLeastOnce) => {
             "At-least-once never blocks: barrier 1 reaches Merge from Src A first, and A's records \
              keep flowing into Merge's state until barrier 1 arrives from the slow Src B; only \
@@ -107,6 +114,19 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "With a very slow input, aligned checkpoints block the fast input for a long time and \
              the buffer grows. Switch the mode: at-least-once never blocks but may count twice; \
              unaligned never blocks and puts the in-flight records into the snapshot.",
+        ),
+        "token" => (
+            "Chandy-Lamport: one token, two processes",
+            "p and q pass one token back and forth; each is s1 while it holds it, s0 otherwise. \
+             A snapshot records each process's state and the messages in flight on each channel. \
+             Start snapshots from p and from q at different moments: each of the four global \
+             states can be captured — always with exactly one token.",
+        ),
+        "bank" => (
+            "Chandy-Lamport: a bank",
+            "Three accounts send each other random transfers. Every snapshot's balances plus the \
+             transfers it recorded in flight add up to $300. Make a channel non-FIFO: some \
+             snapshots then lose or double money — Chandy-Lamport assumes FIFO channels.",
         ),
         "large" => (
             "Large: 200 subtasks",

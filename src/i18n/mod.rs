@@ -307,11 +307,11 @@ mod tests {
     fn narrate_all(steps: u32, mut check: impl FnMut(BarrierMode, &str, &Simulation, &Beat, &str)) {
         for name in presets::NAMES.iter().filter(|n| **n != "large") {
             for mode in BarrierMode::ALL {
-                let mut sim = presets::by_name(name)
-                    .unwrap()
-                    .with_mode(mode)
-                    .simulation()
-                    .unwrap();
+                // Not every mode applies to every preset (the ABS modes need sources).
+                let Ok(mut sim) = presets::by_name(name).unwrap().with_mode(mode).simulation()
+                else {
+                    continue;
+                };
                 for _ in 0..steps {
                     if sim.step().is_none() {
                         break;
@@ -365,9 +365,12 @@ mod tests {
                     acked: None,
                     ..
                 } => {
-                    // Told without an acknowledgement: only unaligned tasks wait for their
-                    // channel state, and then they really have not acknowledged yet.
-                    assert_eq!(mode, BarrierMode::Unaligned, "{name}: {text}");
+                    // Told without an acknowledgement: only unaligned and Chandy-Lamport tasks
+                    // wait for their channel state, and then they really have not acknowledged.
+                    assert!(
+                        matches!(mode, BarrierMode::Unaligned | BarrierMode::ChandyLamport),
+                        "{name}: {text}"
+                    );
                     assert!(
                         !sim.coordinator().acked_by(checkpoint, task),
                         "{name}: {text}"

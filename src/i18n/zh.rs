@@ -33,7 +33,10 @@ fn mode_name(m: BarrierMode) -> &'static str {
 /// 非對齊模式下預設情境的說明（對齊模式的說明在這些模式下不成立）。
 fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
     Some(match (name, mode) {
-        (_, BarrierMode::Aligned) => return None,
+        (_, BarrierMode::Aligned) | ("token" | "bank", _) => return None,
+        (_, BarrierMode::ChandyLamport) => {
+            "Chandy-Lamport 用在資料流上：標記到不了資料來源，所以每個資料來源都發起快照。任務在第一個標記到達時記錄狀態，之後記錄其餘每個輸入，直到該輸入的標記到達（帶圈的記錄）。和非對齊檢查點一樣不阻塞；不同的是，標記在通道中排在記錄後面（FIFO），而不是超越它們。"
+        }
         ("alignment", BarrierMode::AtLeastOnce) => {
             "至少一次從不阻塞：屏障 1 先從 Src A 到達 Merge，A 的記錄照常流入 Merge 的狀態，\
              直到屏障 1 從較慢的 Src B 到達，Merge 才做快照。這些在屏障之後到達的記錄也進了快照——\
@@ -95,6 +98,14 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "背壓：對齊與非對齊",
             "輸入很慢時，對齊的檢查點會長時間阻塞快的輸入，緩衝越積越多。切換模式看看：\
              至少一次從不阻塞，但可能重複計數；非對齊從不阻塞，並把傳輸中的記錄放進快照。",
+        ),
+        "token" => (
+            "Chandy-Lamport：一個令牌，兩個行程",
+            "p 和 q 來回傳遞一個令牌；持有令牌時為 s1，否則為 s0。快照記錄每個行程的狀態，以及每條通道上正在傳輸的訊息。在不同的時刻分別從 p 和 q 發起快照：四種全域狀態都可能被捕捉到——而且永遠恰好有一個令牌。",
+        ),
+        "bank" => (
+            "Chandy-Lamport：銀行",
+            "三個帳戶互相隨機轉帳。每個快照的餘額加上它記錄到的傳輸中轉帳，總和都是 $300。把一條通道設為非 FIFO：有些快照就會少錢或多錢——Chandy-Lamport 假設通道是 FIFO 的。",
         ),
         "large" => (
             "大型：200 個子任務",

@@ -122,6 +122,15 @@ impl Scenario {
         s
     }
 
+    /// The barrier modes this scenario runs in: the ABS modes need sources (and, for now, an
+    /// acyclic graph); Chandy-Lamport needs every process reachable from its initiators.
+    pub fn modes(&self) -> Vec<BarrierMode> {
+        BarrierMode::ALL
+            .into_iter()
+            .filter(|&m| self.with_mode(m).simulation().is_ok())
+            .collect()
+    }
+
     pub fn simulation(&self) -> Result<Simulation, ScenarioError> {
         Ok(Simulation::new(&self.graph, &self.config, self.seed)?)
     }
