@@ -480,6 +480,8 @@ pub const STRINGS: Strings = Strings {
     pause: "Pause",
     reset: "Reset",
     trigger: "Trigger checkpoint",
+    start_snapshot: "Start snapshot",
+    start_snapshot_at: |p| format!("Start snapshot at {p}"),
     manual: "Manual delivery",
     manual_hint: "Manual delivery: click a channel to deliver its head item; click a subtask to drain its buffer or to read the next line of a source.",
     speed: "Speed",
@@ -525,6 +527,45 @@ pub const STRINGS: Strings = Strings {
     legend: "Legend",
     legend_record: "record",
     legend_barrier: "barrier n (colour per checkpoint)",
+    legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
+    token_states_title: "The four global states",
+    fifo: "FIFO",
+    fifo_on: "on: items arrive in the order they were sent",
+    fifo_off: "off: a later item may overtake an earlier one",
+    conservation: |what, expected, found| {
+        use crate::engine::snapshot::Conserved;
+        let (unit, name) = match what {
+            Conserved::Tokens => ("", "Tokens"),
+            Conserved::Money => ("$", "Money"),
+        };
+        if expected == found {
+            format!("{name}: {unit}{found} in the snapshot, as at the start ✓")
+        } else {
+            format!("{name}: {unit}{found} in the snapshot, but {unit}{expected} at the start ✗")
+        }
+    },
+    crossing: |kind, what, from, to| {
+        use crate::engine::snapshot::CrossingKind;
+        match kind {
+            CrossingKind::Orphan => format!("{what} on {from}→{to}: sent after {from}'s snapshot, yet received before {to}'s — counted twice."),
+            CrossingKind::RecordedAfterCut => format!("{what} on {from}→{to}: sent after {from}'s snapshot, yet recorded in the channel — counted twice."),
+            CrossingKind::Lost => format!("{what} on {from}→{to}: sent before {from}'s snapshot, but neither received before {to}'s nor recorded — lost."),
+        }
+    },
+    token_state: |place, p, q| {
+        use crate::engine::view::TokenPlace;
+        match place {
+            TokenPlace::AtP => (format!("token at {p}"), format!("{p}: s1 · {q}: s0")),
+            TokenPlace::InPq => (format!("in {p}→{q}"), format!("{p}: s0 · {q}: s0")),
+            TokenPlace::AtQ => (format!("token at {q}"), format!("{p}: s0 · {q}: s1")),
+            TokenPlace::InQp => (format!("in {q}→{p}"), format!("{p}: s0 · {q}: s0")),
+        }
+    },
+    token_states_caption: |n| match n {
+        Some(n) => format!("Lit: where the token is now. Ringed: the state snapshot {n} captured."),
+        None => "Lit: where the token is now. A completed snapshot rings the state it captured.".into(),
+    },
+    legend_recorded: "message recorded as channel state",
     legend_cancel: "cancellation marker",
     legend_eop: "end of partition",
     legend_blocked: "blocked input (①)",
@@ -616,9 +657,9 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             names.task(*task)
         ),
         Beat::Snapshot { task, checkpoint: n, forwarded, .. } => format!(
-            "{} records its state for snapshot {n} and sends a marker on each of its {} (the marker rule).",
+            "{} records its state for snapshot {n} and sends a marker on {} (the marker rule).",
             names.task(*task),
-            plural(*forwarded, "output", "outputs")
+            if *forwarded == 1 { "its output".to_string() } else { format!("each of its {forwarded} outputs") }
         ),
         Beat::SourceSnapshot { task, checkpoint: n, offset, .. } => format!(
             "{} records offset {offset} for snapshot {n} and sends a marker on each output.",

@@ -121,6 +121,9 @@ pub struct Strings {
     pub pause: &'static str,
     pub reset: &'static str,
     pub trigger: &'static str,
+    /// Chandy-Lamport's trigger: from the selected process, or the next initiator.
+    pub start_snapshot: &'static str,
+    pub start_snapshot_at: fn(&str) -> String,
     pub manual: &'static str,
     pub manual_hint: &'static str,
     pub speed: &'static str,
@@ -162,6 +165,19 @@ pub struct Strings {
     pub legend: &'static str,
     pub legend_record: &'static str,
     pub legend_barrier: &'static str,
+    pub legend_marker: &'static str,
+    pub token_states_title: &'static str,
+    pub fifo: &'static str,
+    pub fifo_on: &'static str,
+    pub fifo_off: &'static str,
+    /// What the snapshot conserves: (tokens or money, at the start, in the snapshot).
+    pub conservation: fn(crate::engine::snapshot::Conserved, u64, u64) -> String,
+    /// A record that crossed the cut the wrong way: (how, the record, sender, receiver).
+    pub crossing: fn(crate::engine::snapshot::CrossingKind, &str, &str, &str) -> String,
+    /// A global state of the one-token system: its name and the process states it means.
+    pub token_state: fn(crate::engine::view::TokenPlace, &str, &str) -> (String, String),
+    pub token_states_caption: fn(Option<u64>) -> String,
+    pub legend_recorded: &'static str,
     pub legend_cancel: &'static str,
     pub legend_eop: &'static str,
     pub legend_blocked: &'static str,

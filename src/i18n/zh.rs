@@ -391,6 +391,8 @@ pub const STRINGS: Strings = Strings {
     pause: "暫停",
     reset: "重設",
     trigger: "觸發檢查點",
+    start_snapshot: "發起快照",
+    start_snapshot_at: |p| format!("從 {p} 發起快照"),
     manual: "手動遞送",
     manual_hint: "手動遞送：點擊通道，遞送它最前面的項目；點擊子任務，清空它的緩衝或讓資料來源讀下一行。",
     speed: "速度",
@@ -436,6 +438,45 @@ pub const STRINGS: Strings = Strings {
     legend: "圖例",
     legend_record: "記錄",
     legend_barrier: "屏障 n（每個檢查點一種顏色）",
+    legend_marker: "快照 n 的 Chandy-Lamport 標記（菱形）",
+    token_states_title: "四種全域狀態",
+    fifo: "FIFO",
+    fifo_on: "開：項目按送出的順序到達",
+    fifo_off: "關：後送的項目可能超越先送的",
+    conservation: |what, expected, found| {
+        use crate::engine::snapshot::Conserved;
+        let (unit, name) = match what {
+            Conserved::Tokens => ("", "令牌"),
+            Conserved::Money => ("$", "金額"),
+        };
+        if expected == found {
+            format!("{name}：快照中有 {unit}{found}，與開始時相同 ✓")
+        } else {
+            format!("{name}：快照中有 {unit}{found}，但開始時是 {unit}{expected} ✗")
+        }
+    },
+    crossing: |kind, what, from, to| {
+        use crate::engine::snapshot::CrossingKind;
+        match kind {
+            CrossingKind::Orphan => format!("{from}→{to} 上的 {what}：在 {from} 快照之後送出，卻在 {to} 快照之前收到——被算了兩次。"),
+            CrossingKind::RecordedAfterCut => format!("{from}→{to} 上的 {what}：在 {from} 快照之後送出，卻被記錄在通道中——被算了兩次。"),
+            CrossingKind::Lost => format!("{from}→{to} 上的 {what}：在 {from} 快照之前送出，但既沒有在 {to} 快照之前收到，也沒有被記錄——遺失了。"),
+        }
+    },
+    token_state: |place, p, q| {
+        use crate::engine::view::TokenPlace;
+        match place {
+            TokenPlace::AtP => (format!("令牌在 {p}"), format!("{p}：s1 · {q}：s0")),
+            TokenPlace::InPq => (format!("在 {p}→{q} 上"), format!("{p}：s0 · {q}：s0")),
+            TokenPlace::AtQ => (format!("令牌在 {q}"), format!("{p}：s0 · {q}：s1")),
+            TokenPlace::InQp => (format!("在 {q}→{p} 上"), format!("{p}：s0 · {q}：s0")),
+        }
+    },
+    token_states_caption: |n| match n {
+        Some(n) => format!("亮起：令牌現在的位置。圈起：快照 {n} 捕捉到的狀態。"),
+        None => "亮起：令牌現在的位置。完成的快照會圈起它捕捉到的狀態。".into(),
+    },
+    legend_recorded: "記錄為通道狀態的訊息",
     legend_cancel: "取消標記",
     legend_eop: "分區結束",
     legend_blocked: "被阻塞的輸入（①）",

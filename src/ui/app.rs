@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::components::controls::Controls;
 use super::components::coordinator::Coordinator;
 use super::components::dataflow::Dataflow;
+use super::components::global_states::GlobalStates;
 use super::components::header::Header;
 use super::components::help::Help;
 use super::components::inspector::Inspector;
@@ -143,6 +144,12 @@ pub fn app() -> Html {
         let d = dispatcher.clone();
         Callback::from(move |n: CheckpointId| d.dispatch(PlaybackAction::OpenCheckpoint(n)))
     };
+    let on_fifo = {
+        let d = dispatcher.clone();
+        Callback::from(move |(c, fifo): (ChannelId, bool)| {
+            d.dispatch(PlaybackAction::SetFifo(c, fifo))
+        })
+    };
     let on_tab = {
         let d = dispatcher.clone();
         Callback::from(move |t: Tab| d.dispatch(PlaybackAction::ShowTab(t)))
@@ -204,6 +211,18 @@ pub fn app() -> Html {
         }
     });
     let checkpoints = sim.coordinator().checkpoints().to_vec();
+    // The throughput chart counts records reaching sinks; Chandy-Lamport's systems have none.
+    let has_sink = sim
+        .physical()
+        .graph
+        .operators
+        .iter()
+        .any(|o| o.kind == crate::engine::OperatorKind::Sink);
+    let trigger_label = AttrValue::from(match playback.snapshot_initiator() {
+        Some(t) => (s.start_snapshot_at)(&sim.physical().tasks[t as usize].name),
+        None if mode == crate::engine::BarrierMode::ChandyLamport => s.start_snapshot.to_string(),
+        None => s.trigger.to_string(),
+    });
     let help_close = send(|| PlaybackAction::CloseOverlays);
 
     html! {
@@ -226,13 +245,17 @@ pub fn app() -> Html {
                     <Legend lang={playback.lang} mode={playback.mode} />
                 </section>
                 <aside class="side">
+                    <GlobalStates run={playback.run.clone()} version={playback.version}
+                        checkpoint={playback.checkpoint} lang={playback.lang} />
                     <Coordinator checkpoints={checkpoints} open={playback.checkpoint}
                         lang={playback.lang} on_open={on_open.clone()} />
-                    <Throughput first={run.throughput().first} bars={run.throughput().buckets.iter().copied().collect::<Vec<_>>()}
+                    if has_sink {
+                        <Throughput first={run.throughput().first} bars={run.throughput().buckets.iter().copied().collect::<Vec<_>>()}
                         marks={run.marks().to_vec()} lang={playback.lang} />
+                    }
                     <Inspector run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} tab={playback.tab} checkpoint={playback.checkpoint}
-                        lang={playback.lang} on_tab={on_tab} on_open={on_open} />
+                        lang={playback.lang} on_tab={on_tab} on_open={on_open} on_fifo={on_fifo} />
                 </aside>
             </main>
             <footer class="bottom">
@@ -241,7 +264,7 @@ pub fn app() -> Html {
                     on_step={send(|| PlaybackAction::Step)} on_back={send(|| PlaybackAction::StepBack)}
                     on_play={send(|| PlaybackAction::TogglePlay)} on_speed={on_speed}
                     on_reset={send(|| PlaybackAction::Reset)} on_trigger={send(|| PlaybackAction::Trigger)}
-                    on_manual={send(|| PlaybackAction::ToggleManual)} />
+                    on_manual={send(|| PlaybackAction::ToggleManual)} trigger_label={trigger_label} />
                 <Timeline position={run.position()} len={run.len()} marks={run.marks().to_vec()}
                     lang={playback.lang} on_seek={on_seek.clone()} />
                 <Narration lines={lines} position={run.position()} lang={playback.lang} on_seek={on_seek} />

@@ -175,6 +175,35 @@ impl ChannelPath {
         len
     }
 
+    /// A back-edge's channel (it closes a cycle): out of the sender to the right, down and back
+    /// under the graph at height `below`, and into the receiver's input port from the left.
+    pub fn back(from: Point, to: Point, tail: f64, below: f64) -> ChannelPath {
+        let bend = Point {
+            x: (to.x - tail).max(to.x.min(12.0)),
+            y: to.y,
+        };
+        let reach = 60.0f64.max((from.x - bend.x).abs() * 0.25);
+        let c1 = Point {
+            x: from.x + reach,
+            y: below,
+        };
+        // Never left of the drawing: the loop turns up into the port from its margin.
+        let c2 = Point {
+            x: (bend.x - reach).max(2.0),
+            y: below,
+        };
+        let mut path = ChannelPath {
+            from,
+            c1,
+            c2,
+            bend,
+            to,
+            curve_len: 0.0,
+        };
+        path.curve_len = path.measure_curve();
+        path
+    }
+
     pub fn tail_len(&self) -> f64 {
         self.to.x - self.bend.x
     }
@@ -316,7 +345,22 @@ pub fn layout(phys: &Physical) -> Layout {
         })
         .collect();
     let inner_h = column_h.iter().copied().fold(0.0, f64::max);
-    let height = inner_h + 2.0 * m.margin;
+    // Back-edges (feedback, the channels that close a cycle) loop under the graph: room for
+    // them, a little deeper for each, so their loops stay apart.
+    let back: Vec<usize> = phys
+        .channels
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| phys.is_back_edge(c.edge))
+        .map(|(i, _)| i)
+        .collect();
+    let loops = back.len().min(6) as f64;
+    let back_room = if back.is_empty() {
+        0.0
+    } else {
+        16.0 + 12.0 * loops
+    };
+    let height = inner_h + 2.0 * m.margin + back_room;
     let op_w = m.sub_w + 2.0 * m.op_pad;
     let gap = if n_layers > 1 {
         clamp(
@@ -396,17 +440,29 @@ pub fn layout(phys: &Physical) -> Layout {
             y += op_h[o] + m.op_gap;
         }
     }
+    let graph_bottom = m.margin + inner_h;
     let channels = phys
         .channels
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let from = subtasks[c.from as usize].output;
             let to = subtasks[c.to as usize]
                 .inputs
                 .get(c.input_index as usize)
                 .copied()
                 .unwrap_or(from);
-            ChannelPath::new(from, to, m.tail)
+            match back.iter().position(|&b| b == i) {
+                Some(k) => {
+                    // A cubic with both controls at `below` dips three quarters of the way
+                    // there: aim so the lowest point clears the graph, each loop a step deeper.
+                    let top = from.y.max(to.y);
+                    let lowest = graph_bottom + 10.0 + 12.0 * (k % 6) as f64;
+                    let below = top + (lowest - top) / 0.75;
+                    ChannelPath::back(from, to, m.tail, below)
+                }
+                None => ChannelPath::new(from, to, m.tail),
+            }
         })
         .collect();
     Layout {

@@ -101,6 +101,8 @@ pub enum PlaybackAction {
     ToggleManual,
     /// Manual mode: deliver the head of this channel.
     Deliver(ChannelId),
+    /// Make a channel FIFO or not (the inspector's switch).
+    SetFifo(ChannelId, bool),
     /// Manual mode: drain one held item of this task, or read the next line of a source.
     Poke(TaskId),
     Select(Option<Selection>),
@@ -137,7 +139,15 @@ pub fn resolve(
     };
     let mode = match mode.map(str::parse::<BarrierMode>) {
         None => scenario.config.mode,
-        Some(Ok(m)) => m,
+        Some(Ok(m)) if scenario.modes().contains(&m) => m,
+        Some(Ok(_)) => {
+            notices.push(Notice::BadParam {
+                param: "mode",
+                value: mode.unwrap_or_default().to_string(),
+                used: scenario.config.mode.as_str().into(),
+            });
+            scenario.config.mode
+        }
         Some(Err(_)) => {
             notices.push(Notice::BadParam {
                 param: "mode",
@@ -171,6 +181,20 @@ fn new_run(scenario: &Scenario, mode: BarrierMode) -> Rc<RefCell<Run>> {
 }
 
 impl Playback {
+    /// Chandy-Lamport: the selected process, which the trigger button makes initiate a
+    /// snapshot. `None` in the other modes, or with no process selected.
+    pub fn snapshot_initiator(&self) -> Option<crate::engine::TaskId> {
+        let Some(Selection::Task(t)) = self.selection else {
+            return None;
+        };
+        let run = self.run.0.borrow();
+        let sim = run.sim();
+        (sim.mode() == BarrierMode::ChandyLamport
+            && sim.physical().tasks.get(t as usize).is_some()
+            && sim.physical().operator_of(t).kind.is_process())
+        .then_some(t)
+    }
+
     pub fn new(scenario: Scenario, mode: BarrierMode, lang: Lang, animate: bool) -> Playback {
         Playback {
             run: RunRef(new_run(&scenario, mode)),
@@ -338,13 +362,18 @@ impl Reducible for Playback {
                 let scenario = next.run.0.borrow().scenario.clone();
                 next.restart(&scenario);
             }
-            PlaybackAction::Trigger => next.apply(Action::Trigger),
+            PlaybackAction::Trigger => {
+                // Chandy-Lamport: the selected process initiates; otherwise the next in turn.
+                let initiator = next.snapshot_initiator();
+                next.apply(initiator.map_or(Action::Trigger, |task| Action::Initiate { task }))
+            }
             PlaybackAction::ToggleManual => {
                 next.manual = !next.manual;
                 if next.manual {
                     next.playing = false;
                 }
             }
+            PlaybackAction::SetFifo(channel, fifo) => next.apply(Action::SetFifo { channel, fifo }),
             PlaybackAction::Deliver(channel) => {
                 next.playing = false;
                 next.apply(Action::Deliver { channel });

@@ -436,3 +436,112 @@ mod tests {
         );
     }
 }
+
+/// The seed's one-token system, as its figure of four global states shows it: the two
+/// processes and the channels between them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenSystem {
+    pub p: TaskId,
+    pub q: TaskId,
+    pub pq: ChannelId,
+    pub qp: ChannelId,
+}
+
+/// The four global states of the seed's figure, in the order the token visits them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenPlace {
+    AtP,
+    InPq,
+    AtQ,
+    InQp,
+}
+
+impl TokenPlace {
+    pub const ALL: [TokenPlace; 4] = [
+        TokenPlace::AtP,
+        TokenPlace::InPq,
+        TokenPlace::AtQ,
+        TokenPlace::InQp,
+    ];
+
+    /// `at-p`, `in-p-q`, `at-q`, `in-q-p`: test hooks and permalinks.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenPlace::AtP => "at-p",
+            TokenPlace::InPq => "in-p-q",
+            TokenPlace::AtQ => "at-q",
+            TokenPlace::InQp => "in-q-p",
+        }
+    }
+}
+
+/// The one-token system in `sim`'s graph: exactly two token processes joined both ways.
+pub fn token_system(sim: &Simulation) -> Option<TokenSystem> {
+    use super::model::OperatorKind;
+    let phys = sim.physical();
+    let procs: Vec<TaskId> = (0..phys.task_count())
+        .filter(|&t| matches!(phys.operator_of(t).kind, OperatorKind::Token { .. }))
+        .collect();
+    let [p, q] = procs[..] else { return None };
+    let channel = |a: TaskId, b: TaskId| {
+        phys.channels
+            .iter()
+            .position(|c| c.from == a && c.to == b)
+            .map(|c| c as ChannelId)
+    };
+    Some(TokenSystem {
+        p,
+        q,
+        pq: channel(p, q)?,
+        qp: channel(q, p)?,
+    })
+}
+
+/// Where the token is now. `None` while it is nowhere one of the four states names (a token
+/// system being edited into another shape).
+pub fn token_place_now(sim: &Simulation, sys: &TokenSystem) -> Option<TokenPlace> {
+    use super::record::Payload;
+    use super::snapshot::TaskState;
+    let holds = |t: TaskId| {
+        matches!(
+            sim.tasks().get(t as usize).map(|t| &t.state),
+            Some(TaskState::Token { token: true })
+        )
+    };
+    let carries = |c: ChannelId| {
+        sim.channels().get(c as usize).is_some_and(|ch| {
+            ch.items()
+                .iter()
+                .any(|i| matches!(i.kind, ItemKind::Record(r) if r.payload == Payload::Token))
+        })
+    };
+    place(holds(sys.p), carries(sys.pq), holds(sys.q), carries(sys.qp))
+}
+
+/// Where a completed snapshot captured the token.
+pub fn token_place_captured(gs: &GlobalState, sys: &TokenSystem) -> Option<TokenPlace> {
+    use super::record::Payload;
+    use super::snapshot::TaskState;
+    let holds = |t: TaskId| {
+        gs.tasks
+            .iter()
+            .any(|s| s.task == t && matches!(s.state, TaskState::Token { token: true }))
+    };
+    let carries = |c: ChannelId| {
+        gs.channel_state
+            .get(&c)
+            .is_some_and(|v| v.iter().any(|r| r.payload == Payload::Token))
+    };
+    place(holds(sys.p), carries(sys.pq), holds(sys.q), carries(sys.qp))
+}
+
+/// Exactly one of the four places has the token, or none of the states applies.
+fn place(at_p: bool, in_pq: bool, at_q: bool, in_qp: bool) -> Option<TokenPlace> {
+    match (at_p, in_pq, at_q, in_qp) {
+        (true, false, false, false) => Some(TokenPlace::AtP),
+        (false, true, false, false) => Some(TokenPlace::InPq),
+        (false, false, true, false) => Some(TokenPlace::AtQ),
+        (false, false, false, true) => Some(TokenPlace::InQp),
+        _ => None,
+    }
+}

@@ -22,6 +22,8 @@ pub struct ControlsProps {
     pub on_reset: Callback<()>,
     pub on_trigger: Callback<()>,
     pub on_manual: Callback<()>,
+    /// The trigger button's label: "Trigger checkpoint", or Chandy-Lamport's "Start snapshot".
+    pub trigger_label: AttrValue,
 }
 
 /// "0.25×", "1×", "8×".
@@ -87,7 +89,7 @@ pub fn controls(p: &ControlsProps) -> Html {
             <span class="counter" data-testid="step-counter">{ format!("{} {}", s.step_counter, p.position) }</span>
             <span class="clock" title={s.time}>{ format!("t = {}", p.time) }</span>
             <span class="spacer"></span>
-            <button data-testid="trigger-checkpoint" onclick={emit(&p.on_trigger)} title="B">{ s.trigger }</button>
+            <button data-testid="trigger-checkpoint" onclick={emit(&p.on_trigger)} title="B">{ p.trigger_label.clone() }</button>
             <button data-testid="manual-mode" onclick={emit(&p.on_manual)} title="M"
                 aria-pressed={if p.manual { "true" } else { "false" }} class={classes!(p.manual.then_some("on"))}>
                 { s.manual }

@@ -573,8 +573,9 @@ mod animation {
             _ => None,
         };
         let dashed = run.sim().mode() == crate::engine::BarrierMode::AtLeastOnce;
+        let diamonds = run.sim().mode() == crate::engine::BarrierMode::ChandyLamport;
         item::paint(
-            &ctx, &items, &l.metrics, l.detailed, &theme, selected, dashed,
+            &ctx, &items, &l.metrics, l.detailed, &theme, selected, dashed, diamonds,
         );
         *state.painted.borrow_mut() = Some(key);
         state.last_paint.set(ts);

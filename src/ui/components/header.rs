@@ -49,6 +49,11 @@ pub fn header(p: &HeaderProps) -> Html {
             }
         })
     };
+    // Modes that do not apply to this scenario (the ABS modes on a system without sources)
+    // are listed but cannot be chosen.
+    let modes = use_memo(p.preset.clone(), |name| {
+        presets::by_name(name).map_or(BarrierMode::ALL.to_vec(), |s| s.modes())
+    });
     let on_help = {
         let cb = p.on_help.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
@@ -71,7 +76,7 @@ pub fn header(p: &HeaderProps) -> Html {
                 <span>{ s.mode_label }</span>
                 <select data-testid="mode" onchange={on_mode}>
                     { for BarrierMode::ALL.iter().map(|m| html! {
-                        <option value={m.as_str()} selected={p.mode == *m}>{ (s.mode_name)(*m) }</option>
+                        <option value={m.as_str()} selected={p.mode == *m} disabled={!modes.contains(m)}>{ (s.mode_name)(*m) }</option>
                     }) }
                 </select>
             </label>

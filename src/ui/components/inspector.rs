@@ -29,6 +29,7 @@ pub struct InspectorProps {
     pub lang: Lang,
     pub on_tab: Callback<Tab>,
     pub on_open: Callback<CheckpointId>,
+    pub on_fifo: Callback<(ChannelId, bool)>,
 }
 
 #[function_component(Inspector)]
@@ -52,7 +53,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
             </div>
             <div class="tab-body">
                 { match p.tab {
-                    Tab::Details => details(s, sim, p.selection),
+                    Tab::Details => details(s, sim, p.selection, &p.on_fifo),
                     Tab::Checkpoints => checkpoints(s, sim, p.checkpoint, &p.on_open),
                 } }
             </div>
@@ -77,11 +78,16 @@ fn cells(texts: Vec<String>) -> Html {
         .collect()
 }
 
-fn details(s: &Strings, sim: &Simulation, selection: Option<Selection>) -> Html {
+fn details(
+    s: &Strings,
+    sim: &Simulation,
+    selection: Option<Selection>,
+    on_fifo: &Callback<(ChannelId, bool)>,
+) -> Html {
     match selection {
         None => html! { <p class="hint">{ s.select_hint }</p> },
         Some(Selection::Task(t)) => task_details(s, sim, t),
-        Some(Selection::Channel(c)) => channel_details(s, sim, c),
+        Some(Selection::Channel(c)) => channel_details(s, sim, c, on_fifo),
         Some(Selection::Item { channel, item }) => item_details(s, sim, channel, item),
     }
 }
@@ -155,7 +161,12 @@ fn state_full(s: &Strings, sim: &Simulation, state: &TaskState) -> Html {
     }
 }
 
-fn channel_details(s: &Strings, sim: &Simulation, c: ChannelId) -> Html {
+fn channel_details(
+    s: &Strings,
+    sim: &Simulation,
+    c: ChannelId,
+    on_fifo: &Callback<(ChannelId, bool)>,
+) -> Html {
     let phys = sim.physical();
     let (Some(info), Some(ch)) = (
         phys.channels.get(c as usize),
@@ -183,6 +194,17 @@ fn channel_details(s: &Strings, sim: &Simulation, c: ChannelId) -> Html {
                 { row(s.from, phys.tasks[info.from as usize].name.clone()) }
                 { row(s.to, format!("{} ({})", phys.tasks[info.to as usize].name, (s.input_n)(info.input_index))) }
                 { row(s.latency, ch.latency.to_string()) }
+                { row(s.fifo, {
+                    let on_fifo = on_fifo.clone();
+                    let fifo = ch.fifo;
+                    html! {
+                        <label class="fifo-switch">
+                            <input type="checkbox" data-testid="fifo-toggle" checked={fifo}
+                                onchange={move |_| on_fifo.emit((c, !fifo))} />
+                            { if fifo { s.fifo_on } else { s.fifo_off } }
+                        </label>
+                    }
+                }) }
                 { row(s.blocked, if view::is_blocked(sim, c) { s.yes } else { s.no }) }
                 { row(s.in_flight, html! {
                     <>{ queue.len() }
@@ -337,7 +359,21 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
                     <br />
                     { if w.mismatches.is_empty() { (s.word_check_ok)(w.words_checked) } else { (s.word_check_bad)(w.mismatches.len()) } }
                 }
+                if let Some(c) = &v.conservation {
+                    <br /><span data-testid="conservation">{ (s.conservation)(c.what, c.expected, c.found) }</span>
+                }
             </p>
+            if !v.crossings.is_empty() {
+                <ul class="crossings" data-testid="crossings">
+                    { for v.crossings.iter().take(8).map(|x| {
+                        let info = &phys.channels[x.channel as usize];
+                        let from = &phys.tasks[info.from as usize].name;
+                        let to = &phys.tasks[info.to as usize].name;
+                        html! { <li>{ (s.crossing)(x.kind, &sim.describe(&x.record.payload), from, to) }</li> }
+                    }) }
+                    if v.crossings.len() > 8 { <li>{ (s.rows_more)(v.crossings.len() - 8) }</li> }
+                </ul>
+            }
             <dl class="figures-list">
                 { row(s.trigger_time, gs.trigger_time.to_string()) }
                 { row(s.end_to_end, f.end_to_end.to_string()) }
@@ -346,7 +382,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
                     { row(s.records_held, f.records_held.to_string()) }
                 }
                 { row(s.state_size, format!("{} B", f.state_size)) }
-                if sim.mode() == BarrierMode::Unaligned { { row(s.persisted, f.persisted_in_flight.to_string()) } }
+                if matches!(sim.mode(), BarrierMode::Unaligned | BarrierMode::ChandyLamport) { { row(s.persisted, f.persisted_in_flight.to_string()) } }
             </dl>
             <h4>{ s.task_states }</h4>
             <table class="state-table" data-testid="task-states">

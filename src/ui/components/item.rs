@@ -89,6 +89,7 @@ pub fn paint(
     theme: &Theme,
     selected: Option<(ChannelId, ItemKind)>,
     dashed: bool,
+    diamonds: bool,
 ) {
     use std::f64::consts::TAU;
 
@@ -179,10 +180,28 @@ pub fn paint(
             _ => None,
         })
     };
+    // Chandy-Lamport's markers are diamonds, the barriers of the other modes bars.
+    let d = h * 0.42;
+    let shape = |x: f64, y: f64, grow: f64| {
+        if diamonds {
+            ctx.move_to(x, y - d - grow);
+            ctx.line_to(x + d + grow, y);
+            ctx.line_to(x, y + d + grow);
+            ctx.line_to(x - d - grow, y);
+            ctx.close_path();
+        } else {
+            ctx.rect(
+                x - w / 2.0 - grow,
+                y - h / 2.0 - grow,
+                w + 2.0 * grow,
+                h + 2.0 * grow,
+            );
+        }
+    };
     // Halos behind every barrier first, then each checkpoint's bars in its colour.
     ctx.begin_path();
     for (_, x, y) in barriers() {
-        ctx.rect(x - w / 2.0 - 1.0, y - h / 2.0 - 1.0, w + 2.0, h + 2.0);
+        shape(x, y, 1.0);
     }
     ctx.set_fill_style_str(theme.halo);
     ctx.fill();
@@ -194,7 +213,7 @@ pub fn paint(
         ctx.begin_path();
         let mut any = false;
         for (_, x, y) in barriers().filter(|b| b.0 == n) {
-            ctx.rect(x - w / 2.0, y - h / 2.0, w, h);
+            shape(x, y, 0.0);
             any = true;
         }
         if !any {
@@ -305,6 +324,9 @@ pub struct ItemGlyphProps {
     /// Draw the ring dashed: the record slips into the snapshot (at-least-once).
     #[prop_or_default]
     pub dashed: bool,
+    /// A barrier as Chandy-Lamport's marker: a diamond.
+    #[prop_or_default]
+    pub diamond: bool,
 }
 
 /// One item in SVG: a record as a dot, a barrier as its coloured bar, a cancel marker as a
@@ -323,6 +345,13 @@ pub fn item_glyph(p: &ItemGlyphProps) -> Html {
                         stroke={palette::checkpoint(n)} stroke-width="1.5"
                         stroke-dasharray={p.dashed.then_some("2 1.6")} />
                 }
+            </g>
+        },
+        ItemKind::Barrier(n) if p.diamond => html! {
+            <g class="glyph marker">
+                <path d={format!("M{} {}L{} {}L{} {}L{} {}Z", fmt(cx), fmt(cy - s * 0.6), fmt(cx + s * 0.6), fmt(cy), fmt(cx), fmt(cy + s * 0.6), fmt(cx - s * 0.6), fmt(cy))}
+                    fill={palette::checkpoint(n)} />
+                <text x={fmt(cx + s * 0.75)} y={fmt(y + s * 0.35)} class="glyph-label">{ n }</text>
             </g>
         },
         ItemKind::Barrier(n) => html! {

@@ -36,8 +36,13 @@ pub fn legend(p: &LegendProps) -> Html {
         <section class="legend" aria-label={s.legend}>
             <ul>
                 { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} /> }, s.legend_record) }
-                { entry(html! { <ItemGlyph kind={ItemKind::Barrier(1)} x={6.0} y={6.0} size={9.0} /> }, s.legend_barrier) }
-                { entry(html! { <ItemGlyph kind={ItemKind::Cancel(2)} x={8.0} y={6.0} size={9.0} /> }, s.legend_cancel) }
+                if p.mode == BarrierMode::ChandyLamport {
+                    { entry(html! { <ItemGlyph kind={ItemKind::Barrier(1)} x={6.0} y={6.0} size={9.0} diamond=true /> }, s.legend_marker) }
+                    { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_recorded) }
+                } else {
+                    { entry(html! { <ItemGlyph kind={ItemKind::Barrier(1)} x={6.0} y={6.0} size={9.0} /> }, s.legend_barrier) }
+                    { entry(html! { <ItemGlyph kind={ItemKind::Cancel(2)} x={8.0} y={6.0} size={9.0} /> }, s.legend_cancel) }
+                }
                 if p.mode == BarrierMode::Aligned {
                 { entry(html! {
                     <g>
@@ -70,7 +75,9 @@ pub fn legend(p: &LegendProps) -> Html {
                 if p.mode == BarrierMode::AtLeastOnce {
                     { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} dashed=true /> }, s.legend_slips) }
                 }
-                { entry(html! { <ItemGlyph kind={ItemKind::EndOfPartition} x={10.0} y={5.0} size={10.0} /> }, s.legend_eop) }
+                if p.mode != BarrierMode::ChandyLamport {
+                    { entry(html! { <ItemGlyph kind={ItemKind::EndOfPartition} x={10.0} y={5.0} size={10.0} /> }, s.legend_eop) }
+                }
             </ul>
         </section>
     }

@@ -5,6 +5,7 @@ pub mod channel;
 pub mod controls;
 pub mod coordinator;
 pub mod dataflow;
+pub mod global_states;
 pub mod header;
 pub mod help;
 pub mod inspector;
