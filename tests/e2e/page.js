@@ -336,6 +336,26 @@ class Playground {
     await this.page.mouse.click(at.x, at.y);
   }
 
+  /**
+   * Selects a channel by clicking along its drawn path, as a student does where it is not
+   * hidden behind a subtask or another channel: tries points from the middle outwards until the
+   * inspector shows that channel.
+   */
+  async selectChannel(from, to) {
+    const hit = this.channel(from, to).locator('path.hit');
+    for (const f of [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9]) {
+      const at = await hit.evaluate((p, f) => {
+        const q = p.getPointAtLength(p.getTotalLength() * f);
+        const m = p.getScreenCTM();
+        return { x: q.x * m.a + q.y * m.c + m.e, y: q.x * m.b + q.y * m.d + m.f };
+      }, f);
+      await this.page.mouse.click(at.x, at.y);
+      const title = await this.page.locator('.inspector .details h3').first().textContent().catch(() => '');
+      if (title.endsWith(` ${from}-${to}`)) return;
+    }
+    throw new Error(`channel ${from}-${to} could not be clicked anywhere along its path`);
+  }
+
   /** The speed control's label, such as "1×". */
   speedLabel() {
     return this.testId('speed').locator('xpath=following-sibling::output');
