@@ -1112,13 +1112,19 @@ fn fifo_snapshots_are_consistent_on_random_graphs() {
         percent(t.overlapped, t.completed) >= 10.0,
         "too few snapshots ran alongside another"
     );
-    assert!(t.token_in_channel > 0, "no snapshot caught the token in flight");
+    assert!(
+        t.token_in_channel > 0,
+        "no snapshot caught the token in flight"
+    );
     assert!(
         t.token_places.contains("at") && t.token_places.contains("in"),
         "token found only {:?}",
         t.token_places
     );
-    assert!(t.manual >= t.runs / 2, "too few snapshots initiated by hand");
+    assert!(
+        t.manual >= t.runs / 2,
+        "too few snapshots initiated by hand"
+    );
     assert!(
         percent(t.runs_with_several_initiators, t.runs) >= 50.0,
         "too few runs had snapshots initiated by different processes"
@@ -1218,11 +1224,22 @@ fn cli_token_snapshots_hold_one_token_in_each_of_the_four_places() {
     for seed in 1..=5 {
         let seed = seed.to_string();
         let args = [
-            "run", "--preset", "token", "--mode", "chandy-lamport", "--seed", &seed, "--steps",
+            "run",
+            "--preset",
+            "token",
+            "--mode",
+            "chandy-lamport",
+            "--seed",
+            &seed,
+            "--steps",
             "400",
         ];
         let done = completed_checkpoints(&args);
-        assert!(done.len() >= 5, "seed {seed}: {} snapshots completed", done.len());
+        assert!(
+            done.len() >= 5,
+            "seed {seed}: {} snapshots completed",
+            done.len()
+        );
         for c in &done {
             assert_eq!(c["verdict"], "consistent", "seed {seed}: {c}");
             let tasks = &c["global_state"]["tasks"];
@@ -1257,7 +1274,10 @@ fn cli_token_snapshots_hold_one_token_in_each_of_the_four_places() {
         .into_iter()
         .map(String::from)
         .collect();
-    assert_eq!(places, all, "the snapshots caught the token only {places:?}");
+    assert_eq!(
+        places, all,
+        "the snapshots caught the token only {places:?}"
+    );
 }
 
 /// The money a bank snapshot's summary holds: its balances plus the amounts recorded in its
@@ -1306,7 +1326,14 @@ fn cli_bank_snapshots_conserve_money_unless_channels_are_not_fifo() {
     let mut recorded_something = false;
     for seed in ["1", "2", "3"] {
         let done = completed_checkpoints(&[
-            "run", "--preset", "bank", "--mode", "chandy-lamport", "--seed", seed, "--steps",
+            "run",
+            "--preset",
+            "bank",
+            "--mode",
+            "chandy-lamport",
+            "--seed",
+            seed,
+            "--steps",
             "1500",
         ]);
         assert!(done.len() >= 10, "seed {seed}: {} snapshots", done.len());
@@ -1320,18 +1347,32 @@ fn cli_bank_snapshots_conserve_money_unless_channels_are_not_fifo() {
                 .any(|v| !v.as_array().unwrap().is_empty());
         }
     }
-    assert!(recorded_something, "no bank snapshot recorded a transfer in flight");
+    assert!(
+        recorded_something,
+        "no bank snapshot recorded a transfer in flight"
+    );
 
     let mut inconsistent = 0;
     for seed in ["1", "2", "3", "4"] {
         let done = completed_checkpoints(&[
-            "run", "--preset", "bank", "--mode", "chandy-lamport", "--seed", seed, "--steps",
-            "1500", "--non-fifo",
+            "run",
+            "--preset",
+            "bank",
+            "--mode",
+            "chandy-lamport",
+            "--seed",
+            seed,
+            "--steps",
+            "1500",
+            "--non-fifo",
         ]);
         for c in &done {
             let found = money_in(c);
             if c["verdict"] == "consistent" {
-                assert_eq!(found, total, "seed {seed}: a consistent snapshot lost money: {c}");
+                assert_eq!(
+                    found, total,
+                    "seed {seed}: a consistent snapshot lost money: {c}"
+                );
                 continue;
             }
             inconsistent += 1;
@@ -1366,7 +1407,10 @@ fn cli_bank_snapshots_conserve_money_unless_channels_are_not_fifo() {
             }
         }
     }
-    assert!(inconsistent > 0, "no non-FIFO bank snapshot was inconsistent");
+    assert!(
+        inconsistent > 0,
+        "no non-FIFO bank snapshot was inconsistent"
+    );
 }
 
 /// The ABS modes inject barriers at sources; the token system has none. `--mode aligned` is
@@ -1476,13 +1520,19 @@ impl Hand {
         for n in done {
             let gs = self.sim.coordinator().global_state(n).unwrap();
             let seen = check_snapshot(&self.trace, gs).unwrap();
-            assert!(seen.ok && !seen.not_conserved, "snapshot {n}: {:?}", gs.verdict);
+            assert!(
+                seen.ok && !seen.not_conserved,
+                "snapshot {n}: {:?}",
+                gs.verdict
+            );
             self.completed.push(n);
         }
     }
 
     fn step(&mut self) {
-        self.sim.step().expect("accounts always have something to do");
+        self.sim
+            .step()
+            .expect("accounts always have something to do");
         self.absorb();
     }
 
@@ -1581,11 +1631,20 @@ impl Hand {
 fn marker_rule_an_initiator_records_every_input_until_its_marker() {
     let mut h = Hand::new(7);
     let (a, b) = (h.task("a"), h.task("b"));
-    let (ab, ca, ba) = (h.channel("a", "b"), h.channel("c", "a"), h.channel("b", "a"));
+    let (ab, ca, ba) = (
+        h.channel("a", "b"),
+        h.channel("c", "a"),
+        h.channel("b", "a"),
+    );
     let (n, events) = h.initiate("a");
     let initiated = events
         .iter()
-        .position(|e| *e == Event::Initiated { task: a, checkpoint: n })
+        .position(|e| {
+            *e == Event::Initiated {
+                task: a,
+                checkpoint: n,
+            }
+        })
         .expect("an Initiated event");
     assert!(
         matches!(
@@ -1596,7 +1655,9 @@ fn marker_rule_an_initiator_records_every_input_until_its_marker() {
         "a snapshots right after initiating, sending one marker: {events:?}"
     );
     assert!(
-        !events.iter().any(|e| matches!(e, Event::Snapshot { task, .. } if *task != a)),
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::Snapshot { task, .. } if *task != a)),
         "only a snapshots when it initiates"
     );
     h.run_until_completed(n);
@@ -1618,7 +1679,9 @@ fn marker_rule_an_initiator_records_every_input_until_its_marker() {
         );
     }
     assert!(
-        h.processed_between(n, ba, snapped, h.marker_at(n, ba)).len() >= 2,
+        h.processed_between(n, ba, snapped, h.marker_at(n, ba))
+            .len()
+            >= 2,
         "the scenario should keep b → a busy while a waits for b's marker"
     );
     assert!(recorded_total >= 3, "too little recorded to show the rule");
@@ -1629,7 +1692,11 @@ fn marker_rule_an_initiator_records_every_input_until_its_marker() {
     );
     // b: the first marker came on a → b, recorded empty; b snapshots on that arrival.
     let first_at_b = h.marker_at(n, ab);
-    assert_eq!(h.snapshot_at(n, b), first_at_b + 2, "Arrived, Barrier(first), Snapshot");
+    assert_eq!(
+        h.snapshot_at(n, b),
+        first_at_b + 2,
+        "Arrived, Barrier(first), Snapshot"
+    );
     assert!(h.recorded_by(n, b).is_empty());
     assert!(
         h.log.iter().any(|(at, e)| *at == first_at_b + 1
@@ -1653,7 +1720,11 @@ fn marker_rule_the_first_markers_input_is_recorded_empty() {
     h.run_until_completed(n);
     let first = h.marker_at(n, ca);
     let snapped = h.snapshot_at(n, a);
-    assert_eq!(snapped, first + 2, "a snapshots on c → a's marker (Arrived, Barrier, Snapshot)");
+    assert_eq!(
+        snapped,
+        first + 2,
+        "a snapshots on c → a's marker (Arrived, Barrier, Snapshot)"
+    );
     assert!(first < h.marker_at(n, ba), "c → a's marker is a's first");
     let recorded = h.recorded_by(n, a);
     assert!(
@@ -1684,7 +1755,10 @@ fn marker_rule_two_snapshots_run_at_once_and_both_complete() {
     for _ in 0..6 {
         h.step();
     }
-    assert!(!h.completed.contains(&first), "the first completed too soon for the test");
+    assert!(
+        !h.completed.contains(&first),
+        "the first completed too soon for the test"
+    );
     let (second, _) = h.initiate("c");
     assert_ne!(first, second);
     let running: Vec<CheckpointId> = h.sim.coordinator().in_progress().collect();
@@ -1695,7 +1769,11 @@ fn marker_rule_two_snapshots_run_at_once_and_both_complete() {
     h.run_until_completed(first);
     h.run_until_completed(second);
     let rec1: BTreeSet<_> = h.trace.snapshots[&first].recorded.iter().copied().collect();
-    let rec2: BTreeSet<_> = h.trace.snapshots[&second].recorded.iter().copied().collect();
+    let rec2: BTreeSet<_> = h.trace.snapshots[&second]
+        .recorded
+        .iter()
+        .copied()
+        .collect();
     assert!(!rec1.is_empty() && !rec2.is_empty());
     assert!(
         rec1.intersection(&rec2).next().is_some(),
@@ -1755,31 +1833,73 @@ fn handler_marker_rule_step_by_step() {
     assert_eq!(out, vec![Output::Triggered(1)]);
     assert!(h.is_recording(1));
     let r = |x| Input::Record(x);
-    assert_eq!(receive(&mut h, 0, r(10)), vec![recorded(1, 0, 10), Output::Record { ch: 0, record: 10 }]);
-    assert_eq!(receive(&mut h, 1, Input::Barrier(1)), vec![barrier(1, 1, BarrierTake::Counted, 1, 2)]);
-    assert_eq!(receive(&mut h, 1, r(11)), vec![Output::Record { ch: 1, record: 11 }]);
-    assert_eq!(receive(&mut h, 0, r(12)), vec![recorded(1, 0, 12), Output::Record { ch: 0, record: 12 }]);
+    assert_eq!(
+        receive(&mut h, 0, r(10)),
+        vec![recorded(1, 0, 10), Output::Record { ch: 0, record: 10 }]
+    );
+    assert_eq!(
+        receive(&mut h, 1, Input::Barrier(1)),
+        vec![barrier(1, 1, BarrierTake::Counted, 1, 2)]
+    );
+    assert_eq!(
+        receive(&mut h, 1, r(11)),
+        vec![Output::Record { ch: 1, record: 11 }]
+    );
+    assert_eq!(
+        receive(&mut h, 0, r(12)),
+        vec![recorded(1, 0, 12), Output::Record { ch: 0, record: 12 }]
+    );
     assert!(h.is_recording(1));
-    assert_eq!(receive(&mut h, 0, Input::Barrier(1)), vec![barrier(0, 1, BarrierTake::Counted, 2, 2)]);
+    assert_eq!(
+        receive(&mut h, 0, Input::Barrier(1)),
+        vec![barrier(0, 1, BarrierTake::Counted, 2, 2)]
+    );
     assert!(!h.is_recording(1));
-    assert_eq!(receive(&mut h, 0, r(13)), vec![Output::Record { ch: 0, record: 13 }]);
+    assert_eq!(
+        receive(&mut h, 0, r(13)),
+        vec![Output::Record { ch: 0, record: 13 }]
+    );
     assert_eq!(h.held_count(), 0);
 
     // A process with three inputs: the first marker arrives on input 2.
     let mut h = BarrierHandler::new(BarrierMode::ChandyLamport, 3, true);
     assert_eq!(
         receive(&mut h, 2, Input::Barrier(5)),
-        vec![barrier(2, 5, BarrierTake::First, 1, 3), Output::Triggered(5)]
+        vec![
+            barrier(2, 5, BarrierTake::First, 1, 3),
+            Output::Triggered(5)
+        ]
     );
-    assert_eq!(receive(&mut h, 2, r(20)), vec![Output::Record { ch: 2, record: 20 }]);
-    assert_eq!(receive(&mut h, 0, r(21)), vec![recorded(5, 0, 21), Output::Record { ch: 0, record: 21 }]);
-    assert_eq!(receive(&mut h, 1, r(22)), vec![recorded(5, 1, 22), Output::Record { ch: 1, record: 22 }]);
+    assert_eq!(
+        receive(&mut h, 2, r(20)),
+        vec![Output::Record { ch: 2, record: 20 }]
+    );
+    assert_eq!(
+        receive(&mut h, 0, r(21)),
+        vec![recorded(5, 0, 21), Output::Record { ch: 0, record: 21 }]
+    );
+    assert_eq!(
+        receive(&mut h, 1, r(22)),
+        vec![recorded(5, 1, 22), Output::Record { ch: 1, record: 22 }]
+    );
     assert!(h.records(5, 0) && h.records(5, 1) && !h.records(5, 2));
-    assert_eq!(receive(&mut h, 1, Input::Barrier(5)), vec![barrier(1, 5, BarrierTake::Counted, 2, 3)]);
-    assert_eq!(receive(&mut h, 1, r(23)), vec![Output::Record { ch: 1, record: 23 }]);
-    assert_eq!(receive(&mut h, 0, Input::Barrier(5)), vec![barrier(0, 5, BarrierTake::Counted, 3, 3)]);
+    assert_eq!(
+        receive(&mut h, 1, Input::Barrier(5)),
+        vec![barrier(1, 5, BarrierTake::Counted, 2, 3)]
+    );
+    assert_eq!(
+        receive(&mut h, 1, r(23)),
+        vec![Output::Record { ch: 1, record: 23 }]
+    );
+    assert_eq!(
+        receive(&mut h, 0, Input::Barrier(5)),
+        vec![barrier(0, 5, BarrierTake::Counted, 3, 3)]
+    );
     assert!(!h.is_recording(5));
-    assert_eq!(receive(&mut h, 0, r(24)), vec![Output::Record { ch: 0, record: 24 }]);
+    assert_eq!(
+        receive(&mut h, 0, r(24)),
+        vec![Output::Record { ch: 0, record: 24 }]
+    );
 }
 
 /// Two snapshots at one process, started by different processes, in no particular id order:
@@ -1791,11 +1911,17 @@ fn handler_keeps_concurrent_snapshots_apart() {
     // Snapshot 4 reaches the process first (on input 0), then snapshot 3 (on input 1).
     assert_eq!(
         receive(&mut h, 0, Input::Barrier(4)),
-        vec![barrier(0, 4, BarrierTake::First, 1, 2), Output::Triggered(4)]
+        vec![
+            barrier(0, 4, BarrierTake::First, 1, 2),
+            Output::Triggered(4)
+        ]
     );
     assert_eq!(
         receive(&mut h, 1, Input::Barrier(3)),
-        vec![barrier(1, 3, BarrierTake::First, 1, 2), Output::Triggered(3)]
+        vec![
+            barrier(1, 3, BarrierTake::First, 1, 2),
+            Output::Triggered(3)
+        ]
     );
     assert!(h.is_recording(3) && h.is_recording(4));
     // Input 0 is recorded for 3 only, input 1 for 4 only.
@@ -1808,7 +1934,10 @@ fn handler_keeps_concurrent_snapshots_apart() {
         vec![recorded(4, 1, 31), Output::Record { ch: 1, record: 31 }]
     );
     // 4 completes here; 3 still records input 0.
-    assert_eq!(receive(&mut h, 1, Input::Barrier(4)), vec![barrier(1, 4, BarrierTake::Counted, 2, 2)]);
+    assert_eq!(
+        receive(&mut h, 1, Input::Barrier(4)),
+        vec![barrier(1, 4, BarrierTake::Counted, 2, 2)]
+    );
     assert!(!h.is_recording(4) && h.is_recording(3));
     assert_eq!(
         receive(&mut h, 0, Input::Record(32)),
@@ -1820,9 +1949,16 @@ fn handler_keeps_concurrent_snapshots_apart() {
     assert_eq!(out, vec![Output::Triggered(6)]);
     assert_eq!(
         receive(&mut h, 0, Input::Record(33)),
-        vec![recorded(3, 0, 33), recorded(6, 0, 33), Output::Record { ch: 0, record: 33 }]
+        vec![
+            recorded(3, 0, 33),
+            recorded(6, 0, 33),
+            Output::Record { ch: 0, record: 33 }
+        ]
     );
-    assert_eq!(receive(&mut h, 0, Input::Barrier(3)), vec![barrier(0, 3, BarrierTake::Counted, 2, 2)]);
+    assert_eq!(
+        receive(&mut h, 0, Input::Barrier(3)),
+        vec![barrier(0, 3, BarrierTake::Counted, 2, 2)]
+    );
     assert!(!h.is_recording(3) && h.is_recording(6));
     // A late duplicate of a finished snapshot's marker is ignored, not a new snapshot.
     let again = receive(&mut h, 1, Input::Barrier(4));

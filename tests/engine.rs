@@ -458,6 +458,13 @@ fn every_preset_builds_and_runs_in_every_mode() {
         // inject barriers at, so only in theirs.
         let expected = if scenario.config.mode == BarrierMode::ChandyLamport {
             vec![BarrierMode::ChandyLamport]
+        } else if scenario.name == "iteration" {
+            // A cycle: barrier tracking would lose what is in flight round the loop.
+            vec![
+                BarrierMode::Aligned,
+                BarrierMode::Unaligned,
+                BarrierMode::ChandyLamport,
+            ]
         } else {
             BarrierMode::ALL.to_vec()
         };

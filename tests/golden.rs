@@ -129,6 +129,9 @@ golden! {
     backpressure_chandy_lamport: "backpressure", BarrierMode::ChandyLamport;
     large_chandy_lamport: "large", BarrierMode::ChandyLamport;
     token_chandy_lamport: "token", BarrierMode::ChandyLamport;
+    iteration_aligned: "iteration", BarrierMode::Aligned;
+    iteration_unaligned: "iteration", BarrierMode::Unaligned;
+    iteration_chandy_lamport: "iteration", BarrierMode::ChandyLamport;
     bank_chandy_lamport: "bank", BarrierMode::ChandyLamport;
 }
 

@@ -34,6 +34,9 @@ const GOLDEN: &[(&str, BarrierMode, u64, &str)] = &[
     ("large", BarrierMode::ChandyLamport, 1000, include_str!("golden/large-chandy-lamport.jsonl")),
     ("token", BarrierMode::ChandyLamport, 250, include_str!("golden/token-chandy-lamport.jsonl")),
     ("bank", BarrierMode::ChandyLamport, 250, include_str!("golden/bank-chandy-lamport.jsonl")),
+    ("iteration", BarrierMode::Aligned, 250, include_str!("golden/iteration-aligned.jsonl")),
+    ("iteration", BarrierMode::Unaligned, 250, include_str!("golden/iteration-unaligned.jsonl")),
+    ("iteration", BarrierMode::ChandyLamport, 250, include_str!("golden/iteration-chandy-lamport.jsonl")),
 ];
 
 /// Every trace is compared, and all that differ are named before the test fails.

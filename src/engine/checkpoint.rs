@@ -275,9 +275,10 @@ impl Simulation {
 
     /// True when every task sending to `t` has finished.
     fn upstream_finished(&self, t: TaskId) -> bool {
+        // A back-edge comes from downstream (or from the task itself): no barrier waits there.
         self.phys.tasks[t as usize].inputs.iter().all(|&c| {
-            let from = self.phys.channels[c as usize].from;
-            self.tasks[from as usize].finished
+            let ch = &self.phys.channels[c as usize];
+            self.phys.is_back_edge(ch.edge) || self.tasks[ch.from as usize].finished
         })
     }
 

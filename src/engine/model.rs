@@ -66,6 +66,10 @@ pub enum OperatorKind {
     /// the token and `s0` otherwise; it keeps the token `hold` time units, then passes it on
     /// (to its outputs in turn). At most one process starts with the token.
     Token { has_token: bool, hold: u64 },
+    /// An iteration step (ABS for cyclic graphs): each word it receives goes round its
+    /// feedback edge (a back-edge) `rounds` times before it leaves on the other outputs; the
+    /// step counts, per word, the words that completed their rounds.
+    Iterate { rounds: u32 },
     /// A bank account (Chandy-Lamport): every `interval` time units on average it sends a
     /// random transfer of 1 to `max_transfer` (never more than its balance) to a random
     /// neighbour, and it adds every transfer it receives to its balance.
@@ -101,6 +105,9 @@ enum OperatorKindFile {
         has_token: bool,
         hold: u64,
     },
+    Iterate {
+        rounds: u32,
+    },
     Account {
         balance: u64,
         interval: u64,
@@ -127,6 +134,7 @@ impl From<OperatorKindFile> for OperatorKind {
             OperatorKindFile::Union {} => OperatorKind::Union,
             OperatorKindFile::Sink {} => OperatorKind::Sink,
             OperatorKindFile::Token { has_token, hold } => OperatorKind::Token { has_token, hold },
+            OperatorKindFile::Iterate { rounds } => OperatorKind::Iterate { rounds },
             OperatorKindFile::Account {
                 balance,
                 interval,
@@ -165,6 +173,7 @@ impl OperatorKind {
             OperatorKind::Union => "union",
             OperatorKind::Sink => "sink",
             OperatorKind::Token { .. } => "token",
+            OperatorKind::Iterate { .. } => "iterate",
             OperatorKind::Account { .. } => "account",
         }
     }

@@ -45,7 +45,9 @@ impl Simulation {
             },
             OperatorKind::Filter { min_len } => {
                 let pass = match record.payload {
-                    Payload::Word(w) | Payload::Count { word: w, .. } => {
+                    Payload::Word(w)
+                    | Payload::Count { word: w, .. }
+                    | Payload::Round { word: w, .. } => {
                         self.word(w).chars().count() as u32 >= *min_len
                     }
                     Payload::Line(_) | Payload::Token | Payload::Transfer { .. } => true,
@@ -58,7 +60,9 @@ impl Simulation {
                 // A word (the usual case) is counted without allocating.
                 let single;
                 let words: &[u32] = match record.payload {
-                    Payload::Word(w) | Payload::Count { word: w, .. } => {
+                    Payload::Word(w)
+                    | Payload::Count { word: w, .. }
+                    | Payload::Round { word: w, .. } => {
                         single = [w];
                         &single
                     }
@@ -91,6 +95,39 @@ impl Simulation {
             }
             OperatorKind::Map | OperatorKind::Union | OperatorKind::Source { .. } => {
                 emit(self, record.payload)
+            }
+            OperatorKind::Iterate { rounds } => {
+                let words: Vec<(u32, u32)> = match record.payload {
+                    Payload::Round { word, round } => vec![(word, round + 1)],
+                    Payload::Word(w) | Payload::Count { word: w, .. } => vec![(w, 1)],
+                    Payload::Line(l) => phys
+                        .lines
+                        .get(l as usize)
+                        .map_or_else(Vec::new, |l| l.words.iter().map(|&w| (w, 1)).collect()),
+                    Payload::Token | Payload::Transfer { .. } => Vec::new(),
+                };
+                for (word, round) in words {
+                    let r = Record {
+                        id: self.next_record,
+                        parent: record.id,
+                        payload: if round < *rounds {
+                            Payload::Round { word, round }
+                        } else {
+                            Payload::Word(word)
+                        },
+                    };
+                    self.next_record += 1;
+                    emitted += 1;
+                    if round < *rounds {
+                        // Once more round the loop.
+                        self.send_record_on(t, r, Some(true));
+                    } else {
+                        if let TaskState::Count { counts } = &mut self.tasks[t as usize].state {
+                            *counts.get_or_default(word) += 1;
+                        }
+                        self.send_record_on(t, r, Some(false));
+                    }
+                }
             }
             OperatorKind::Token { hold, .. } => {
                 if record.payload == Payload::Token {

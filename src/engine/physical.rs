@@ -104,8 +104,9 @@ impl fmt::Display for GraphError {
             GraphError::ZeroInterval(n) => write!(f, "source {n:?} has interval 0"),
             GraphError::Cycle(n) => write!(
                 f,
-                "the graph has a cycle through {n:?}; this barrier mode needs an acyclic graph \
-                 (run it with chandy-lamport)"
+                "the graph has a cycle through {n:?}; at-least-once needs an acyclic graph \
+                 (records in flight round the loop would be lost): run it aligned, unaligned \
+                 or with chandy-lamport"
             ),
             GraphError::ProcessParallelism(n) => {
                 write!(f, "process {n:?} must have parallelism 1")

@@ -21,6 +21,8 @@ pub enum Payload {
     Token,
     /// Money moving between two bank accounts.
     Transfer { amount: u64 },
+    /// A word on its way round an iteration: it has been through the loop `round` times.
+    Round { word: u32, round: u32 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,6 +9,7 @@ use serde_json::json;
 
 use super::barrier::CheckpointId;
 use super::coordinator::CheckpointStatus;
+use super::model::OperatorKind;
 use super::physical::{ChannelId, Physical};
 use super::record::{Payload, Record};
 use super::sim::Simulation;
@@ -41,6 +42,8 @@ pub fn write_trace<W: Write>(sim: &mut Simulation, steps: u64, out: &mut W) -> i
 #[derive(Default)]
 pub struct Report {
     completed: Vec<(CheckpointId, serde_json::Value)>,
+    /// Everything the sinks received, as text: the job's output for `"final"`.
+    sink_output: Vec<String>,
 }
 
 impl Report {
@@ -52,6 +55,11 @@ impl Report {
         };
         write_step_line(sim, &action, out)?;
         for e in sim.last_events() {
+            if let Event::Processed { task, record, .. } = e {
+                if sim.physical().operator_of(*task).kind == OperatorKind::Sink {
+                    self.sink_output.push(sim.describe(&record.payload));
+                }
+            }
             if let Event::CheckpointCompleted { checkpoint, .. } = e {
                 if let Some(g) = sim.coordinator().global_state(*checkpoint) {
                     self.completed
@@ -99,12 +107,42 @@ impl Report {
                 line
             })
             .collect();
-        json!({
+        let mut summary = json!({
             "steps": sim.steps(),
             "time": sim.now(),
             "finished": sim.job_finished(),
             "checkpoints": checkpoints,
-        })
+        });
+        if sim.job_finished() {
+            summary["final"] = self.final_result(sim);
+        }
+        summary
+    }
+
+    /// The result of a finished job, nothing time-dependent: the keyed counts of every
+    /// counting operator merged over its subtasks, and what the sinks received, sorted.
+    fn final_result(&self, sim: &Simulation) -> serde_json::Value {
+        let phys = sim.physical();
+        let mut counts: Vec<(String, u64)> = Vec::new();
+        for task in sim.tasks() {
+            if let TaskState::Count { counts: c } = &task.state {
+                for (&w, &n) in c {
+                    let w = word(phys, w).to_string();
+                    match counts.iter_mut().find(|(k, _)| *k == w) {
+                        Some((_, total)) => *total += n,
+                        None => counts.push((w, n)),
+                    }
+                }
+            }
+        }
+        counts.sort();
+        let mut by_word = serde_json::Map::new();
+        for (w, n) in counts {
+            by_word.insert(w, json!(n));
+        }
+        let mut sink = self.sink_output.clone();
+        sink.sort();
+        json!({ "counts": by_word, "sink": sink })
     }
 }
 
@@ -158,6 +196,9 @@ pub fn completed_json(phys: &Physical, g: &GlobalState) -> serde_json::Value {
             "payload": phys.lines.get(l as usize).map_or("", |l| l.text.as_str()),
         }),
         Payload::Word(w) => json!({ "id": r.id, "payload": word(phys, w) }),
+        Payload::Round { word: w, round } => {
+            json!({ "id": r.id, "payload": word(phys, w), "round": round })
+        }
         Payload::Count { word: w, count } => {
             json!({ "id": r.id, "payload": format!("{}={count}", word(phys, w)) })
         }

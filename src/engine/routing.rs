@@ -9,6 +9,12 @@ use super::sim::Simulation;
 
 impl Simulation {
     pub(super) fn send_record(&mut self, t: TaskId, r: Record) {
+        self.send_record_on(t, r, None);
+    }
+
+    /// As [`Simulation::send_record`], on the back-edges only (`Some(true)`), on the other
+    /// edges only (`Some(false)`), or on every edge (`None`).
+    pub(super) fn send_record_on(&mut self, t: TaskId, r: Record, back: Option<bool>) {
         let phys = Rc::clone(&self.phys);
         let info = &phys.tasks[t as usize];
         for (e, group) in info.outputs.iter().enumerate() {
@@ -16,6 +22,9 @@ impl Simulation {
                 continue;
             }
             let edge = phys.channels[group[0] as usize].edge as usize;
+            if back.is_some_and(|b| b != phys.is_back_edge(edge as u32)) {
+                continue;
+            }
             match phys.graph.edges[edge].partitioning {
                 Partitioning::Forward => self.send(group[0], ItemKind::Record(r)),
                 Partitioning::Rebalance => {
@@ -26,7 +35,9 @@ impl Simulation {
                 }
                 Partitioning::Hash => {
                     let hash = match r.payload {
-                        Payload::Word(w) | Payload::Count { word: w, .. } => {
+                        Payload::Word(w)
+                        | Payload::Count { word: w, .. }
+                        | Payload::Round { word: w, .. } => {
                             phys.word_hash.get(w as usize).copied().unwrap_or(0)
                         }
                         Payload::Line(l) => l.wrapping_mul(0x9E37_79B9),

@@ -109,6 +109,20 @@ impl Simulation {
                 scheduled: false,
             })
             .collect();
+        let mut tasks: Vec<Task> = tasks;
+        // ABS for cyclic graphs: each task learns which of its inputs close a cycle.
+        for (t, info) in phys.tasks.iter().enumerate() {
+            let loops: Vec<u32> = info
+                .inputs
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| phys.is_back_edge(phys.channels[c as usize].edge))
+                .map(|(i, _)| i as u32)
+                .collect();
+            if !loops.is_empty() {
+                tasks[t].handler.set_back_edges(&loops);
+            }
+        }
         let mut sim = Simulation {
             coordinator: Coordinator::new(config),
             config: config.clone(),
@@ -231,6 +245,7 @@ impl Simulation {
             Payload::Count { word, count } => format!("{}={}", self.word(word), count),
             Payload::Token => "token".into(),
             Payload::Transfer { amount } => format!("${amount}"),
+            Payload::Round { word, round } => format!("{}↻{round}", self.word(word)),
         }
     }
 
@@ -521,7 +536,10 @@ fn check_mode(phys: &Physical, config: &Config) -> Result<(Vec<TaskId>, bool), G
         if sources.is_empty() {
             return Err(GraphError::NoSourceForBarriers);
         }
-        if let Some(&e) = phys.back_edges.first() {
+        // Cycles: aligned runs the ABS paper's Algorithm 2, unaligned needs nothing more (a
+        // back-edge's records before its barrier are channel state anyway); barrier tracking
+        // would lose the records in flight round the loop.
+        if let (Some(&e), BarrierMode::AtLeastOnce) = (phys.back_edges.first(), config.mode) {
             let to = phys.operator_edges[e as usize].1;
             return Err(GraphError::Cycle(
                 phys.graph.operators[to as usize].name.clone(),

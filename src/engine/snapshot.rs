@@ -43,7 +43,7 @@ impl TaskState {
     pub fn initial(kind: &OperatorKind) -> TaskState {
         match kind {
             OperatorKind::Source { .. } => TaskState::Source { offset: 0 },
-            OperatorKind::Count => TaskState::Count {
+            OperatorKind::Count | OperatorKind::Iterate { .. } => TaskState::Count {
                 counts: SortedMap::new(),
             },
             OperatorKind::Sink => TaskState::Sink {

@@ -1,6 +1,8 @@
 //! A subtask's input side: its barrier handler, what arrives, what the handler decides and how
 //! the task carries that out.
 
+use std::rc::Rc;
+
 use super::barrier::{BarrierHandler, CheckpointId, Output};
 use super::checkpoint::bump;
 use super::physical::{ChannelId, TaskId};
@@ -122,6 +124,42 @@ impl Simulation {
         self.scratch = out;
         self.acknowledge_when_recorded(t);
         self.schedule_replay(t);
+        self.finish_loop_if_drained(t);
+    }
+
+    /// A task with back-edges (an iteration's head) never sees them end by themselves: it
+    /// finishes once every other input has ended and nothing is left on its back-edges — no
+    /// record is still going round the loop. (This reads the back-edge channels only, which is
+    /// the whole loop when the feedback goes straight back to the task.)
+    pub(super) fn finish_loop_if_drained(&mut self, t: TaskId) {
+        if self.phys.back_edges.is_empty() {
+            return;
+        }
+        let phys = Rc::clone(&self.phys);
+        let info = &phys.tasks[t as usize];
+        let task = &self.tasks[t as usize];
+        if task.finished || task.handler.has_replay() {
+            return;
+        }
+        let (mut loops, mut regular) = (0, 0);
+        for (i, &c) in info.inputs.iter().enumerate() {
+            let back = phys.is_back_edge(phys.channels[c as usize].edge);
+            if back {
+                loops += 1;
+                if !self.channels[c as usize].items().is_empty() {
+                    return;
+                }
+            } else if !task.handler.is_closed(i as u32) {
+                return;
+            } else {
+                regular += 1;
+            }
+        }
+        // Only a loop fed from outside ends: processes in a cycle of their own (the token,
+        // the bank) run for ever.
+        if loops > 0 && regular > 0 {
+            self.finish(t);
+        }
     }
 
     /// Carries out one decision of the handler about `item` (what arrived or was replayed).

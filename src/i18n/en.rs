@@ -17,6 +17,7 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
         OperatorKind::Union => "union",
         OperatorKind::Sink => "sink",
         OperatorKind::Token { .. } => "process (token)",
+        OperatorKind::Iterate { .. } => "iterate",
         OperatorKind::Account { .. } => "bank account",
     }
 }
@@ -114,6 +115,13 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "With a very slow input, aligned checkpoints block the fast input for a long time and \
              the buffer grows. Switch the mode: at-least-once never blocks but may count twice; \
              unaligned never blocks and puts the in-flight records into the snapshot.",
+        ),
+        "iteration" => (
+            "Iteration: ABS for a cyclic graph",
+            "Each word goes round Step's feedback loop three times before it leaves. Step cannot \
+             wait for the barrier on its feedback edge — it would wait for itself: it snapshots and \
+             forwards the barrier once the source delivered it, then logs the records coming round \
+             the loop (ringed) until the barrier comes back. The snapshot is the states plus that log.",
         ),
         "token" => (
             "Chandy-Lamport: one token, two processes",
@@ -235,8 +243,16 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 );
             }
             match names.0.mode() {
+                BarrierMode::Aligned if names.is_back_edge(*task, *i) => format!(
+                    "Barrier {n} came round the loop to {at} (a back-edge): {}'s log of what came round the loop for checkpoint {n} is complete.",
+                    names.task(*task)
+                ),
+                BarrierMode::Aligned if have == need && names.back_edges(*task) > 0 => format!(
+                    "Barrier {n} arrived on {at}, its last regular input: {} does not wait for its back-edge (that barrier would have to come round through itself) — it snapshots and forwards barrier {n} now, and logs what comes round the loop until barrier {n} does (ABS for cycles).",
+                    names.task(*task)
+                ),
                 BarrierMode::Aligned => match take {
-                    BarrierTake::First => format!(
+                    BarrierTake::First if have < need => format!(
                         "Barrier {n} arrived first on {at}; that input is now blocked until barrier {n} arrives on the other {}.",
                         others(waiting)
                     ),

@@ -17,6 +17,7 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
         OperatorKind::Union => "合併",
         OperatorKind::Sink => "輸出",
         OperatorKind::Token { .. } => "行程（令牌）",
+        OperatorKind::Iterate { .. } => "迭代",
         OperatorKind::Account { .. } => "銀行帳戶",
     }
 }
@@ -99,6 +100,10 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "輸入很慢時，對齊的檢查點會長時間阻塞快的輸入，緩衝越積越多。切換模式看看：\
              至少一次從不阻塞，但可能重複計數；非對齊從不阻塞，並把傳輸中的記錄放進快照。",
         ),
+        "iteration" => (
+            "迭代：有環圖的 ABS",
+            "每個單詞都要繞 Step 的回饋環三圈才離開。Step 不能在回饋邊上等屏障——那等於等它自己：來源送來屏障後，它就做快照並轉發屏障，然後把繞環回來的記錄記入日誌（帶圈），直到屏障繞回來。快照就是各狀態加上這份日誌。",
+        ),
         "token" => (
             "Chandy-Lamport：一個令牌，兩個行程",
             "p 和 q 來回傳遞一個令牌；持有令牌時為 s1，否則為 s0。快照記錄每個行程的狀態，以及每條通道上正在傳輸的訊息。在不同的時刻分別從 p 和 q 發起快照：四種全域狀態都可能被捕捉到——而且永遠恰好有一個令牌。",
@@ -179,8 +184,16 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 return format!("屏障 {n} 從唯一的輸入到達 {}：沒有要等的。", names.task(*task));
             }
             match names.0.mode() {
+                BarrierMode::Aligned if names.is_back_edge(*task, *i) => format!(
+                    "屏障 {n} 繞環回到 {at}（回饋邊）：{} 為檢查點 {n} 記錄繞環記錄的日誌已完整。",
+                    names.task(*task)
+                ),
+                BarrierMode::Aligned if have == need && names.back_edges(*task) > 0 => format!(
+                    "屏障 {n} 到達 {at}，這是最後一個一般輸入：{} 不在回饋邊上等屏障（那要繞過它自己才會到）——它現在就做快照並轉發屏障 {n}，並把繞環回來的記錄記入日誌，直到屏障 {n} 繞回來（有環圖的 ABS）。",
+                    names.task(*task)
+                ),
                 BarrierMode::Aligned => match take {
-                    BarrierTake::First => format!(
+                    BarrierTake::First if have < need => format!(
                         "屏障 {n} 最先到達 {at}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘的輸入（開始對齊）。"
                     ),
                     _ if have < need => format!(

@@ -10,6 +10,7 @@ pub const NAMES: &[&str] = &[
     "wordcount",
     "concurrent",
     "backpressure",
+    "iteration",
     "token",
     "bank",
     "large",
@@ -21,6 +22,7 @@ pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
         "wordcount" => Ok(wordcount()),
         "concurrent" => Ok(concurrent()),
         "backpressure" => Ok(backpressure()),
+        "iteration" => Ok(iteration()),
         "token" => Ok(token()),
         "bank" => Ok(bank()),
         "large" => Ok(large()),
@@ -346,5 +348,54 @@ pub fn bank() -> Scenario {
             ..Config::default()
         },
         seed: 1,
+    }
+}
+
+/// ABS for cyclic graphs: every word goes round Step's feedback edge three times before it
+/// reaches the sink. The feedback is a back-edge: Step forwards barrier n once its source
+/// delivered it, and logs what comes round the loop until barrier n does.
+pub fn iteration() -> Scenario {
+    Scenario {
+        name: "iteration".into(),
+        title: "Iteration: ABS for a cyclic graph".into(),
+        lesson: "Each word goes round Step's feedback loop three times before it leaves. Step \
+                 cannot wait for the barrier on its feedback edge (it would wait for itself): it \
+                 snapshots and forwards the barrier once the source delivered it, then logs the \
+                 records coming round the loop until the barrier comes back. The snapshot is the \
+                 states plus that log."
+            .into(),
+        graph: iteration_graph(false),
+        config: Config {
+            checkpoint_interval: Some(80),
+            first_trigger: 25,
+            ..Config::default()
+        },
+        seed: 1,
+    }
+}
+
+/// Src → Step ⇄ Step (feedback) → Sink; `bounded` sources end after one pass, and the job
+/// finishes once the last word has left the loop.
+pub fn iteration_graph(bounded: bool) -> JobGraph {
+    JobGraph {
+        operators: vec![
+            op(
+                "Src",
+                OperatorKind::Source {
+                    lines: FRUIT_A.iter().map(|s| s.to_string()).collect(),
+                    interval: 14,
+                    bounded,
+                },
+                1,
+                1,
+            ),
+            op("Step", OperatorKind::Iterate { rounds: 3 }, 1, 2),
+            op("Sink", OperatorKind::Sink, 1, 1),
+        ],
+        edges: vec![
+            edge("Src", "Step", Partitioning::Forward, 10),
+            edge("Step", "Step", Partitioning::Forward, 16),
+            edge("Step", "Sink", Partitioning::Forward, 10),
+        ],
     }
 }

@@ -25,7 +25,7 @@ pub fn checkpoint(n: u64) -> &'static str {
 /// A record's colour: by word where records are keyed, `neutral` otherwise.
 pub fn record<'a>(r: &Record, neutral: &'a str) -> &'a str {
     match r.payload {
-        Payload::Word(w) | Payload::Count { word: w, .. } => {
+        Payload::Word(w) | Payload::Count { word: w, .. } | Payload::Round { word: w, .. } => {
             KEYED[(w.wrapping_mul(2_654_435_761) >> 29) as usize % KEYED.len()]
         }
         Payload::Line(_) => neutral,

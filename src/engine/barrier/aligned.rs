@@ -28,6 +28,14 @@ pub(super) struct Aligned<R> {
     held: Vec<Held<R>>,
     /// Buffers of finished alignments still to be replayed; the last one is replayed first.
     replay: Vec<VecDeque<Held<R>>>,
+    /// ABS for cyclic graphs (the ABS paper's Algorithm 2): this task's back-edge inputs. They
+    /// are never blocked and not waited for: the task snapshots and forwards the barrier once
+    /// its regular inputs delivered it, then logs what arrives on its back-edges until the
+    /// barrier has come round the loop to each of them.
+    loops: InputSet,
+    /// Checkpoints whose back-edge log is still open, each with the back-edges that have
+    /// delivered its barrier.
+    logging: Vec<(CheckpointId, InputSet)>,
 }
 
 impl<R> Default for Aligned<R> {
@@ -37,11 +45,96 @@ impl<R> Default for Aligned<R> {
             blocked: InputSet::default(),
             held: Vec::new(),
             replay: Vec::new(),
+            loops: InputSet::default(),
+            logging: Vec::new(),
         }
     }
 }
 
 impl<R> Aligned<R> {
+    pub(super) fn set_loops(&mut self, loops: &[ChannelIndex]) {
+        for &ch in loops {
+            self.loops.insert(ch);
+        }
+    }
+
+    pub(super) fn is_loop(&self, ch: ChannelIndex) -> bool {
+        self.loops.contains(ch)
+    }
+
+    /// Whether the back-edge log of checkpoint `id` is still open.
+    pub(super) fn is_logging(&self, id: CheckpointId) -> bool {
+        self.logging.iter().any(|(n, _)| *n == id)
+    }
+
+    /// Whether back-edge `ch` is logged for checkpoint `id` (its barrier has not come round).
+    pub(super) fn logs(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
+        self.loops.contains(ch)
+            && self
+                .logging
+                .iter()
+                .any(|(n, back)| *n == id && !back.contains(ch))
+    }
+
+    /// A record from back-edge `ch` joins the log of every checkpoint still logging it, before
+    /// the task processes it (Algorithm 2's backup log).
+    pub(super) fn log_loop(&self, ch: ChannelIndex, record: &R, out: &mut Vec<Output<R>>)
+    where
+        R: Clone,
+    {
+        if !self.loops.contains(ch) {
+            return;
+        }
+        for (id, back) in &self.logging {
+            if !back.contains(ch) {
+                out.push(Output::ChannelState {
+                    checkpoint: *id,
+                    ch,
+                    record: record.clone(),
+                });
+            }
+        }
+    }
+
+    /// A barrier came round the loop on back-edge `ch`: that back-edge's log is complete.
+    fn on_loop_barrier(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        let Some(i) = self.logging.iter().position(|(n, _)| *n == id) else {
+            inputs.taken(ch, id, BarrierTake::Ignored, &InputSet::default(), out);
+            return;
+        };
+        self.logging[i].1.insert(ch);
+        let mut delivered = self.logging[i].1.clone();
+        for other in 0..inputs.channels {
+            if !self.loops.contains(other) {
+                delivered.insert(other);
+            }
+        }
+        inputs.taken(ch, id, BarrierTake::Counted, &delivered, out);
+        if inputs.all_accounted_for(&delivered) {
+            self.logging.remove(i);
+        }
+    }
+
+    /// Back-edges closed: logs that waited only for them are complete.
+    fn close_logs(&mut self, inputs: &Inputs) {
+        let loops = &self.loops;
+        self.logging.retain(|(_, back)| {
+            let mut delivered = back.clone();
+            for other in 0..inputs.channels {
+                if !loops.contains(other) {
+                    delivered.insert(other);
+                }
+            }
+            !inputs.all_accounted_for(&delivered)
+        });
+    }
+
     pub(super) fn current(&self) -> Option<CheckpointId> {
         self.cursor.current()
     }
@@ -111,10 +204,19 @@ impl<R> Aligned<R> {
         id: CheckpointId,
         out: &mut Vec<Output<R>>,
     ) {
+        if self.loops.contains(ch) {
+            return self.on_loop_barrier(inputs, ch, id, out);
+        }
         match self.current() {
             Some(current) if id == current => {
                 self.blocked.insert(ch);
-                inputs.taken(ch, id, BarrierTake::Counted, &self.blocked, out);
+                inputs.taken(
+                    ch,
+                    id,
+                    BarrierTake::Counted,
+                    &self.with_loops(&self.blocked),
+                    out,
+                );
                 self.trigger_if_aligned(inputs, out);
             }
             Some(current) if id > current => {
@@ -139,6 +241,7 @@ impl<R> Aligned<R> {
     /// Called after the channel was marked closed; an end of partition that arrives on a blocked
     /// channel never gets here, it is held like data.
     pub(super) fn on_end_of_partition(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) {
+        self.close_logs(inputs);
         let Some(current) = self.current() else {
             return;
         };
@@ -159,18 +262,37 @@ impl<R> Aligned<R> {
     ) {
         self.cursor.start(id);
         self.blocked.insert(ch);
-        inputs.taken(ch, id, BarrierTake::First, &self.blocked, out);
+        inputs.taken(
+            ch,
+            id,
+            BarrierTake::First,
+            &self.with_loops(&self.blocked),
+            out,
+        );
         // With a single open channel the first barrier is the last one too.
         self.trigger_if_aligned(inputs, out);
     }
 
     fn trigger_if_aligned(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) {
         if let Some(current) = self.current() {
-            if inputs.all_accounted_for(&self.blocked) {
+            if inputs.all_accounted_for(&self.with_loops(&self.blocked)) {
                 out.push(Output::Triggered(current));
+                if !self.loops.is_empty() && !self.is_logging(current) {
+                    self.logging.push((current, InputSet::default()));
+                    self.close_logs(inputs);
+                }
                 self.release(out);
             }
         }
+    }
+
+    /// `set` and the back-edges: the regular inputs' alignment never waits for a back-edge.
+    fn with_loops(&self, set: &InputSet) -> InputSet {
+        let mut all = set.clone();
+        for ch in self.loops.members() {
+            all.insert(ch);
+        }
+        all
     }
 
     /// End the running alignment (if any): unblock every channel and stack its buffer for replay.

@@ -30,6 +30,14 @@ impl InputSet {
         }
     }
 
+    pub(super) fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    pub(super) fn members(&self) -> impl Iterator<Item = ChannelIndex> + '_ {
+        self.members.iter().copied()
+    }
+
     pub(super) fn len(&self) -> usize {
         self.members.len()
     }

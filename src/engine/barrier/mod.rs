@@ -419,7 +419,25 @@ impl<R: Clone> BarrierHandler<R> {
         match &self.core {
             Core::Unaligned(unaligned) => unaligned.current() == Some(id),
             Core::ChandyLamport(cl) => cl.is_recording(id),
-            Core::Aligned(_) | Core::Tracking(_) => false,
+            Core::Aligned(aligned) => aligned.is_logging(id),
+            Core::Tracking(_) => false,
+        }
+    }
+
+    /// ABS for cyclic graphs: marks input channels as back-edges (aligned mode). The task then
+    /// forwards a barrier once its other inputs delivered it, and logs the back-edges' records
+    /// as that checkpoint's channel state until the barrier comes round to them.
+    pub fn set_back_edges(&mut self, loops: &[ChannelIndex]) {
+        if let Core::Aligned(aligned) = &mut self.core {
+            aligned.set_loops(loops);
+        }
+    }
+
+    /// Whether input `ch` is a back-edge (aligned mode on a cyclic graph).
+    pub fn is_back_edge(&self, ch: ChannelIndex) -> bool {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.is_loop(ch),
+            _ => false,
         }
     }
 
@@ -427,10 +445,11 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn records(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
         match &self.core {
             Core::ChandyLamport(cl) => cl.records(id, ch),
+            Core::Aligned(aligned) => aligned.logs(id, ch),
             Core::Unaligned(unaligned) => {
                 unaligned.current() == Some(id) && !unaligned.has_delivered(ch)
             }
-            Core::Aligned(_) | Core::Tracking(_) => false,
+            Core::Tracking(_) => false,
         }
     }
 
@@ -482,7 +501,8 @@ impl<R: Clone> BarrierHandler<R> {
                 match &self.core {
                     Core::Unaligned(unaligned) => unaligned.persist_in_flight(ch, &record, out),
                     Core::ChandyLamport(cl) => cl.record(ch, &record, out),
-                    Core::Aligned(_) | Core::Tracking(_) => {}
+                    Core::Aligned(aligned) => aligned.log_loop(ch, &record, out),
+                    Core::Tracking(_) => {}
                 }
                 out.push(Output::Record { ch, record });
             }

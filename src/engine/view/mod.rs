@@ -151,20 +151,15 @@ pub fn held_items(sim: &Simulation, c: ChannelId) -> Vec<ItemKind> {
         .unwrap_or_default()
 }
 
-/// Unaligned or Chandy-Lamport: the checkpoint whose channel state a record on channel `c`
-/// will join when it arrives — its receiver has taken the snapshot but this input has not
-/// delivered the barrier (marker) yet. Chandy-Lamport may record one channel for several
-/// snapshots at once; the newest is named.
+/// The checkpoint whose channel state a record on channel `c` will join when it arrives: its
+/// receiver has taken the snapshot but this input has not delivered the barrier yet —
+/// unaligned, Chandy-Lamport (marker), or aligned on a back-edge (Algorithm 2's log). One
+/// channel may be recorded for several checkpoints at once; the newest is named.
 pub fn persisting_checkpoint(sim: &Simulation, c: ChannelId) -> Option<CheckpointId> {
-    if !matches!(
-        sim.mode(),
-        BarrierMode::Unaligned | BarrierMode::ChandyLamport
-    ) {
-        return None;
-    }
     let info = sim.physical().channels.get(c as usize)?;
     let h = &sim.tasks().get(info.to as usize)?.handler;
-    h.pending_checkpoints()
+    let running: Vec<CheckpointId> = sim.coordinator().in_progress().collect();
+    running
         .into_iter()
         .rev()
         .find(|&n| h.records(n, info.input_index))
@@ -237,9 +232,10 @@ pub fn slip_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<Checkpoin
 /// ([`slip_marks`]), nothing when aligned.
 pub fn item_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<CheckpointId>>) {
     match sim.mode() {
-        BarrierMode::Unaligned | BarrierMode::ChandyLamport => channel_state_marks(sim, c, out),
+        BarrierMode::Unaligned | BarrierMode::ChandyLamport | BarrierMode::Aligned => {
+            channel_state_marks(sim, c, out)
+        }
         BarrierMode::AtLeastOnce => slip_marks(sim, c, out),
-        BarrierMode::Aligned => out.clear(),
     }
 }
 
