@@ -8,7 +8,7 @@ use abs_playground::engine::record::ItemKind;
 use abs_playground::engine::trace::AbortReason;
 use abs_playground::engine::view;
 use abs_playground::engine::{
-    report, Action, ActionError, BarrierMode, Event, GraphError, History, Simulation,
+    report, Action, ActionError, BarrierMode, Config, Event, GraphError, History, Simulation,
 };
 use abs_playground::scenario::{presets, Scenario, ScenarioError};
 
@@ -427,7 +427,13 @@ fn bad_scenarios_are_typed_errors() {
         capacity: 8,
         fifo: true,
     });
-    let err = Simulation::new(&g, &Default::default(), 0).unwrap_err();
+    // A cycle runs aligned (the ABS paper's Algorithm 2), not at-least-once.
+    assert!(Simulation::new(&g, &Default::default(), 0).is_ok());
+    let at_least_once = Config {
+        mode: BarrierMode::AtLeastOnce,
+        ..Config::default()
+    };
+    let err = Simulation::new(&g, &at_least_once, 0).unwrap_err();
     assert!(matches!(err, GraphError::Cycle(_)));
     assert!(err.to_string().contains("cycle"));
 

@@ -160,6 +160,7 @@ async fn the_inspector_shows_a_completed_checkpoint_as_tables_with_a_verdict() {
         lang: Lang::En,
         on_tab: Callback::noop(),
         on_open: Callback::noop(),
+        on_fifo: Callback::noop(),
     };
     let html = ServerRenderer::<Inspector>::with_props(props)
         .render()
