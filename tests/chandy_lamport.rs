@@ -11,6 +11,8 @@
 //! - `cli_*`: what `abs-sim run` prints for the `token` and `bank` presets.
 //! - `marker_rule_*` and `handler_*`: the marker rule itself, through the simulation with
 //!   hand-initiated snapshots, and on the barrier handler alone.
+//! - `processes_in_a_cycle_keep_taking_input_when_their_outputs_are_full` (ignored): a known
+//!   engine issue, a flow-control deadlock of processes in a cycle.
 //!
 //! Every run feeds its events to [`Trace`], which checks the marker rule event by event (a
 //! first marker snapshots at once, an initiator records every input, a process records an input

@@ -119,6 +119,18 @@ impl Coordinator {
         self.completed().next_back()
     }
 
+    /// The records recorded so far as channel state of running checkpoint `id` on channel `c`,
+    /// in the order they were recorded.
+    pub fn recorded_so_far(&self, id: CheckpointId, c: ChannelId) -> Vec<Record> {
+        self.pending.get(&id).map_or_else(Vec::new, |p| {
+            p.channel_state
+                .iter()
+                .filter(|(ch, _)| *ch == c)
+                .map(|(_, r)| *r)
+                .collect()
+        })
+    }
+
     pub fn in_progress(&self) -> impl Iterator<Item = CheckpointId> + '_ {
         self.pending.keys().copied()
     }

@@ -352,6 +352,11 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 None => format!("{what}."),
             }
         }
+        Beat::Persisted { task, input: i, checkpoint: n, record } if names.is_back_edge(*task, *i) => format!(
+            "“{}” came round the loop to {} before barrier {n} did: it is processed, and also logged — the back-edge log is part of checkpoint {n}.",
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+            names.task(*task)
+        ),
         Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
             "“{}” was in flight on {} before barrier {n}: it is saved as channel state of checkpoint {n}.",
             names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
@@ -543,6 +548,7 @@ pub const STRINGS: Strings = Strings {
     legend: "Legend",
     legend_record: "record",
     legend_barrier: "barrier n (colour per checkpoint)",
+    legend_log: "record logged on a back-edge until the barrier comes round (ABS for cycles)",
     legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
     token_states_title: "The four global states",
     fifo: "FIFO",

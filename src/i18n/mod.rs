@@ -187,6 +187,7 @@ pub struct Strings {
     pub legend_record: &'static str,
     pub legend_barrier: &'static str,
     pub legend_marker: &'static str,
+    pub legend_log: &'static str,
     pub token_states_title: &'static str,
     pub fifo: &'static str,
     pub fifo_on: &'static str,

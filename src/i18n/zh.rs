@@ -276,6 +276,11 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 None => format!("{what}。"),
             }
         }
+        Beat::Persisted { task, input: i, checkpoint: n, record } if names.is_back_edge(*task, *i) => format!(
+            "「{}」比屏障 {n} 先繞環回到 {}：照常處理，同時記入日誌——回饋邊的日誌是檢查點 {n} 的一部分。",
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+            names.task(*task)
+        ),
         Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
             "「{}」在屏障 {n} 之前就在{}上傳輸：它被存為檢查點 {n} 的通道狀態。",
             names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
@@ -451,6 +456,7 @@ pub const STRINGS: Strings = Strings {
     legend: "圖例",
     legend_record: "記錄",
     legend_barrier: "屏障 n（每個檢查點一種顏色）",
+    legend_log: "在屏障繞回之前記入回饋邊日誌的記錄（有環圖的 ABS）",
     legend_marker: "快照 n 的 Chandy-Lamport 標記（菱形）",
     token_states_title: "四種全域狀態",
     fifo: "FIFO",

@@ -242,7 +242,7 @@ pub fn app() -> Html {
                     <Dataflow run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} manual={playback.manual} lang={playback.lang}
                         on_select={on_select} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
-                    <Legend lang={playback.lang} mode={playback.mode} />
+                    <Legend lang={playback.lang} mode={playback.mode} cyclic={!sim.physical().back_edges.is_empty()} />
                 </section>
                 <aside class="side">
                     <GlobalStates run={playback.run.clone()} version={playback.version}

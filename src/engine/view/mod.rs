@@ -151,6 +151,19 @@ pub fn held_items(sim: &Simulation, c: ChannelId) -> Vec<ItemKind> {
         .unwrap_or_default()
 }
 
+/// ABS for cycles: the log a back-edge's receiver keeps for the checkpoint it is logging —
+/// the records that came round the loop before the barrier did — oldest first.
+pub fn back_edge_log(sim: &Simulation, c: ChannelId) -> Option<(CheckpointId, Vec<ItemKind>)> {
+    let phys = sim.physical();
+    let info = phys.channels.get(c as usize)?;
+    if sim.mode() != BarrierMode::Aligned || !phys.is_back_edge(info.edge) {
+        return None;
+    }
+    let n = persisting_checkpoint(sim, c)?;
+    let log = sim.coordinator().recorded_so_far(n, c);
+    Some((n, log.into_iter().map(ItemKind::Record).collect()))
+}
+
 /// The checkpoint whose channel state a record on channel `c` will join when it arrives: its
 /// receiver has taken the snapshot but this input has not delivered the barrier yet —
 /// unaligned, Chandy-Lamport (marker), or aligned on a back-edge (Algorithm 2's log). One

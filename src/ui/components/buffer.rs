@@ -16,6 +16,10 @@ pub struct BufferProps {
     /// Held items, oldest first.
     pub held: Vec<ItemKind>,
     pub lang: Lang,
+    /// ABS for cycles: these are not held but logged for this checkpoint (a back-edge's log):
+    /// drawn ringed in its colour, on a dashed tray.
+    #[prop_or_default]
+    pub log: Option<u64>,
 }
 
 #[function_component(AlignmentBuffer)]
@@ -29,7 +33,7 @@ pub fn alignment_buffer(p: &BufferProps) -> Html {
         let last = held_slot(&p.path, shown - 1, m);
         match (first, last) {
             (Some(f), Some(l)) => html! {
-                <rect class="tray" x={fmt(l.x - 2.0)} y={fmt(l.y - 2.0)}
+                <rect class={classes!("tray", p.log.map(|_| "log-tray"))} x={fmt(l.x - 2.0)} y={fmt(l.y - 2.0)}
                     width={fmt(f.x + f.w - l.x + 4.0)} height={fmt(f.h + 4.0)} rx="2" />
             },
             _ => html! {},
@@ -38,14 +42,15 @@ pub fn alignment_buffer(p: &BufferProps) -> Html {
     html! {
         <g class="buffer-view">
             { for tray }
-            <g class="buffer" data-testid={p.testid.clone()} data-held={p.held.len().to_string()}>
+            <g class={classes!("buffer", p.log.map(|_| "log"))} data-testid={p.testid.clone()}
+                data-held={p.held.len().to_string()} data-log={p.log.map(|n| n.to_string())}>
                 { for p.held.iter().take(cap).enumerate().filter_map(|(k, item)| {
                     held_slot(&p.path, k, m).map(|r| html! {
                         <g class="held" key={k}>
                             if m.held >= 6.0 {
                                 <rect class="held-box" x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx="1" />
                             }
-                            <ItemGlyph kind={*item} x={r.x} y={r.y} size={r.w} />
+                            <ItemGlyph kind={*item} x={r.x} y={r.y} size={r.w} persisted={p.log} />
                         </g>
                     })
                 }) }

@@ -227,6 +227,12 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     });
     let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {
         let id = c as ChannelId;
+        if let Some((n, log)) = view::back_edge_log(sim, id) {
+            return Some(html! {
+                <AlignmentBuffer key={c} testid={AttrValue::from(format!("log-{}", phys.channel_name(id)))}
+                    path={layout.channels[c].clone()} metrics={m} held={log} lang={p.lang} log={Some(n)} />
+            });
+        }
         let held = view::held_items(sim, id);
         if held.is_empty() && !detailed {
             return None;

@@ -15,6 +15,9 @@ pub struct LegendProps {
     /// Only what this mode draws is listed: blocked inputs and buffers when aligned, channel
     /// state rings when unaligned, slipping records when at-least-once.
     pub mode: BarrierMode,
+    /// The graph has a cycle: aligned tasks log their back-edges (ABS for cycles).
+    #[prop_or_default]
+    pub cyclic: bool,
 }
 
 fn swatch(body: Html) -> Html {
@@ -69,6 +72,9 @@ pub fn legend(p: &LegendProps) -> Html {
                         <circle cx="20" cy="10" r="3.6" fill="none" stroke={palette::checkpoint(1)} stroke-width="1.2" />
                     </g>
                 }, s.legend_ticks) }
+                if p.mode == BarrierMode::Aligned && p.cyclic {
+                    { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_log) }
+                }
                 if p.mode == BarrierMode::Unaligned {
                     { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_persisted) }
                 }
