@@ -11,8 +11,9 @@
 //! - `cli_*`: what `abs-sim run` prints for the `token` and `bank` presets.
 //! - `marker_rule_*` and `handler_*`: the marker rule itself, through the simulation with
 //!   hand-initiated snapshots, and on the barrier handler alone.
-//! - `processes_in_a_cycle_keep_taking_input_when_their_outputs_are_full` (ignored): a known
-//!   engine issue, a flow-control deadlock of processes in a cycle.
+//! - `processes_in_a_cycle_keep_taking_input_when_their_outputs_are_full`: processes take input
+//!   while their outputs are full (only their own sends wait for credit), so a cycle of them
+//!   with full channels does not deadlock.
 //!
 //! Every run feeds its events to [`Trace`], which checks the marker rule event by event (a
 //! first marker snapshots at once, an initiator records every input, a process records an input
@@ -2064,7 +2065,6 @@ fn two_accounts_with_small_channels() -> (JobGraph, Config) {
 /// at time 1,000,044. A process should keep taking input while its outputs are full (only
 /// its own sends wait for credit), and then snapshots keep completing.
 #[test]
-#[ignore = "engine issue: processes in a cycle deadlock under flow control"]
 fn processes_in_a_cycle_keep_taking_input_when_their_outputs_are_full() {
     let (graph, config) = two_accounts_with_small_channels();
     let mut sim = Simulation::new(&graph, &config, 81_801_086_453_234_204).unwrap();

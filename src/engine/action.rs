@@ -23,6 +23,12 @@ pub enum Action {
     Trigger,
     /// A checkpoint ran past its timeout and is aborted.
     Expire { checkpoint: CheckpointId },
+    /// Aligned with a timeout: the task has aligned this checkpoint too long and switches to
+    /// unaligned for it.
+    TimeOutAlignment {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
     /// Pause or resume a channel (a paused channel delivers nothing).
     Pause { channel: ChannelId, paused: bool },
     /// Change a channel's latency (a slow channel), for items sent from now on.
@@ -57,6 +63,8 @@ pub enum ActionError {
     /// The task's output channel is full: it takes no input until the receiver consumes.
     Backpressured(TaskId),
     BadLatency(u64),
+    /// The task is not aligning that checkpoint (nothing to time out).
+    NotAligning(TaskId),
     /// Only Chandy-Lamport lets a process initiate a snapshot.
     NotChandyLamport,
     /// A marker from this process could not reach every process.
@@ -96,6 +104,7 @@ impl fmt::Display for ActionError {
             ActionError::BadLatency(l) => {
                 write!(f, "latency {l} is out of range (1 to {MAX_LATENCY})")
             }
+            ActionError::NotAligning(t) => write!(f, "task {t} is not aligning that checkpoint"),
             ActionError::NotChandyLamport => write!(
                 f,
                 "only Chandy-Lamport lets a process initiate a snapshot (the ABS modes trigger \
@@ -122,7 +131,9 @@ impl Simulation {
         }
         for (c, ch) in self.channels.iter().enumerate() {
             let to = self.phys.channels[c].to as usize;
-            let stalled = self.tasks[to].full_outputs > 0 && !self.is_priority(c as ChannelId);
+            let stalled = self.tasks[to].full_outputs > 0
+                && !self.is_priority(c as ChannelId)
+                && !self.takes_input_when_full(to as TaskId);
             if !ch.queue.is_empty()
                 && !ch.paused
                 && !self.tasks[to].handler.has_replay()
@@ -189,7 +200,10 @@ impl Simulation {
                 if self.tasks[to as usize].handler.has_replay() {
                     return Err(ActionError::TaskReplaying(to));
                 }
-                if self.tasks[to as usize].full_outputs > 0 && !self.is_priority(c) {
+                if self.tasks[to as usize].full_outputs > 0
+                    && !self.is_priority(c)
+                    && !self.takes_input_when_full(to)
+                {
                     return Err(ActionError::Backpressured(to));
                 }
             }
@@ -221,6 +235,15 @@ impl Simulation {
                 }
                 if self.coordinator.earliest_trigger(self.now) != Some(self.now) {
                     return Err(ActionError::CannotTrigger);
+                }
+            }
+            Action::TimeOutAlignment {
+                task: t,
+                checkpoint,
+            } => {
+                let tk = task(t)?;
+                if tk.aligning() != Some(checkpoint) || self.config.mode != BarrierMode::Aligned {
+                    return Err(ActionError::NotAligning(t));
                 }
             }
             Action::Expire { checkpoint } => {

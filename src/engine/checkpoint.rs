@@ -39,8 +39,12 @@ impl Simulation {
             .map(|&c| self.channels[c as usize].records_sent)
             .collect();
         let mut forwarded = 0;
+        // Unaligned barriers overtake the output queue; so does an aligned one whose
+        // alignment timed out (it goes on unaligned).
+        let overtake = self.config.mode == BarrierMode::Unaligned
+            || self.tasks[t as usize].handler.timed_out() == Some(n);
         for &c in info.outputs.iter().flatten() {
-            if self.config.mode == BarrierMode::Unaligned {
+            if overtake {
                 overtaken += self.send_overtaking(c, n);
             } else {
                 self.send(c, ItemKind::Barrier(n));

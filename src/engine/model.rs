@@ -286,6 +286,10 @@ pub struct Config {
     /// Empty: every source at once if the graph has sources, else every process in turn.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub initiators: Vec<String>,
+    /// Flink's aligned-checkpoint-timeout (aligned mode): a task that has been aligning a
+    /// checkpoint this long switches to unaligned for it. `None`: align for as long as it takes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aligned_checkpoint_timeout: Option<u64>,
 }
 
 impl Default for Config {
@@ -301,6 +305,7 @@ impl Default for Config {
             retained_checkpoints: 16,
             tolerable_failed_checkpoints: None,
             initiators: Vec::new(),
+            aligned_checkpoint_timeout: None,
         }
     }
 }

@@ -13,6 +13,8 @@ pub(super) enum Due {
     Emit(TaskId),
     Trigger,
     Expire(CheckpointId),
+    /// Aligned with a timeout: the task's alignment of this checkpoint may have lasted too long.
+    AlignmentTimeout(TaskId, CheckpointId),
 }
 
 /// The event queue: events bucketed by virtual time. Among the events due at the same time the

@@ -277,6 +277,9 @@ impl Simulation {
             Action::Emit { task } => self.emit(task),
             Action::Trigger => self.trigger(),
             Action::Initiate { task } => self.trigger_at(Some(task)),
+            Action::TimeOutAlignment { task, checkpoint } => {
+                self.time_out_alignment(task, checkpoint)
+            }
             Action::SetFifo { channel, fifo } => {
                 self.channels[channel as usize].fifo = fifo;
                 self.events.push(Event::FifoChanged { channel, fifo });
@@ -322,7 +325,10 @@ impl Simulation {
                         self.channels[c as usize].scheduled = false;
                         continue;
                     }
-                    if task.full_outputs > 0 && !self.is_priority(c) {
+                    if task.full_outputs > 0
+                        && !self.is_priority(c)
+                        && !self.takes_input_when_full(to as TaskId)
+                    {
                         self.tasks[to].stalled.push(c);
                         self.channels[c as usize].scheduled = false;
                         self.stall(to as TaskId);
@@ -353,7 +359,9 @@ impl Simulation {
                         }
                         continue;
                     }
-                    if task.full_outputs > 0 {
+                    let full = task.full_outputs > 0;
+                    if full && !self.takes_input_when_full(t) {
+                        let task = &mut self.tasks[t as usize];
                         // The waiting channels wait for output room; priority items among
                         // them are rescheduled by `schedule_channel` once room comes.
                         let waiting = std::mem::take(&mut task.waiting);
@@ -364,6 +372,7 @@ impl Simulation {
                         self.stall(t);
                         continue;
                     }
+                    let task = &mut self.tasks[t as usize];
                     if task.busy_until > time {
                         self.schedule_wake(t);
                         continue;
@@ -471,6 +480,18 @@ impl Simulation {
                         }
                     }
                 }
+                Due::AlignmentTimeout(t, n) => {
+                    if self.tasks[t as usize].aligning() != Some(n) {
+                        continue;
+                    }
+                    self.now = time;
+                    self.steps += 1;
+                    self.time_out_alignment(t, n);
+                    Action::TimeOutAlignment {
+                        task: t,
+                        checkpoint: n,
+                    }
+                }
                 Due::Expire(id) => {
                     if self.coordinator.deadline(id).is_none() {
                         continue;
@@ -513,6 +534,14 @@ impl Simulation {
     }
 
     // ----- what happens -----
+
+    /// Whether task `t` takes input even while an output is full: a process (token holder,
+    /// account) only sends on its own, never because of what it receives — only its own
+    /// sends wait for credit. (Otherwise two processes with full channels to each other
+    /// would wait for each other for ever.)
+    pub(super) fn takes_input_when_full(&self, t: TaskId) -> bool {
+        self.phys.operator_of(t).kind.is_process()
+    }
 
     /// Whether process `t` has something to do: the token holder holds the token, an account
     /// has money. Other tasks: always.

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::barrier::{BarrierHandler, CheckpointId, Output};
+use super::barrier::{BarrierHandler, BarrierMode, BarrierTake, CheckpointId, Output};
 use super::checkpoint::bump;
 use super::physical::{ChannelId, TaskId};
 use super::queue::Due;
@@ -127,6 +127,25 @@ impl Simulation {
         self.finish_loop_if_drained(t);
     }
 
+    /// Aligned with a timeout: task `t` has aligned checkpoint `n` too long; it goes on unaligned
+    /// for it.
+    pub(super) fn time_out_alignment(&mut self, t: TaskId, n: CheckpointId) {
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        self.events.push(Event::AlignmentTimedOut {
+            task: t,
+            checkpoint: n,
+        });
+        let task = &mut self.tasks[t as usize];
+        task.handler.time_out_alignment(&mut out);
+        for o in out.drain(..) {
+            self.carry_out(t, o, None);
+        }
+        self.scratch = out;
+        self.acknowledge_when_recorded(t);
+        self.schedule_replay(t);
+    }
+
     /// A task with back-edges (an iteration's head) never sees them end by themselves: it
     /// finishes once every other input has ended and nothing is left on its back-edges — no
     /// record is still going round the loop. (This reads the back-edge channels only, which is
@@ -190,6 +209,16 @@ impl Simulation {
                     have,
                     need,
                 });
+                if let (Some(after), BarrierTake::First, BarrierMode::Aligned) = (
+                    self.config.aligned_checkpoint_timeout,
+                    take,
+                    self.config.mode,
+                ) {
+                    if have < need {
+                        let at = self.now.saturating_add(after);
+                        self.schedule(at, Due::AlignmentTimeout(t, id));
+                    }
+                }
             }
             Output::Held { ch, held } => {
                 let channel = channel_of(ch);

@@ -198,6 +198,13 @@ pub enum Event {
         channel: ChannelId,
         paused: bool,
     },
+    /// Aligned with a timeout: the task aligned `checkpoint` longer than the timeout and goes
+    /// on unaligned for it (snapshot now, barrier overtakes its outputs, the inputs still
+    /// without the barrier are recorded as channel state).
+    AlignmentTimedOut {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
     /// A channel became FIFO or not.
     FifoChanged {
         channel: ChannelId,

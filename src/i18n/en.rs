@@ -429,6 +429,10 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 format!("Channel {} flows again.", names.channel(*channel))
             }
         }
+        Beat::AlignmentTimedOut { task, checkpoint: n } => format!(
+            "{} has been aligning checkpoint {n} longer than the aligned-checkpoint timeout: it goes on unaligned for this checkpoint — it snapshots now, its barrier overtakes the records queued on its outputs, and what its other inputs still send before barrier {n} is saved as channel state. Its blocked inputs open; what they held comes after the snapshot.",
+            names.task(*task)
+        ),
         Beat::FifoChanged { channel, fifo } => if *fifo {
             format!("Channel {} is FIFO again: items arrive in the order they were sent.", names.channel(*channel))
         } else {

@@ -349,6 +349,10 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 format!("通道 {} 恢復流動。", names.channel(*channel))
             }
         }
+        Beat::AlignmentTimedOut { task, checkpoint: n } => format!(
+            "{} 對齊檢查點 {n} 的時間超過了對齊逾時：這個檢查點改為非對齊——它現在就做快照，屏障超越輸出通道中排隊的記錄，其餘輸入在屏障 {n} 之前送來的記錄存為通道狀態。被阻塞的輸入重新開放，緩衝中的項目在快照之後處理。",
+            names.task(*task)
+        ),
         Beat::FifoChanged { channel, fifo } => if *fifo {
             format!("通道 {} 恢復 FIFO：項目按送出的順序到達。", names.channel(*channel))
         } else {

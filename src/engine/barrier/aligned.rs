@@ -36,6 +36,10 @@ pub(super) struct Aligned<R> {
     /// Checkpoints whose back-edge log is still open, each with the back-edges that have
     /// delivered its barrier.
     logging: Vec<(CheckpointId, InputSet)>,
+    /// Aligned with a timeout: the checkpoint whose alignment timed out and went on unaligned
+    /// — snapshotted already, recording what its other inputs still send before their barrier
+    /// — with the inputs that have delivered it.
+    timed_out: Option<(CheckpointId, InputSet)>,
 }
 
 impl<R> Default for Aligned<R> {
@@ -47,6 +51,7 @@ impl<R> Default for Aligned<R> {
             replay: Vec::new(),
             loops: InputSet::default(),
             logging: Vec::new(),
+            timed_out: None,
         }
     }
 }
@@ -62,13 +67,51 @@ impl<R> Aligned<R> {
         self.loops.contains(ch)
     }
 
-    /// Whether the back-edge log of checkpoint `id` is still open.
+    /// Whether the back-edge log of checkpoint `id` is still open, or its alignment timed out
+    /// and channel state is still being recorded.
     pub(super) fn is_logging(&self, id: CheckpointId) -> bool {
         self.logging.iter().any(|(n, _)| *n == id)
+            || self.timed_out.as_ref().is_some_and(|(n, _)| *n == id)
     }
 
-    /// Whether back-edge `ch` is logged for checkpoint `id` (its barrier has not come round).
+    /// The checkpoint whose alignment timed out and now records like unaligned.
+    pub(super) fn timed_out(&self) -> Option<CheckpointId> {
+        self.timed_out.as_ref().map(|(n, _)| *n)
+    }
+
+    /// Aligned with a timeout (Flink's aligned-checkpoint-timeout): the running alignment has
+    /// lasted too long, so this checkpoint goes on unaligned. The task snapshots now (its
+    /// barrier will overtake its output queue); the inputs that have not delivered the barrier
+    /// are recorded until they do; the blocked inputs open, and what they held — sent after the
+    /// barrier — is replayed after the snapshot, as at the end of any alignment.
+    pub(super) fn time_out(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) -> bool {
+        let Some(current) = self.current() else {
+            return false;
+        };
+        let delivered = self.with_loops(&self.blocked);
+        out.push(Output::Triggered(current));
+        self.timed_out = Some((current, delivered));
+        self.release(out);
+        self.finish_timed_out(inputs);
+        true
+    }
+
+    fn finish_timed_out(&mut self, inputs: &Inputs) {
+        if let Some((_, delivered)) = &self.timed_out {
+            if inputs.all_accounted_for(delivered) {
+                self.timed_out = None;
+            }
+        }
+    }
+
+    /// Whether back-edge `ch` is logged for checkpoint `id` (its barrier has not come round),
+    /// or `ch` is recorded because `id`'s alignment timed out.
     pub(super) fn logs(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
+        if let Some((n, delivered)) = &self.timed_out {
+            if *n == id && !delivered.contains(ch) {
+                return true;
+            }
+        }
         self.loops.contains(ch)
             && self
                 .logging
@@ -82,6 +125,15 @@ impl<R> Aligned<R> {
     where
         R: Clone,
     {
+        if let Some((n, delivered)) = &self.timed_out {
+            if !delivered.contains(ch) {
+                out.push(Output::ChannelState {
+                    checkpoint: *n,
+                    ch,
+                    record: record.clone(),
+                });
+            }
+        }
         if !self.loops.contains(ch) {
             return;
         }
@@ -207,6 +259,19 @@ impl<R> Aligned<R> {
         if self.loops.contains(ch) {
             return self.on_loop_barrier(inputs, ch, id, out);
         }
+        if let Some((n, delivered)) = &mut self.timed_out {
+            if *n == id {
+                delivered.insert(ch);
+                inputs.taken(ch, id, BarrierTake::Counted, delivered, out);
+                self.finish_timed_out(inputs);
+                return;
+            }
+            if id > *n {
+                // A newer checkpoint overtakes the one still recording: it is given up.
+                out.push(Output::Aborted(*n));
+                self.timed_out = None;
+            }
+        }
         match self.current() {
             Some(current) if id == current => {
                 self.blocked.insert(ch);
@@ -242,6 +307,7 @@ impl<R> Aligned<R> {
     /// channel never gets here, it is held like data.
     pub(super) fn on_end_of_partition(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) {
         self.close_logs(inputs);
+        self.finish_timed_out(inputs);
         let Some(current) = self.current() else {
             return;
         };

@@ -433,6 +433,23 @@ impl<R: Clone> BarrierHandler<R> {
         }
     }
 
+    /// Aligned with a timeout: the running alignment lasted too long; the checkpoint goes on
+    /// unaligned (see `Aligned::time_out`). False when nothing is being aligned.
+    pub fn time_out_alignment(&mut self, out: &mut Vec<Output<R>>) -> bool {
+        match &mut self.core {
+            Core::Aligned(aligned) => aligned.time_out(&self.inputs, out),
+            _ => false,
+        }
+    }
+
+    /// The checkpoint whose alignment timed out and now records its channel state.
+    pub fn timed_out(&self) -> Option<CheckpointId> {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.timed_out(),
+            _ => None,
+        }
+    }
+
     /// Whether input `ch` is a back-edge (aligned mode on a cyclic graph).
     pub fn is_back_edge(&self, ch: ChannelIndex) -> bool {
         match &self.core {

@@ -167,6 +167,11 @@ pub enum Beat {
         channel: ChannelId,
         fifo: bool,
     },
+    /// Aligned with a timeout: the task aligned too long and goes on unaligned.
+    AlignmentTimedOut {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
 }
 
 impl Beat {
@@ -207,6 +212,7 @@ impl Beat {
         match self {
             Beat::Triggered { checkpoint }
             | Beat::Initiated { checkpoint, .. }
+            | Beat::AlignmentTimedOut { checkpoint, .. }
             | Beat::SourceSnapshot { checkpoint, .. }
             | Beat::Barrier { checkpoint, .. }
             | Beat::Snapshot { checkpoint, .. }
@@ -433,6 +439,9 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
             Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
             Event::FifoChanged { channel, fifo } => Beat::FifoChanged { channel, fifo },
+            Event::AlignmentTimedOut { task, checkpoint } => {
+                Beat::AlignmentTimedOut { task, checkpoint }
+            }
         };
         out.push(beat);
     }
