@@ -181,6 +181,8 @@ struct Reached {
     channel_state: bool,
     /// Some task was backpressured (an output channel full).
     backpressured: bool,
+    /// Some alignment timed out and went on unaligned (aligned with a timeout).
+    timed_out: bool,
 }
 
 /// Runs the moves, checking the invariants after every step; returns the trace and what the
@@ -340,6 +342,7 @@ fn run(
                 Event::Backpressured { .. } => reached.backpressured = true,
 
                 Event::ChannelState { .. } => reached.channel_state = true,
+                Event::AlignmentTimedOut { .. } => reached.timed_out = true,
                 _ => {}
             }
         }
@@ -475,12 +478,36 @@ fn invariants_hold_after_every_step() {
         source_file: Some(file!()),
         ..ProptestConfig::default()
     };
-    let strategy = (graph(), mode(), any::<u64>(), moves(), 10u64..80, 1u32..=3);
+    let strategy = (
+        (graph(), mode(), any::<u64>(), moves(), 10u64..80, 1u32..=3),
+        1u64..40,
+    );
+    // Aligned with an aligned-checkpoint timeout, run once more per case: how many runs,
+    // completed a checkpoint, timed an alignment out.
+    let timeout_runs = std::cell::RefCell::new([0u64; 3]);
     let coverage = std::cell::RefCell::new(Coverage::default());
     let mut runner = proptest::test_runner::TestRunner::new(config);
     let result = runner.run(
         &strategy,
-        |(graph, twice, seed, moves, interval, concurrent)| {
+        |((graph, twice, seed, moves, interval, concurrent), align_timeout)| {
+            // Aligned with a timeout: alignments that last too long go on unaligned; every
+            // completed checkpoint must still be a consistent cut.
+            let config = Config {
+                mode: BarrierMode::Aligned,
+                checkpoint_interval: Some(interval),
+                first_trigger: 3,
+                max_concurrent_checkpoints: concurrent,
+                timeout: 400,
+                aligned_checkpoint_timeout: Some(align_timeout),
+                ..Config::default()
+            };
+            let (_, reached) = run(&graph, &config, seed, &moves)?;
+            {
+                let mut t = timeout_runs.borrow_mut();
+                t[0] += 1;
+                t[1] += u64::from(reached.completed);
+                t[2] += u64::from(reached.timed_out && reached.completed);
+            }
             // Every case runs in each mode; the mode drawn also runs a second time, which must
             // give the same trace.
             for mode in BarrierMode::ALL {
@@ -536,6 +563,14 @@ fn invariants_hold_after_every_step() {
         percent(c.completed[2], c.runs[2]),
         percent(c.completed[3], c.runs[3]),
     );
+    let t = timeout_runs.into_inner();
+    let timed_out_pct = percent(t[2], t[0]);
+    eprintln!(
+        "aligned with a timeout, {} runs: completed a checkpoint {:.1}%, timed an alignment out \
+         and completed {timed_out_pct:.1}%",
+        t[0],
+        percent(t[1], t[0])
+    );
     // Few cases give noisy figures: the targets are checked from MIN_CASES cases on.
     if runs / 4 < MIN_CASES {
         eprintln!("coverage targets not checked: fewer than {MIN_CASES} cases");
@@ -553,6 +588,11 @@ fn invariants_hold_after_every_step() {
     assert!(
         backpressured_pct >= 20.0,
         "only {backpressured_pct:.1}% of the runs backpressured a task (target 20%)"
+    );
+    assert!(
+        timed_out_pct >= 20.0,
+        "only {timed_out_pct:.1}% of the runs aligned with a timeout timed an alignment out \
+         and completed a checkpoint (target 20%)"
     );
     assert!(
         cl_channel_state_pct >= CHANNEL_STATE_TARGET,

@@ -187,6 +187,9 @@ pub struct Strings {
     pub legend_record: &'static str,
     pub legend_barrier: &'static str,
     pub legend_marker: &'static str,
+    /// The mode menu's "aligned, then unaligned after T".
+    pub mode_aligned_timeout: fn(u64) -> String,
+    pub timeout_lesson: fn(u64) -> String,
     pub legend_log: &'static str,
     pub token_states_title: &'static str,
     pub fifo: &'static str,

@@ -14,6 +14,13 @@ use serde::{Deserialize, Serialize};
 use crate::engine::model::SettingError;
 use crate::engine::{BarrierMode, Config, GraphError, JobGraph, Simulation};
 
+/// The aligned-checkpoint timeout the page's "aligned, then unaligned after T" entry uses when
+/// the scenario sets none.
+pub const ALIGNED_TIMEOUT: u64 = 40;
+
+/// The spelling of that entry in the mode menu and in links (`?mode=aligned-timeout`).
+pub const ALIGNED_TIMEOUT_MODE: &str = "aligned-timeout";
+
 /// Scenario files larger than this are refused before parsing.
 pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
 
@@ -119,6 +126,17 @@ impl Scenario {
     pub fn with_mode(&self, mode: BarrierMode) -> Scenario {
         let mut s = self.clone();
         s.config.mode = mode;
+        s
+    }
+
+    /// The scenario aligned with a timeout (its own, or [`ALIGNED_TIMEOUT`]), or without one.
+    pub fn with_aligned_timeout(&self, on: bool) -> Scenario {
+        let mut s = self.with_mode(BarrierMode::Aligned);
+        s.config.aligned_checkpoint_timeout = on.then(|| {
+            self.config
+                .aligned_checkpoint_timeout
+                .unwrap_or(ALIGNED_TIMEOUT)
+        });
         s
     }
 

@@ -56,7 +56,7 @@ fn prefers_reduced_motion() -> bool {
 /// Writes the scenario, mode and language into the address (keeping any other parameter)
 /// and the language into `<html lang>`.
 #[cfg(target_arch = "wasm32")]
-fn sync_address(preset: &str, mode: BarrierMode, lang: Lang) {
+fn sync_address(preset: &str, mode: &str, lang: Lang) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -68,7 +68,7 @@ fn sync_address(preset: &str, mode: BarrierMode, lang: Lang) {
         return;
     };
     params.set("preset", preset);
-    params.set("mode", mode.as_str());
+    params.set("mode", mode);
     params.set("lang", lang.code());
     let url = format!("?{}", String::from(params.to_string()));
     if let Ok(history) = window.history() {
@@ -77,7 +77,7 @@ fn sync_address(preset: &str, mode: BarrierMode, lang: Lang) {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn sync_address(_preset: &str, _mode: BarrierMode, _lang: Lang) {}
+fn sync_address(_preset: &str, _mode: &str, _lang: Lang) {}
 
 fn notice_text(s: &Strings, n: &Notice) -> String {
     match n {
@@ -101,9 +101,22 @@ pub fn app() -> Html {
     let s = playback.lang.strings();
 
     {
-        let key = (playback.preset.clone(), playback.mode, playback.lang);
+        let timeout = playback
+            .run
+            .0
+            .borrow()
+            .scenario
+            .config
+            .aligned_checkpoint_timeout;
+        let mode = match timeout {
+            Some(_) if playback.mode == BarrierMode::Aligned => {
+                crate::scenario::ALIGNED_TIMEOUT_MODE
+            }
+            _ => playback.mode.as_str(),
+        };
+        let key = (playback.preset.clone(), mode, playback.lang);
         use_effect_with(key, |(preset, mode, lang)| {
-            sync_address(preset, *mode, *lang);
+            sync_address(preset, mode, *lang);
         });
     }
     {
@@ -196,7 +209,12 @@ pub fn app() -> Html {
     }
     let (title, lesson) = (s.preset_text)(&run.scenario.name)
         .map(|(t, l)| {
-            let l = (s.preset_lesson)(&run.scenario.name, mode).unwrap_or(l);
+            let l = match sim.config().aligned_checkpoint_timeout {
+                Some(t) if mode == BarrierMode::Aligned => (s.timeout_lesson)(t),
+                _ => (s.preset_lesson)(&run.scenario.name, mode)
+                    .unwrap_or(l)
+                    .to_string(),
+            };
             (t.to_string(), l.to_string())
         })
         .unwrap_or_else(|| (run.scenario.title.clone(), run.scenario.lesson.clone()));
@@ -211,6 +229,7 @@ pub fn app() -> Html {
         }
     });
     let checkpoints = sim.coordinator().checkpoints().to_vec();
+    let timeout = sim.config().aligned_checkpoint_timeout;
     // The throughput chart counts records reaching sinks; Chandy-Lamport's systems have none.
     let has_sink = sim
         .physical()
@@ -229,6 +248,7 @@ pub fn app() -> Html {
         <div class={classes!("app", playback.manual.then_some("manual"))}>
             <Header preset={AttrValue::from(playback.preset.clone())} mode={playback.mode} lang={playback.lang}
                 on_preset={on_preset} on_mode={on_mode} on_lang={on_lang}
+                timeout={timeout} on_timeout={send(|| PlaybackAction::SetAlignedTimeout)}
                 on_help={send(|| PlaybackAction::ToggleHelp)} />
             <div class="notices">{ for notices }</div>
             <main class="main">
@@ -242,7 +262,8 @@ pub fn app() -> Html {
                     <Dataflow run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} manual={playback.manual} lang={playback.lang}
                         on_select={on_select} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
-                    <Legend lang={playback.lang} mode={playback.mode} cyclic={!sim.physical().back_edges.is_empty()} />
+                    <Legend lang={playback.lang} mode={playback.mode} cyclic={!sim.physical().back_edges.is_empty()}
+                        timeout={timeout.is_some()} />
                 </section>
                 <aside class="side">
                     <GlobalStates run={playback.run.clone()} version={playback.version}

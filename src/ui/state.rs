@@ -111,6 +111,8 @@ pub enum PlaybackAction {
     SetLang(Lang),
     SetPreset(String),
     SetMode(BarrierMode),
+    /// The mode menu's "aligned, then unaligned after T".
+    SetAlignedTimeout,
     /// An animation frame at this timestamp (ms).
     Frame(f64),
     ToggleHelp,
@@ -137,7 +139,15 @@ pub fn resolve(
             presets::alignment()
         }
     };
+    let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE)
+        && scenario.modes().contains(&BarrierMode::Aligned);
+    let scenario = if timeout {
+        scenario.with_aligned_timeout(true)
+    } else {
+        scenario
+    };
     let mode = match mode.map(str::parse::<BarrierMode>) {
+        _ if timeout => BarrierMode::Aligned,
         None => scenario.config.mode,
         Some(Ok(m)) if scenario.modes().contains(&m) => m,
         Some(Ok(_)) => {
@@ -414,7 +424,13 @@ impl Reducible for Playback {
             },
             PlaybackAction::SetMode(mode) => {
                 next.mode = mode;
-                let scenario = next.run.0.borrow().scenario.clone();
+                let mut scenario = next.run.0.borrow().scenario.clone();
+                scenario.config.aligned_checkpoint_timeout = None;
+                next.restart(&scenario);
+            }
+            PlaybackAction::SetAlignedTimeout => {
+                next.mode = BarrierMode::Aligned;
+                let scenario = next.run.0.borrow().scenario.with_aligned_timeout(true);
                 next.restart(&scenario);
             }
             PlaybackAction::ToggleHelp => next.help = !next.help,

@@ -13,6 +13,10 @@ pub struct HeaderProps {
     pub lang: Lang,
     pub on_preset: Callback<String>,
     pub on_mode: Callback<BarrierMode>,
+    /// Aligned with this aligned-checkpoint timeout, if any.
+    #[prop_or_default]
+    pub timeout: Option<u64>,
+    pub on_timeout: Callback<()>,
     pub on_lang: Callback<Lang>,
     pub on_help: Callback<()>,
 }
@@ -35,10 +39,15 @@ pub fn header(p: &HeaderProps) -> Html {
     };
     let on_mode = {
         let cb = p.on_mode.clone();
-        Callback::from(move |e: Event| {
-            if let Some(m) = select_value(&e).and_then(|v| v.parse::<BarrierMode>().ok()) {
-                cb.emit(m);
+        let timeout = p.on_timeout.clone();
+        Callback::from(move |e: Event| match select_value(&e) {
+            Some(v) if v == crate::scenario::ALIGNED_TIMEOUT_MODE => timeout.emit(()),
+            Some(v) => {
+                if let Ok(m) = v.parse::<BarrierMode>() {
+                    cb.emit(m);
+                }
             }
+            None => {}
         })
     };
     let on_lang = {
@@ -76,7 +85,17 @@ pub fn header(p: &HeaderProps) -> Html {
                 <span>{ s.mode_label }</span>
                 <select data-testid="mode" onchange={on_mode}>
                     { for BarrierMode::ALL.iter().map(|m| html! {
-                        <option value={m.as_str()} selected={p.mode == *m} disabled={!modes.contains(m)}>{ (s.mode_name)(*m) }</option>
+                        <>
+                        <option value={m.as_str()} selected={p.mode == *m && (p.timeout.is_none() || *m != BarrierMode::Aligned)}
+                            disabled={!modes.contains(m)}>{ (s.mode_name)(*m) }</option>
+                        if *m == BarrierMode::Aligned {
+                            <option value={crate::scenario::ALIGNED_TIMEOUT_MODE}
+                                selected={p.mode == BarrierMode::Aligned && p.timeout.is_some()}
+                                disabled={!modes.contains(m)}>
+                                { (s.mode_aligned_timeout)(p.timeout.unwrap_or(crate::scenario::ALIGNED_TIMEOUT)) }
+                            </option>
+                        }
+                        </>
                     }) }
                 </select>
             </label>

@@ -382,7 +382,10 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
                     { row(s.records_held, f.records_held.to_string()) }
                 }
                 { row(s.state_size, format!("{} B", f.state_size)) }
-                if matches!(sim.mode(), BarrierMode::Unaligned | BarrierMode::ChandyLamport) { { row(s.persisted, f.persisted_in_flight.to_string()) } }
+                if matches!(sim.mode(), BarrierMode::Unaligned | BarrierMode::ChandyLamport)
+                    || sim.config().aligned_checkpoint_timeout.is_some() {
+                    { row(s.persisted, f.persisted_in_flight.to_string()) }
+                }
             </dl>
             <h4>{ s.task_states }</h4>
             <table class="state-table" data-testid="task-states">

@@ -18,6 +18,9 @@ pub struct LegendProps {
     /// The graph has a cycle: aligned tasks log their back-edges (ABS for cycles).
     #[prop_or_default]
     pub cyclic: bool,
+    /// Aligned with a timeout: a timed-out alignment records channel state.
+    #[prop_or_default]
+    pub timeout: bool,
 }
 
 fn swatch(body: Html) -> Html {
@@ -75,7 +78,7 @@ pub fn legend(p: &LegendProps) -> Html {
                 if p.mode == BarrierMode::Aligned && p.cyclic {
                     { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_log) }
                 }
-                if p.mode == BarrierMode::Unaligned {
+                if p.mode == BarrierMode::Unaligned || (p.mode == BarrierMode::Aligned && p.timeout) {
                     { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_persisted) }
                 }
                 if p.mode == BarrierMode::AtLeastOnce {
