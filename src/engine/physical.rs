@@ -571,7 +571,13 @@ fn back_edges(n: usize, edges: &[(u32, u32)]) -> Vec<u32> {
                             state[to as usize] = 1;
                             path.push((to, 0));
                         }
-                        1 => back.push(e as u32),
+                        1 => {
+                            // Kept in increasing order as found (no sort of its own: the page
+                            // carries each sort instantiation as code).
+                            let e = e as u32;
+                            let at = back.partition_point(|&b| b < e);
+                            back.insert(at, e);
+                        }
                         _ => {}
                     }
                 }
@@ -582,7 +588,6 @@ fn back_edges(n: usize, edges: &[(u32, u32)]) -> Vec<u32> {
             }
         }
     }
-    back.sort_unstable();
     back
 }
 

@@ -554,6 +554,29 @@ impl Simulation {
     }
 }
 
+/// The barrier modes a job graph runs in (with `config`'s other settings): building the
+/// physical graph once and asking each mode what it needs.
+pub fn modes_for(graph: &JobGraph, config: &Config) -> Vec<BarrierMode> {
+    match Physical::build(graph) {
+        Ok(phys) => modes_of(&phys, config),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The barrier modes a built physical graph runs in (see [`modes_for`]).
+pub fn modes_of(phys: &Physical, config: &Config) -> Vec<BarrierMode> {
+    BarrierMode::ALL
+        .into_iter()
+        .filter(|&mode| {
+            let config = Config {
+                mode,
+                ..config.clone()
+            };
+            check_mode(phys, &config).is_ok()
+        })
+        .collect()
+}
+
 /// What the barrier mode needs of the graph. The ABS modes inject barriers at sources and need
 /// an acyclic graph; Chandy-Lamport needs every process reachable from each initiator. Returns
 /// the initiators of Chandy-Lamport's periodic snapshots and whether they start them together.

@@ -143,10 +143,7 @@ impl Scenario {
     /// The barrier modes this scenario runs in: the ABS modes need sources (and, for now, an
     /// acyclic graph); Chandy-Lamport needs every process reachable from its initiators.
     pub fn modes(&self) -> Vec<BarrierMode> {
-        BarrierMode::ALL
-            .into_iter()
-            .filter(|&m| self.with_mode(m).simulation().is_ok())
-            .collect()
+        crate::engine::sim::modes_for(&self.graph, &self.config)
     }
 
     pub fn simulation(&self) -> Result<Simulation, ScenarioError> {

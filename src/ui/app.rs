@@ -94,7 +94,9 @@ pub fn app() -> Html {
         let (scenario, mode, lang, notices) =
             resolve(preset.as_deref(), mode.as_deref(), lang.as_deref());
         let mut p = Playback::new(scenario, mode, lang, !prefers_reduced_motion());
+        let own = std::mem::take(&mut p.notices);
         p.notices = notices;
+        p.notices.extend(own);
         p
     });
     let dispatcher = playback.dispatcher();
@@ -249,6 +251,7 @@ pub fn app() -> Html {
             <Header preset={AttrValue::from(playback.preset.clone())} mode={playback.mode} lang={playback.lang}
                 on_preset={on_preset} on_mode={on_mode} on_lang={on_lang}
                 timeout={timeout} on_timeout={send(|| PlaybackAction::SetAlignedTimeout)}
+                modes={run.modes().to_vec()}
                 on_help={send(|| PlaybackAction::ToggleHelp)} />
             <div class="notices">{ for notices }</div>
             <main class="main">

@@ -54,12 +54,15 @@ pub struct Run {
     /// next event while playing, or easing towards it after a step.
     pub clock: f64,
     pub layout: Rc<Layout>,
+    /// The barrier modes the scenario runs in.
+    modes: Vec<crate::engine::BarrierMode>,
 }
 
 impl Run {
     pub fn new(scenario: Scenario) -> Result<Run, ScenarioError> {
         let sim = scenario.simulation()?;
         let layout = Rc::new(layout::layout(sim.physical()));
+        let modes = crate::engine::sim::modes_of(sim.physical(), sim.config());
         static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Ok(Run {
             serial: SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -70,7 +73,13 @@ impl Run {
             throughput: Throughput::default(),
             clock: 0.0,
             layout,
+            modes,
         })
+    }
+
+    /// The barrier modes this run's scenario runs in (the mode menu offers only these).
+    pub fn modes(&self) -> &[crate::engine::BarrierMode] {
+        &self.modes
     }
 
     pub fn sim(&self) -> &Simulation {

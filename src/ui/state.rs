@@ -139,8 +139,9 @@ pub fn resolve(
             presets::alignment()
         }
     };
-    let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE)
-        && scenario.modes().contains(&BarrierMode::Aligned);
+    // Whether the scenario runs in the mode asked for is found when its run is built
+    // (`Playback::new`), which says so with a notice.
+    let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE);
     let scenario = if timeout {
         scenario.with_aligned_timeout(true)
     } else {
@@ -149,15 +150,7 @@ pub fn resolve(
     let mode = match mode.map(str::parse::<BarrierMode>) {
         _ if timeout => BarrierMode::Aligned,
         None => scenario.config.mode,
-        Some(Ok(m)) if scenario.modes().contains(&m) => m,
-        Some(Ok(_)) => {
-            notices.push(Notice::BadParam {
-                param: "mode",
-                value: mode.unwrap_or_default().to_string(),
-                used: scenario.config.mode.as_str().into(),
-            });
-            scenario.config.mode
-        }
+        Some(Ok(m)) => m,
         Some(Err(_)) => {
             notices.push(Notice::BadParam {
                 param: "mode",
@@ -206,8 +199,24 @@ impl Playback {
     }
 
     pub fn new(scenario: Scenario, mode: BarrierMode, lang: Lang, animate: bool) -> Playback {
+        // A mode the scenario cannot run in (an ABS mode without sources) falls back to the
+        // scenario's own, with a notice.
+        let (run, mode, notices) = match Run::new(scenario.with_mode(mode)) {
+            Ok(run) => (Rc::new(RefCell::new(run)), mode, Vec::new()),
+            Err(_) => {
+                let own = scenario.config.mode;
+                let mut own_scenario = scenario.with_mode(own);
+                own_scenario.config.aligned_checkpoint_timeout = None;
+                let notice = Notice::BadParam {
+                    param: "mode",
+                    value: mode.as_str().into(),
+                    used: own.as_str().into(),
+                };
+                (new_run(&own_scenario, own), own, vec![notice])
+            }
+        };
         Playback {
-            run: RunRef(new_run(&scenario, mode)),
+            run: RunRef(run),
             version: 0,
             playing: false,
             speed_exp: 0.0,
@@ -218,7 +227,7 @@ impl Playback {
             lang,
             preset: scenario.name.clone(),
             mode,
-            notices: Vec::new(),
+            notices,
             help: false,
             animate,
             last_frame: Cell::new(None),

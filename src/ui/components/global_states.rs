@@ -7,6 +7,7 @@ use yew::prelude::*;
 use crate::engine::view::{self, TokenPlace};
 use crate::engine::CheckpointId;
 use crate::i18n::Lang;
+use crate::ui::fmt::px;
 use crate::ui::palette;
 use crate::ui::state::RunRef;
 
@@ -59,16 +60,16 @@ pub fn global_states(p: &GlobalStatesProps) -> Html {
             <g data-testid="global-state-node" data-state={place.as_str()}
                 data-current={is_now.to_string()} data-captured={caught.is_some().to_string()}
                 class={classes!("gs-node", is_now.then_some("now"))}>
-                <rect x={x.to_string()} y={y.to_string()} width={W.to_string()} height={H.to_string()} rx="6" />
+                <rect x={px(x)} y={px(y)} width={px(W)} height={px(H)} rx="6" />
                 if let Some(n) = caught {
-                    <rect class="gs-captured" x={(x - 3.0).to_string()} y={(y - 3.0).to_string()}
-                        width={(W + 6.0).to_string()} height={(H + 6.0).to_string()} rx="8"
+                    <rect class="gs-captured" x={px(x - 3.0)} y={px(y - 3.0)}
+                        width={px(W + 6.0)} height={px(H + 6.0)} rx="8"
                         fill="none" stroke={palette::checkpoint(n)} stroke-width="2.5" />
-                    <text class="gs-tag" x={(x + W - 4.0).to_string()} y={(y + 11.0).to_string()} text-anchor="end"
+                    <text class="gs-tag" x={px(x + W - 4.0)} y={px(y + 11.0)} text-anchor="end"
                         fill={palette::checkpoint(n)}>{ format!("#{n}") }</text>
                 }
-                <text x={(x + 8.0).to_string()} y={(y + 16.0).to_string()} class="gs-label">{ label }</text>
-                <text x={(x + 8.0).to_string()} y={(y + 30.0).to_string()} class="gs-detail">{ detail }</text>
+                <text x={px(x + 8.0)} y={px(y + 16.0)} class="gs-label">{ label }</text>
+                <text x={px(x + 8.0)} y={px(y + 30.0)} class="gs-detail">{ detail }</text>
             </g>
         }
     });

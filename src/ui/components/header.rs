@@ -17,6 +17,8 @@ pub struct HeaderProps {
     #[prop_or_default]
     pub timeout: Option<u64>,
     pub on_timeout: Callback<()>,
+    /// The modes the scenario runs in.
+    pub modes: Vec<BarrierMode>,
     pub on_lang: Callback<Lang>,
     pub on_help: Callback<()>,
 }
@@ -60,9 +62,7 @@ pub fn header(p: &HeaderProps) -> Html {
     };
     // Modes that do not apply to this scenario (the ABS modes on a system without sources)
     // are listed but cannot be chosen.
-    let modes = use_memo(p.preset.clone(), |name| {
-        presets::by_name(name).map_or(BarrierMode::ALL.to_vec(), |s| s.modes())
-    });
+    let modes = &p.modes;
     let on_help = {
         let cb = p.on_help.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
