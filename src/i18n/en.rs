@@ -558,6 +558,10 @@ pub const STRINGS: Strings = Strings {
     legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
     token_states_title: "The four global states",
     fifo: "FIFO",
+    snapshots_title: "Snapshots",
+    snapshot: |n| format!("Snapshot {n}"),
+    global_state_of_snapshot: |n| format!("Global state of snapshot {n}"),
+    non_fifo: "not FIFO",
     fifo_on: "on: items arrive in the order they were sent",
     fifo_off: "off: a later item may overtake an earlier one",
     conservation: |what, expected, found| {

@@ -193,6 +193,12 @@ pub struct Strings {
     pub legend_log: &'static str,
     pub token_states_title: &'static str,
     pub fifo: &'static str,
+    /// Chandy-Lamport's words for the coordinator's list and a global state's title.
+    pub snapshots_title: &'static str,
+    pub snapshot: fn(u64) -> String,
+    pub global_state_of_snapshot: fn(u64) -> String,
+    /// A channel's label when it is not FIFO.
+    pub non_fifo: &'static str,
     pub fifo_on: &'static str,
     pub fifo_off: &'static str,
     /// What the snapshot conserves: (tokens or money, at the start, in the snapshot).

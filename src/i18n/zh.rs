@@ -466,6 +466,10 @@ pub const STRINGS: Strings = Strings {
     legend_marker: "快照 n 的 Chandy-Lamport 標記（菱形）",
     token_states_title: "四種全域狀態",
     fifo: "FIFO",
+    snapshots_title: "快照",
+    snapshot: |n| format!("快照 {n}"),
+    global_state_of_snapshot: |n| format!("快照 {n} 的全域狀態"),
+    non_fifo: "非 FIFO",
     fifo_on: "開：項目按送出的順序到達",
     fifo_off: "關：後送的項目可能超越先送的",
     conservation: |what, expected, found| {

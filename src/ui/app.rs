@@ -272,6 +272,7 @@ pub fn app() -> Html {
                     <GlobalStates run={playback.run.clone()} version={playback.version}
                         checkpoint={playback.checkpoint} lang={playback.lang} />
                     <Coordinator checkpoints={checkpoints} open={playback.checkpoint}
+                        snapshots={mode == BarrierMode::ChandyLamport}
                         lang={playback.lang} on_open={on_open.clone()} />
                     if has_sink {
                         <Throughput first={run.throughput().first} bars={run.throughput().buckets.iter().copied().collect::<Vec<_>>()}

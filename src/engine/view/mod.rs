@@ -171,11 +171,17 @@ pub fn back_edge_log(sim: &Simulation, c: ChannelId) -> Option<(CheckpointId, Ve
 pub fn persisting_checkpoint(sim: &Simulation, c: ChannelId) -> Option<CheckpointId> {
     let info = sim.physical().channels.get(c as usize)?;
     let h = &sim.tasks().get(info.to as usize)?.handler;
-    let running: Vec<CheckpointId> = sim.coordinator().in_progress().collect();
-    running
-        .into_iter()
-        .rev()
-        .find(|&n| h.records(n, info.input_index))
+    if h.current_checkpoint().is_none()
+        && h.timed_out().is_none()
+        && sim.physical().back_edges.is_empty()
+    {
+        // Nothing is recorded at a task with nothing pending (the common case: no allocation).
+        return None;
+    }
+    sim.coordinator()
+        .in_progress()
+        .filter(|&n| h.records(n, info.input_index))
+        .last()
 }
 
 /// Unaligned: for each item queued on channel `c` (in queue order), the checkpoint whose

@@ -23,6 +23,13 @@ pub struct ChannelProps {
     pub detailed: bool,
     pub blocked_label: AttrValue,
     pub slow_label: AttrValue,
+    /// The checkpoint (snapshot) whose channel state is being recorded from this channel: its
+    /// receiver has snapshotted and this input's barrier (marker) has not come yet.
+    #[prop_or_default]
+    pub recording: Option<u64>,
+    /// A later item may overtake an earlier one here.
+    #[prop_or_default]
+    pub non_fifo: bool,
 }
 
 #[function_component(Channel)]
@@ -44,6 +51,9 @@ pub fn channel(p: &ChannelProps) -> Html {
     if p.slow {
         class.push("slow");
     }
+    if p.non_fifo {
+        class.push("non-fifo");
+    }
     let to = p.path.to;
     let sel = format!("c:{}", p.id);
     // The slow label sits just past the sender's port, on the side the curve leaves from, so
@@ -56,7 +66,11 @@ pub fn channel(p: &ChannelProps) -> Html {
     };
     html! {
         <g class={class} data-testid={p.testid.clone()} data-blocked={if p.blocked { "true" } else { "false" }}
-            data-queue={p.queued.to_string()} data-sel={sel}>
+            data-queue={p.queued.to_string()} data-sel={sel}
+            data-recording={p.recording.map(|n| n.to_string())} data-fifo={if p.non_fifo { "false" } else { "true" }}>
+            if let Some(n) = p.recording {
+                <path class="recording" d={d.0.clone()} stroke={palette::checkpoint(n)} />
+            }
             <path class="hit" d={d.0.clone()} />
             <path class="line" d={d.0.clone()} />
             if p.blocked {
@@ -71,7 +85,7 @@ pub fn channel(p: &ChannelProps) -> Html {
                     <rect class="lock-mark" x={fmt(to.x - 4.0)} y={fmt(to.y - 2.0)} width="4" height="4" fill={palette::BLOCKED} />
                 }
             }
-            if p.slow && p.detailed {
+            if (p.slow || p.non_fifo) && p.detailed {
                 <text class="slow-label" x={fmt(from.x + 10.0)} y={fmt(label_y)}>{ p.slow_label.clone() }</text>
             }
         </g>

@@ -14,6 +14,9 @@ pub struct CoordinatorProps {
     pub open: Option<CheckpointId>,
     pub lang: Lang,
     pub on_open: Callback<CheckpointId>,
+    /// Chandy-Lamport: they are snapshots, not checkpoints.
+    #[prop_or_default]
+    pub snapshots: bool,
 }
 
 pub fn status_attr(s: &CheckpointStatus) -> &'static str {
@@ -50,7 +53,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
                 <button class={class} data-testid={format!("checkpoint-{}", c.id)}
                     data-status={status_attr(&c.status)} onclick={move |_| on_open.emit(id)}>
                     <span class="swatch" style={format!("background:{colour}")}></span>
-                    <span class="cp-name">{ (s.checkpoint)(c.id) }</span>
+                    <span class="cp-name">{ if p.snapshots { (s.snapshot)(c.id) } else { (s.checkpoint)(c.id) } }</span>
                     <span class="cp-status">{ format!("{} {}", status_icon(&c.status), (s.checkpoint_status)(&c.status)) }</span>
                     <span class="progress" role="progressbar" aria-valuemin="0"
                         aria-valuemax={c.total.to_string()} aria-valuenow={c.acked.to_string()}>
@@ -63,7 +66,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
     });
     html! {
         <section class="panel coordinator" aria-labelledby="coordinator-title">
-            <h2 id="coordinator-title">{ s.coordinator }</h2>
+            <h2 id="coordinator-title">{ if p.snapshots { s.snapshots_title } else { s.coordinator } }</h2>
             if p.checkpoints.is_empty() {
                 <p class="hint">{ s.no_checkpoints }</p>
             } else {

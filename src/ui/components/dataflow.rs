@@ -211,10 +211,11 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         let ch = &sim.channels()[c];
         let slow = ch.latency >= 2 * min_latency;
         // Only the detailed drawing shows the label: no string per channel otherwise.
-        let slow_label = if slow && detailed {
-            AttrValue::from((s.slow)(ch.latency))
-        } else {
-            AttrValue::Static("")
+        let slow_label = match (slow && detailed, !ch.fifo && detailed) {
+            (true, true) => AttrValue::from(format!("{} · {}", (s.slow)(ch.latency), s.non_fifo)),
+            (true, false) => AttrValue::from((s.slow)(ch.latency)),
+            (false, true) => AttrValue::Static(s.non_fifo),
+            (false, false) => AttrValue::Static(""),
         };
         html! {
             <Channel key={c} id={id} testid={scene.channels[c].clone()}
@@ -222,7 +223,8 @@ pub fn dataflow(p: &DataflowProps) -> Html {
                 queued={if detailed { ch.items().len() as u32 } else { 0 }} deliverable={deliverable.contains(&id)}
                 selected={p.selection == Some(Selection::Channel(id))}
                 slow={slow} detailed={detailed}
-                blocked_label={s.blocked} slow_label={slow_label} />
+                blocked_label={s.blocked} slow_label={slow_label}
+                recording={view::persisting_checkpoint(sim, id)} non_fifo={!ch.fifo} />
         }
     });
     let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {

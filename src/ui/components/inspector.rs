@@ -350,7 +350,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
         <div class="global-state" data-testid="global-state" data-checkpoint={gs.checkpoint.to_string()}>
             <h3>
                 <span class="swatch" style={format!("background:{}", palette::checkpoint(gs.checkpoint))}></span>
-                { (s.global_state_of)(gs.checkpoint) }
+                { if sim.mode() == BarrierMode::ChandyLamport { (s.global_state_of_snapshot)(gs.checkpoint) } else { (s.global_state_of)(gs.checkpoint) } }
             </h3>
             <p class={classes!("verdict", if v.ok() { "ok" } else { "bad" })} data-testid="verdict">
                 { if v.consistent { s.consistent } else { s.inconsistent } }
