@@ -177,12 +177,18 @@ impl ChannelPath {
 
     /// A back-edge's channel (it closes a cycle): out of the sender to the right, down and back
     /// under the graph at height `below`, and into the receiver's input port from the left.
+    /// With `below` above the graph instead, it is a forward edge that skips a layer, arching
+    /// over the operators in between rather than through them.
     pub fn back(from: Point, to: Point, tail: f64, below: f64) -> ChannelPath {
         let bend = Point {
             x: (to.x - tail).max(to.x.min(12.0)),
             y: to.y,
         };
-        let reach = 60.0f64.max((from.x - bend.x).abs() * 0.25);
+        let reach = if bend.x > from.x {
+            (bend.x - from.x) * 0.2
+        } else {
+            60.0f64.max((from.x - bend.x).abs() * 0.25)
+        };
         let c1 = Point {
             x: from.x + reach,
             y: below,
@@ -360,7 +366,25 @@ pub fn layout(phys: &Physical) -> Layout {
     } else {
         16.0 + 12.0 * loops
     };
-    let height = inner_h + 2.0 * m.margin + back_room;
+    // Forward edges that skip a layer arch over the graph (room above it, like the loops'
+    // below), so they never run through the operators in between.
+    let skipping: Vec<usize> = phys
+        .channels
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| {
+            let (f, t) = phys.operator_edges[c.edge as usize];
+            !back.contains(i) && layer[t as usize] > layer[f as usize] + 1
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let arches = skipping.len().min(6) as f64;
+    let arch_room = if skipping.is_empty() {
+        0.0
+    } else {
+        16.0 + 12.0 * arches
+    };
+    let height = inner_h + 2.0 * m.margin + back_room + arch_room;
     let op_w = m.sub_w + 2.0 * m.op_pad;
     let gap = if n_layers > 1 {
         clamp(
@@ -400,7 +424,7 @@ pub fn layout(phys: &Physical) -> Layout {
     ];
     for (l, ops) in columns.iter().enumerate() {
         let x = m.margin + l as f64 * (op_w + gap);
-        let mut y = m.margin + (inner_h - column_h[l]) / 2.0;
+        let mut y = m.margin + arch_room + (inner_h - column_h[l]) / 2.0;
         for &o in ops {
             operators[o] = OperatorBox {
                 rect: Rect {
@@ -440,7 +464,8 @@ pub fn layout(phys: &Physical) -> Layout {
             y += op_h[o] + m.op_gap;
         }
     }
-    let graph_bottom = m.margin + inner_h;
+    let graph_top = m.margin + arch_room;
+    let graph_bottom = graph_top + inner_h;
     let channels = phys
         .channels
         .iter()
@@ -461,7 +486,15 @@ pub fn layout(phys: &Physical) -> Layout {
                     let below = top + (lowest - top) / 0.75;
                     ChannelPath::back(from, to, m.tail, below)
                 }
-                None => ChannelPath::new(from, to, m.tail),
+                None => match skipping.iter().position(|&s| s == i) {
+                    Some(k) => {
+                        let top = from.y.min(to.y);
+                        let highest = graph_top - 10.0 - 12.0 * (k % 6) as f64;
+                        let above = top - (top - highest) / 0.75;
+                        ChannelPath::back(from, to, m.tail, above)
+                    }
+                    None => ChannelPath::new(from, to, m.tail),
+                },
             }
         })
         .collect();
