@@ -152,3 +152,68 @@ fn a_task_whose_upstream_finished_is_triggered_directly() {
         assert!(gs.verdict.ok(), "{mode}: {:?}", gs.verdict);
     }
 }
+
+/// ABS for cycles, bounded: every word of the iteration preset goes round the loop and leaves;
+/// the loop's head finishes once its source has ended and nothing is left on its feedback
+/// edge, and the job finishes — in every mode that runs a cycle — with each word counted once
+/// per time it was read and every checkpoint consistent.
+#[test]
+fn the_bounded_iteration_finishes_with_every_word_out_of_the_loop() {
+    let scenario = abs_playground::scenario::presets::iteration();
+    let words: Vec<String> = match &scenario.graph.operators[0].kind {
+        abs_playground::engine::OperatorKind::Source { lines, bounded, .. } => {
+            assert!(bounded);
+            lines.clone()
+        }
+        other => panic!("the iteration preset starts with a source, not {other:?}"),
+    };
+    let modes = scenario.modes();
+    assert_eq!(
+        modes,
+        [
+            BarrierMode::Aligned,
+            BarrierMode::Unaligned,
+            BarrierMode::ChandyLamport
+        ]
+    );
+    for mode in modes {
+        let mut sim = scenario.with_mode(mode).simulation().unwrap();
+        run_to_end(&mut sim, 20_000);
+        assert!(sim.job_finished(), "{mode}");
+        let step = sim.physical().task_by_name("Step#0").unwrap();
+        let TaskState::Count { counts } = &sim.tasks()[step as usize].state else {
+            panic!("Step counts words")
+        };
+        let total: u64 = counts.iter().map(|(_, n)| *n).sum();
+        assert_eq!(
+            total,
+            words.len() as u64,
+            "{mode}: every word left the loop once"
+        );
+        for w in &words {
+            let id = sim.physical().words.iter().position(|x| x == w).unwrap() as u32;
+            let expected = words.iter().filter(|x| *x == w).count() as u64;
+            assert_eq!(counts.get(&id).copied(), Some(expected), "{mode}: {w}");
+        }
+        let sink = sim.physical().task_by_name("Sink#0").unwrap();
+        let TaskState::Sink { received, .. } = sim.tasks()[sink as usize].state else {
+            panic!("a sink")
+        };
+        assert_eq!(received, words.len() as u64, "{mode}");
+        let completed = sim
+            .coordinator()
+            .checkpoints()
+            .iter()
+            .filter(|c| c.status == CheckpointStatus::Completed)
+            .count();
+        assert!(completed >= 3, "{mode}: {completed} checkpoints");
+        for gs in sim.coordinator().completed() {
+            assert!(
+                gs.verdict.ok(),
+                "{mode} checkpoint {}: {:?}",
+                gs.checkpoint,
+                gs.verdict
+            );
+        }
+    }
+}

@@ -364,7 +364,9 @@ pub fn iteration() -> Scenario {
                  records coming round the loop until the barrier comes back. The snapshot is the \
                  states plus that log."
             .into(),
-        graph: iteration_graph(false),
+        // Bounded: the job finishes once the last word has left the loop (then a final
+        // checkpoint), so `abs-sim run --preset iteration --until-finished` gives its result.
+        graph: iteration_graph(true),
         config: Config {
             checkpoint_interval: Some(80),
             first_trigger: 25,
@@ -382,7 +384,15 @@ pub fn iteration_graph(bounded: bool) -> JobGraph {
             op(
                 "Src",
                 OperatorKind::Source {
-                    lines: FRUIT_A.iter().map(|s| s.to_string()).collect(),
+                    lines: FRUIT_A
+                        .iter()
+                        .chain(FRUIT_B)
+                        .chain(FRUIT_A)
+                        .chain(FRUIT_B)
+                        .chain(FRUIT_A)
+                        .chain(FRUIT_B)
+                        .map(|s| s.to_string())
+                        .collect(),
                     interval: 14,
                     bounded,
                 },
