@@ -1,7 +1,7 @@
 use super::{Names, Strings};
 use crate::engine::barrier::BarrierTake;
 use crate::engine::coordinator::CheckpointStatus;
-use crate::engine::record::ItemKind;
+use crate::engine::record::{ItemKind, Payload};
 use crate::engine::trace::AbortReason;
 use crate::engine::trace::AckKind;
 use crate::engine::view::Beat;
@@ -196,12 +196,21 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::Triggered { checkpoint: n } => format!(
             "The coordinator triggers checkpoint {n}: each source records its offset and injects barrier {n}."
         ),
-        Beat::Sent { task, channel, record } => format!(
-            "{} sends {} on {}.",
-            names.task(*task),
-            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
-            names.channel(*channel)
-        ),
+        Beat::Sent { task, channel, record } => match record.payload {
+            Payload::Token => format!(
+                "{} passes the token to {}: it is s0 now, and the token is in flight on {}→{}.",
+                names.task(*task),
+                names.receiver(*channel),
+                names.task(*task),
+                names.receiver(*channel)
+            ),
+            _ => format!(
+                "{} sends {} to {}.",
+                names.task(*task),
+                names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+                names.receiver(*channel)
+            ),
+        },
         Beat::Initiated { task, checkpoint: n } => format!("{} initiates snapshot {n}.", names.task(*task)),
         Beat::TriggerDeferred => "A checkpoint is due, but the coordinator waits: too many are in progress.".into(),
         Beat::SourceRead { task, offset, record } => format!(
@@ -333,6 +342,21 @@ fn narrate(b: &Beat, names: &Names) -> String {
             i + 1,
             left
         ),
+        Beat::Processed { task, input: i, record, .. } if matches!(record.payload, Payload::Token | Payload::Transfer { .. }) => {
+            match record.payload {
+                Payload::Token => format!(
+                    "{} receives the token from {}: it is s1 now.",
+                    names.task(*task),
+                    names.upstream(*task, *i)
+                ),
+                _ => format!(
+                    "{} receives {} from {}.",
+                    names.task(*task),
+                    names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+                    names.upstream(*task, *i)
+                ),
+            }
+        }
         Beat::Processed { task, input: i, record, emitted, early } => {
             let p = names.payload(&ItemKind::Record(*record)).unwrap_or_default();
             let what = if *emitted == 0 {
@@ -688,6 +712,10 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             "{} initiates snapshot {n}: it records its own state, sends a marker on every output, and from now on records every input until that input's marker arrives.",
             names.task(*task)
         ),
+        Beat::Snapshot { task, checkpoint: n, forwarded: 0, .. } => format!(
+            "{} records its state for snapshot {n} (it has no outputs to send a marker on).",
+            names.task(*task)
+        ),
         Beat::Snapshot { task, checkpoint: n, forwarded, .. } => format!(
             "{} records its state for snapshot {n} and sends a marker on {} (the marker rule).",
             names.task(*task),
@@ -702,8 +730,10 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             match take {
                 BarrierTake::Ignored => format!("A stray marker of snapshot {n} arrived on {c} and is ignored."),
                 BarrierTake::First if have < need => format!(
-                    "The first marker of snapshot {n} reached {} on {c}: {} records its state now, records {c} as empty, and starts recording its other {} until their markers arrive.",
-                    names.task(*task), names.task(*task), others(need - have)
+                    "The first marker of snapshot {n} reached {} on {c}: {} records its state now, records {c} as empty, and starts recording its other {} until {} arrive{}.",
+                    names.task(*task), names.task(*task), others(need - have),
+                    if need - have == 1 { "its marker" } else { "their markers" },
+                    if need - have == 1 { "s" } else { "" }
                 ),
                 BarrierTake::First => format!(
                     "The marker of snapshot {n} reached {} on its only input {c}: it records its state; that channel is recorded empty.",

@@ -91,6 +91,14 @@ impl Names<'_> {
         self.0.physical().channel_name(c)
     }
 
+    /// The subtask channel `c` leads to.
+    pub fn receiver(&self, c: u32) -> &str {
+        let phys = self.0.physical();
+        phys.channels
+            .get(c as usize)
+            .map_or("?", |ch| phys.tasks[ch.to as usize].name.as_str())
+    }
+
     /// Whether input `input` of `t` is a back-edge (it closes a cycle).
     pub fn is_back_edge(&self, t: TaskId, input: u32) -> bool {
         let phys = self.0.physical();
@@ -448,6 +456,12 @@ mod tests {
     #[test]
     fn a_task_is_said_to_have_finished_only_when_it_has() {
         narrate_all(1500, |mode, name, sim, b, text| {
+            if let Beat::JobFinished { .. } = b {
+                // "Every task has finished": the iteration preset's bounded job ends.
+                assert!(sim.job_finished(), "{name} {mode}: {text}");
+                assert!(sim.tasks().iter().all(|t| t.finished), "{name} {mode}: {text}");
+                return;
+            }
             if text.contains("has finished") {
                 let task = match *b {
                     Beat::TaskFinished { task } | Beat::Acknowledged { task, .. } => task,

@@ -1,7 +1,7 @@
 use super::{Names, Strings};
 use crate::engine::barrier::BarrierTake;
 use crate::engine::coordinator::CheckpointStatus;
-use crate::engine::record::ItemKind;
+use crate::engine::record::{ItemKind, Payload};
 use crate::engine::trace::AbortReason;
 use crate::engine::trace::AckKind;
 use crate::engine::view::Beat;
@@ -147,12 +147,21 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::Triggered { checkpoint: n } => {
             format!("協調器觸發檢查點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。")
         }
-        Beat::Sent { task, channel, record } => format!(
-            "{} 在 {} 上送出「{}」。",
-            names.task(*task),
-            names.channel(*channel),
-            names.payload(&ItemKind::Record(*record)).unwrap_or_default()
-        ),
+        Beat::Sent { task, channel, record } => match record.payload {
+            Payload::Token => format!(
+                "{} 把令牌傳給 {}：它現在是 s0，令牌正在 {}→{} 上傳輸。",
+                names.task(*task),
+                names.receiver(*channel),
+                names.task(*task),
+                names.receiver(*channel)
+            ),
+            _ => format!(
+                "{} 向 {} 送出「{}」。",
+                names.task(*task),
+                names.receiver(*channel),
+                names.payload(&ItemKind::Record(*record)).unwrap_or_default()
+            ),
+        },
         Beat::Initiated { task, checkpoint: n } => format!("{} 發起快照 {n}。", names.task(*task)),
         Beat::TriggerDeferred => "檢查點到期了，但協調器必須等待：進行中的檢查點太多。".into(),
         Beat::SourceRead { task, offset, record } => format!(
@@ -257,6 +266,21 @@ fn narrate(b: &Beat, names: &Names) -> String {
             i + 1,
             left
         ),
+        Beat::Processed { task, input: i, record, .. } if matches!(record.payload, Payload::Token | Payload::Transfer { .. }) => {
+            match record.payload {
+                Payload::Token => format!(
+                    "{} 從 {} 收到令牌：它現在是 s1。",
+                    names.task(*task),
+                    names.upstream(*task, *i)
+                ),
+                _ => format!(
+                    "{} 從 {} 收到「{}」。",
+                    names.task(*task),
+                    names.upstream(*task, *i),
+                    names.payload(&ItemKind::Record(*record)).unwrap_or_default()
+                ),
+            }
+        }
         Beat::Processed { task, input: i, record, emitted, early } => {
             let p = names.payload(&ItemKind::Record(*record)).unwrap_or_default();
             let what = if *emitted == 0 {
@@ -601,6 +625,14 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
         Beat::Triggered { checkpoint: n } => format!("快照 {n} 開始。"),
         Beat::Initiated { task, checkpoint: n } => format!(
             "{} 發起快照 {n}：記錄自己的狀態，在每個輸出上送出標記，並從現在起記錄每個輸入，直到該輸入的標記到達。",
+            names.task(*task)
+        ),
+        Beat::Snapshot { task, checkpoint: n, forwarded: 0, .. } => format!(
+            "{} 為快照 {n} 記錄自己的狀態（它沒有輸出，不必送出標記）。",
+            names.task(*task)
+        ),
+        Beat::Snapshot { task, checkpoint: n, forwarded: 1, .. } => format!(
+            "{} 為快照 {n} 記錄自己的狀態，並在它的輸出上送出標記（標記規則）。",
             names.task(*task)
         ),
         Beat::Snapshot { task, checkpoint: n, forwarded, .. } => format!(

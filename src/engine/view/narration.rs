@@ -389,9 +389,18 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 }
             }
             Event::Unblocked { task, to_replay } => {
-                let inputs = phys.tasks.get(task as usize).map_or(0, |i| i.inputs.len());
+                // Back-edges are never blocked: a single regular input never blocked anything.
+                let inputs = phys.tasks.get(task as usize).map_or(0, |i| {
+                    i.inputs
+                        .iter()
+                        .filter(|&&c| {
+                            phys.channels
+                                .get(c as usize)
+                                .is_some_and(|ch| !phys.is_back_edge(ch.edge))
+                        })
+                        .count()
+                });
                 if inputs < 2 {
-                    // A single input never blocked anything.
                     continue;
                 }
                 Beat::Unblocked { task, to_replay }
