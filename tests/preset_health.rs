@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use abs_playground::engine::coordinator::CheckpointStatus;
-use abs_playground::engine::{BarrierMode, OperatorKind};
+use abs_playground::engine::OperatorKind;
 use abs_playground::scenario::presets;
 
 const STEPS: u32 = 100_000;

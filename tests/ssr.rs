@@ -13,6 +13,7 @@ use abs_playground::scenario::presets;
 use abs_playground::ui::components::buffer::{AlignmentBuffer, BufferProps};
 use abs_playground::ui::components::coordinator::{Coordinator, CoordinatorProps};
 use abs_playground::ui::components::dataflow::{Dataflow, DataflowProps};
+use abs_playground::ui::components::global_states::{GlobalStates, GlobalStatesProps};
 use abs_playground::ui::components::inspector::{Inspector, InspectorProps};
 use abs_playground::ui::components::narration::{Line, Narration, NarrationProps};
 use abs_playground::ui::components::timeline::{Timeline, TimelineProps};
@@ -114,6 +115,7 @@ async fn a_buffer_shows_one_child_per_held_item_and_says_how_many_more() {
         metrics: DETAILED,
         held: vec![record; 12],
         lang: Lang::En,
+        log: None,
     };
     let html = ServerRenderer::<AlignmentBuffer>::with_props(props)
         .render()
@@ -139,6 +141,7 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
         open: Some(1),
         lang: Lang::Zh,
         on_open: Callback::noop(),
+        snapshots: false,
     };
     let html = ServerRenderer::<Coordinator>::with_props(props)
         .render()
@@ -282,4 +285,56 @@ async fn the_throughput_chart_draws_a_bar_per_bucket_and_checkpoint_lines() {
     // A dashed line where checkpoint 2 was triggered, a solid one where it completed.
     assert_eq!(html.matches("<line").count(), 2);
     assert_eq!(html.matches("stroke-dasharray=\"2 2\"").count(), 1);
+}
+
+/// The token preset run until its first snapshot completed (deterministic, so two calls give
+/// the same run).
+fn token_run() -> Run {
+    let mut run = Run::new(presets::token()).unwrap();
+    while run.sim().coordinator().latest_completed().is_none() {
+        assert!(run.forward());
+    }
+    run
+}
+
+/// The token system's figure: one node per global state, the token's place now lit, the state
+/// the latest completed snapshot captured marked — both as the engine's global state says.
+#[tokio::test]
+async fn the_token_diagram_lights_the_current_state_and_marks_the_captured_one() {
+    let run = token_run();
+    let sim = run.sim();
+    let sys = abs_playground::engine::view::token_system(sim).unwrap();
+    let now = abs_playground::engine::view::token_place_now(sim, &sys).unwrap();
+    let gs = sim.coordinator().latest_completed().unwrap();
+    let captured = abs_playground::engine::view::token_place_captured(gs, &sys).unwrap();
+    let props = || GlobalStatesProps {
+        run: RunRef(Rc::new(RefCell::new(token_run()))),
+        version: 1,
+        checkpoint: None,
+        lang: Lang::En,
+    };
+    let html = ServerRenderer::<GlobalStates>::with_props(props)
+        .render()
+        .await;
+    assert_eq!(html.matches("data-testid=\"global-state-node\"").count(), 4);
+    for place in ["at-p", "in-p-q", "at-q", "in-q-p"] {
+        let node = format!(
+            "data-state=\"{place}\" data-current=\"{}\" data-captured=\"{}\"",
+            now.as_str() == place,
+            captured.as_str() == place
+        );
+        assert!(html.contains(&node), "{node} in {html}");
+    }
+    assert!(html.contains("token at p"));
+    // Not drawn for a graph without the token system.
+    let props = || GlobalStatesProps {
+        run: run_until(|_| true),
+        version: 1,
+        checkpoint: None,
+        lang: Lang::En,
+    };
+    let html = ServerRenderer::<GlobalStates>::with_props(props)
+        .render()
+        .await;
+    assert!(!html.contains("global-state-diagram"));
 }

@@ -219,7 +219,8 @@ impl Simulation {
             Action::Emit { task: t } => {
                 let tk = task(t)?;
                 let kind = &self.phys.operator_of(t).kind;
-                if !kind.is_source() && !(kind.is_process() && self.can_act(t)) {
+                let acts = kind.is_source() || (kind.is_process() && self.can_act(t));
+                if !acts {
                     return Err(ActionError::NotASource(t));
                 }
                 if tk.finished {

@@ -436,10 +436,10 @@ impl Simulation {
                     self.steps += 1;
                     self.emit(t);
                     match self.phys.operator_of(t).kind {
-                        OperatorKind::Source { interval, .. } => {
-                            if !self.tasks[t as usize].finished {
-                                self.schedule(time.saturating_add(interval), Due::Emit(t));
-                            }
+                        OperatorKind::Source { interval, .. }
+                            if !self.tasks[t as usize].finished =>
+                        {
+                            self.schedule(time.saturating_add(interval), Due::Emit(t));
                         }
                         OperatorKind::Account { interval, .. } => {
                             // The next transfer after a random pause averaging `interval`.

@@ -459,7 +459,10 @@ mod tests {
             if let Beat::JobFinished { .. } = b {
                 // "Every task has finished": the iteration preset's bounded job ends.
                 assert!(sim.job_finished(), "{name} {mode}: {text}");
-                assert!(sim.tasks().iter().all(|t| t.finished), "{name} {mode}: {text}");
+                assert!(
+                    sim.tasks().iter().all(|t| t.finished),
+                    "{name} {mode}: {text}"
+                );
                 return;
             }
             if text.contains("has finished") {

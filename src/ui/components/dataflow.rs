@@ -580,10 +580,14 @@ mod animation {
             Some(Selection::Item { channel, item }) => Some((channel, item)),
             _ => None,
         };
-        let dashed = run.sim().mode() == crate::engine::BarrierMode::AtLeastOnce;
-        let diamonds = run.sim().mode() == crate::engine::BarrierMode::ChandyLamport;
         item::paint(
-            &ctx, &items, &l.metrics, l.detailed, &theme, selected, dashed, diamonds,
+            &ctx,
+            &items,
+            &l.metrics,
+            l.detailed,
+            &theme,
+            selected,
+            run.sim().mode(),
         );
         *state.painted.borrow_mut() = Some(key);
         state.last_paint.set(ts);

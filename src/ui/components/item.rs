@@ -88,9 +88,12 @@ pub fn paint(
     detailed: bool,
     theme: &Theme,
     selected: Option<(ChannelId, ItemKind)>,
-    dashed: bool,
-    diamonds: bool,
+    mode: crate::engine::BarrierMode,
 ) {
+    // At-least-once rings records that slip into a snapshot dashed; Chandy-Lamport's markers
+    // are diamonds.
+    let dashed = mode == crate::engine::BarrierMode::AtLeastOnce;
+    let diamonds = mode == crate::engine::BarrierMode::ChandyLamport;
     use std::f64::consts::TAU;
 
     let r = m.record_r;
