@@ -60,7 +60,8 @@ each stdout line is what the task does:
   {\"channel_state\":{\"checkpoint\":1,\"ch\":0,\"record\":\"r4\"}}
 A malformed line prints nothing, names the line and exits with status 2.
 
-  --mode MODE                        aligned, at-least-once or unaligned (required)
+  --mode MODE                        aligned, at-least-once, unaligned or chandy-lamport
+                                     (required)
   --channels N                       the task's number of input channels, 1 or more (required)
   --finished-channels-align BOOL     whether finished channels count as aligned (default
                                      true, as in Flink since 1.15)
