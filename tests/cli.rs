@@ -279,7 +279,13 @@ fn a_printed_preset_parses_back_and_runs_identically() {
             let b = abs_sim(&from_preset);
             assert_eq!(a.status.code(), Some(0), "{name}: {a:?}");
             assert_eq!(b.status.code(), Some(0), "{name}: {b:?}");
-            assert_eq!(text(&a.stdout).lines().count(), 401, "{name}");
+            // 400 steps and the summary — fewer for a bounded preset that finishes first.
+            let lines = text(&a.stdout).lines().count();
+            if *name == "iteration" {
+                assert!((50..401).contains(&lines), "{name}: {lines} lines");
+            } else {
+                assert_eq!(lines, 401, "{name}");
+            }
             assert!(a.stdout == b.stdout, "{name} {extra:?}: the traces differ");
         }
     }
