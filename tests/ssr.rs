@@ -13,7 +13,7 @@ use abs_playground::scenario::presets;
 use abs_playground::ui::components::buffer::{AlignmentBuffer, BufferProps};
 use abs_playground::ui::components::coordinator::{Coordinator, CoordinatorProps};
 use abs_playground::ui::components::dataflow::{Dataflow, DataflowProps};
-use abs_playground::ui::components::global_states::{GlobalStates, GlobalStatesProps};
+use abs_playground::ui::components::global_states::{global_states, GlobalStatesProps};
 use abs_playground::ui::components::inspector::{Inspector, InspectorProps};
 use abs_playground::ui::components::narration::{Line, Narration, NarrationProps};
 use abs_playground::ui::components::timeline::{Timeline, TimelineProps};
@@ -337,4 +337,10 @@ async fn the_token_diagram_lights_the_current_state_and_marks_the_captured_one()
         .render()
         .await;
     assert!(!html.contains("global-state-diagram"));
+}
+
+/// The token diagram is a plain function on the page; rendered here through a component.
+#[yew::function_component(GlobalStates)]
+fn global_states_component(p: &GlobalStatesProps) -> yew::Html {
+    global_states(p)
 }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::components::controls::Controls;
 use super::components::coordinator::Coordinator;
 use super::components::dataflow::Dataflow;
-use super::components::global_states::GlobalStates;
+use super::components::global_states::{global_states, GlobalStatesProps};
 use super::components::header::Header;
 use super::components::help::Help;
 use super::components::inspector::Inspector;
@@ -269,8 +269,12 @@ pub fn app() -> Html {
                         timeout={timeout.is_some()} />
                 </section>
                 <aside class="side">
-                    <GlobalStates run={playback.run.clone()} version={playback.version}
-                        checkpoint={playback.checkpoint} lang={playback.lang} />
+                    { global_states(&GlobalStatesProps {
+                        run: playback.run.clone(),
+                        version: playback.version,
+                        checkpoint: playback.checkpoint,
+                        lang: playback.lang,
+                    }) }
                     <Coordinator checkpoints={checkpoints} open={playback.checkpoint}
                         snapshots={mode == BarrierMode::ChandyLamport}
                         lang={playback.lang} on_open={on_open.clone()} />

@@ -11,6 +11,8 @@ use crate::ui::fmt::px;
 use crate::ui::palette;
 use crate::ui::state::RunRef;
 
+/// What the figure is drawn from. A plain function of these, not a component: the page saves a
+/// component's machinery (kilobytes of wasm) for a figure that is redrawn with the app anyway.
 #[derive(Properties, PartialEq, Clone)]
 pub struct GlobalStatesProps {
     pub run: RunRef,
@@ -33,7 +35,6 @@ fn cell(place: TokenPlace) -> (f64, f64) {
 const W: f64 = 104.0;
 const H: f64 = 38.0;
 
-#[function_component(GlobalStates)]
 pub fn global_states(p: &GlobalStatesProps) -> Html {
     let s = p.lang.strings();
     let run = p.run.0.borrow();
