@@ -209,13 +209,13 @@ impl Simulation {
     /// configured initiators starts it by the marker rule; the ABS modes inject at the sources.
     pub(super) fn trigger_at(&mut self, initiator: Option<TaskId>) {
         let n = self.coordinator.start(self.now, self.phys.task_count());
+        self.events
+            .push(Event::CheckpointTriggered { checkpoint: n });
+        let deadline = self.now.saturating_add(self.coordinator.timeout);
+        self.schedule(deadline, Due::Expire(n));
         let chandy_lamport = self.config.mode == BarrierMode::ChandyLamport;
         if chandy_lamport && (initiator.is_some() || !self.initiate_together) {
             // One process initiates, chosen by hand or the next in turn.
-            self.events
-                .push(Event::CheckpointTriggered { checkpoint: n });
-            let deadline = self.now.saturating_add(self.coordinator.timeout);
-            self.schedule(deadline, Due::Expire(n));
             let who = initiator.or_else(|| {
                 let k = self.next_initiator as usize % self.initiators.len().max(1);
                 self.next_initiator = self.next_initiator.wrapping_add(1);
@@ -226,10 +226,6 @@ impl Simulation {
             }
             return;
         }
-        self.events
-            .push(Event::CheckpointTriggered { checkpoint: n });
-        let deadline = self.now.saturating_add(self.coordinator.timeout);
-        self.schedule(deadline, Due::Expire(n));
         if self.tasks.iter().all(|t| t.finished) {
             self.final_checkpoint = Some(n);
         }
@@ -238,9 +234,7 @@ impl Simulation {
         for t in 0..self.phys.task_count() {
             let is_source = self.phys.operator_of(t).kind.is_source();
             if self.tasks[t as usize].finished {
-                let snapshot = self.final_snapshot(t);
-                self.coordinator.mark_cut(n, t, self.next_record);
-                self.acknowledge(t, n, snapshot, AckKind::Finished);
+                self.acknowledge_finished(t, n);
             } else if is_source && chandy_lamport {
                 // Chandy-Lamport on a dataflow: no marker reaches a source, so each initiates.
                 self.initiate(t, n);
@@ -258,9 +252,7 @@ impl Simulation {
     /// markers (the handler's `Triggered`), then records every input until its marker comes.
     fn initiate(&mut self, t: TaskId, n: CheckpointId) {
         if self.tasks[t as usize].finished {
-            let snapshot = self.final_snapshot(t);
-            self.coordinator.mark_cut(n, t, self.next_record);
-            self.acknowledge(t, n, snapshot, AckKind::Finished);
+            self.acknowledge_finished(t, n);
             return;
         }
         self.events.push(Event::Initiated {
@@ -284,6 +276,13 @@ impl Simulation {
             let ch = &self.phys.channels[c as usize];
             self.phys.is_back_edge(ch.edge) || self.tasks[ch.from as usize].finished
         })
+    }
+
+    /// A finished task acknowledges checkpoint `n` with its final state; its cut is now.
+    fn acknowledge_finished(&mut self, t: TaskId, n: CheckpointId) {
+        let snapshot = self.final_snapshot(t);
+        self.coordinator.mark_cut(n, t, self.next_record);
+        self.acknowledge(t, n, snapshot, AckKind::Finished);
     }
 
     pub(super) fn final_snapshot(&self, t: TaskId) -> TaskSnapshot {

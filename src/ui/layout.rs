@@ -143,6 +143,11 @@ impl ChannelPath {
             x: bend.x - dx,
             y: bend.y,
         };
+        ChannelPath::through(from, c1, c2, bend, to)
+    }
+
+    /// The path with these control points, its curve measured.
+    fn through(from: Point, c1: Point, c2: Point, bend: Point, to: Point) -> ChannelPath {
         let mut path = ChannelPath {
             from,
             c1,
@@ -179,7 +184,7 @@ impl ChannelPath {
     /// under the graph at height `below`, and into the receiver's input port from the left.
     /// With `below` above the graph instead, it is a forward edge that skips a layer, arching
     /// over the operators in between rather than through them.
-    pub fn back(from: Point, to: Point, tail: f64, below: f64) -> ChannelPath {
+    pub fn detour(from: Point, to: Point, tail: f64, below: f64) -> ChannelPath {
         let bend = Point {
             x: (to.x - tail).max(to.x.min(12.0)),
             y: to.y,
@@ -198,16 +203,7 @@ impl ChannelPath {
             x: (bend.x - reach).max(2.0),
             y: below,
         };
-        let mut path = ChannelPath {
-            from,
-            c1,
-            c2,
-            bend,
-            to,
-            curve_len: 0.0,
-        };
-        path.curve_len = path.measure_curve();
-        path
+        ChannelPath::through(from, c1, c2, bend, to)
     }
 
     pub fn tail_len(&self) -> f64 {
@@ -484,14 +480,14 @@ pub fn layout(phys: &Physical) -> Layout {
                     let top = from.y.max(to.y);
                     let lowest = graph_bottom + 10.0 + 12.0 * (k % 6) as f64;
                     let below = top + (lowest - top) / 0.75;
-                    ChannelPath::back(from, to, m.tail, below)
+                    ChannelPath::detour(from, to, m.tail, below)
                 }
                 None => match skipping.iter().position(|&s| s == i) {
                     Some(k) => {
                         let top = from.y.min(to.y);
                         let highest = graph_top - 10.0 - 12.0 * (k % 6) as f64;
                         let above = top - (top - highest) / 0.75;
-                        ChannelPath::back(from, to, m.tail, above)
+                        ChannelPath::detour(from, to, m.tail, above)
                     }
                     None => ChannelPath::new(from, to, m.tail),
                 },
