@@ -28,7 +28,7 @@ fn bounded_with(
                 {{"name": "Src", "kind": {{"type": "source", "lines": [{}], "interval": 10, "bounded": true}}, "parallelism": {parallelism}}},
                 {{"name": "Split", "kind": {{"type": "split"}}, "parallelism": {parallelism}, "processing_time": {split_time}}},
                 {{"name": "Count", "kind": {{"type": "count"}}, "parallelism": {parallelism}}},
-                {{"name": "Sink", "kind": {{"type": "sink"}}, "parallelism": 1}}
+                {{"name": "Sink", "kind": {{"type": "sink", "transactional": true}}, "parallelism": 1}}
               ],
               "edges": [
                 {{"from": "Src", "to": "Split", "partitioning": "forward"}},

@@ -52,7 +52,12 @@ fn pipeline(latency: u64) -> JobGraph {
             source("Src", &["a b", "c"], 5, false),
             op("Stage 1", OperatorKind::Map),
             op("Stage 2", OperatorKind::Map),
-            op("Sink", OperatorKind::Sink),
+            op(
+                "Sink",
+                OperatorKind::Sink {
+                    transactional: true,
+                },
+            ),
         ],
         edges: vec![
             edge("Src", "Stage 1", latency),
@@ -69,7 +74,12 @@ fn slow_union() -> JobGraph {
             source("A", &["a"], 6, false),
             source("B", &["b"], 6, false),
             op("Merge", OperatorKind::Union),
-            op("Sink", OperatorKind::Sink),
+            op(
+                "Sink",
+                OperatorKind::Sink {
+                    transactional: true,
+                },
+            ),
         ],
         edges: vec![
             edge("A", "Merge", 5),
@@ -119,7 +129,12 @@ fn a_completed_checkpoint_subsumes_the_older_running_ones() {
             source("Fast", &["a"], 5, false),
             source("Once", &["b"], 5, true),
             op("Merge", OperatorKind::Union),
-            op("Sink", OperatorKind::Sink),
+            op(
+                "Sink",
+                OperatorKind::Sink {
+                    transactional: true,
+                },
+            ),
         ],
         edges: vec![
             edge("Fast", "Merge", 5),

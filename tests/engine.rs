@@ -569,9 +569,10 @@ fn extreme_numbers_saturate_instead_of_overflowing() {
 }
 
 #[test]
-fn the_job_fails_after_more_failed_checkpoints_in_a_row_than_tolerated() {
+fn the_job_fails_and_restarts_after_more_failed_checkpoints_in_a_row_than_tolerated() {
     // Src B's channel paused: every checkpoint expires. Tolerating 2, the third failure in a
-    // row fails the job, which then stops; tolerating any number, it runs on.
+    // row fails the job, which restarts (from the beginning: nothing completed) and counts
+    // afresh; tolerating any number, it runs on.
     let run = |tolerable: Option<u32>| {
         let mut scenario = presets::alignment();
         scenario.config.timeout = 150;
@@ -583,33 +584,56 @@ fn the_job_fails_after_more_failed_checkpoints_in_a_row_than_tolerated() {
             paused: true,
         })
         .unwrap();
-        let mut failed_at = None;
+        let mut failed_at = Vec::new();
+        let mut restarts = Vec::new();
         for _ in 0..5_000 {
-            if s.step().is_none() {
-                break;
-            }
+            let Some(action) = s.step() else { break };
             for e in s.last_events() {
                 if let Event::JobFailed { failed_checkpoints } = e {
-                    failed_at = Some((*failed_checkpoints, s.coordinator().checkpoints().len()));
+                    failed_at.push((*failed_checkpoints, s.coordinator().checkpoints().len()));
+                }
+                if let Event::Failed { task, .. } = e {
+                    assert_eq!(action, Action::FailJob);
+                    assert_eq!(*task, None, "no task failed: the checkpoints did");
+                }
+                if let Event::Restored { checkpoint, .. } = e {
+                    restarts.push(*checkpoint);
                 }
             }
         }
-        (s, failed_at)
+        (s, failed_at, restarts)
     };
-    let (s, failed_at) = run(Some(2));
+    let (s, failed_at, restarts) = run(Some(2));
     assert_eq!(
-        failed_at,
-        Some((3, 3)),
+        failed_at[0],
+        (3, 3),
         "fails at the third expired checkpoint"
     );
-    assert!(s.job_failed());
-    let mut s = s;
-    assert_eq!(s.step(), None);
-    assert_eq!(s.apply(Action::Trigger), Err(ActionError::JobFailed));
-    assert!(s.enabled_actions().is_empty());
-    let (s, failed_at) = run(None);
-    assert_eq!(failed_at, None);
-    assert!(!s.job_failed() && s.coordinator().checkpoints().len() > 5);
+    // After the restart the count starts afresh: three more expire (one running at the
+    // failure may be abandoned instead, which does not count).
+    let (n, upto) = failed_at[1];
+    let expired = s.coordinator().checkpoints()[3..upto]
+        .iter()
+        .filter(|c| {
+            c.status
+                == CheckpointStatus::Aborted {
+                    reason: AbortReason::Expired,
+                }
+        })
+        .count();
+    assert_eq!((n, expired), (3, 3), "{:?}", s.coordinator().checkpoints());
+    assert_eq!(
+        restarts[..2],
+        [None, None],
+        "nothing completed: from the beginning"
+    );
+    assert!(
+        s.coordinator().checkpoints().len() > 6,
+        "ids go on after a restart"
+    );
+    let (s, failed_at, restarts) = run(None);
+    assert!(failed_at.is_empty() && restarts.is_empty());
+    assert!(s.coordinator().checkpoints().len() > 5);
 }
 
 #[test]

@@ -133,6 +133,10 @@ golden! {
     iteration_unaligned: "iteration", BarrierMode::Unaligned;
     iteration_chandy_lamport: "iteration", BarrierMode::ChandyLamport;
     bank_chandy_lamport: "bank", BarrierMode::ChandyLamport;
+    recovery_aligned: "recovery", BarrierMode::Aligned;
+    recovery_at_least_once: "recovery", BarrierMode::AtLeastOnce;
+    recovery_unaligned: "recovery", BarrierMode::Unaligned;
+    recovery_chandy_lamport: "recovery", BarrierMode::ChandyLamport;
 }
 
 /// The wasm test's table names every golden file with the steps used here, so each trace

@@ -71,7 +71,9 @@ fn graph() -> impl Strategy<Value = JobGraph> {
                             (1, _) => OperatorKind::Map,
                             (2, _) => OperatorKind::Filter { min_len: 2 },
                             (3, _) => OperatorKind::Count,
-                            _ => OperatorKind::Sink,
+                            _ => OperatorKind::Sink {
+                                transactional: true,
+                            },
                         };
                         let name = format!("O{k}");
                         let p = par[k % par.len()];
@@ -183,6 +185,8 @@ struct Reached {
     backpressured: bool,
     /// Some alignment timed out and went on unaligned (aligned with a timeout).
     timed_out: bool,
+    /// Some task failed (a raw `Fail` move).
+    failed: bool,
 }
 
 /// Runs the moves, checking the invariants after every step; returns the trace and what the
@@ -202,10 +206,12 @@ fn run(
     let mut last_processed: BTreeMap<u32, u64> = BTreeMap::new();
     let mut last_triggered = 0u64;
     let mut last_snapshot: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut snapshots_taken = std::collections::BTreeSet::new();
     // Per channel, records that reached the receiving task and records its operator processed,
     // counted from the events alone.
     let mut arrived = vec![0u64; channels];
     let mut processed = vec![0u64; channels];
+    let mut restored = vec![0u32; channels];
     // Paused channels, with the move before which each is resumed.
     let mut resume: Vec<(usize, u32)> = Vec::new();
     for (at, m) in moves.iter().enumerate() {
@@ -234,7 +240,8 @@ fn run(
                 }
             }
             Move::Raw(kind, a, b) => {
-                let action = match kind % 7 {
+                let action = match kind % 8 {
+                    7 => Action::Fail { task: a },
                     0 => Action::Deliver { channel: a },
                     1 => Action::Replay { task: a },
                     2 => Action::Emit { task: a },
@@ -292,6 +299,27 @@ fn run(
         trace.push('\n');
         for e in events {
             match e {
+                // A failure empties the channels and the restore sets their counters to the
+                // restored cut: the counts from the events start again from there, and the
+                // restored channel state comes round again (ids go back).
+                Event::Failed { .. } => {
+                    reached.failed = true;
+                    last_delivered.clear();
+                    last_processed.clear();
+                    for (c, ch) in sim.channels().iter().enumerate() {
+                        arrived[c] = ch.records_received;
+                        processed[c] = ch.records_received;
+                    }
+                }
+                Event::Restored { .. } => {
+                    for (c, ch) in sim.channels().iter().enumerate() {
+                        arrived[c] = ch.records_received;
+                        processed[c] = ch.records_received;
+                        // Restored channel state comes back from the checkpoint, not through
+                        // the sender's credit: it may exceed the capacity until it drains.
+                        restored[c] = ch.occupancy();
+                    }
+                }
                 Event::Arrived {
                     channel,
                     item: ItemKind::Record(r),
@@ -322,11 +350,22 @@ fn run(
                 Event::Snapshot {
                     task, checkpoint, ..
                 } => {
-                    let last = last_snapshot.insert(*task, *checkpoint).unwrap_or(0);
-                    prop_assert!(
-                        *checkpoint > last,
-                        "task {task} snapshotted {checkpoint} after {last}"
-                    );
+                    // Barriers keep their order on every channel, so a task snapshots in id
+                    // order. Chandy-Lamport's snapshots are independent of each other: a
+                    // later one's markers may reach a process first on a shorter path; each
+                    // is taken once.
+                    if config.mode == BarrierMode::ChandyLamport {
+                        prop_assert!(
+                            snapshots_taken.insert((*task, *checkpoint)),
+                            "task {task} snapshotted {checkpoint} twice"
+                        );
+                    } else {
+                        let last = last_snapshot.insert(*task, *checkpoint).unwrap_or(0);
+                        prop_assert!(
+                            *checkpoint > last,
+                            "task {task} snapshotted {checkpoint} after {last}"
+                        );
+                    }
                 }
                 Event::CheckpointCompleted { checkpoint, .. } => {
                     reached.completed = true;
@@ -369,7 +408,7 @@ fn run(
             // Flow control: a channel never holds more than its capacity plus one record's
             // fan-out (Split emits a line's words at once; the test's lines are short).
             prop_assert!(
-                ch.occupancy() <= ch.capacity() + 8,
+                ch.occupancy() <= ch.capacity() + 8 + restored[c],
                 "channel {} holds {} over its capacity {}",
                 c,
                 ch.occupancy(),
@@ -443,6 +482,7 @@ struct Coverage {
     held: [u64; 4],
     channel_state: [u64; 4],
     backpressured: [u64; 4],
+    failed: [u64; 4],
 }
 
 fn mode_index(mode: BarrierMode) -> usize {
@@ -531,6 +571,7 @@ fn invariants_hold_after_every_step() {
                 c.held[m] += u64::from(reached.held);
                 c.channel_state[m] += u64::from(reached.channel_state);
                 c.backpressured[m] += u64::from(reached.backpressured);
+                c.failed[m] += u64::from(reached.failed);
             }
             Ok(())
         },
@@ -546,6 +587,7 @@ fn invariants_hold_after_every_step() {
     let channel_state_pct = percent(c.channel_state[2], c.runs[2]);
     let cl_channel_state_pct = percent(c.channel_state[3], c.runs[3]);
     let backpressured_pct = percent(c.backpressured.iter().sum(), runs);
+    let failed_pct = percent(c.failed.iter().sum(), runs);
     eprintln!(
         "coverage over {runs} runs ({} aligned, {} at-least-once, {} unaligned, {} chandy-lamport):\n  \
          completed a checkpoint: {completed_pct:.1}% of all runs \
@@ -553,7 +595,8 @@ fn invariants_hold_after_every_step() {
          held items in an alignment buffer: {held_pct:.1}% of aligned runs\n  \
          recorded channel state: {channel_state_pct:.1}% of unaligned runs, \
          {cl_channel_state_pct:.1}% of chandy-lamport runs\n  \
-         backpressured a task: {backpressured_pct:.1}% of all runs",
+         backpressured a task: {backpressured_pct:.1}% of all runs\n  \
+         failed a task and restarted (invariants held across): {failed_pct:.1}% of all runs",
         c.runs[0],
         c.runs[1],
         c.runs[2],

@@ -108,6 +108,7 @@ async fn a_buffer_shows_one_child_per_held_item_and_says_how_many_more() {
         id: 1,
         parent: 0,
         payload: Payload::Line(0),
+        replay: false,
     });
     let props = move || BufferProps {
         testid: "buffer-x".into(),

@@ -38,6 +38,17 @@ pub enum Action {
     /// Make a channel FIFO or not (a later item may overtake an earlier one), for items sent
     /// from now on.
     SetFifo { channel: ChannelId, fifo: bool },
+    /// The subtask fails (by hand, or as the scenario planned): every task is cancelled, the
+    /// channels are emptied, and after the restart delay the job restores.
+    Fail { task: TaskId },
+    /// More checkpoints failed in a row than tolerated: the job fails the same way.
+    FailJob,
+    /// The restart delay is over: every task restores the latest completed checkpoint,
+    /// channel state goes back on its channels, and the sources rewind.
+    Restart,
+    /// The next failure the scenario planned for this subtask will not happen (a different
+    /// future, forked from the past).
+    SkipFailure { task: TaskId },
 }
 
 /// Latencies above this are refused (a "slow" channel is at most this slow).
@@ -56,10 +67,14 @@ pub enum ActionError {
     SourceFinished(TaskId),
     CannotTrigger,
     NotExpired(CheckpointId),
-    /// The job has finished: nothing more can be checkpointed.
+    /// The job has finished: nothing more can be checkpointed, nothing can fail.
     JobFinished,
-    /// Too many checkpoints failed in a row: the job has failed.
-    JobFailed,
+    /// The job is down after a failure: nothing runs until it restarts.
+    Restarting,
+    /// The job is running: there is nothing to restart.
+    NotRestarting,
+    /// No failure of this subtask is planned.
+    NoPlannedFailure(TaskId),
     /// The task's output channel is full: it takes no input until the receiver consumes.
     Backpressured(TaskId),
     BadLatency(u64),
@@ -94,10 +109,12 @@ impl fmt::Display for ActionError {
                 f,
                 "task {t} is backpressured: an output channel is full, so it takes no input"
             ),
-            ActionError::JobFailed => write!(
+            ActionError::Restarting => write!(
                 f,
-                "the job has failed (more checkpoints failed in a row than tolerated)"
+                "the job is down after a failure: nothing runs until it restarts"
             ),
+            ActionError::NotRestarting => write!(f, "the job is running: nothing to restart"),
+            ActionError::NoPlannedFailure(t) => write!(f, "no failure of task {t} is planned"),
             ActionError::JobFinished => {
                 write!(f, "the job has finished: no more checkpoints are triggered")
             }
@@ -123,10 +140,14 @@ impl std::error::Error for ActionError {}
 impl Simulation {
     // ----- choosing -----
 
-    /// Everything the user may do now, in a fixed order.
+    /// What the user may do now to move the run on, in a fixed order: deliveries, replays,
+    /// reads, triggers, expiries — or, while the job is down after a failure, the restart.
+    /// Failing a task ([`Action::Fail`]) is possible at any moment until the job finishes and
+    /// is not listed, nor are the settings (pause, latency, FIFO).
     pub fn enabled_actions(&self) -> Vec<Action> {
         let mut actions = Vec::new();
-        if self.job_failed {
+        if self.down_until.is_some() {
+            actions.push(Action::Restart);
             return actions;
         }
         for (c, ch) in self.channels.iter().enumerate() {
@@ -178,8 +199,18 @@ impl Simulation {
     }
 
     pub(super) fn check(&self, action: Action) -> Result<(), ActionError> {
-        if self.job_failed {
-            return Err(ActionError::JobFailed);
+        let runs = matches!(
+            action,
+            Action::Deliver { .. }
+                | Action::Replay { .. }
+                | Action::Emit { .. }
+                | Action::Trigger
+                | Action::Expire { .. }
+                | Action::TimeOutAlignment { .. }
+                | Action::Initiate { .. }
+        );
+        if runs && self.down_until.is_some() {
+            return Err(ActionError::Restarting);
         }
         let channel = |c: ChannelId| {
             self.channels
@@ -272,6 +303,28 @@ impl Simulation {
                 }
                 if self.phys.reachable_from(t).iter().any(|r| !r) {
                     return Err(ActionError::CannotReachAll(t));
+                }
+            }
+            Action::Fail { task: t } => {
+                task(t)?;
+                if self.job_done {
+                    return Err(ActionError::JobFinished);
+                }
+            }
+            Action::FailJob => {
+                if self.job_done {
+                    return Err(ActionError::JobFinished);
+                }
+            }
+            Action::Restart => {
+                if self.down_until.is_none() {
+                    return Err(ActionError::NotRestarting);
+                }
+            }
+            Action::SkipFailure { task: t } => {
+                task(t)?;
+                if self.next_planned_failure_of(t).is_none() {
+                    return Err(ActionError::NoPlannedFailure(t));
                 }
             }
             Action::SetLatency {

@@ -164,6 +164,9 @@ impl Simulation {
         let job_done = self.final_checkpoint == Some(n);
         // Notify-complete: transactional sinks commit what their snapshot pre-committed.
         for snap in &gs.tasks {
+            if !self.phys.operator_of(snap.task).kind.is_transactional() {
+                continue;
+            }
             if let (TaskState::Sink { received, .. }, TaskState::Sink { committed, .. }) =
                 (&snap.state, &mut self.tasks[snap.task as usize].state)
             {
@@ -333,14 +336,16 @@ impl Simulation {
             .coordinator
             .tolerable_failed
             .is_some_and(|tolerable| failed > tolerable)
-            && !self.job_failed
+            && !self.job_failing
         {
-            // Too many failed checkpoints in a row: the job fails (the recovery issue
-            // restarts it from the latest completed checkpoint; until then it stops here).
-            self.job_failed = true;
+            // Too many failed checkpoints in a row: the job fails, and restarts from the
+            // latest completed checkpoint as after any failure (`recovery.rs`), as the next
+            // step — not in the middle of this one.
+            self.job_failing = true;
             self.events.push(Event::JobFailed {
                 failed_checkpoints: failed,
             });
+            self.schedule(self.now, Due::FailJob);
         }
         if self.coordinator.trigger_waiting {
             if let Some(at) = self.coordinator.earliest_trigger(self.now) {

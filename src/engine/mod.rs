@@ -17,7 +17,7 @@
 //! graph structure) → [`sim`] (`apply`/`step`), whose concerns live one per file: [`action`]
 //! (what may be done, and the checks), `queue` (time queue), `network` (channels, delivery,
 //! flow control), [`task`] (input side, barrier handler), `operator`, `routing`,
-//! `checkpoint` (the protocol) — with [`coordinator`] and [`snapshot`] (global states and the
+//! `checkpoint` (the protocol), [`recovery`] (failure, restart, restore) — with [`coordinator`] and [`snapshot`] (global states and the
 //! consistency checker); [`history`] adds step back / seek / fork; [`trace`] holds the events,
 //! which carry the decisions made; [`view`] is what the page reads.
 //!
@@ -36,6 +36,7 @@ mod operator;
 pub mod physical;
 mod queue;
 pub mod record;
+pub mod recovery;
 pub mod report;
 pub mod rng;
 mod routing;

@@ -60,8 +60,12 @@ pub enum OperatorKind {
     Count,
     /// Merges all its inputs (two or more).
     Union,
-    /// Collects what reaches it.
-    Sink,
+    /// Writes what reaches it to the outside world. A plain sink emits each record at once,
+    /// so after a recovery it emits the replayed ones again. A `transactional` sink (Flink's
+    /// two-phase-commit sink) writes into an open transaction, pre-commits it at the barrier
+    /// and commits it when the checkpoint completes; a failure aborts what is not committed,
+    /// so nothing is emitted twice.
+    Sink { transactional: bool },
     /// A process of the seed's one-token system (Chandy-Lamport): it is `s1` while it holds
     /// the token and `s0` otherwise; it keeps the token `hold` time units, then passes it on
     /// (to its outputs in turn). At most one process starts with the token.
@@ -99,7 +103,10 @@ enum OperatorKindFile {
     },
     Count {},
     Union {},
-    Sink {},
+    Sink {
+        #[serde(default)]
+        transactional: bool,
+    },
     Token {
         #[serde(default)]
         has_token: bool,
@@ -132,7 +139,7 @@ impl From<OperatorKindFile> for OperatorKind {
             OperatorKindFile::Filter { min_len } => OperatorKind::Filter { min_len },
             OperatorKindFile::Count {} => OperatorKind::Count,
             OperatorKindFile::Union {} => OperatorKind::Union,
-            OperatorKindFile::Sink {} => OperatorKind::Sink,
+            OperatorKindFile::Sink { transactional } => OperatorKind::Sink { transactional },
             OperatorKindFile::Token { has_token, hold } => OperatorKind::Token { has_token, hold },
             OperatorKindFile::Iterate { rounds } => OperatorKind::Iterate { rounds },
             OperatorKindFile::Account {
@@ -153,6 +160,20 @@ impl OperatorKind {
         matches!(self, OperatorKind::Source { .. })
     }
 
+    pub fn is_sink(&self) -> bool {
+        matches!(self, OperatorKind::Sink { .. })
+    }
+
+    /// A two-phase-commit sink: only committed output counts.
+    pub fn is_transactional(&self) -> bool {
+        matches!(
+            self,
+            OperatorKind::Sink {
+                transactional: true
+            }
+        )
+    }
+
     /// A process of a Chandy-Lamport system (token holder, bank account): it acts on its own,
     /// has parallelism 1 and may sit on a cycle.
     pub fn is_process(&self) -> bool {
@@ -171,7 +192,7 @@ impl OperatorKind {
             OperatorKind::Filter { .. } => "filter",
             OperatorKind::Count => "count",
             OperatorKind::Union => "union",
-            OperatorKind::Sink => "sink",
+            OperatorKind::Sink { .. } => "sink",
             OperatorKind::Token { .. } => "token",
             OperatorKind::Iterate { .. } => "iterate",
             OperatorKind::Account { .. } => "account",
@@ -290,7 +311,13 @@ pub struct Config {
     /// checkpoint this long switches to unaligned for it. `None`: align for as long as it takes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aligned_checkpoint_timeout: Option<u64>,
+    /// After a failure, how long the job stays down before every task restores the latest
+    /// completed checkpoint (Flink's fixed-delay restart strategy).
+    pub restart_delay: u64,
 }
+
+/// The restart delay when a scenario sets none.
+pub const DEFAULT_RESTART_DELAY: u64 = 20;
 
 impl Default for Config {
     fn default() -> Self {
@@ -306,6 +333,7 @@ impl Default for Config {
             tolerable_failed_checkpoints: None,
             initiators: Vec::new(),
             aligned_checkpoint_timeout: None,
+            restart_delay: DEFAULT_RESTART_DELAY,
         }
     }
 }

@@ -29,6 +29,7 @@ impl Simulation {
                 id: sim.next_record,
                 parent: record.id,
                 payload,
+                replay: record.replay,
             };
             sim.next_record += 1;
             emitted += 1;
@@ -81,7 +82,7 @@ impl Simulation {
                     emit(self, Payload::Count { word: w, count });
                 }
             }
-            OperatorKind::Sink => {
+            OperatorKind::Sink { .. } => {
                 if let TaskState::Sink {
                     received, recent, ..
                 } = &mut self.tasks[t as usize].state
@@ -115,6 +116,7 @@ impl Simulation {
                         } else {
                             Payload::Word(word)
                         },
+                        replay: record.replay,
                     };
                     self.next_record += 1;
                     emitted += 1;
@@ -199,6 +201,7 @@ impl Simulation {
             id: self.next_record,
             parent: 0,
             payload: Payload::Line(line),
+            replay: offset < self.tasks[t as usize].read_before,
         };
         self.next_record += 1;
         self.tasks[t as usize].state = TaskState::Source { offset: offset + 1 };
@@ -275,6 +278,7 @@ impl Simulation {
             id: self.next_record,
             parent: 0,
             payload,
+            replay: false,
         };
         self.next_record += 1;
         self.events.push(Event::Sent {

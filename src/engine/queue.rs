@@ -15,6 +15,10 @@ pub(super) enum Due {
     Expire(CheckpointId),
     /// Aligned with a timeout: the task's alignment of this checkpoint may have lasted too long.
     AlignmentTimeout(TaskId, CheckpointId),
+    /// Too many checkpoints failed in a row: the job fails.
+    FailJob,
+    /// The restart delay after a failure is over: every task restores.
+    Restart,
 }
 
 /// The event queue: events bucketed by virtual time. Among the events due at the same time the

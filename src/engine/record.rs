@@ -31,6 +31,15 @@ pub struct Record {
     /// The record this one was derived from (0 for a source record).
     pub parent: RecordId,
     pub payload: Payload,
+    /// Made again after a recovery: a source read an offset it had read before the failure,
+    /// the record was restored from a checkpoint's channel state, or it was derived from
+    /// such a record.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub replay: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,8 +9,7 @@ use serde_json::json;
 
 use super::barrier::CheckpointId;
 use super::coordinator::CheckpointStatus;
-use super::model::OperatorKind;
-use super::physical::{ChannelId, Physical};
+use super::physical::{ChannelId, Physical, TaskId};
 use super::record::{Payload, Record};
 use super::sim::Simulation;
 use super::snapshot::{GlobalState, TaskState};
@@ -42,8 +41,10 @@ pub fn write_trace<W: Write>(sim: &mut Simulation, steps: u64, out: &mut W) -> i
 #[derive(Default)]
 pub struct Report {
     completed: Vec<(CheckpointId, serde_json::Value)>,
-    /// Everything the sinks received, as text: the job's output for `"final"`.
-    sink_output: Vec<String>,
+    /// What each sink wrote, as text, in order: the job's output for `"final"`. A plain
+    /// sink's is everything it ever emitted; a transactional sink's is its committed output
+    /// followed by its open transaction, which a failure cuts off.
+    sinks: Vec<(TaskId, Vec<String>)>,
 }
 
 impl Report {
@@ -56,9 +57,14 @@ impl Report {
         write_step_line(sim, &action, out)?;
         for e in sim.last_events() {
             if let Event::Processed { task, record, .. } = e {
-                if sim.physical().operator_of(*task).kind == OperatorKind::Sink {
-                    self.sink_output.push(sim.describe(&record.payload));
+                if sim.physical().operator_of(*task).kind.is_sink() {
+                    let text = sim.describe(&record.payload);
+                    self.sink(*task).push(text);
                 }
+            }
+            if let Event::TransactionAborted { task, aborted } = e {
+                let log = self.sink(*task);
+                log.truncate(log.len().saturating_sub(*aborted as usize));
             }
             if let Event::CheckpointCompleted { checkpoint, .. } = e {
                 if let Some(g) = sim.coordinator().global_state(*checkpoint) {
@@ -68,6 +74,17 @@ impl Report {
             }
         }
         Ok(true)
+    }
+
+    fn sink(&mut self, t: TaskId) -> &mut Vec<String> {
+        let at = match self.sinks.iter().position(|(s, _)| *s == t) {
+            Some(at) => at,
+            None => {
+                self.sinks.push((t, Vec::new()));
+                self.sinks.len() - 1
+            }
+        };
+        &mut self.sinks[at].1
     }
 
     /// The summary line: `{"summary": ...}`.
@@ -107,11 +124,24 @@ impl Report {
                 line
             })
             .collect();
+        let failures: Vec<_> = sim
+            .planned_failures()
+            .iter()
+            .map(|f| {
+                let name = sim.physical().tasks.get(f.task as usize);
+                json!({
+                    "task": name.map_or("?", |i| i.name.as_str()),
+                    "at": f.at,
+                    "applied": f.applied,
+                })
+            })
+            .collect();
         let mut summary = json!({
             "steps": sim.steps(),
             "time": sim.now(),
             "finished": sim.job_finished(),
             "checkpoints": checkpoints,
+            "failures": failures,
         });
         if sim.job_finished() {
             summary["final"] = self.final_result(sim);
@@ -140,7 +170,19 @@ impl Report {
         for (w, n) in counts {
             by_word.insert(w, json!(n));
         }
-        let mut sink = self.sink_output.clone();
+        // A transactional sink's open transaction is empty once the final checkpoint has
+        // committed; cut it off all the same, by the sink's own count of what it committed.
+        let mut sink: Vec<String> = Vec::new();
+        for (t, log) in &self.sinks {
+            let committed = match (
+                &sim.tasks()[*t as usize].state,
+                phys.operator_of(*t).kind.is_transactional(),
+            ) {
+                (TaskState::Sink { committed, .. }, true) => (*committed as usize).min(log.len()),
+                _ => log.len(),
+            };
+            sink.extend_from_slice(&log[..committed]);
+        }
         sink.sort();
         json!({ "counts": by_word, "sink": sink })
     }

@@ -21,6 +21,7 @@ use super::network::Channel;
 use super::physical::{GraphError, Physical, TaskId};
 use super::queue::{Due, TimeQueue};
 use super::record::{Payload, Record, RecordId};
+use super::recovery::{PlannedFailure, Recovery};
 use super::rng::SplitMix64;
 use super::snapshot::TaskState;
 use super::task::Task;
@@ -45,8 +46,16 @@ pub struct Simulation {
     pub(super) final_checkpoint: Option<CheckpointId>,
     /// The final checkpoint completed: nothing more happens.
     pub(super) job_done: bool,
-    /// More checkpoints failed in a row than tolerated: the job has failed and stopped.
-    pub(super) job_failed: bool,
+    /// More checkpoints failed in a row than tolerated: the job fails in the next step.
+    pub(super) job_failing: bool,
+    /// The job is down after a failure and restarts at this time.
+    pub(super) down_until: Option<u64>,
+    /// The task whose failure brought the job down (none: too many failed checkpoints).
+    pub(super) failed_task: Option<TaskId>,
+    /// Failures the scenario plans (`recovery.rs`), in the order given.
+    pub(super) planned: Vec<PlannedFailure>,
+    /// Every restart so far, oldest first.
+    pub(super) recoveries: Vec<Recovery>,
     pub(super) scratch: Vec<Output<Record>>,
     /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]), and
     /// whether all of them at once (the sources of a dataflow) or one after another.
@@ -62,14 +71,11 @@ impl Simulation {
         let tasks = phys
             .tasks
             .iter()
-            .map(|t| {
+            .enumerate()
+            .map(|(id, t)| {
                 let op = &phys.graph.operators[t.operator as usize];
                 Task {
-                    handler: BarrierHandler::new(
-                        config.mode,
-                        t.inputs.len() as u32,
-                        config.finished_channels_align,
-                    ),
+                    handler: handler_for(&phys, config, id as TaskId),
                     state: TaskState::initial(&op.kind),
                     busy_until: 0,
                     finished: false,
@@ -88,6 +94,7 @@ impl Simulation {
                     backpressured: false,
                     stalled: Vec::new(),
                     stalled_emit: false,
+                    read_before: 0,
                 }
             })
             .collect();
@@ -109,20 +116,6 @@ impl Simulation {
                 scheduled: false,
             })
             .collect();
-        let mut tasks: Vec<Task> = tasks;
-        // ABS for cyclic graphs: each task learns which of its inputs close a cycle.
-        for (t, info) in phys.tasks.iter().enumerate() {
-            let loops: Vec<u32> = info
-                .inputs
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| phys.is_back_edge(phys.channels[c as usize].edge))
-                .map(|(i, _)| i as u32)
-                .collect();
-            if !loops.is_empty() {
-                tasks[t].handler.set_back_edges(&loops);
-            }
-        }
         let mut sim = Simulation {
             coordinator: Coordinator::new(config),
             config: config.clone(),
@@ -137,13 +130,25 @@ impl Simulation {
             events: Vec::new(),
             final_checkpoint: None,
             job_done: false,
-            job_failed: false,
+            job_failing: false,
+            down_until: None,
+            failed_task: None,
+            planned: Vec::new(),
+            recoveries: Vec::new(),
             scratch: Vec::new(),
             initiators,
             initiate_together,
             next_initiator: 0,
         };
-        let phys = Rc::clone(&sim.phys);
+        sim.start();
+        Ok(sim)
+    }
+
+    /// Plans the first acts of every task and the first periodic trigger, from now: at the
+    /// start, and again when the job restarts after a failure.
+    pub(super) fn start(&mut self) {
+        let phys = Rc::clone(&self.phys);
+        let now = self.now;
         for t in 0..phys.tasks.len() {
             let info = &phys.tasks[t];
             let op = &phys.graph.operators[info.operator as usize];
@@ -151,28 +156,24 @@ impl Simulation {
                 // Stagger the subtasks of one source across its interval.
                 let first =
                     1 + (interval as u128 * info.subtask as u128 / op.parallelism as u128) as u64;
-                sim.schedule(first, Due::Emit(t as TaskId));
+                self.schedule(now.saturating_add(first), Due::Emit(t as TaskId));
             }
             // Processes act on their own: the token holder passes the token after `hold`,
             // accounts start sending at a random moment of their first interval.
-            let first = match op.kind {
-                OperatorKind::Token {
-                    has_token: true,
-                    hold,
-                    ..
-                } => Some(hold),
-                OperatorKind::Account { interval, .. } => Some(1 + sim.rng.below(interval)),
+            let first = match (&op.kind, &self.tasks[t].state) {
+                (OperatorKind::Token { hold, .. }, TaskState::Token { token: true }) => Some(*hold),
+                (OperatorKind::Account { interval, .. }, _) => Some(1 + self.rng.below(*interval)),
                 _ => None,
             };
             if let Some(at) = first {
-                sim.tasks[t].act_at = at;
-                sim.schedule(at, Due::Emit(t as TaskId));
+                let at = now.saturating_add(at);
+                self.tasks[t].act_at = at;
+                self.schedule(at, Due::Emit(t as TaskId));
             }
         }
-        if sim.config.checkpoint_interval.is_some() {
-            sim.schedule(sim.config.first_trigger, Due::Trigger);
+        if self.config.checkpoint_interval.is_some() {
+            self.schedule(now.saturating_add(self.config.first_trigger), Due::Trigger);
         }
-        Ok(sim)
     }
 
     // ----- reading -----
@@ -217,10 +218,26 @@ impl Simulation {
         self.job_done
     }
 
-    /// True once more checkpoints failed in a row than the config tolerates: the job has
-    /// failed and nothing more happens.
-    pub fn job_failed(&self) -> bool {
-        self.job_failed
+    /// While the job is down after a failure: the time it restarts.
+    pub fn restarting_at(&self) -> Option<u64> {
+        self.down_until
+    }
+
+    /// While the job is down: the task whose failure brought it down (none when too many
+    /// checkpoints failed in a row).
+    pub fn failed_task(&self) -> Option<TaskId> {
+        self.down_until.and(self.failed_task)
+    }
+
+    /// Every restart so far, oldest first: what was restored, which sources rewound, which
+    /// records at-least-once will count twice.
+    pub fn recoveries(&self) -> &[Recovery] {
+        &self.recoveries
+    }
+
+    /// The failures the scenario plans, with whether each has happened (or was skipped).
+    pub fn planned_failures(&self) -> &[PlannedFailure] {
+        &self.planned
     }
 
     /// What the last action did.
@@ -299,6 +316,17 @@ impl Simulation {
                 self.channels[channel as usize].latency = latency;
                 self.events.push(Event::LatencyChanged { channel, latency });
             }
+            Action::Fail { task } => self.fail(Some(task)),
+            Action::FailJob => self.fail(None),
+            Action::Restart => {
+                self.now = self.now.max(self.down_until.unwrap_or(self.now));
+                self.restart();
+            }
+            Action::SkipFailure { task } => {
+                if let Some(i) = self.next_planned_failure_of(task) {
+                    self.planned[i].skipped = true;
+                }
+            }
         }
         Ok(())
     }
@@ -307,10 +335,19 @@ impl Simulation {
     /// and returns what it did, or `None` when nothing is left to happen.
     pub fn step(&mut self) -> Option<Action> {
         self.events.clear();
-        if self.job_failed {
-            return None;
-        }
-        while let Some((time, due)) = self.queue.pop(&mut self.rng) {
+        loop {
+            if let Some(i) = self.planned_failure_due() {
+                let failure = &mut self.planned[i];
+                failure.applied = true;
+                let (task, at) = (failure.task, failure.at);
+                self.now = self.now.max(at);
+                self.steps += 1;
+                self.fail(Some(task));
+                return Some(Action::Fail { task });
+            }
+            let Some((time, due)) = self.queue.pop(&mut self.rng) else {
+                return None;
+            };
             let time = time.max(self.now);
             let action = match due {
                 Due::Deliver(c, generation) => {
@@ -501,10 +538,27 @@ impl Simulation {
                     self.expire(id);
                     Action::Expire { checkpoint: id }
                 }
+                Due::FailJob => {
+                    if !self.job_failing || self.job_done {
+                        continue;
+                    }
+                    self.now = time;
+                    self.steps += 1;
+                    self.fail(None);
+                    Action::FailJob
+                }
+                Due::Restart => {
+                    if self.down_until != Some(time) {
+                        continue;
+                    }
+                    self.now = time;
+                    self.steps += 1;
+                    self.restart();
+                    Action::Restart
+                }
             };
             return Some(action);
         }
-        None
     }
 
     // ----- the event queue -----
@@ -552,6 +606,28 @@ impl Simulation {
             _ => true,
         }
     }
+}
+
+/// A fresh barrier handler for task `t`. ABS for cyclic graphs: it knows which of its inputs
+/// close a cycle.
+pub(super) fn handler_for(phys: &Physical, config: &Config, t: TaskId) -> BarrierHandler<Record> {
+    let info = &phys.tasks[t as usize];
+    let mut handler = BarrierHandler::new(
+        config.mode,
+        info.inputs.len() as u32,
+        config.finished_channels_align,
+    );
+    let loops: Vec<u32> = info
+        .inputs
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| phys.is_back_edge(phys.channels[c as usize].edge))
+        .map(|(i, _)| i as u32)
+        .collect();
+    if !loops.is_empty() {
+        handler.set_back_edges(&loops);
+    }
+    handler
 }
 
 /// The barrier modes a job graph runs in (with `config`'s other settings): building the

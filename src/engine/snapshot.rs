@@ -46,7 +46,7 @@ impl TaskState {
             OperatorKind::Count | OperatorKind::Iterate { .. } => TaskState::Count {
                 counts: SortedMap::new(),
             },
-            OperatorKind::Sink => TaskState::Sink {
+            OperatorKind::Sink { .. } => TaskState::Sink {
                 received: 0,
                 committed: 0,
                 recent: VecDeque::new(),

@@ -52,6 +52,9 @@ pub struct Task {
     pub(super) stalled: Vec<ChannelId>,
     /// A source whose next read waits for output room.
     pub(super) stalled_emit: bool,
+    /// A source: the offset it had read up to before the last failure. Reading below it
+    /// again after a restart is a replay.
+    pub(super) read_before: u64,
 }
 
 impl Task {

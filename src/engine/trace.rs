@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::barrier::{BarrierTake, CheckpointId};
 use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Record};
+use super::snapshot::Crossing;
 
 pub use super::action::Action;
 
@@ -22,6 +23,9 @@ pub enum AbortReason {
     Declined { task: TaskId },
     /// It ran past the coordinator's timeout.
     Expired,
+    /// A task failed while it ran: the job restarts and every running checkpoint is
+    /// abandoned (not counted as a failed checkpoint).
+    Failover,
 }
 
 /// Why a task acknowledged when it did.
@@ -185,9 +189,42 @@ pub enum Event {
     Relieved {
         task: TaskId,
     },
-    /// More checkpoints failed in a row than tolerated: the job fails.
+    /// More checkpoints failed in a row than tolerated: the job fails (and restarts).
     JobFailed {
         failed_checkpoints: u32,
+    },
+    /// A task failed (`task`, or none when too many checkpoints failed): every task is
+    /// cancelled, the `dropped` items in flight and in alignment buffers are lost, and the job
+    /// restarts after the restart delay, at `restart_at`.
+    Failed {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        task: Option<TaskId>,
+        dropped: u32,
+        restart_at: u64,
+    },
+    /// Every task restored its state from `checkpoint` (none completed: from the beginning);
+    /// `reinjected` records of its channel state are back on their channels ahead of new
+    /// input. At-least-once: `duplicates` records are in the restored state although their
+    /// senders' snapshots had not sent them yet — the replay counts them a second time.
+    Restored {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        checkpoint: Option<CheckpointId>,
+        reinjected: u32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        duplicates: Vec<Crossing>,
+    },
+    /// A source went back to the offset it restored: it had read up to `from`, it reads from
+    /// `to` again.
+    Rewound {
+        task: TaskId,
+        from: u64,
+        to: u64,
+    },
+    /// A transactional sink aborted its open transaction at the failure: `aborted` records
+    /// it had received but not committed are discarded.
+    TransactionAborted {
+        task: TaskId,
+        aborted: u64,
     },
     /// Every task had finished and the final checkpoint completed (transactional sinks have
     /// committed their last output): the job is over and nothing more is triggered.

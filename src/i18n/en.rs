@@ -15,7 +15,7 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
         OperatorKind::Filter { .. } => "filter",
         OperatorKind::Count => "count by key",
         OperatorKind::Union => "union",
-        OperatorKind::Sink => "sink",
+        OperatorKind::Sink { .. } => "sink",
         OperatorKind::Token { .. } => "process (token)",
         OperatorKind::Iterate { .. } => "iterate",
         OperatorKind::Account { .. } => "bank account",
@@ -35,6 +35,23 @@ fn mode_name(m: BarrierMode) -> &'static str {
 fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
     Some(match (name, mode) {
         (_, BarrierMode::Aligned) | ("token" | "bank", _) => return None,
+        ("recovery", BarrierMode::AtLeastOnce) => {
+            "Count#1 fails after checkpoint 2 has completed, and every task restores it. But \
+             at-least-once never blocks: some words entered Count's state after the barrier on one \
+             input had arrived, before the snapshot — the restored state already holds them, and the \
+             rewound sources send them again. The job ends with those words counted twice; the page \
+             points at them, against a run without the failure."
+        }
+        ("recovery", BarrierMode::Unaligned) => {
+            "Count#1 fails; every task restores the latest completed checkpoint, and the in-flight \
+             records its barriers overtook (its channel state) go back on their channels ahead of new \
+             input. The sources rewind, and the job ends with the counts of a run without the failure."
+        }
+        ("recovery", BarrierMode::ChandyLamport) => {
+            "Count#1 fails; every task restores the latest completed snapshot, whose recorded channel \
+             states go back on their channels, and the sources rewind. A Chandy-Lamport snapshot is a \
+             consistent cut, so the job ends with the counts of a run without the failure."
+        }
         (_, BarrierMode::ChandyLamport) => {
             "Chandy-Lamport on a dataflow: no marker can reach a source, so every source \
              initiates the snapshot. A task records its state at the first marker and then \
@@ -115,6 +132,14 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "With a very slow input, aligned checkpoints block the fast input for a long time and \
              the buffer grows. Switch the mode: at-least-once never blocks but may count twice; \
              unaligned never blocks and puts the in-flight records into the snapshot.",
+        ),
+        "recovery" => (
+            "Failure and recovery",
+            "Count#1 fails after checkpoint 2 has completed. The whole job stops; after the restart \
+             delay every task restores checkpoint 2, the sources rewind to the offsets it recorded and \
+             read those lines again (↻), and the sink commits only what a completed checkpoint \
+             covers. The job ends with exactly the counts of a run without the failure — try \
+             at-least-once to see some words counted twice, or fail another task yourself.",
         ),
         "iteration" => (
             "Iteration: ABS for a cyclic graph",
@@ -369,6 +394,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                     plural(*emitted, "record", "records")
                 )
             };
+            let what = if record.replay { format!("{what} (a replay)") } else { what };
             match early {
                 Some(n) => format!(
                     "{what} — after barrier {n} on that input, so it enters the state before checkpoint {n}'s snapshot: after a recovery it would be replayed and counted twice."
@@ -422,6 +448,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 format!("Checkpoint {n} is aborted: {} gave it up.", names.task(*task))
             }
             AbortReason::Expired => format!("Checkpoint {n} is aborted: it ran past its timeout."),
+            AbortReason::Failover => format!("Checkpoint {n} is abandoned: the job failed while it ran."),
         },
         Beat::Committed { task, checkpoint: n, committed } => format!(
             "Checkpoint {n} is complete, so {} commits its output: {committed} records are now final.",
@@ -443,7 +470,54 @@ fn narrate(b: &Beat, names: &Names) -> String {
             names.task(*task)
         ),
         Beat::JobFailed { failed_checkpoints } => format!(
-            "{failed_checkpoints} checkpoints failed in a row, more than the job tolerates: the job fails."
+            "{failed_checkpoints} checkpoints failed in a row, more than the job tolerates: the job fails and will restart from its latest completed checkpoint."
+        ),
+        Beat::Failed { task, dropped, restart_at } => format!(
+            "{} As in Flink, the whole job stops: every task is cancelled, {} {} lost, and checkpoints in progress are abandoned. It restarts at t={restart_at}.",
+            match task {
+                Some(t) => format!("{} fails!", names.task(*t)),
+                None => "The job fails.".into(),
+            },
+            plural(*dropped, "item", "items"),
+            if names.0.mode() == BarrierMode::Aligned {
+                "in flight or in alignment buffers are"
+            } else {
+                "in flight are"
+            }
+        ),
+        Beat::TransactionAborted { task, aborted } => format!(
+            "{} aborts its open transaction: the {aborted} records it received since the last completed checkpoint are never committed — the replay brings them again.",
+            names.task(*task)
+        ),
+        Beat::Restored { checkpoint: None, .. } => "No checkpoint had completed, so every task starts again from the beginning and the sources read their logs from offset 0.".into(),
+        Beat::Restored { checkpoint: Some(n), reinjected, duplicates } => {
+            let mut s = format!(
+                "Recovery: every task restores checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+                if *reinjected > 0 {
+                    format!("; the {} of its channel state go back on their channels, ahead of new input", plural(*reinjected, "in-flight record", "in-flight records"))
+                } else {
+                    String::new()
+                }
+            );
+            if !duplicates.is_empty() {
+                let words: Vec<String> = duplicates
+                    .iter()
+                    .take(4)
+                    .map(|d| format!("“{}” at {}", names.payload(&ItemKind::Record(d.record)).unwrap_or_default(), names.receiver(d.channel)))
+                    .collect();
+                s += &format!(
+                    " But checkpoint {n} was at-least-once: {} already in the restored state entered it after an early barrier, before the snapshot ({}{}) — their senders rewind to before them, so they will be counted twice.",
+                    plural(duplicates.len() as u32, "record", "records"),
+                    words.join(", "),
+                    if duplicates.len() > 4 { ", …" } else { "" }
+                );
+            }
+            s
+        }
+        Beat::Rewound { task, from, to } => format!(
+            "{} rewinds from offset {from} to {to}: it reads lines {to}–{} again (replays, marked ↻).",
+            names.task(*task),
+            from.saturating_sub(1)
         ),
         Beat::TaskFinished { task } => format!("{} has finished.", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
@@ -485,6 +559,7 @@ fn checkpoint_status(s: &CheckpointStatus) -> String {
             AbortReason::Subsumed => "aborted (subsumed)".into(),
             AbortReason::Declined { .. } => "aborted (declined)".into(),
             AbortReason::Expired => "aborted (timed out)".into(),
+            AbortReason::Failover => "aborted (the job failed)".into(),
         },
     }
 }

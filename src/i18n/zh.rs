@@ -15,7 +15,7 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
         OperatorKind::Filter { .. } => "過濾",
         OperatorKind::Count => "按鍵計數",
         OperatorKind::Union => "合併",
-        OperatorKind::Sink => "輸出",
+        OperatorKind::Sink { .. } => "輸出",
         OperatorKind::Token { .. } => "行程（令牌）",
         OperatorKind::Iterate { .. } => "迭代",
         OperatorKind::Account { .. } => "銀行帳戶",
@@ -35,6 +35,19 @@ fn mode_name(m: BarrierMode) -> &'static str {
 fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
     Some(match (name, mode) {
         (_, BarrierMode::Aligned) | ("token" | "bank", _) => return None,
+        ("recovery", BarrierMode::AtLeastOnce) => {
+            "檢查點 2 完成後 Count#1 失敗，所有任務從它恢復。但至少一次（at-least-once）從不阻塞：\
+             有些單詞在某個輸入的屏障到達之後、快照之前就進了 Count 的狀態——還原的狀態已經包含它們，\
+             而倒回的資料來源又把它們送來一次。作業結束時這些單詞被計算了兩次；頁面會對照沒有失敗的執行指出它們。"
+        }
+        ("recovery", BarrierMode::Unaligned) => {
+            "Count#1 失敗；所有任務從最近完成的檢查點恢復，被屏障超越的傳輸中記錄（通道狀態）\
+             重新放回各自的通道，排在新輸入之前。資料來源倒回，作業結束時的計數與沒有失敗的執行相同。"
+        }
+        ("recovery", BarrierMode::ChandyLamport) => {
+            "Count#1 失敗；所有任務從最近完成的快照恢復，記錄下來的通道狀態重新放回通道，資料來源倒回。\
+             Chandy-Lamport 的快照是一致的切面，所以作業結束時的計數與沒有失敗的執行相同。"
+        }
         (_, BarrierMode::ChandyLamport) => {
             "Chandy-Lamport 用在資料流上：標記到不了資料來源，所以每個資料來源都發起快照。任務在第一個標記到達時記錄狀態，之後記錄其餘每個輸入，直到該輸入的標記到達（帶圈的記錄）。和非對齊檢查點一樣不阻塞；不同的是，標記在通道中排在記錄後面（FIFO），而不是超越它們。"
         }
@@ -99,6 +112,13 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "背壓：對齊與非對齊",
             "輸入很慢時，對齊的檢查點會長時間阻塞快的輸入，緩衝越積越多。切換模式看看：\
              至少一次從不阻塞，但可能重複計數；非對齊從不阻塞，並把傳輸中的記錄放進快照。",
+        ),
+        "recovery" => (
+            "失敗與恢復",
+            "檢查點 2 完成後 Count#1 失敗。整個作業停止；重啟延遲過後，所有任務從檢查點 2 還原狀態，\
+             資料來源倒回它記錄的偏移量並重新讀取那些行（↻），輸出端只提交已完成的檢查點涵蓋的內容。\
+             作業結束時的計數與沒有失敗的執行完全相同——精確一次（exactly-once）。\
+             換成至少一次看看有些單詞被計算兩次，或自己讓另一個任務失敗。",
         ),
         "iteration" => (
             "迭代：有環圖的 ABS",
@@ -293,9 +313,10 @@ fn narrate(b: &Beat, names: &Names) -> String {
                     emitted
                 )
             };
+            let what = if record.replay { format!("{what}（重放）") } else { what };
             match early {
                 Some(n) => format!(
-                    "{what}——它在該輸入的屏障 {n} 之後到達，卻在檢查點 {n} 的快照之前進入狀態：恢復後它會被重播，被計算兩次。"
+                    "{what}——它在該輸入的屏障 {n} 之後到達，卻在檢查點 {n} 的快照之前進入狀態：恢復後它會被重放，被計算兩次。"
                 ),
                 None => format!("{what}。"),
             }
@@ -345,6 +366,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 format!("檢查點 {n} 中止：{} 放棄了它。", names.task(*task))
             }
             AbortReason::Expired => format!("檢查點 {n} 中止：超過了逾時時間。"),
+            AbortReason::Failover => format!("檢查點 {n} 作廢：它進行中時作業失敗了。"),
         },
         Beat::Committed { task, checkpoint: n, committed } => format!(
             "檢查點 {n} 已完成，所以 {} 提交它的輸出：{committed} 筆記錄從此確定。",
@@ -363,7 +385,49 @@ fn narrate(b: &Beat, names: &Names) -> String {
         ),
         Beat::Relieved { task } => format!("{} 的輸出又有空間了：它繼續工作。", names.task(*task)),
         Beat::JobFailed { failed_checkpoints } => format!(
-            "連續 {failed_checkpoints} 個檢查點失敗，超過作業能容忍的數量：作業失敗。"
+            "連續 {failed_checkpoints} 個檢查點失敗，超過作業能容忍的數量：作業失敗，將從最近完成的檢查點重啟。"
+        ),
+        Beat::Failed { task, dropped, restart_at } => format!(
+            "{}和 Flink 一樣，整個作業停止：所有任務被取消，{}的 {dropped} 個項目遺失，進行中的檢查點作廢。作業將在 t={restart_at} 重啟。",
+            match task {
+                Some(t) => format!("{} 失敗了！", names.task(*t)),
+                None => "作業失敗。".into(),
+            },
+            if names.0.mode() == BarrierMode::Aligned { "通道上和對齊緩衝區裡" } else { "通道上" }
+        ),
+        Beat::TransactionAborted { task, aborted } => format!(
+            "{} 中止它未提交的交易：自上次完成的檢查點以來收到的 {aborted} 筆記錄永遠不會提交——重放會再帶來它們。",
+            names.task(*task)
+        ),
+        Beat::Restored { checkpoint: None, .. } => "還沒有任何檢查點完成，所以所有任務從頭開始，資料來源從偏移量 0 重新讀取。".into(),
+        Beat::Restored { checkpoint: Some(n), reinjected, duplicates } => {
+            let mut s = format!(
+                "恢復：所有任務從檢查點 {n} 還原狀態——鍵控計數、資料來源偏移量和輸出端交易都回到快照記錄的樣子{}。這就是種子文中的容錯：「基於分布式快照與可部分重發的資料來源」。",
+                if *reinjected > 0 {
+                    format!("；它的 {reinjected} 筆通道狀態記錄重新放回各自的通道，排在新輸入之前")
+                } else {
+                    String::new()
+                }
+            );
+            if !duplicates.is_empty() {
+                let words: Vec<String> = duplicates
+                    .iter()
+                    .take(4)
+                    .map(|d| format!("{} 的「{}」", names.receiver(d.channel), names.payload(&ItemKind::Record(d.record)).unwrap_or_default()))
+                    .collect();
+                s += &format!(
+                    "但檢查點 {n} 是至少一次（at-least-once）的：還原的狀態裡已有 {} 筆記錄是在提早到達的屏障之後、快照之前進入狀態的（{}{}）——它們的上游倒回到它們之前，所以它們會被計算兩次。",
+                    duplicates.len(),
+                    words.join("、"),
+                    if duplicates.len() > 4 { "……" } else { "" }
+                );
+            }
+            s
+        }
+        Beat::Rewound { task, from, to } => format!(
+            "{} 的偏移量從 {from} 倒回 {to}：它重新讀取第 {to}–{} 行（重放，標記為 ↻）。",
+            names.task(*task),
+            from.saturating_sub(1)
         ),
         Beat::TaskFinished { task } => format!("{} 已結束。", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
@@ -396,6 +460,7 @@ fn checkpoint_status(s: &CheckpointStatus) -> String {
             AbortReason::Subsumed => "已中止（被取代）".into(),
             AbortReason::Declined { .. } => "已中止（被放棄）".into(),
             AbortReason::Expired => "已中止（逾時）".into(),
+            AbortReason::Failover => "已中止（作業失敗）".into(),
         },
     }
 }

@@ -38,6 +38,19 @@ pub struct Scenario {
     pub config: Config,
     #[serde(default)]
     pub seed: u64,
+    /// Failures to happen during the run: subtask `task` fails at virtual time `at`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<Failure>,
+}
+
+/// A planned failure: `{"task": "Count#1", "at": 120}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    /// A subtask's name, as the page shows it (`Count#1`; a process: `p`).
+    pub task: String,
+    /// Virtual time.
+    pub at: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +66,11 @@ pub enum ScenarioError {
     /// A setting out of range (a latency, the checkpoint interval).
     Setting(SettingError),
     UnknownPreset(String),
+    /// A planned failure names no subtask of the graph.
+    UnknownFailedTask {
+        task: String,
+        known: Vec<String>,
+    },
 }
 
 impl fmt::Display for ScenarioError {
@@ -72,6 +90,11 @@ impl fmt::Display for ScenarioError {
             ),
             ScenarioError::Graph(e) => write!(f, "the job graph is not valid: {e}"),
             ScenarioError::Setting(e) => write!(f, "the scenario is not valid: {e}"),
+            ScenarioError::UnknownFailedTask { task, known } => write!(
+                f,
+                "failures: there is no subtask named {task:?} (subtasks: {})",
+                known.join(", ")
+            ),
             ScenarioError::UnknownPreset(n) => write!(
                 f,
                 "there is no preset named {n:?} (known: {})",
@@ -146,7 +169,23 @@ impl Scenario {
         crate::engine::sim::modes_for(&self.graph, &self.config)
     }
 
+    /// The simulation of this scenario, its planned failures included.
     pub fn simulation(&self) -> Result<Simulation, ScenarioError> {
-        Ok(Simulation::new(&self.graph, &self.config, self.seed)?)
+        let mut sim = Simulation::new(&self.graph, &self.config, self.seed)?;
+        for f in &self.failures {
+            let Some(t) = sim.physical().task_by_name(&f.task) else {
+                return Err(ScenarioError::UnknownFailedTask {
+                    task: f.task.clone(),
+                    known: sim
+                        .physical()
+                        .tasks
+                        .iter()
+                        .map(|t| t.name.clone())
+                        .collect(),
+                });
+            };
+            sim.plan_failure(t, f.at);
+        }
+        Ok(sim)
     }
 }

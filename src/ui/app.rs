@@ -238,7 +238,7 @@ pub fn app() -> Html {
         .graph
         .operators
         .iter()
-        .any(|o| o.kind == crate::engine::OperatorKind::Sink);
+        .any(|o| o.kind.is_sink());
     let trigger_label = AttrValue::from(match playback.snapshot_initiator() {
         Some(t) => (s.start_snapshot_at)(&sim.physical().tasks[t as usize].name),
         None if mode == crate::engine::BarrierMode::ChandyLamport => s.start_snapshot.to_string(),

@@ -137,7 +137,13 @@ fn workload(p: u32) -> Result<Workload, String> {
             ),
             operator("Split", OperatorKind::Split, p),
             operator("Count", OperatorKind::Count, p),
-            operator("Sink", OperatorKind::Sink, p),
+            operator(
+                "Sink",
+                OperatorKind::Sink {
+                    transactional: true,
+                },
+                p,
+            ),
         ],
         edges: vec![
             edge("Sentences", "Split", Partitioning::Forward),
@@ -173,7 +179,13 @@ fn balanced_lines(p: u32) -> Result<Vec<String>, String> {
                     },
                     1,
                 ),
-                operator("Sink", OperatorKind::Sink, 1),
+                operator(
+                    "Sink",
+                    OperatorKind::Sink {
+                        transactional: true,
+                    },
+                    1,
+                ),
             ],
             edges: vec![edge("Probe", "Sink", Partitioning::Forward)],
         };
@@ -249,6 +261,8 @@ impl Ended {
                     AbortReason::Expired => e.expired += 1,
                     AbortReason::Declined { .. } => e.declined += 1,
                     AbortReason::Subsumed => e.subsumed += 1,
+                    // The bench never fails a task.
+                    AbortReason::Failover => {}
                 },
             }
         }

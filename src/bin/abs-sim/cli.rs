@@ -9,13 +9,13 @@ use std::process::ExitCode;
 
 use abs_playground::engine::gate::{run_gate, GateOptions};
 use abs_playground::engine::{report, BarrierMode, Simulation};
-use abs_playground::scenario::{presets, Scenario};
+use abs_playground::scenario::{presets, Failure, Scenario};
 
 pub const USAGE: &str = "\
 abs-sim: the ABS Playground engine, headless.
 
 usage:
-  abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--until-finished] [--non-fifo]
+  abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--fail SUBTASK@TIME]... [--until-finished] [--non-fifo]
       run a scenario and print its trace as JSON lines, then a summary line
   abs-sim gate --mode MODE --channels N [--finished-channels-align true|false]
       drive one task's barrier handler: arrivals on stdin, what the task does on stdout
@@ -30,7 +30,7 @@ MODE is aligned, at-least-once, unaligned or chandy-lamport. `abs-sim COMMAND --
 describes a command.";
 
 pub const RUN_USAGE: &str = "\
-usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--until-finished] [--non-fifo]
+usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--fail SUBTASK@TIME]... [--until-finished] [--non-fifo]
 
 Runs a scenario with the scheduler and prints its trace: one JSON line per step, written as
 the step runs, then {\"summary\": {...}}: steps, time, finished, and every checkpoint (or
@@ -48,6 +48,11 @@ wrong) and its \"global_state\" ({\"tasks\": {SUBTASK: STATE}, \"channels\":
   --until-finished   run until the job has finished (every source bounded, every task done);
                      exit status 1, after the trace, if it has not within --steps steps
   --non-fifo         make every channel non-FIFO: a later item may overtake an earlier one
+  --fail SUBTASK@TIME
+                     the subtask (as the page names it, e.g. Count#1) fails at that virtual
+                     time: the job restarts from its latest completed checkpoint; repeatable.
+                     The summary lists every planned failure with \"applied\" (a failure
+                     after the job has finished does not happen)
   -h, --help         print this text";
 
 pub const GATE_USAGE: &str = "\
@@ -141,6 +146,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     let mut steps = None;
     let mut until_finished = false;
     let mut non_fifo = false;
+    let mut failures = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -181,6 +187,20 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
                 non_fifo = true;
                 None
             }
+            "--fail" => {
+                let v = value("--fail")?;
+                let bad = || format!("--fail takes SUBTASK@TIME (e.g. Count#1@120), not {v:?}");
+                let (task, at) = v.rsplit_once('@').ok_or_else(bad)?;
+                let at = at.parse::<u64>().map_err(|_| bad())?;
+                if task.is_empty() {
+                    return Err(bad());
+                }
+                failures.push(Failure {
+                    task: task.to_string(),
+                    at,
+                });
+                None
+            }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => {
                 let text = std::fs::read_to_string(file)
@@ -206,6 +226,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
             edge.fifo = false;
         }
     }
+    scenario.failures.extend(failures);
     Ok(RunArgs {
         scenario,
         steps,

@@ -9,6 +9,7 @@
 use crate::engine::barrier::{BarrierTake, CheckpointId};
 use crate::engine::physical::{ChannelId, Physical, TaskId};
 use crate::engine::record::{ItemKind, Record};
+use crate::engine::snapshot::Crossing;
 use crate::engine::trace::{AbortReason, AckKind, Event};
 
 /// One sentence's worth of what a step did, without the words: the page's narration turns
@@ -172,6 +173,30 @@ pub enum Beat {
         task: TaskId,
         checkpoint: CheckpointId,
     },
+    /// A task failed (none: too many failed checkpoints): the whole job is cancelled.
+    Failed {
+        task: Option<TaskId>,
+        dropped: u32,
+        restart_at: u64,
+    },
+    /// A transactional sink threw away its uncommitted records.
+    TransactionAborted {
+        task: TaskId,
+        aborted: u64,
+    },
+    /// Every task restored `checkpoint` (none: started afresh).
+    Restored {
+        checkpoint: Option<CheckpointId>,
+        reinjected: u32,
+        /// At-least-once: records already in the restored state that the replay brings again.
+        duplicates: Vec<Crossing>,
+    },
+    /// A source rewound its offset.
+    Rewound {
+        task: TaskId,
+        from: u64,
+        to: u64,
+    },
 }
 
 impl Beat {
@@ -223,6 +248,10 @@ impl Beat {
             | Beat::Completed { checkpoint, .. }
             | Beat::Committed { checkpoint, .. }
             | Beat::Aborted { checkpoint, .. }
+            | Beat::Restored {
+                checkpoint: Some(checkpoint),
+                ..
+            }
             | Beat::JobFinished { checkpoint } => Some(*checkpoint),
             Beat::Processed { early, .. } => *early,
             _ => None,
@@ -451,6 +480,28 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             Event::AlignmentTimedOut { task, checkpoint } => {
                 Beat::AlignmentTimedOut { task, checkpoint }
             }
+            Event::Failed {
+                task,
+                dropped,
+                restart_at,
+            } => Beat::Failed {
+                task,
+                dropped,
+                restart_at,
+            },
+            Event::TransactionAborted { task, aborted } => {
+                Beat::TransactionAborted { task, aborted }
+            }
+            Event::Restored {
+                checkpoint,
+                reinjected,
+                ref duplicates,
+            } => Beat::Restored {
+                checkpoint,
+                reinjected,
+                duplicates: duplicates.clone(),
+            },
+            Event::Rewound { task, from, to } => Beat::Rewound { task, from, to },
         };
         out.push(beat);
     }

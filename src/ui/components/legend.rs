@@ -34,6 +34,7 @@ pub fn legend(p: &LegendProps) -> Html {
         id: 0,
         parent: 0,
         payload: Payload::Line(0),
+        replay: false,
     });
     let entry = |glyph: Html, text: &'static str| {
         html! { <li>{ swatch(glyph) }<span>{ text }</span></li> }

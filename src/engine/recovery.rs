@@ -1,0 +1,310 @@
+//! Failure and recovery, as Flink's default (whole-job) restart does it.
+//!
+//! A failed task brings the whole job down: every task is cancelled, what was in flight on
+//! the channels and waiting in alignment buffers is lost, and every running checkpoint is
+//! abandoned. After the restart delay every task restores its state from the latest completed
+//! checkpoint — keyed counts, source offsets, sinks — recorded channel state (unaligned
+//! in-flight records, the cyclic ABS back-edge log, Chandy-Lamport's channels) goes back on its
+//! channel ahead of new input, and the sources rewind to their restored offsets and read again.
+//! With no completed checkpoint, everything starts from the beginning. Checkpoint ids go on
+//! after the restart.
+//!
+//! Exactly-once follows from the snapshot being a consistent cut: what is replayed is exactly
+//! what the restored state has not seen. An at-least-once snapshot is not one: records that
+//! entered a task's state after an early barrier ("orphans" of the cut) are replayed as well
+//! and counted twice — [`Recovery::duplicates`] names them.
+
+use std::rc::Rc;
+
+use serde::Serialize;
+
+use super::barrier::CheckpointId;
+use super::physical::TaskId;
+use super::queue::{Due, TimeQueue};
+use super::record::{Item, ItemKind, Record};
+use super::sim::{handler_for, Simulation};
+use super::snapshot::{Crossing, CrossingKind, GlobalState, TaskState};
+use super::trace::{AbortReason, Event};
+
+/// A failure the scenario plans: subtask `task` fails at virtual time `at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PlannedFailure {
+    pub task: TaskId,
+    pub at: u64,
+    /// It happened.
+    pub applied: bool,
+    /// The user chose a future without it ([`super::trace::Action::SkipFailure`]).
+    pub skipped: bool,
+}
+
+/// One restart: what brought the job down, what it restored, and what that will cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recovery {
+    /// The task that failed (none: too many checkpoints failed in a row).
+    pub failed: Option<TaskId>,
+    pub failed_at: u64,
+    /// When the tasks restored (none while the job is still down).
+    pub restored_at: Option<u64>,
+    /// The checkpoint restored; none when no checkpoint had completed (a fresh start).
+    pub checkpoint: Option<CheckpointId>,
+    /// Sources that rewound: (task, offset read up to, offset restored).
+    pub rewound: Vec<(TaskId, u64, u64)>,
+    /// At-least-once: the records the restored state already holds although their senders'
+    /// snapshots had not sent them — each entered its receiver's state after that input's
+    /// barrier had arrived, before the receiver's snapshot. The replay counts them again.
+    pub duplicates: Vec<Crossing>,
+}
+
+impl Simulation {
+    /// Plans a failure of subtask `task` at virtual time `at` (a scenario's `failures`, or
+    /// `abs-sim run --fail`). A failure planned after the job has finished does not happen.
+    pub fn plan_failure(&mut self, task: TaskId, at: u64) {
+        self.planned.push(PlannedFailure {
+            task,
+            at,
+            applied: false,
+            skipped: false,
+        });
+    }
+
+    /// The planned failure that is due before anything else is, if any.
+    pub(super) fn planned_failure_due(&self) -> Option<usize> {
+        if self.job_done || self.planned.is_empty() {
+            return None;
+        }
+        let next = self.queue.first_time();
+        let (i, f) = self
+            .planned
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.applied && !f.skipped)
+            .min_by_key(|(i, f)| (f.at, *i))?;
+        next.is_none_or(|t| f.at <= t).then_some(i)
+    }
+
+    /// The next planned failure of task `t` that has not happened, if any.
+    pub(super) fn next_planned_failure_of(&self, t: TaskId) -> Option<usize> {
+        self.planned
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.task == t && !f.applied && !f.skipped)
+            .min_by_key(|(i, f)| (f.at, *i))
+            .map(|(i, _)| i)
+    }
+
+    /// Task `task` fails (none: the job fails because too many checkpoints did). Every task is
+    /// cancelled, channels and alignment buffers are emptied, running checkpoints are
+    /// abandoned, and the restart is due after the restart delay. Failing while the job is
+    /// already down starts the delay again.
+    pub(super) fn fail(&mut self, task: Option<TaskId>) {
+        let mut dropped: u32 = 0;
+        for ch in &mut self.channels {
+            dropped = dropped.saturating_add(ch.queue.len() as u32);
+            ch.queue.clear();
+            // What was in flight is gone: the channel has delivered all it ever will of it.
+            ch.records_sent = ch.records_received;
+            ch.queued_records = 0;
+            ch.held = 0;
+            ch.overtaken.clear();
+            ch.generation = ch.generation.wrapping_add(1);
+            ch.scheduled = false;
+        }
+        let phys = Rc::clone(&self.phys);
+        for (t, task) in self.tasks.iter_mut().enumerate() {
+            dropped = dropped.saturating_add(task.handler.held_count());
+            // The operator state stays as it was, for the page to show greyed out until the
+            // restore replaces it; everything the running task was doing is gone.
+            task.handler = handler_for(&phys, &self.config, t as TaskId);
+            task.busy_until = self.now;
+            task.first_barrier.clear();
+            task.held_records.clear();
+            task.persisted.clear();
+            task.replay_scheduled = false;
+            task.parked.clear();
+            task.waiting.clear();
+            task.wake_scheduled = false;
+            task.awaiting_ack.clear();
+            task.direct.clear();
+            task.full_outputs = 0;
+            task.backpressured = false;
+            task.stalled.clear();
+            task.stalled_emit = false;
+        }
+        self.queue = TimeQueue::default();
+        let restart_at = self.now.saturating_add(self.config.restart_delay);
+        self.events.push(Event::Failed {
+            task,
+            dropped,
+            restart_at,
+        });
+        let running: Vec<CheckpointId> = self.coordinator.in_progress().collect();
+        for id in running {
+            if self.coordinator.abort(id, AbortReason::Failover, self.now) {
+                self.events.push(Event::CheckpointAborted {
+                    checkpoint: id,
+                    reason: AbortReason::Failover,
+                });
+            }
+        }
+        // Transactional sinks abort their open transactions: what they received since the
+        // last completed checkpoint is not committed and never will be.
+        for t in 0..phys.task_count() {
+            if !phys.operator_of(t).kind.is_transactional() {
+                continue;
+            }
+            if let TaskState::Sink {
+                received,
+                committed,
+                ..
+            } = self.tasks[t as usize].state
+            {
+                if received > committed {
+                    self.events.push(Event::TransactionAborted {
+                        task: t,
+                        aborted: received - committed,
+                    });
+                }
+            }
+        }
+        self.final_checkpoint = None;
+        self.job_failing = false;
+        self.coordinator.trigger_waiting = false;
+        self.coordinator.failed_in_a_row = 0;
+        if self.down_until.is_none() || task.is_some() {
+            self.failed_task = task;
+        }
+        self.down_until = Some(restart_at);
+        self.schedule(restart_at, Due::Restart);
+        self.recoveries.push(Recovery {
+            failed: task,
+            failed_at: self.now,
+            restored_at: None,
+            checkpoint: None,
+            rewound: Vec::new(),
+            duplicates: Vec::new(),
+        });
+    }
+
+    /// The restart delay is over: every task restores the latest completed checkpoint (or
+    /// starts afresh), recorded channel state goes back on its channels, sources rewind.
+    pub(super) fn restart(&mut self) {
+        self.down_until = None;
+        let latest: Option<Rc<GlobalState>> = self.coordinator.retained.back().cloned();
+        let phys = Rc::clone(&self.phys);
+        let mut rewound = Vec::new();
+        for t in 0..phys.task_count() {
+            let kind = &phys.operator_of(t).kind;
+            let snapshot = latest
+                .as_ref()
+                .and_then(|g| g.tasks.get(t as usize))
+                .filter(|s| s.task == t);
+            let task = &mut self.tasks[t as usize];
+            let restored = snapshot.map_or_else(|| TaskState::initial(kind), |s| s.state.clone());
+            if let (TaskState::Source { offset: was }, TaskState::Source { offset }) =
+                (&task.state, &restored)
+            {
+                task.read_before = task.read_before.max(*was);
+                if was != offset {
+                    rewound.push((t, *was, *offset));
+                }
+            }
+            task.state = match (kind.is_sink(), kind.is_transactional(), restored) {
+                // A plain sink has no transaction to roll back: what it emitted is out in the
+                // world, and it keeps counting.
+                (true, false, _) => task.state.clone(),
+                // The restored checkpoint's pre-committed transaction is committed (if its
+                // notification had not arrived); later ones were aborted at the failure.
+                (
+                    _,
+                    true,
+                    TaskState::Sink {
+                        received, recent, ..
+                    },
+                ) => TaskState::Sink {
+                    received,
+                    committed: received,
+                    recent,
+                },
+                (_, _, state) => state,
+            };
+            task.finished = false;
+            task.busy_until = self.now;
+        }
+        // Channels: what the restored cut says was sent and received; the recorded in-flight
+        // records go back at their head, in the order they were sent, marked as replays.
+        let mut reinjected: u32 = 0;
+        for (c, info) in phys.channels.iter().enumerate() {
+            let (sent, received) = latest.as_ref().map_or((0, 0), |g| {
+                let sent = g
+                    .tasks
+                    .get(info.from as usize)
+                    .and_then(|s| {
+                        let at = phys.tasks[info.from as usize]
+                            .outputs
+                            .iter()
+                            .flatten()
+                            .position(|&o| o == c as u32)?;
+                        s.sent.get(at).copied()
+                    })
+                    .unwrap_or(0);
+                let received = g
+                    .tasks
+                    .get(info.to as usize)
+                    .and_then(|s| s.received.get(info.input_index as usize).copied())
+                    .unwrap_or(0);
+                (sent, received)
+            });
+            // Recorded in the order they were sent (arrival order on a non-FIFO channel).
+            let recorded: Vec<Record> = latest
+                .as_ref()
+                .and_then(|g| g.channel_state.get(&(c as u32)))
+                .cloned()
+                .unwrap_or_default();
+            let ch = &mut self.channels[c];
+            ch.records_sent = sent;
+            // An at-least-once cut may hold records its sender had not sent yet (they will be
+            // received again): the channel counts from where its sender resumes.
+            ch.records_received = received.min(sent.saturating_sub(recorded.len() as u64));
+            let arrives_at = self.now.saturating_add(1);
+            for r in recorded {
+                ch.queue.push_back(Item {
+                    kind: ItemKind::Record(Record { replay: true, ..r }),
+                    sent_at: self.now,
+                    arrives_at,
+                });
+                ch.queued_records += 1;
+                reinjected = reinjected.saturating_add(1);
+            }
+        }
+        for c in 0..phys.channels.len() {
+            if self.channels[c].is_full() {
+                self.tasks[phys.channels[c].from as usize].full_outputs += 1;
+            }
+            self.schedule_channel(c as u32);
+        }
+        let duplicates: Vec<Crossing> = latest.as_ref().map_or_else(Vec::new, |g| {
+            g.verdict
+                .crossings
+                .iter()
+                .filter(|c| c.kind == CrossingKind::Orphan)
+                .copied()
+                .collect()
+        });
+        let checkpoint = latest.as_ref().map(|g| g.checkpoint);
+        self.events.push(Event::Restored {
+            checkpoint,
+            reinjected,
+            duplicates: duplicates.clone(),
+        });
+        for &(task, from, to) in &rewound {
+            self.events.push(Event::Rewound { task, from, to });
+        }
+        if let Some(r) = self.recoveries.last_mut() {
+            r.restored_at = Some(self.now);
+            r.checkpoint = checkpoint;
+            r.rewound = rewound;
+            r.duplicates = duplicates;
+        }
+        self.start();
+    }
+}
