@@ -62,6 +62,12 @@ impl Task {
     pub fn aligning(&self) -> Option<CheckpointId> {
         self.handler.current_checkpoint()
     }
+
+    /// A source after a recovery: the offset it had read up to before the failure. Reading
+    /// below it again is a replay.
+    pub fn replays_until(&self) -> u64 {
+        self.read_before
+    }
 }
 
 impl Simulation {

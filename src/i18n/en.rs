@@ -515,9 +515,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
             s
         }
         Beat::Rewound { task, from, to } => format!(
-            "{} rewinds from offset {from} to {to}: it reads lines {to}–{} again (replays, marked ↻).",
+            "{} rewinds from offset {from} to {to}: it reads {} again (replays, marked ↻).",
             names.task(*task),
-            from.saturating_sub(1)
+            if from.saturating_sub(1) == *to { format!("line {to}") } else { format!("lines {to}–{}", from.saturating_sub(1)) }
         ),
         Beat::TaskFinished { task } => format!("{} has finished.", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
@@ -620,6 +620,7 @@ pub const STRINGS: Strings = Strings {
         ("←", "one step back"),
         ("B", "trigger a checkpoint now"),
         ("M", "manual delivery on / off"),
+        ("X", "fail the selected subtask"),
         ("?", "show these shortcuts"),
         ("Esc", "close"),
     ],
@@ -634,6 +635,35 @@ pub const STRINGS: Strings = Strings {
     status_replaying: |k| format!("draining buffer ({k})"),
     status_finished: "finished",
     status_backpressured: "backpressured",
+    status_failed: "failed",
+    status_cancelled: "cancelled",
+    fail_task: "Fail this subtask",
+    recovery_planned: |t, at| format!("Planned: {t} fails at t={at}."),
+    skip_failure: "Don't fail it",
+    recovery_down: |t, at, n| format!(
+        "{} The job is down; at t={at} every task {}.",
+        match t {
+            Some(t) => format!("{t} failed."),
+            None => "Too many checkpoints failed.".to_string(),
+        },
+        match n {
+            Some(n) => format!("restores checkpoint {n}"),
+            None => "starts from the beginning (no checkpoint has completed)".to_string(),
+        }
+    ),
+    recovery_restored: |n, at| match n {
+        Some(n) => format!("Restored checkpoint {n} at t={at}; replayed records are marked ↻."),
+        None => format!("Restarted from the beginning at t={at}; replayed records are marked ↻."),
+    },
+    recovery_rewound: |t, from, to| format!("{t} rewound {from} → {to}"),
+    recovery_duplicates: |n| format!("{n} records in the restored state will be counted twice (at-least-once)."),
+    final_same: "The job ended with exactly the counts of a run without the failure ✓",
+    final_differs: |n| format!("{n} words ended higher than in a run without the failure ✗ — counted twice:"),
+    final_word: |w, here, without| format!("{w} {here} (without the failure {without})"),
+    counted_twice: "counted twice",
+    sink_committed: |c, p| format!("committed {c} · pending {p}"),
+    sink_emitted: |n| format!("emitted {n} (a plain sink emits replays again)"),
+    legend_replay: "record replayed after a recovery",
     throughput_title: "Throughput at the sinks",
     throughput_latest: |v, per| format!("{v} per {per}"),
     throughput_hint: "Records reaching the sinks per 50 time units; dashed line: checkpoint triggered, solid: completed.",

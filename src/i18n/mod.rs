@@ -174,6 +174,32 @@ pub struct Strings {
     pub status_replaying: fn(u32) -> String,
     pub status_finished: &'static str,
     pub status_backpressured: &'static str,
+    pub status_failed: &'static str,
+    pub status_cancelled: &'static str,
+    /// The inspector's button that fails the selected subtask.
+    pub fail_task: &'static str,
+    /// The recovery line: a planned failure (subtask, time) and the button that skips it.
+    pub recovery_planned: fn(&str, u64) -> String,
+    pub skip_failure: &'static str,
+    /// The job is down: the failed subtask (none: too many failed checkpoints), the restart
+    /// time, the checkpoint to restore (none: from the beginning).
+    pub recovery_down: fn(Option<&str>, u64, Option<u64>) -> String,
+    /// Restored: the checkpoint (none: from the beginning) and when; then the records the
+    /// replay will count twice (at-least-once).
+    pub recovery_restored: fn(Option<u64>, u64) -> String,
+    pub recovery_rewound: fn(&str, u64, u64) -> String,
+    pub recovery_duplicates: fn(u32) -> String,
+    /// The job ended after failures: the same counts as without them, or `n` words differ.
+    pub final_same: &'static str,
+    pub final_differs: fn(usize) -> String,
+    /// One word's count with the failures and without.
+    pub final_word: fn(&str, u64, u64) -> String,
+    pub counted_twice: &'static str,
+    /// A transactional sink's committed and pending (open transaction) output.
+    pub sink_committed: fn(u64, u64) -> String,
+    /// A plain sink: everything it emitted, replays included.
+    pub sink_emitted: fn(u64) -> String,
+    pub legend_replay: &'static str,
     pub throughput_title: &'static str,
     /// "12 per 50": records at the sinks in the last complete bar of `n` time units.
     pub throughput_latest: fn(u32, u64) -> String,

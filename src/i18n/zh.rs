@@ -425,9 +425,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
             s
         }
         Beat::Rewound { task, from, to } => format!(
-            "{} 的偏移量從 {from} 倒回 {to}：它重新讀取第 {to}–{} 行（重放，標記為 ↻）。",
+            "{} 的偏移量從 {from} 倒回 {to}：它重新讀取第 {} 行（重放，標記為 ↻）。",
             names.task(*task),
-            from.saturating_sub(1)
+            if from.saturating_sub(1) == *to { to.to_string() } else { format!("{to}–{}", from.saturating_sub(1)) }
         ),
         Beat::TaskFinished { task } => format!("{} 已結束。", names.task(*task)),
         Beat::ChannelPaused { channel, paused } => {
@@ -518,6 +518,7 @@ pub const STRINGS: Strings = Strings {
         ("←", "上一步"),
         ("B", "立即觸發檢查點"),
         ("M", "開關手動遞送"),
+        ("X", "讓選取的子任務失敗"),
         ("?", "顯示快捷鍵"),
         ("Esc", "關閉"),
     ],
@@ -532,6 +533,35 @@ pub const STRINGS: Strings = Strings {
     status_replaying: |k| format!("清空緩衝（{k}）"),
     status_finished: "已結束",
     status_backpressured: "受背壓",
+    status_failed: "失敗",
+    status_cancelled: "已取消",
+    fail_task: "讓這個子任務失敗",
+    recovery_planned: |t, at| format!("預定：{t} 在 t={at} 失敗。"),
+    skip_failure: "不要讓它失敗",
+    recovery_down: |t, at, n| format!(
+        "{}作業停止；在 t={at} 所有任務{}。",
+        match t {
+            Some(t) => format!("{t} 失敗了。"),
+            None => "失敗的檢查點太多。".to_string(),
+        },
+        match n {
+            Some(n) => format!("從檢查點 {n} 恢復"),
+            None => "從頭開始（還沒有完成的檢查點）".to_string(),
+        }
+    ),
+    recovery_restored: |n, at| match n {
+        Some(n) => format!("已在 t={at} 從檢查點 {n} 恢復；重放的記錄標記為 ↻。"),
+        None => format!("已在 t={at} 從頭重啟；重放的記錄標記為 ↻。"),
+    },
+    recovery_rewound: |t, from, to| format!("{t} 倒回 {from} → {to}"),
+    recovery_duplicates: |n| format!("還原的狀態中有 {n} 筆記錄會被計算兩次（至少一次，at-least-once）。"),
+    final_same: "作業結束時的計數與沒有失敗的執行完全相同 ✓",
+    final_differs: |n| format!("{n} 個單詞的計數比沒有失敗的執行高 ✗——被計算了兩次："),
+    final_word: |w, here, without| format!("{w} {here}（沒有失敗時 {without}）"),
+    counted_twice: "計算兩次",
+    sink_committed: |c, p| format!("已提交 {c} · 待提交 {p}"),
+    sink_emitted: |n| format!("已輸出 {n}（普通輸出端會再次輸出重放的記錄）"),
+    legend_replay: "恢復後重放的記錄",
     throughput_title: "輸出端的吞吐量",
     throughput_latest: |v, per| format!("每 {per} 單位 {v} 筆"),
     throughput_hint: "每 50 個時間單位到達輸出端的記錄數；虛線：觸發檢查點，實線：檢查點完成。",

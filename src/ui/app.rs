@@ -12,6 +12,7 @@ use super::components::help::Help;
 use super::components::inspector::Inspector;
 use super::components::legend::Legend;
 use super::components::narration::{Line, Narration};
+use super::components::recovery::{recovery_line, RecoveryProps};
 use super::components::throughput::Throughput;
 use super::components::timeline::Timeline;
 use super::state::{resolve, Notice, Playback, PlaybackAction, Selection, Tab};
@@ -165,6 +166,14 @@ pub fn app() -> Html {
             d.dispatch(PlaybackAction::SetFifo(c, fifo))
         })
     };
+    let on_fail = {
+        let d = dispatcher.clone();
+        Callback::from(move |t: TaskId| d.dispatch(PlaybackAction::Fail(t)))
+    };
+    let on_skip = {
+        let d = dispatcher.clone();
+        Callback::from(move |t: TaskId| d.dispatch(PlaybackAction::SkipFailure(t)))
+    };
     let on_tab = {
         let d = dispatcher.clone();
         Callback::from(move |t: Tab| d.dispatch(PlaybackAction::ShowTab(t)))
@@ -262,11 +271,18 @@ pub fn app() -> Html {
                     if playback.manual {
                         <p class="manual-hint">{ s.manual_hint }</p>
                     }
+                    { recovery_line(&RecoveryProps {
+                        run: playback.run.clone(),
+                        version: playback.version,
+                        lang: playback.lang,
+                        on_skip,
+                    }) }
                     <Dataflow run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} manual={playback.manual} lang={playback.lang}
                         on_select={on_select} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
                     <Legend lang={playback.lang} mode={playback.mode} cyclic={!sim.physical().back_edges.is_empty()}
-                        timeout={timeout.is_some()} />
+                        timeout={timeout.is_some()}
+                        recovery={!sim.planned_failures().is_empty() || !sim.recoveries().is_empty()} />
                 </section>
                 <aside class="side">
                     { global_states(&GlobalStatesProps {
@@ -284,7 +300,7 @@ pub fn app() -> Html {
                     }
                     <Inspector run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} tab={playback.tab} checkpoint={playback.checkpoint}
-                        lang={playback.lang} on_tab={on_tab} on_open={on_open} on_fifo={on_fifo} />
+                        lang={playback.lang} on_tab={on_tab} on_open={on_open} on_fifo={on_fifo} on_fail={on_fail} />
                 </aside>
             </main>
             <footer class="bottom">
@@ -345,6 +361,7 @@ mod keyboard {
                     "ArrowLeft" => PlaybackAction::StepBack,
                     "b" | "B" => PlaybackAction::Trigger,
                     "m" | "M" => PlaybackAction::ToggleManual,
+                    "x" | "X" => PlaybackAction::FailSelected,
                     "?" => PlaybackAction::ToggleHelp,
                     "Escape" => PlaybackAction::CloseOverlays,
                     _ => return,

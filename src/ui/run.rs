@@ -7,6 +7,7 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use crate::engine::sorted_map::SortedMap;
 use crate::engine::view::{self, Beat, MarkKind};
 use crate::engine::{Action, ActionError, CheckpointId, History, Simulation};
 use crate::scenario::{Scenario, ScenarioError};
@@ -42,6 +43,9 @@ pub struct Tick {
     pub ended: bool,
 }
 
+/// The most steps the run without failures is given to finish.
+const FAILURE_FREE_STEPS: u32 = 200_000;
+
 pub struct Run {
     /// Distinct for every run made in this page, so views can cache what depends on it.
     pub serial: u64,
@@ -56,6 +60,9 @@ pub struct Run {
     pub layout: Rc<Layout>,
     /// The barrier modes the scenario runs in.
     modes: Vec<crate::engine::BarrierMode>,
+    /// The merged counts the scenario ends with when nothing fails (computed when first
+    /// asked; `Some(None)`: it does not finish).
+    failure_free: std::cell::OnceCell<Option<Rc<SortedMap<u32, u64>>>>,
 }
 
 impl Run {
@@ -74,7 +81,28 @@ impl Run {
             clock: 0.0,
             layout,
             modes,
+            failure_free: std::cell::OnceCell::new(),
         })
+    }
+
+    /// The counts of the same scenario and seed run to its end without failures — what an
+    /// exactly-once recovery must end with. Computed once, the first time it is asked for
+    /// (a bounded scenario of the page's size finishes in a few thousand steps).
+    pub fn failure_free(&self) -> Option<Rc<SortedMap<u32, u64>>> {
+        self.failure_free
+            .get_or_init(|| {
+                let mut scenario = self.scenario.clone();
+                scenario.failures.clear();
+                let mut sim = scenario.simulation().ok()?;
+                for _ in 0..FAILURE_FREE_STEPS {
+                    if sim.job_finished() || sim.step().is_none() {
+                        break;
+                    }
+                }
+                sim.job_finished()
+                    .then(|| Rc::new(crate::engine::view::merged_counts(&sim)))
+            })
+            .clone()
     }
 
     /// The barrier modes this run's scenario runs in (the mode menu offers only these).

@@ -103,6 +103,12 @@ pub enum PlaybackAction {
     Deliver(ChannelId),
     /// Make a channel FIFO or not (the inspector's switch).
     SetFifo(ChannelId, bool),
+    /// Fail this subtask (the inspector's button).
+    Fail(TaskId),
+    /// Fail the selected subtask, if one is selected (the X key).
+    FailSelected,
+    /// The next planned failure of this subtask will not happen.
+    SkipFailure(TaskId),
     /// Manual mode: drain one held item of this task, or read the next line of a source.
     Poke(TaskId),
     Select(Option<Selection>),
@@ -393,6 +399,13 @@ impl Reducible for Playback {
                 }
             }
             PlaybackAction::SetFifo(channel, fifo) => next.apply(Action::SetFifo { channel, fifo }),
+            PlaybackAction::Fail(task) => next.apply(Action::Fail { task }),
+            PlaybackAction::FailSelected => {
+                if let Some(Selection::Task(task)) = next.selection {
+                    next.apply(Action::Fail { task });
+                }
+            }
+            PlaybackAction::SkipFailure(task) => next.apply(Action::SkipFailure { task }),
             PlaybackAction::Deliver(channel) => {
                 next.playing = false;
                 next.apply(Action::Deliver { channel });

@@ -13,9 +13,10 @@ pub use narration::{beats, Beat};
 
 use super::barrier::{BarrierMode, CheckpointId};
 use super::physical::{ChannelId, TaskId};
-use super::record::ItemKind;
+use super::record::{ItemKind, Payload};
 use super::sim::Simulation;
-use super::snapshot::GlobalState;
+use super::snapshot::{GlobalState, TaskState};
+use super::sorted_map::SortedMap;
 use super::trace::Event;
 
 /// What a subtask is doing now, as its badge shows it.
@@ -49,6 +50,11 @@ pub enum TaskStatus {
     /// An output channel is full: the task takes no input until the receiver consumes
     /// (Flink's word; the badge says so when nothing checkpoint-related is going on).
     Backpressured,
+    /// The job is down after this task failed.
+    Failed,
+    /// The job is down after another task failed: this one was cancelled and waits for the
+    /// restart.
+    Cancelled,
 }
 
 /// The status of subtask `t` after the last step.
@@ -56,6 +62,13 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
     let Some(task) = sim.tasks().get(t as usize) else {
         return TaskStatus::Running;
     };
+    if sim.restarting_at().is_some() {
+        return if sim.failed_task() == Some(t) {
+            TaskStatus::Failed
+        } else {
+            TaskStatus::Cancelled
+        };
+    }
     let snapshot = sim.last_events().iter().find_map(|e| match e {
         Event::Snapshot {
             task, checkpoint, ..
@@ -559,4 +572,97 @@ fn place(at_p: bool, in_pq: bool, at_q: bool, in_qp: bool) -> Option<TokenPlace>
         (false, false, false, true) => Some(TokenPlace::InQp),
         _ => None,
     }
+}
+
+/// Where the run stands with failures, for the page's recovery line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecoveryPhase {
+    /// A failure the scenario plans is still to come (and may be skipped).
+    Planned { task: TaskId, at: u64 },
+    /// The job is down: `failed` failed (none: too many failed checkpoints); at `restart_at`
+    /// every task restores `checkpoint` (none: starts afresh).
+    Down {
+        failed: Option<TaskId>,
+        restart_at: u64,
+        checkpoint: Option<CheckpointId>,
+    },
+    /// The job restored `checkpoint` at `at` and has not completed a checkpoint since:
+    /// sources are replaying what they had read before the failure.
+    Restored {
+        checkpoint: Option<CheckpointId>,
+        at: u64,
+        rewound: Vec<(TaskId, u64, u64)>,
+        duplicates: u32,
+    },
+}
+
+/// The recovery line's phase after the last step, if there is anything to say.
+pub fn recovery_phase(sim: &Simulation) -> Option<RecoveryPhase> {
+    if let Some(restart_at) = sim.restarting_at() {
+        return Some(RecoveryPhase::Down {
+            failed: sim.failed_task(),
+            restart_at,
+            checkpoint: sim.coordinator().latest_completed().map(|g| g.checkpoint),
+        });
+    }
+    if let Some(r) = sim.recoveries().last() {
+        let at = r.restored_at.unwrap_or(r.failed_at);
+        let since = sim
+            .coordinator()
+            .latest_completed()
+            .is_some_and(|g| g.trigger_time >= at);
+        if !since && !sim.job_finished() {
+            return Some(RecoveryPhase::Restored {
+                checkpoint: r.checkpoint,
+                at,
+                rewound: r.rewound.clone(),
+                duplicates: r.duplicates.len() as u32,
+            });
+        }
+    }
+    if sim.job_finished() {
+        return None;
+    }
+    sim.planned_failures()
+        .iter()
+        .filter(|f| !f.applied && !f.skipped)
+        .min_by_key(|f| f.at)
+        .map(|f| RecoveryPhase::Planned {
+            task: f.task,
+            at: f.at,
+        })
+}
+
+/// Every counting operator's keyed counts, merged over its subtasks: the job's result.
+pub fn merged_counts(sim: &Simulation) -> SortedMap<u32, u64> {
+    let mut all: SortedMap<u32, u64> = SortedMap::new();
+    for task in sim.tasks() {
+        if let TaskState::Count { counts } = &task.state {
+            for (&w, &n) in counts {
+                *all.get_or_default(w) += n;
+            }
+        }
+    }
+    all
+}
+
+/// Words that task `t` holds in its state twice since the last restart: at-least-once
+/// records that were already in the restored state and are replayed (see
+/// [`crate::engine::recovery::Recovery::duplicates`]).
+pub fn counted_twice(sim: &Simulation, t: TaskId) -> Vec<u32> {
+    let phys = sim.physical();
+    let mut words = Vec::new();
+    for r in sim.recoveries() {
+        for d in &r.duplicates {
+            if phys.channels.get(d.channel as usize).map(|c| c.to) != Some(t) {
+                continue;
+            }
+            if let Payload::Word(w) | Payload::Count { word: w, .. } = d.record.payload {
+                if !words.contains(&w) {
+                    words.push(w);
+                }
+            }
+        }
+    }
+    words
 }

@@ -47,6 +47,20 @@ pub fn status_text(s: &Strings, status: &TaskStatus) -> String {
         TaskStatus::Replaying { held } => (s.status_replaying)(*held),
         TaskStatus::Finished => s.status_finished.to_string(),
         TaskStatus::Backpressured => s.status_backpressured.to_string(),
+        TaskStatus::Failed => s.status_failed.to_string(),
+        TaskStatus::Cancelled => s.status_cancelled.to_string(),
+    }
+}
+
+/// The state line under a subtask's badge: its state, and for a source replaying after a
+/// recovery, up to where (↻).
+fn task_text(s: &Strings, sim: &Simulation, task: &crate::engine::task::Task) -> String {
+    let text = state_text(s, sim, &task.state);
+    match task.state {
+        TaskState::Source { offset } if offset < task.replays_until() => {
+            format!("{text} ↻ {}", task.replays_until())
+        }
+        _ => text,
     }
 }
 
@@ -254,7 +268,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
                 name={scene.subtasks[t].1.clone()} rect={layout.subtasks[t].rect}
                 ports={layout.subtasks[t].inputs.clone()}
                 status_text={AttrValue::from(status_text(s, &status))}
-                state_text={AttrValue::from(if detailed { state_text(s, sim, &task.state) } else { String::new() })}
+                state_text={AttrValue::from(if detailed { task_text(s, sim, task) } else { String::new() })}
                 status={status} acked={acked_in_progress(id)}
                 pokeable={pokeable.contains(&id)} selected={p.selection == Some(Selection::Task(id))}
                 detailed={detailed} />
@@ -291,6 +305,9 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     }
     if !detailed {
         class.push("compact");
+    }
+    if sim.restarting_at().is_some() {
+        class.push("down");
     }
     html! {
         <div class={class} ref={stage} onclick={onclick} data-testid="dataflow" data-items={in_flight.to_string()}>

@@ -8,7 +8,7 @@ use super::coordinator::status_attr;
 use super::dataflow::{state_text, status_text};
 use super::item::ItemGlyph;
 use crate::engine::coordinator::CheckpointStatus;
-use crate::engine::record::ItemKind;
+use crate::engine::record::{ItemKind, Payload};
 use crate::engine::snapshot::{GlobalState, TaskMetrics, TaskState};
 use crate::engine::view;
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, Simulation, TaskId};
@@ -30,6 +30,7 @@ pub struct InspectorProps {
     pub on_tab: Callback<Tab>,
     pub on_open: Callback<CheckpointId>,
     pub on_fifo: Callback<(ChannelId, bool)>,
+    pub on_fail: Callback<TaskId>,
 }
 
 #[function_component(Inspector)]
@@ -53,7 +54,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
             </div>
             <div class="tab-body">
                 { match p.tab {
-                    Tab::Details => details(s, sim, p.selection, &p.on_fifo),
+                    Tab::Details => details(s, sim, p.selection, &p.on_fifo, &p.on_fail),
                     Tab::Checkpoints => checkpoints(s, sim, p.checkpoint, &p.on_open),
                 } }
             </div>
@@ -83,16 +84,17 @@ fn details(
     sim: &Simulation,
     selection: Option<Selection>,
     on_fifo: &Callback<(ChannelId, bool)>,
+    on_fail: &Callback<TaskId>,
 ) -> Html {
     match selection {
         None => html! { <p class="hint">{ s.select_hint }</p> },
-        Some(Selection::Task(t)) => task_details(s, sim, t),
+        Some(Selection::Task(t)) => task_details(s, sim, t, on_fail),
         Some(Selection::Channel(c)) => channel_details(s, sim, c, on_fifo),
         Some(Selection::Item { channel, item }) => item_details(s, sim, channel, item),
     }
 }
 
-fn task_details(s: &Strings, sim: &Simulation, t: TaskId) -> Html {
+fn task_details(s: &Strings, sim: &Simulation, t: TaskId, on_fail: &Callback<TaskId>) -> Html {
     let phys = sim.physical();
     let (Some(info), Some(task)) = (phys.tasks.get(t as usize), sim.tasks().get(t as usize)) else {
         return html! {};
@@ -119,30 +121,45 @@ fn task_details(s: &Strings, sim: &Simulation, t: TaskId) -> Html {
             <dl>
                 { row(s.operator, format!("{} ({})", op.name, (s.operator_kind)(&op.kind))) }
                 { row(s.status, status_text(s, &status)) }
-                { row(s.state, state_full(s, sim, &task.state)) }
+                { row(s.state, state_full(s, sim, &task.state, &view::counted_twice(sim, t))) }
+                if let TaskState::Sink { received, committed, .. } = task.state {
+                    { row("", if op.kind.is_transactional() {
+                        (s.sink_committed)(committed, received.saturating_sub(committed))
+                    } else {
+                        (s.sink_emitted)(received)
+                    }) }
+                }
             </dl>
             if !info.inputs.is_empty() {
                 <h4>{ s.inputs }</h4>
                 <ul class="inputs">{ for inputs }</ul>
+            }
+            if !sim.job_finished() {
+                <button class="fail" data-testid="fail-task" title="X"
+                    onclick={on_fail.reform(move |_: MouseEvent| t)}>{ s.fail_task }</button>
             }
         </div>
     }
 }
 
 /// A task's whole state, as the inspector and the global state tables show it.
-fn state_full(s: &Strings, sim: &Simulation, state: &TaskState) -> Html {
+/// `twice`: words this task holds twice since a restart (at-least-once), highlighted.
+fn state_full(s: &Strings, sim: &Simulation, state: &TaskState, twice: &[u32]) -> Html {
     match state {
         TaskState::Count { counts } if !counts.is_empty() => {
-            let shown = counts
-                .iter()
-                .take(60)
-                .map(|(w, n)| format!("{}={}", sim.word(*w), n))
-                .collect::<Vec<_>>()
-                .join(" · ");
+            let shown = counts.iter().take(60).enumerate().map(|(i, (w, n))| {
+                let sep = if i > 0 { " · " } else { "" };
+                let text = format!("{}={}", sim.word(*w), n);
+                if twice.contains(w) {
+                    html! { <>{ sep }<mark class="twice" data-testid="counted-twice" title={s.counted_twice}>{ text }</mark></> }
+                } else {
+                    html! { <>{ sep }{ text }</> }
+                }
+            });
             let more = counts.len().saturating_sub(60);
             html! {
                 <span class="counts">
-                    { format!("{} — {}", (s.state_keys)(counts.len()), shown) }
+                    { format!("{} — ", (s.state_keys)(counts.len())) }{ for shown }
                     if more > 0 { { format!(" {}", (s.rows_more)(more)) } }
                 </span>
             }
@@ -150,12 +167,19 @@ fn state_full(s: &Strings, sim: &Simulation, state: &TaskState) -> Html {
         TaskState::Sink {
             received, recent, ..
         } if !recent.is_empty() => {
-            let latest = recent
-                .iter()
-                .map(|p| sim.describe(p))
-                .collect::<Vec<_>>()
-                .join(" · ");
-            html! { <span>{ format!("{} — {}: {}", (s.state_received)(*received), s.recent, latest) }</span> }
+            let latest = recent.iter().enumerate().map(|(i, p)| {
+                let sep = if i > 0 { " · " } else { "" };
+                let word = match *p {
+                    Payload::Word(w) | Payload::Count { word: w, .. } => Some(w),
+                    _ => None,
+                };
+                if word.is_some_and(|w| twice.contains(&w)) {
+                    html! { <>{ sep }<mark class="twice" data-testid="counted-twice" title={s.counted_twice}>{ sim.describe(p) }</mark></> }
+                } else {
+                    html! { <>{ sep }{ sim.describe(p) }</> }
+                }
+            });
+            html! { <span>{ format!("{} — {}: ", (s.state_received)(*received), s.recent) }{ for latest }</span> }
         }
         other => html! { <span>{ state_text(s, sim, other) }</span> },
     }
@@ -315,7 +339,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
         html! {
             <tr key={t.task}>
                 <th scope="row">{ name }</th>
-                <td class="state-cell">{ state_full(s, sim, &t.state) }</td>
+                <td class="state-cell">{ state_full(s, sim, &t.state, &[]) }</td>
                 { cells(task_figures(sim.mode(), &t.metrics)) }
             </tr>
         }

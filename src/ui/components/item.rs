@@ -134,6 +134,23 @@ pub fn paint(
             ctx.fill();
         }
     }
+    // Replays after a recovery: a hollow centre (the halo colour), so a replayed record is
+    // told apart at a glance without another colour.
+    if detailed {
+        ctx.begin_path();
+        let mut any = false;
+        for it in items {
+            if matches!(it.kind, ItemKind::Record(rec) if rec.replay) {
+                ctx.move_to(it.at.x + r * 0.45, it.at.y);
+                let _ = ctx.arc(it.at.x, it.at.y, r * 0.45, 0.0, TAU);
+                any = true;
+            }
+        }
+        if any {
+            ctx.set_fill_style_str(theme.halo);
+            ctx.fill();
+        }
+    }
     // Rings of records that are (or will be) channel state, and barriers: one path per
     // checkpoint, so a frame sets a colour a handful of times, not once per item.
     let mut ids: Vec<CheckpointId> = Vec::new();
@@ -340,9 +357,12 @@ pub fn item_glyph(p: &ItemGlyphProps) -> Html {
     let cx = x + s / 2.0;
     let cy = y + s / 2.0;
     match p.kind {
-        ItemKind::Record(_) => html! {
+        ItemKind::Record(rec) => html! {
             <g class="glyph record">
                 <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.42)} class="record-dot" />
+                if rec.replay {
+                    <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.19)} class="replay-dot" />
+                }
                 if let Some(n) = p.persisted {
                     <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.62)} fill="none"
                         stroke={palette::checkpoint(n)} stroke-width="1.5"

@@ -21,6 +21,9 @@ pub struct LegendProps {
     /// Aligned with a timeout: a timed-out alignment records channel state.
     #[prop_or_default]
     pub timeout: bool,
+    /// A failure is planned or has happened: replayed records are marked.
+    #[prop_or_default]
+    pub recovery: bool,
 }
 
 fn swatch(body: Html) -> Html {
@@ -36,6 +39,10 @@ pub fn legend(p: &LegendProps) -> Html {
         payload: Payload::Line(0),
         replay: false,
     });
+    let replayed = match record {
+        ItemKind::Record(r) => ItemKind::Record(Record { replay: true, ..r }),
+        other => other,
+    };
     let entry = |glyph: Html, text: &'static str| {
         html! { <li>{ swatch(glyph) }<span>{ text }</span></li> }
     };
@@ -43,6 +50,9 @@ pub fn legend(p: &LegendProps) -> Html {
         <section class="legend" aria-label={s.legend}>
             <ul>
                 { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} /> }, s.legend_record) }
+                if p.recovery {
+                    { entry(html! { <ItemGlyph kind={replayed} x={10.0} y={5.0} size={10.0} /> }, s.legend_replay) }
+                }
                 if p.mode == BarrierMode::ChandyLamport {
                     { entry(html! { <ItemGlyph kind={ItemKind::Barrier(1)} x={6.0} y={6.0} size={9.0} diamond=true /> }, s.legend_marker) }
                     { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_recorded) }

@@ -13,6 +13,7 @@ pub mod item;
 pub mod legend;
 pub mod narration;
 pub mod operator;
+pub mod recovery;
 pub mod subtask;
 pub mod throughput;
 pub mod timeline;

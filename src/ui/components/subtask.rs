@@ -47,6 +47,8 @@ fn status_class(s: &TaskStatus) -> &'static str {
         TaskStatus::Replaying { .. } => "replaying",
         TaskStatus::Finished => "finished",
         TaskStatus::Backpressured => "backpressured",
+        TaskStatus::Failed => "failed",
+        TaskStatus::Cancelled => "cancelled",
     }
 }
 

@@ -1,0 +1,1479 @@
+//! Failure and recovery (`src/engine/recovery.rs`): a failed task brings the whole job down,
+//! and after the restart delay every task restores the latest completed checkpoint.
+//!
+//! - A property test over random acyclic graphs with bounded sources, random seeds and random
+//!   failure schedules, each case run in every mode against the same scenario without
+//!   failures: exactly-once modes end with the failure-free counts (and, with two-phase-commit
+//!   sinks, the failure-free committed output); at-least-once never loses and counts twice no
+//!   more than it replayed; every run finishes. The coverage figures are printed
+//!   (`cargo test --test recovery -- --nocapture`) and checked against targets.
+//! - Focused tests: a restart from the beginning, a failure while the job is down, a failure
+//!   planned after the job has finished, `SkipFailure`, checkpoint ids across a restart,
+//!   forking the history before a failure.
+//! - The `abs-sim run --fail` contract, with the built binary.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use abs_playground::engine::coordinator::CheckpointStatus;
+use abs_playground::engine::record::Payload;
+use abs_playground::engine::report::Report;
+use abs_playground::engine::snapshot::TaskState;
+use abs_playground::engine::trace::AbortReason;
+use abs_playground::engine::{
+    Action, ActionError, BarrierMode, Config, Edge, Event, History, JobGraph, Operator,
+    OperatorKind, Partitioning, Simulation, TaskId,
+};
+use abs_playground::scenario::{presets, Failure, Scenario};
+use proptest::prelude::*;
+use serde_json::Value;
+
+// ----- the property test -----
+
+/// Source logs: repeated words, so counts are more than one and at-least-once's duplicates
+/// show. No `=` in a line (a count update is written `word=count`).
+const LINES: &[&str] = &[
+    "a b c",
+    "b c d e",
+    "to be or not to be",
+    "x",
+    "a a b",
+    "c d",
+    "be x a",
+    "not e",
+    "d d a",
+    "or to",
+];
+
+/// A random DAG with bounded sources: one or two sources, then 1–4 layers of one or two
+/// operators, each fed by one or two operators of earlier layers, and a sink at the end fed by
+/// the last operator. Sinks are transactional or plain at random; counting is slow enough that
+/// words queue at Count (so at-least-once's barriers arrive apart and records slip in).
+fn graph() -> impl Strategy<Value = JobGraph> {
+    (
+        1usize..=2,
+        prop::collection::vec((1usize..=2, prop::collection::vec(any::<u32>(), 7)), 1..=4),
+        prop::collection::vec(1u32..=3, 12),
+        prop::collection::vec(1u64..=12, 12),
+        prop::collection::vec(1u64..=3, 12),
+        prop::collection::vec(2u64..=8, 2),
+        1usize..=2,
+        any::<bool>(),
+    )
+        .prop_map(
+            |(sources, layers, par, latency, proc_time, intervals, repeat, last_tx)| {
+                let mut ops = Vec::new();
+                let mut edges = Vec::new();
+                for (s, &p) in par.iter().enumerate().take(sources) {
+                    let lines: Vec<String> = (0..LINES.len() * repeat)
+                        .map(|i| LINES[(i + 3 * s) % LINES.len()].to_string())
+                        .collect();
+                    ops.push(Operator {
+                        name: format!("S{s}"),
+                        kind: OperatorKind::Source {
+                            lines,
+                            interval: intervals[s],
+                            bounded: true,
+                        },
+                        parallelism: p,
+                        processing_time: 1,
+                    });
+                }
+                let mut k = sources;
+                let connect = |ops: &mut Vec<Operator>,
+                               edges: &mut Vec<Edge>,
+                               inputs: &[usize],
+                               kind: OperatorKind,
+                               picks: &[u32],
+                               k: usize| {
+                    let name = format!("O{k}");
+                    let p = par[k % par.len()];
+                    for (j, &up) in inputs.iter().enumerate() {
+                        let partitioning = match picks[(4 + j) % picks.len()] % 4 {
+                            0 if ops[up].parallelism == p => Partitioning::Forward,
+                            0 | 1 => Partitioning::Rebalance,
+                            2 => Partitioning::Hash,
+                            _ => Partitioning::Broadcast,
+                        };
+                        edges.push(Edge {
+                            from: ops[up].name.clone(),
+                            to: name.clone(),
+                            partitioning,
+                            latency: latency[(k + j) % latency.len()],
+                            capacity: 4 + (k + j) as u32 % 12,
+                            fifo: true,
+                        });
+                    }
+                    let processing_time = match kind {
+                        OperatorKind::Count => proc_time[k % proc_time.len()] + 1,
+                        _ => proc_time[k % proc_time.len()],
+                    };
+                    ops.push(Operator {
+                        name,
+                        kind,
+                        parallelism: p,
+                        processing_time,
+                    });
+                };
+                for (width, picks) in &layers {
+                    let before = ops.len();
+                    for w in 0..*width {
+                        let pick = |i: usize| picks[(w * 3 + i) % picks.len()] as usize;
+                        let first = pick(0) % before;
+                        let second = pick(1) % before;
+                        let inputs = if pick(2) % 3 == 0 && first != second {
+                            vec![first, second]
+                        } else {
+                            vec![first]
+                        };
+                        let kind = match (pick(3) % 7, inputs.len()) {
+                            (_, 2) => OperatorKind::Union,
+                            (0, _) => OperatorKind::Split,
+                            (1, _) => OperatorKind::Map,
+                            (2, _) => OperatorKind::Filter { min_len: 2 },
+                            (3 | 4, _) => OperatorKind::Count,
+                            _ => OperatorKind::Sink {
+                                transactional: pick(6) % 2 == 0,
+                            },
+                        };
+                        let shifted: Vec<u32> = picks.iter().skip(w * 3).copied().collect();
+                        connect(&mut ops, &mut edges, &inputs, kind, &shifted, k);
+                        k += 1;
+                    }
+                }
+                let last = ops.len() - 1;
+                let picks = &layers[layers.len() - 1].1;
+                connect(
+                    &mut ops,
+                    &mut edges,
+                    &[last],
+                    OperatorKind::Sink {
+                        transactional: last_tx,
+                    },
+                    picks,
+                    k,
+                );
+                JobGraph {
+                    operators: ops,
+                    edges,
+                }
+            },
+        )
+}
+
+/// When a planned failure happens, relative to the failure-free run of the same scenario.
+#[derive(Clone, Copy, Debug)]
+enum When {
+    /// At this many thousandths of the failure-free run's duration (a little past its end
+    /// too: such a failure never happens).
+    Spread(u16),
+    /// While the job is down after the previous planned failure: this many time units into
+    /// its restart delay.
+    DuringDelay(u16),
+    /// Before the failure-free run's first checkpoint completed, at this many thousandths of
+    /// that time.
+    BeforeFirstCheckpoint(u16),
+}
+
+fn failures() -> impl Strategy<Value = Vec<(u32, When)>> {
+    prop::collection::vec(
+        (
+            any::<u32>(),
+            prop_oneof![
+                5 => (0u16..1050).prop_map(When::Spread),
+                2 => any::<u16>().prop_map(When::DuringDelay),
+                2 => (0u16..1000).prop_map(When::BeforeFirstCheckpoint),
+            ],
+        ),
+        0..=3,
+    )
+}
+
+/// The modes of one case: the four barrier modes and aligned with a timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Aligned,
+    AlignedTimeout,
+    Unaligned,
+    ChandyLamport,
+    AtLeastOnce,
+}
+
+const MODES: [Mode; 5] = [
+    Mode::Aligned,
+    Mode::AlignedTimeout,
+    Mode::Unaligned,
+    Mode::ChandyLamport,
+    Mode::AtLeastOnce,
+];
+
+impl Mode {
+    fn barrier_mode(self) -> BarrierMode {
+        match self {
+            Mode::Aligned | Mode::AlignedTimeout => BarrierMode::Aligned,
+            Mode::Unaligned => BarrierMode::Unaligned,
+            Mode::ChandyLamport => BarrierMode::ChandyLamport,
+            Mode::AtLeastOnce => BarrierMode::AtLeastOnce,
+        }
+    }
+}
+
+/// A multiset of texts.
+type Bag = BTreeMap<String, u64>;
+
+fn bag<'a>(items: impl IntoIterator<Item = &'a str>) -> Bag {
+    let mut b = Bag::new();
+    for i in items {
+        *b.entry(i.to_string()).or_default() += 1;
+    }
+    b
+}
+
+/// `a ⊆ b` as multisets; the first item `b` has fewer of, if any.
+fn missing_from(a: &Bag, b: &Bag) -> Option<(String, u64, u64)> {
+    a.iter()
+        .find(|(k, n)| b.get(*k).copied().unwrap_or(0) < **n)
+        .map(|(k, n)| (k.clone(), *n, b.get(k).copied().unwrap_or(0)))
+}
+
+/// A count update `word=count` without its count (the word alone); other texts unchanged.
+fn strip(b: &Bag) -> Bag {
+    let mut out = Bag::new();
+    for (k, n) in b {
+        let key = k.split_once('=').map_or(k.as_str(), |(w, _)| w);
+        *out.entry(key.to_string()).or_default() += n;
+    }
+    out
+}
+
+/// Whether the sinks' output depends on how records were spread round robin: a rebalance edge
+/// into a parallel operator from which a parallel Count is reachable, and from the Count a
+/// sink. The round-robin position is not state (in Flink neither), and a restart changes the
+/// order records reach a rebalance, so which Count subtask counts which occurrence of a word
+/// differs — and with it the `word=count` updates, though not the merged counts.
+fn routing_sensitive(g: &JobGraph) -> bool {
+    let index = |name: &str| g.operators.iter().position(|o| o.name == name).unwrap();
+    let n = g.operators.len();
+    let reach = |from: usize| {
+        let mut seen = vec![false; n];
+        let mut todo = vec![from];
+        while let Some(o) = todo.pop() {
+            if std::mem::replace(&mut seen[o], true) {
+                continue;
+            }
+            for e in &g.edges {
+                if index(&e.from) == o {
+                    todo.push(index(&e.to));
+                }
+            }
+        }
+        seen
+    };
+    g.edges.iter().any(|e| {
+        let to = index(&e.to);
+        e.partitioning == Partitioning::Rebalance
+            && g.operators[to].parallelism > 1
+            && reach(to).iter().enumerate().any(|(c, &r)| {
+                r && g.operators[c].kind == OperatorKind::Count
+                    && g.operators[c].parallelism > 1
+                    && reach(c)
+                        .iter()
+                        .enumerate()
+                        .any(|(s, &r)| r && g.operators[s].kind.is_sink())
+            })
+    })
+}
+
+/// What one run did, from its events and its summary.
+#[derive(Debug, Default)]
+struct Outcome {
+    finished: bool,
+    steps: u64,
+    end_time: u64,
+    /// When the first checkpoint completed.
+    first_completed: Option<u64>,
+    summary: Value,
+    failed: u32,
+    failed_while_down: u32,
+    restores_from_checkpoint: u32,
+    restores_from_beginning: u32,
+    restores_reinjecting: u32,
+    restores_with_duplicates: u32,
+    /// Per word, how often a replayed record carrying it was processed at a Count task.
+    replayed_at_count: BTreeMap<String, u64>,
+    /// Per transactional sink operator, its committed output, derived from the events alone:
+    /// a record is committed when a `Committed` event covers it; an aborted transaction never.
+    committed: BTreeMap<u32, Bag>,
+    /// Per plain sink operator, everything it emitted.
+    emitted: BTreeMap<u32, Bag>,
+}
+
+impl Outcome {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let counts = &self.summary["final"]["counts"];
+        counts
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn sink(&self) -> Bag {
+        let sink = self.summary["final"]["sink"].as_array().cloned();
+        bag(sink.iter().flatten().map(|v| v.as_str().unwrap()))
+    }
+}
+
+/// A transactional sink subtask's output as it happens: what is committed, and the open
+/// transaction.
+#[derive(Default)]
+struct TxSink {
+    committed_count: u64,
+    open: Vec<String>,
+}
+
+/// Runs the scenario with `failures` planned until the job finishes (at most `limit` steps),
+/// through [`Report`] as `abs-sim run` does.
+fn run(
+    graph: &JobGraph,
+    config: &Config,
+    seed: u64,
+    failures: &[(TaskId, u64)],
+    limit: u64,
+) -> Result<Outcome, TestCaseError> {
+    let mut sim =
+        Simulation::new(graph, config, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    for &(t, at) in failures {
+        sim.plan_failure(t, at);
+    }
+    let phys = sim.physical().clone();
+    let mut report = Report::default();
+    let mut out = Outcome::default();
+    let mut tx: BTreeMap<TaskId, TxSink> = BTreeMap::new();
+    while !sim.job_finished() && out.steps < limit {
+        let down = sim.restarting_at().is_some();
+        if !report.write_step(&mut sim, &mut std::io::sink()).unwrap() {
+            break;
+        }
+        out.steps += 1;
+        for e in sim.last_events() {
+            match e {
+                Event::Failed { task, .. } => {
+                    out.failed += 1;
+                    prop_assert!(task.is_some(), "no checkpoint failure is tolerated here");
+                    out.failed_while_down += u32::from(down);
+                }
+                Event::Restored {
+                    checkpoint,
+                    reinjected,
+                    duplicates,
+                } => {
+                    match checkpoint {
+                        Some(_) => out.restores_from_checkpoint += 1,
+                        None => out.restores_from_beginning += 1,
+                    }
+                    out.restores_reinjecting += u32::from(*reinjected > 0);
+                    out.restores_with_duplicates += u32::from(!duplicates.is_empty());
+                    // A transactional sink restores the checkpoint's pre-committed count.
+                    for (&t, s) in tx.iter_mut() {
+                        if let TaskState::Sink { committed, .. } = sim.tasks()[t as usize].state {
+                            s.committed_count = committed;
+                        }
+                    }
+                }
+                Event::CheckpointCompleted { .. } if out.first_completed.is_none() => {
+                    out.first_completed = Some(sim.now());
+                }
+                Event::Processed { task, record, .. } => {
+                    let op = phys.tasks[*task as usize].operator;
+                    let kind = &phys.graph.operators[op as usize].kind;
+                    let text = sim.describe(&record.payload);
+                    match kind {
+                        OperatorKind::Sink {
+                            transactional: true,
+                        } => tx.entry(*task).or_default().open.push(text),
+                        OperatorKind::Sink { .. } => {
+                            *out.emitted.entry(op).or_default().entry(text).or_default() += 1
+                        }
+                        OperatorKind::Count if record.replay => {
+                            let words: Vec<u32> = match record.payload {
+                                Payload::Word(w)
+                                | Payload::Count { word: w, .. }
+                                | Payload::Round { word: w, .. } => vec![w],
+                                Payload::Line(l) => phys.lines[l as usize].words.clone(),
+                                _ => Vec::new(),
+                            };
+                            for w in words {
+                                *out.replayed_at_count
+                                    .entry(sim.word(w).to_string())
+                                    .or_default() += 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Event::Committed {
+                    task, committed, ..
+                } => {
+                    let s = tx.entry(*task).or_default();
+                    let n = committed.saturating_sub(s.committed_count) as usize;
+                    prop_assert!(
+                        n <= s.open.len(),
+                        "sink {task} commits {n} records, its transaction holds {}",
+                        s.open.len()
+                    );
+                    s.committed_count = *committed;
+                    let op = phys.tasks[*task as usize].operator;
+                    let bag = out.committed.entry(op).or_default();
+                    for text in s.open.drain(..n) {
+                        *bag.entry(text).or_default() += 1;
+                    }
+                }
+                Event::TransactionAborted { task, .. } => {
+                    tx.entry(*task).or_default().open.clear();
+                }
+                _ => {}
+            }
+        }
+    }
+    out.finished = sim.job_finished();
+    out.end_time = sim.now();
+    out.summary = report.summary(&sim);
+    // The summary lists the planned failures; one happened iff it was due before the end.
+    let listed = out.summary["failures"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    prop_assert_eq!(listed.len(), failures.len());
+    let mut applied = 0;
+    for (f, &(t, at)) in listed.iter().zip(failures) {
+        prop_assert_eq!(
+            &f["task"],
+            &Value::from(phys.tasks[t as usize].name.clone())
+        );
+        prop_assert_eq!(&f["at"], &Value::from(at));
+        let happened = f["applied"].as_bool().unwrap();
+        applied += u32::from(happened);
+        if happened {
+            prop_assert!(
+                at <= out.end_time,
+                "applied at {} after the end {}",
+                at,
+                out.end_time
+            );
+        } else if out.finished {
+            prop_assert!(
+                at > out.end_time,
+                "failure at {} before the end not applied",
+                at
+            );
+        }
+    }
+    prop_assert_eq!(applied, out.failed, "applied failures vs Failed events");
+    Ok(out)
+}
+
+fn config(mode: Mode, p: &Params) -> Config {
+    Config {
+        mode: mode.barrier_mode(),
+        checkpoint_interval: Some(p.interval),
+        first_trigger: p.first_trigger,
+        max_concurrent_checkpoints: p.concurrent,
+        restart_delay: p.restart_delay,
+        aligned_checkpoint_timeout: (mode == Mode::AlignedTimeout).then_some(p.align_timeout),
+        ..Config::default()
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Params {
+    interval: u64,
+    first_trigger: u64,
+    concurrent: u32,
+    restart_delay: u64,
+    align_timeout: u64,
+}
+
+fn params() -> impl Strategy<Value = Params> {
+    (6u64..30, 2u64..12, 1u32..=3, 1u64..40, 1u64..20).prop_map(
+        |(interval, first_trigger, concurrent, restart_delay, align_timeout)| Params {
+            interval,
+            first_trigger,
+            concurrent,
+            restart_delay,
+            align_timeout,
+        },
+    )
+}
+
+/// The failure times of a schedule, from the failure-free run.
+fn schedule(
+    plan: &[(u32, When)],
+    tasks: u32,
+    base: &Outcome,
+    restart_delay: u64,
+) -> Vec<(TaskId, u64)> {
+    let mut out: Vec<(TaskId, u64)> = Vec::new();
+    let end = base.end_time.max(1);
+    for &(pick, when) in plan {
+        let spread = |f: u16| end * u64::from(f) / 1000;
+        let at = match (when, out.last()) {
+            (When::DuringDelay(d), Some(&(_, prev))) => prev + u64::from(d) % restart_delay.max(1),
+            (When::DuringDelay(d), None) => spread(d % 1000),
+            (When::Spread(f), _) => spread(f),
+            (When::BeforeFirstCheckpoint(f), _) => {
+                base.first_completed.unwrap_or(end) * u64::from(f) / 1000
+            }
+        };
+        out.push((pick % tasks, at));
+    }
+    out
+}
+
+/// Coverage tallies, per mode (in [`MODES`] order).
+#[derive(Debug, Default)]
+struct Coverage {
+    cases: u64,
+    runs: [u64; 5],
+    planned: u64,
+    applied: u64,
+    failing_runs: [u64; 5],
+    restored_from_checkpoint: u64,
+    restored_from_beginning: u64,
+    runs_restoring_a_checkpoint: u64,
+    reinjecting_runs: [u64; 5],
+    duplicate_runs: u64,
+    excess_runs: u64,
+    failed_while_down: u64,
+    routing_sensitive: u64,
+    all_transactional_failing: u64,
+    plain_failing: u64,
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150)
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// One case in one mode: the failure-free run, then the run with the failures, compared.
+fn check_mode(
+    graph: &JobGraph,
+    seed: u64,
+    p: &Params,
+    plan: &[(u32, When)],
+    mode: Mode,
+    c: &mut Coverage,
+) -> Result<(), TestCaseError> {
+    let config = config(mode, p);
+    let base = run(graph, &config, seed, &[], 200_000)?;
+    prop_assert!(
+        base.finished,
+        "{mode:?}: the failure-free run did not finish"
+    );
+    let tasks = Simulation::new(graph, &config, seed)
+        .unwrap()
+        .physical()
+        .task_count();
+    let failures = schedule(plan, tasks, &base, p.restart_delay);
+    let limit = base.steps * 10 + 10_000;
+    let got = run(graph, &config, seed, &failures, limit)?;
+    prop_assert!(
+        got.finished,
+        "{mode:?}: not finished after {} steps with failures {failures:?}",
+        got.steps
+    );
+    let m = MODES.iter().position(|&x| x == mode).unwrap();
+    c.runs[m] += 1;
+    c.planned += failures.len() as u64;
+    c.applied += u64::from(got.failed);
+    c.failed_while_down += u64::from(got.failed_while_down);
+    c.restored_from_checkpoint += u64::from(got.restores_from_checkpoint);
+    c.restored_from_beginning += u64::from(got.restores_from_beginning);
+    if got.failed > 0 {
+        c.failing_runs[m] += 1;
+        c.runs_restoring_a_checkpoint += u64::from(got.restores_from_checkpoint > 0);
+        c.reinjecting_runs[m] += u64::from(got.restores_reinjecting > 0);
+    }
+    let base_counts = base.counts();
+    let counts = got.counts();
+    let sensitive = routing_sensitive(graph);
+    let view = |b: Bag| if sensitive { strip(&b) } else { b };
+    let all_transactional = graph
+        .operators
+        .iter()
+        .filter(|o| o.kind.is_sink())
+        .all(|o| o.kind.is_transactional());
+    if got.failed > 0 {
+        c.routing_sensitive += u64::from(sensitive);
+        c.all_transactional_failing += u64::from(all_transactional);
+        c.plain_failing += u64::from(!all_transactional);
+    }
+    // The report's sink output is the plain sinks' emitted output and the transactional
+    // sinks' committed output, as derived from the events.
+    let mut derived = Bag::new();
+    for b in got.committed.values().chain(got.emitted.values()) {
+        for (k, n) in b {
+            *derived.entry(k.clone()).or_default() += n;
+        }
+    }
+    prop_assert_eq!(
+        &got.sink(),
+        &derived,
+        "{:?}: the report's final sink output is not the committed and emitted output",
+        mode
+    );
+    if mode == Mode::AtLeastOnce {
+        c.duplicate_runs += u64::from(got.restores_with_duplicates > 0);
+        let mut excess = false;
+        for (w, &n) in &base_counts {
+            let have = counts.get(w).copied().unwrap_or(0);
+            prop_assert!(have >= n, "at-least-once lost {w}: {have} < {n}");
+            let replayed = got.replayed_at_count.get(w).copied().unwrap_or(0);
+            prop_assert!(
+                have - n <= replayed,
+                "at-least-once counted {w} {} times too often, replayed it only {replayed} times",
+                have - n
+            );
+            excess |= have > n;
+        }
+        prop_assert!(
+            counts.keys().all(|w| base_counts.contains_key(w)),
+            "at-least-once counted a word the input does not have"
+        );
+        c.excess_runs += u64::from(excess);
+        if got.restores_with_duplicates == 0 {
+            prop_assert_eq!(
+                &counts,
+                &base_counts,
+                "at-least-once: no restore had duplicates, yet the counts differ ({:?})",
+                failures
+            );
+        }
+        if let Some(m) = missing_from(&view(base.sink()), &view(got.sink())) {
+            prop_assert!(false, "at-least-once lost sink output {m:?}");
+        }
+        return Ok(());
+    }
+    prop_assert_eq!(
+        &counts,
+        &base_counts,
+        "{:?}: the counts differ from the failure-free run's (failures {:?})",
+        mode,
+        failures
+    );
+    if all_transactional {
+        prop_assert_eq!(
+            view(got.sink()),
+            view(base.sink()),
+            "{:?}: the committed output differs from the failure-free run's (failures {:?})",
+            mode,
+            failures
+        );
+    } else if let Some(m) = missing_from(&view(base.sink()), &view(got.sink())) {
+        prop_assert!(
+            false,
+            "{mode:?}: sink output lost: {m:?} (failures {failures:?})"
+        );
+    }
+    if matches!(mode, Mode::Aligned | Mode::Unaligned) {
+        for (op, committed) in &got.committed {
+            let before = view(base.committed.get(op).cloned().unwrap_or_default());
+            if let Some((text, n, m)) = missing_from(&view(committed.clone()), &before) {
+                prop_assert!(
+                    false,
+                    "{mode:?}: sink {op} committed {text:?} {n} times, {m} without failures \
+                     (failures {failures:?})"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Random graphs, seeds and failure schedules in every mode: see the module comment. Driven
+/// by hand (not `proptest!`) so the coverage can be tallied over every case.
+#[test]
+fn recovery_preserves_results_in_every_mode() {
+    let config = ProptestConfig {
+        cases: cases(),
+        max_shrink_iters: 100,
+        source_file: Some(file!()),
+        ..ProptestConfig::default()
+    };
+    let strategy = (graph(), any::<u64>(), params(), failures());
+    let coverage = RefCell::new(Coverage::default());
+    let mut runner = proptest::test_runner::TestRunner::new(config);
+    let result = runner.run(&strategy, |(graph, seed, p, plan)| {
+        let mut c = Coverage::default();
+        for mode in MODES {
+            check_mode(&graph, seed, &p, &plan, mode, &mut c)?;
+        }
+        // Tallied only for cases that passed (shrinking re-runs failing ones).
+        let mut all = coverage.borrow_mut();
+        all.cases += 1;
+        for m in 0..5 {
+            all.runs[m] += c.runs[m];
+            all.failing_runs[m] += c.failing_runs[m];
+            all.reinjecting_runs[m] += c.reinjecting_runs[m];
+        }
+        all.planned += c.planned;
+        all.applied += c.applied;
+        all.restored_from_checkpoint += c.restored_from_checkpoint;
+        all.restored_from_beginning += c.restored_from_beginning;
+        all.runs_restoring_a_checkpoint += c.runs_restoring_a_checkpoint;
+        all.duplicate_runs += c.duplicate_runs;
+        all.excess_runs += c.excess_runs;
+        all.failed_while_down += c.failed_while_down;
+        all.routing_sensitive += c.routing_sensitive;
+        all.all_transactional_failing += c.all_transactional_failing;
+        all.plain_failing += c.plain_failing;
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}\n{runner}");
+    }
+    let c = coverage.into_inner();
+    let failing: u64 = c.failing_runs.iter().sum();
+    let restoring_pct = percent(c.runs_restoring_a_checkpoint, failing);
+    let at = |mode: Mode| MODES.iter().position(|&m| m == mode).unwrap();
+    let reinject = |mode: Mode| {
+        let m = at(mode);
+        (c.reinjecting_runs[m], c.failing_runs[m])
+    };
+    let (ua_re, ua_fail) = reinject(Mode::Unaligned);
+    let (cl_re, cl_fail) = reinject(Mode::ChandyLamport);
+    let (to_re, to_fail) = reinject(Mode::AlignedTimeout);
+    let alo_fail = c.failing_runs[at(Mode::AtLeastOnce)];
+    eprintln!(
+        "recovery coverage over {} cases ({} runs with failures planned, each mode):\n  \
+         failures planned {}, applied {} ({:.1}%), of which while the job was down {}\n  \
+         runs with a failure: {failing} ({:.1}% of runs)\n  \
+         restores: {} from a checkpoint, {} from the beginning; runs with a failure that \
+         restored a checkpoint: {restoring_pct:.1}%\n  \
+         re-injected channel state: unaligned {ua_re} of {ua_fail} failing runs, \
+         chandy-lamport {cl_re} of {cl_fail}, aligned with a timeout {to_re} of {to_fail}\n  \
+         at-least-once: {} of {alo_fail} failing runs restored duplicates, {} counted some \
+         word more than without failures\n  \
+         failing runs with routing-sensitive sink output: {}, all sinks transactional: {}, \
+         some plain sink: {}",
+        c.cases,
+        c.runs[0],
+        c.planned,
+        c.applied,
+        percent(c.applied, c.planned),
+        c.failed_while_down,
+        percent(failing, c.runs.iter().sum()),
+        c.restored_from_checkpoint,
+        c.restored_from_beginning,
+        c.duplicate_runs,
+        c.excess_runs,
+        c.routing_sensitive,
+        c.all_transactional_failing,
+        c.plain_failing,
+    );
+    if c.cases < 100 {
+        eprintln!("coverage targets not checked: fewer than 100 cases");
+        return;
+    }
+    assert!(
+        restoring_pct >= 50.0,
+        "only {restoring_pct:.1}% of the failing runs restored a checkpoint (target 50%)"
+    );
+    assert!(
+        percent(c.applied, c.planned) >= 70.0,
+        "too few planned failures happened"
+    );
+    assert!(
+        c.restored_from_beginning > 0,
+        "no restart from the beginning"
+    );
+    assert!(
+        percent(ua_re, ua_fail) >= 10.0,
+        "unaligned re-injected channel state in only {ua_re} of {ua_fail} failing runs"
+    );
+    assert!(
+        percent(cl_re, cl_fail) >= 10.0,
+        "chandy-lamport re-injected channel state in only {cl_re} of {cl_fail} failing runs"
+    );
+    assert!(
+        to_re > 0,
+        "aligned with a timeout never re-injected channel state"
+    );
+    assert!(
+        percent(c.duplicate_runs, alo_fail) >= 10.0,
+        "at-least-once restored duplicates in only {} of {alo_fail} failing runs",
+        c.duplicate_runs
+    );
+    assert!(
+        c.excess_runs > 0,
+        "at-least-once never counted a word twice"
+    );
+    assert!(
+        c.failed_while_down >= c.cases / 10,
+        "only {} failures while the job was down",
+        c.failed_while_down
+    );
+}
+
+// ----- focused tests -----
+
+/// One step of a run: its time and its events.
+type Step = (u64, Vec<Event>);
+
+/// Runs `sim` through [`Report`] until the job finishes (at most `limit` steps): the summary
+/// and every step.
+fn run_to_end(sim: &mut Simulation, limit: usize) -> (Value, Vec<Step>) {
+    let mut report = Report::default();
+    let mut steps = Vec::new();
+    while !sim.job_finished() && steps.len() < limit {
+        let before = sim.steps();
+        if !report.write_step(sim, &mut std::io::sink()).unwrap() {
+            break;
+        }
+        assert_eq!(sim.steps(), before + 1);
+        steps.push((sim.now(), sim.last_events().to_vec()));
+    }
+    (report.summary(sim), steps)
+}
+
+fn recovery(mode: BarrierMode) -> Scenario {
+    presets::recovery().with_mode(mode)
+}
+
+fn without_failures(mut s: Scenario) -> Scenario {
+    s.failures.clear();
+    s
+}
+
+fn task(sim: &Simulation, name: &str) -> TaskId {
+    sim.physical().task_by_name(name).unwrap()
+}
+
+fn events(steps: &[Step]) -> impl Iterator<Item = (u64, &Event)> {
+    steps
+        .iter()
+        .flat_map(|(time, events)| events.iter().map(move |e| (*time, e)))
+}
+
+/// The failure-free result of the recovery preset in `mode`.
+fn failure_free_final(mode: BarrierMode) -> Value {
+    let mut sim = without_failures(recovery(mode)).simulation().unwrap();
+    let (summary, _) = run_to_end(&mut sim, 100_000);
+    assert_eq!(summary["finished"], true);
+    summary["final"].clone()
+}
+
+fn source_offsets(sim: &Simulation) -> Vec<u64> {
+    sim.tasks()
+        .iter()
+        .filter_map(|t| match t.state {
+            TaskState::Source { offset } => Some(offset),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_failure_before_any_checkpoint_completed_restarts_from_the_beginning() {
+    for mode in BarrierMode::ALL {
+        let mut scenario = recovery(mode);
+        // The first trigger is at 20: at 15 the sources have read, nothing has completed.
+        scenario.failures = vec![Failure {
+            task: "Count#1".into(),
+            at: 15,
+        }];
+        let mut sim = scenario.simulation().unwrap();
+        let mut read_before = Vec::new();
+        let mut restored = false;
+        let mut first_reads_after = Vec::new();
+        let mut report = Report::default();
+        while !sim.job_finished() && sim.steps() < 100_000 {
+            let offsets = source_offsets(&sim);
+            assert!(report.write_step(&mut sim, &mut std::io::sink()).unwrap());
+            for e in sim.last_events() {
+                match e {
+                    Event::Failed { .. } => {
+                        assert!(
+                            sim.coordinator()
+                                .checkpoints()
+                                .iter()
+                                .all(|c| c.status != CheckpointStatus::Completed),
+                            "{mode}: a checkpoint had completed"
+                        );
+                        read_before = offsets.clone();
+                        assert!(read_before.iter().any(|&o| o > 0), "{mode}: nothing read");
+                    }
+                    Event::Restored {
+                        checkpoint,
+                        reinjected,
+                        duplicates,
+                    } => {
+                        assert_eq!(*checkpoint, None, "{mode}: restored a checkpoint");
+                        assert_eq!((*reinjected, duplicates.len()), (0, 0), "{mode}");
+                        assert_eq!(sim.now(), 15 + 20, "{mode}: restart after the delay");
+                        assert!(
+                            source_offsets(&sim).iter().all(|&o| o == 0),
+                            "{mode}: sources not rewound to 0: {:?}",
+                            source_offsets(&sim)
+                        );
+                        for t in sim.tasks() {
+                            if let TaskState::Count { counts } = &t.state {
+                                assert_eq!(counts.iter().count(), 0, "{mode}: counts kept");
+                            }
+                        }
+                        restored = true;
+                    }
+                    Event::Rewound { from, to, .. } => {
+                        assert_eq!(*to, 0, "{mode}");
+                        assert!(read_before.contains(from), "{mode}: rewound from {from}");
+                    }
+                    Event::SourceRead { offset, record, .. } if restored => {
+                        first_reads_after.push((*offset, record.replay));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(restored, "{mode}: never restored");
+        let r = &sim.recoveries()[0];
+        assert_eq!((r.checkpoint, r.restored_at), (None, Some(35)), "{mode}");
+        // Lines read before the failure are read again, as replays; then new ones.
+        let replays = first_reads_after.iter().filter(|(_, r)| *r).count();
+        assert_eq!(
+            replays as u64,
+            read_before.iter().sum::<u64>(),
+            "{mode}: {first_reads_after:?}"
+        );
+        assert!(first_reads_after.iter().any(|(_, r)| !r), "{mode}");
+        let summary = report.summary(&sim);
+        assert_eq!(summary["finished"], true, "{mode}");
+        if mode != BarrierMode::AtLeastOnce {
+            assert_eq!(summary["final"], failure_free_final(mode), "{mode}");
+        }
+        // From the beginning there is nothing to count twice, even at-least-once.
+        assert_eq!(
+            summary["final"]["counts"],
+            failure_free_final(mode)["counts"],
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn failing_again_while_the_job_is_down_postpones_the_restart() {
+    let mut scenario = recovery(BarrierMode::Aligned);
+    scenario.failures.push(Failure {
+        task: "Count#0".into(),
+        at: 130,
+    });
+    let mut sim = scenario.simulation().unwrap();
+    let mut report = Report::default();
+    let mut failed = Vec::new();
+    let mut restored = Vec::new();
+    while !sim.job_finished() && sim.steps() < 100_000 {
+        assert!(report.write_step(&mut sim, &mut std::io::sink()).unwrap());
+        for e in sim.last_events() {
+            match e {
+                Event::Failed {
+                    task,
+                    dropped,
+                    restart_at,
+                } => {
+                    failed.push((sim.now(), *task, *dropped, *restart_at));
+                    assert_eq!(sim.restarting_at(), Some(*restart_at));
+                    assert_eq!(sim.failed_task(), *task);
+                    assert_eq!(sim.enabled_actions(), vec![Action::Restart]);
+                    // While down nothing runs: the job is cancelled.
+                    assert_eq!(
+                        sim.clone().apply(Action::Trigger),
+                        Err(ActionError::Restarting)
+                    );
+                }
+                Event::Restored { checkpoint, .. } => restored.push((sim.now(), *checkpoint)),
+                _ => {}
+            }
+        }
+    }
+    let count0 = task(&sim, "Count#0");
+    let count1 = task(&sim, "Count#1");
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert_eq!(failed[0].0, 120);
+    assert_eq!((failed[0].1, failed[0].3), (Some(count1), 140));
+    assert!(
+        failed[0].2 > 0,
+        "the first failure drops what was in flight"
+    );
+    // The second failure finds the job down: nothing in flight, and the delay starts again.
+    assert_eq!(failed[1], (130, Some(count0), 0, 150));
+    assert_eq!(
+        restored,
+        vec![(150, Some(2))],
+        "one restore, at 150, not 140"
+    );
+    let summary = report.summary(&sim);
+    assert_eq!(summary["finished"], true);
+    assert_eq!(
+        summary["failures"],
+        serde_json::json!([
+            {"task": "Count#1", "at": 120, "applied": true},
+            {"task": "Count#0", "at": 130, "applied": true},
+        ])
+    );
+    assert_eq!(summary["final"], failure_free_final(BarrierMode::Aligned));
+}
+
+#[test]
+fn a_failure_planned_after_the_job_finished_does_not_happen() {
+    let scenario = without_failures(recovery(BarrierMode::Aligned));
+    let mut sim = scenario.simulation().unwrap();
+    let (_, steps) = run_to_end(&mut sim, 100_000);
+    let end = steps.last().unwrap().0;
+    for at in [end + 1, end + 500] {
+        let mut scenario = scenario.clone();
+        scenario.failures = vec![Failure {
+            task: "Count#1".into(),
+            at,
+        }];
+        let mut sim = scenario.simulation().unwrap();
+        let (summary, steps) = run_to_end(&mut sim, 100_000);
+        assert_eq!(summary["finished"], true);
+        assert!(events(&steps).all(|(_, e)| !matches!(e, Event::Failed { .. })));
+        assert_eq!(
+            summary["failures"],
+            serde_json::json!([{"task": "Count#1", "at": at, "applied": false}])
+        );
+        assert_eq!(summary["final"], failure_free_final(BarrierMode::Aligned));
+        // Nothing is left to happen, the planned failure included; nothing can fail by hand.
+        let steps_done = sim.steps();
+        assert_eq!(sim.step(), None);
+        assert_eq!(sim.steps(), steps_done);
+        assert!(sim.job_finished() && !sim.planned_failures()[0].applied);
+        let count0 = task(&sim, "Count#0");
+        assert_eq!(
+            sim.apply(Action::Fail { task: count0 }),
+            Err(ActionError::JobFinished)
+        );
+    }
+}
+
+#[test]
+fn skip_failure_cancels_the_next_planned_failure_of_that_task() {
+    // One planned failure, skipped before it is due: the run is the failure-free one.
+    let mut sim = recovery(BarrierMode::Aligned).simulation().unwrap();
+    let count0 = task(&sim, "Count#0");
+    let count1 = task(&sim, "Count#1");
+    assert_eq!(
+        sim.apply(Action::SkipFailure { task: count0 }),
+        Err(ActionError::NoPlannedFailure(count0))
+    );
+    sim.apply(Action::SkipFailure { task: count1 }).unwrap();
+    assert_eq!(
+        sim.clone().apply(Action::SkipFailure { task: count1 }),
+        Err(ActionError::NoPlannedFailure(count1)),
+        "the only planned failure is skipped already"
+    );
+    let (summary, steps) = run_to_end(&mut sim, 100_000);
+    assert!(
+        events(&steps).all(|(_, e)| !matches!(e, Event::Failed { .. } | Event::Restored { .. }))
+    );
+    assert!(sim.planned_failures()[0].skipped && !sim.planned_failures()[0].applied);
+    assert_eq!(summary["failures"][0]["applied"], false);
+    assert_eq!(summary["final"], failure_free_final(BarrierMode::Aligned));
+
+    // Two planned failures of Count#1: skipping cancels the earlier one only.
+    let mut scenario = recovery(BarrierMode::Aligned);
+    scenario.failures.push(Failure {
+        task: "Count#1".into(),
+        at: 100,
+    });
+    let mut sim = scenario.simulation().unwrap();
+    sim.apply(Action::SkipFailure { task: count1 }).unwrap();
+    let (summary, steps) = run_to_end(&mut sim, 100_000);
+    let failed: Vec<u64> = events(&steps)
+        .filter(|(_, e)| matches!(e, Event::Failed { .. }))
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(failed, vec![120], "the failure at 100 was the next one");
+    assert_eq!(
+        summary["failures"],
+        serde_json::json!([
+            {"task": "Count#1", "at": 120, "applied": true},
+            {"task": "Count#1", "at": 100, "applied": false},
+        ])
+    );
+}
+
+#[test]
+fn checkpoint_ids_keep_growing_and_running_checkpoints_are_aborted_on_failover() {
+    for mode in BarrierMode::ALL {
+        let mut sim = without_failures(recovery(mode)).simulation().unwrap();
+        // Fail by hand right after checkpoint 3 is triggered (1 and 2 have completed).
+        loop {
+            assert!(sim.step().is_some() && sim.steps() < 100_000, "{mode}");
+            if sim
+                .last_events()
+                .iter()
+                .any(|e| matches!(e, Event::CheckpointTriggered { checkpoint: 3 }))
+            {
+                break;
+            }
+        }
+        let completed: Vec<_> = sim
+            .coordinator()
+            .checkpoints()
+            .iter()
+            .filter(|c| c.status == CheckpointStatus::Completed)
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(completed, vec![1, 2], "{mode}");
+        assert_eq!(sim.coordinator().in_progress().collect::<Vec<_>>(), [3]);
+        let count1 = task(&sim, "Count#1");
+        sim.apply(Action::Fail { task: count1 }).unwrap();
+        assert!(
+            sim.last_events().contains(&Event::CheckpointAborted {
+                checkpoint: 3,
+                reason: AbortReason::Failover,
+            }),
+            "{mode}: {:?}",
+            sim.last_events()
+        );
+        assert_eq!(sim.coordinator().in_progress().count(), 0, "{mode}");
+        assert_eq!(
+            sim.coordinator().summary(3).unwrap().status,
+            CheckpointStatus::Aborted {
+                reason: AbortReason::Failover
+            },
+            "{mode}"
+        );
+        let (summary, steps) = run_to_end(&mut sim, 100_000);
+        assert_eq!(summary["finished"], true, "{mode}");
+        let restored: Vec<_> = events(&steps)
+            .filter_map(|(_, e)| match e {
+                Event::Restored { checkpoint, .. } => Some(*checkpoint),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(restored, vec![Some(2)], "{mode}: the latest completed one");
+        let triggered: Vec<_> = events(&steps)
+            .filter_map(|(_, e)| match e {
+                Event::CheckpointTriggered { checkpoint } => Some(*checkpoint),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(triggered.first(), Some(&4), "{mode}: ids go on after 3");
+        assert!(triggered.windows(2).all(|w| w[1] == w[0] + 1), "{mode}");
+        let ids: Vec<_> = sim
+            .coordinator()
+            .checkpoints()
+            .iter()
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(ids, (1..=ids.len() as u64).collect::<Vec<_>>(), "{mode}");
+        // A failover is not a failed checkpoint: abandoned ones are the only abort.
+        let failover = sim
+            .coordinator()
+            .checkpoints()
+            .iter()
+            .filter(|c| {
+                c.status
+                    == CheckpointStatus::Aborted {
+                        reason: AbortReason::Failover,
+                    }
+            })
+            .count();
+        assert_eq!(failover, 1, "{mode}");
+        if mode != BarrierMode::AtLeastOnce {
+            assert_eq!(summary["final"], failure_free_final(mode), "{mode}");
+        }
+    }
+}
+
+/// What can be seen of a simulation, as text.
+fn fingerprint(sim: &Simulation) -> String {
+    let states: Vec<_> = sim.tasks().iter().map(|t| &t.state).collect();
+    format!(
+        "{} {} {} {:?} {:?} {:?} {:?} {:?}",
+        sim.steps(),
+        sim.now(),
+        serde_json::to_string(sim.last_events()).unwrap(),
+        sim.coordinator().checkpoints(),
+        states,
+        sim.planned_failures(),
+        sim.recoveries(),
+        sim.restarting_at(),
+    )
+}
+
+/// Steps `h` to the end, returning each position's fingerprint (index = step).
+fn play_out(h: &mut History, from: &[String]) -> Vec<String> {
+    let mut prints = from[..=h.position() as usize].to_vec();
+    while !h.current().job_finished() && h.step().is_some() {
+        assert!(prints.len() < 100_000);
+        prints.push(fingerprint(h.current()));
+    }
+    prints
+}
+
+#[test]
+fn history_forks_a_future_without_the_failure_and_seeks_in_it_deterministically() {
+    let sim = recovery(BarrierMode::Aligned).simulation().unwrap();
+    let count0 = task(&sim, "Count#0");
+    let count1 = task(&sim, "Count#1");
+    let mut h = History::new(sim);
+    let mut prints = vec![fingerprint(h.current())];
+    prints = {
+        let p = play_out(&mut h, &prints);
+        assert!(h.current().job_finished());
+        p
+    };
+    let failed_at = prints
+        .iter()
+        .position(|p| p.contains("\"event\":\"failed\""))
+        .expect("the preset's failure happens") as u64;
+    h.seek(failed_at);
+    assert_eq!(h.current().now(), 120);
+    assert_eq!(h.current().failed_task(), Some(count1));
+    let original_len = h.len();
+
+    // Back before the failure: skip it. The new future has no failure at all.
+    let fork = failed_at - 25;
+    h.seek(fork);
+    assert_eq!(fingerprint(h.current()), prints[fork as usize]);
+    h.apply(Action::SkipFailure { task: count1 }).unwrap();
+    assert_eq!(h.len(), fork + 1, "the old future is dropped");
+    let mut skipped = prints[..=fork as usize].to_vec();
+    skipped.push(fingerprint(h.current()));
+    let skipped = play_out(&mut h, &skipped);
+    assert!(h.current().job_finished());
+    assert!(!skipped.iter().any(|p| p.contains("\"event\":\"failed\"")));
+    assert!(prints[failed_at as usize].contains("\"event\":\"failed\""));
+    assert_ne!(h.len(), original_len);
+    // Seeking anywhere in the new future, backwards and forwards, gives the same states.
+    let len = h.len();
+    for target in [
+        len,
+        0,
+        fork,
+        fork + 1,
+        len / 2,
+        failed_at,
+        3,
+        len - 1,
+        fork - 1,
+        len,
+    ] {
+        h.seek(target);
+        assert_eq!(h.position(), target);
+        assert_eq!(
+            fingerprint(h.current()),
+            skipped[target as usize],
+            "at {target}"
+        );
+    }
+
+    // Back before the failure again: fail another subtask by hand instead.
+    h.seek(fork);
+    h.apply(Action::Fail { task: count0 }).unwrap();
+    let mut other = prints[..=fork as usize].to_vec();
+    other.push(fingerprint(h.current()));
+    let other = play_out(&mut h, &other);
+    assert!(h.current().job_finished());
+    let first_failure = (fork + 1..=h.len())
+        .find(|&s| {
+            h.seek(s);
+            h.current()
+                .last_events()
+                .iter()
+                .any(|e| matches!(e, Event::Failed { .. }))
+        })
+        .unwrap();
+    assert_eq!(first_failure, fork + 1);
+    assert_eq!(h.current().failed_task(), Some(count0));
+    let len = h.len();
+    for target in [len, fork, len / 2, fork + 1, 0, len - 1, fork + 2] {
+        h.seek(target);
+        assert_eq!(
+            fingerprint(h.current()),
+            other[target as usize],
+            "at {target}"
+        );
+    }
+    assert_ne!(other, skipped);
+}
+
+// ----- the abs-sim contract -----
+
+fn abs_sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_abs-sim"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("recovery-{}-{name}", std::process::id()))
+}
+
+fn summary_of(out: &Output) -> Value {
+    let last = text(&out.stdout).lines().last().expect("no output");
+    let line: Value = serde_json::from_str(last).unwrap();
+    assert!(line.get("summary").is_some(), "last line: {last}");
+    line["summary"].clone()
+}
+
+/// The recovery preset as `abs-sim preset recovery` prints it, without its failures.
+fn recovery_without_failures_file() -> PathBuf {
+    let out = abs_sim(&["preset", "recovery"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let mut scenario: Value = serde_json::from_str(text(&out.stdout)).unwrap();
+    assert!(
+        scenario["failures"].is_array(),
+        "the preset plans a failure"
+    );
+    scenario.as_object_mut().unwrap().remove("failures");
+    let file = scratch("recovery-without-failures.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&scenario).unwrap()).unwrap();
+    file
+}
+
+fn run_finished(args: &[&str]) -> Value {
+    let out = abs_sim(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        text(&out.stderr)
+    );
+    let summary = summary_of(&out);
+    assert_eq!(summary["finished"], true, "{args:?}");
+    summary
+}
+
+#[test]
+fn abs_sim_run_recovers_to_the_failure_free_result() {
+    let file = recovery_without_failures_file();
+    let file = file.to_str().unwrap();
+    let base = run_finished(&[
+        "run",
+        file,
+        "--mode",
+        "aligned",
+        "--seed",
+        "1",
+        "--until-finished",
+    ]);
+    assert_eq!(base["failures"], serde_json::json!([]));
+    let counts = base["final"]["counts"].as_object().unwrap();
+    assert!(counts.len() > 10 && base["final"]["sink"].as_array().unwrap().len() > 10);
+
+    let failed = run_finished(&[
+        "run",
+        "--preset",
+        "recovery",
+        "--mode",
+        "aligned",
+        "--seed",
+        "1",
+        "--until-finished",
+    ]);
+    assert_eq!(failed["final"], base["final"]);
+    assert_eq!(
+        failed["failures"],
+        serde_json::json!([{"task": "Count#1", "at": 120, "applied": true}])
+    );
+
+    let twice = run_finished(&[
+        "run",
+        "--preset",
+        "recovery",
+        "--mode",
+        "aligned",
+        "--seed",
+        "1",
+        "--fail",
+        "Count#0@150",
+        "--until-finished",
+    ]);
+    assert_eq!(
+        twice["failures"],
+        serde_json::json!([
+            {"task": "Count#1", "at": 120, "applied": true},
+            {"task": "Count#0", "at": 150, "applied": true},
+        ])
+    );
+    assert_eq!(twice["final"], base["final"]);
+}
+
+#[test]
+fn abs_sim_run_refuses_a_bad_fail() {
+    let out = abs_sim(&["run", "--preset", "recovery", "--fail", "Nope#3@10"]);
+    assert_ne!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("Nope#3"), "{stderr}");
+    assert!(stderr.contains("Count#1"), "lists the subtasks: {stderr}");
+
+    for bad in ["Count#1", "Count#1@", "@10", "Count#1@soon"] {
+        let out = abs_sim(&["run", "--preset", "recovery", "--fail", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+        assert!(out.stdout.is_empty(), "{bad}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("--fail") && stderr.contains(bad) && stderr.contains("usage:"),
+            "{bad}: {stderr}"
+        );
+    }
+    let out = abs_sim(&["run", "--preset", "recovery", "--fail"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+#[test]
+fn abs_sim_at_least_once_counts_some_words_twice_after_the_recovery() {
+    let file = recovery_without_failures_file();
+    let args = |scenario: &[&'static str]| {
+        let mut a = vec!["run"];
+        a.extend_from_slice(scenario);
+        a.extend(["--mode", "at-least-once", "--seed", "1", "--until-finished"]);
+        a
+    };
+    let path: &'static str = Box::leak(file.to_str().unwrap().to_string().into_boxed_str());
+    let base = run_finished(&args(&[path]));
+    let failed = run_finished(&args(&["--preset", "recovery"]));
+    let base = base["final"]["counts"].as_object().unwrap().clone();
+    let got = failed["final"]["counts"].as_object().unwrap().clone();
+    assert_eq!(
+        base.keys().collect::<Vec<_>>(),
+        got.keys().collect::<Vec<_>>()
+    );
+    let mut more = Vec::new();
+    for (w, n) in &base {
+        let (n, m) = (n.as_u64().unwrap(), got[w].as_u64().unwrap());
+        assert!(m >= n, "{w}: {m} < {n}: at-least-once lost a record");
+        if m > n {
+            more.push(w.clone());
+        }
+    }
+    assert!(!more.is_empty(), "no word counted twice: {got:?}");
+}
