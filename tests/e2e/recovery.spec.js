@@ -1,0 +1,145 @@
+// Failure and recovery (the `recovery` preset: Count#1 fails after checkpoint 2 completes),
+// held against `abs-sim run` of the same scenario: the job goes down where the engine says,
+// restores the checkpoint it names, the sources rewind as it says, and the end is compared
+// with the run without the failure — equal under aligned, higher for the words at-least-once
+// counts twice.
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+const sites = require('./sites');
+
+/** `abs-sim run` of the recovery preset to its end, with or without its planned failure. */
+function runRecovery(mode, { withFailure = true } = {}) {
+  let args = ['run', '--preset', 'recovery', '--mode', mode, '--until-finished'];
+  if (!withFailure) {
+    const scenario = JSON.parse(execFileSync(sites.absSim, ['preset', 'recovery'], { encoding: 'utf8' }));
+    delete scenario.failures;
+    fs.mkdirSync(sites.results, { recursive: true });
+    const file = path.join(sites.results, 'recovery-without-failure.json');
+    fs.writeFileSync(file, JSON.stringify(scenario));
+    args = ['run', file, '--mode', mode, '--until-finished'];
+  }
+  const out = execFileSync(sites.absSim, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+  const summary = lines.pop().summary;
+  return { steps: lines, summary };
+}
+
+/** The first step whose events include `event`, and that event. */
+function first(trace, event) {
+  for (const line of trace.steps) {
+    const e = line.events.find((x) => x.event === event);
+    if (e) return { step: line.step, event: e };
+  }
+  return null;
+}
+
+test('aligned: Count#1 fails, every task restores checkpoint 2, and the job ends with the failure-free counts', async ({ page }) => {
+  const trace = runRecovery('aligned');
+  const failed = first(trace, 'failed');
+  const restored = first(trace, 'restored');
+  expect(failed && restored, 'the trace fails and restores').toBeTruthy();
+  expect(restored.event.checkpoint).toBe(2);
+  expect(trace.summary.failures).toEqual([{ task: 'Count#1', at: 120, applied: true }]);
+
+  const app = new Playground(page);
+  await app.open('?preset=recovery');
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'planned');
+  await expect(app.testId('recovery')).toContainText('Count#1 fails at t=120');
+
+  await app.stepFast(failed.step);
+  // Down: the failed subtask is marked, every other one cancelled, nothing in flight.
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'down');
+  await expect(app.testId('recovery')).toContainText('restores checkpoint 2');
+  await expect(app.subtask('Count', 1)).toHaveAttribute('data-status', 'failed');
+  await expect(app.subtask('Count', 0)).toHaveAttribute('data-status', 'cancelled');
+  await expect(app.subtask('Sentences', 0)).toHaveAttribute('data-status', 'cancelled');
+  await expect(app.testId('dataflow')).toHaveClass(/\bdown\b/);
+  await expect(app.testId('dataflow')).toHaveAttribute('data-items', '0');
+  const told = (await app.sentences()).filter((s) => s.current).map((s) => s.text).join('\n');
+  expect(told).toMatch(/Count#1 fails! As in Flink, the whole job stops/);
+  await app.screenshot('recovery-aligned-down');
+
+  await app.stepFast(restored.step - failed.step);
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'restored');
+  await expect(app.testId('recovery')).toContainText('Restored checkpoint 2');
+  // Each source rewinds as the engine says.
+  const rewinds = restored.step && trace.steps.find((l) => l.step === restored.step).events
+    .filter((e) => e.event === 'rewound');
+  expect(rewinds.length).toBeGreaterThan(0);
+  for (const r of rewinds) {
+    await expect(app.testId('recovery')).toContainText(`Sentences#${r.task} rewound ${r.from} → ${r.to}`);
+  }
+  await expect(app.testId('dataflow')).not.toHaveClass(/\bdown\b/);
+  await app.screenshot('recovery-aligned-restored');
+
+  await app.stepFast(trace.summary.steps - restored.step);
+  const verdict = app.testId('final-comparison');
+  await expect(verdict).toHaveAttribute('data-equal', 'true');
+  await expect(verdict).toContainText('exactly the counts of a run without the failure');
+  // The engine agrees: the same final result as the run without the failure.
+  expect(trace.summary.final).toEqual(runRecovery('aligned', { withFailure: false }).summary.final);
+});
+
+test('at-least-once: the words counted twice are named, in Count\'s state and at the end', async ({ page }) => {
+  const trace = runRecovery('at-least-once');
+  const without = runRecovery('at-least-once', { withFailure: false }).summary.final.counts;
+  const restored = first(trace, 'restored');
+  expect(restored.event.duplicates.length, 'the restored snapshot holds duplicates').toBeGreaterThan(0);
+  const higher = Object.entries(trace.summary.final.counts).filter(([w, n]) => n > (without[w] || 0));
+  expect(higher.length).toBeGreaterThan(0);
+
+  const app = new Playground(page);
+  await app.open('?preset=recovery&mode=at-least-once');
+  await app.stepFast(restored.step);
+  await expect(app.testId('recovery')).toContainText(
+    `${restored.event.duplicates.length} records in the restored state will be counted twice`);
+  // The task that already holds a duplicated word marks it in its state.
+  const dupAtCount = restored.event.duplicates.find((d) => d.record.payload && d.record.payload.word !== undefined);
+  if (dupAtCount) {
+    for (const index of [0, 1]) {
+      await app.subtask('Count', index).click();
+      if (await app.testId('counted-twice').count() > 0) break;
+    }
+    await expect(app.testId('counted-twice').first()).toBeVisible();
+  }
+
+  await app.stepFast(trace.summary.steps - restored.step);
+  const verdict = app.testId('final-comparison');
+  await expect(verdict).toHaveAttribute('data-equal', 'false');
+  for (const [w, n] of higher) {
+    await expect(verdict).toContainText(`${w} ${n} (without the failure ${without[w]})`);
+  }
+  await app.screenshot('recovery-at-least-once-end');
+});
+
+test('fork: step back before the planned failure and skip it, or fail another subtask by hand', async ({ page }) => {
+  const trace = runRecovery('aligned');
+  const failed = first(trace, 'failed');
+  const app = new Playground(page);
+  await app.open('?preset=recovery');
+  await app.stepFast(failed.step + 3);
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'restored');
+  // Back across the failure: the planned failure is still to come.
+  await app.stepBack(4);
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'planned');
+  await app.testId('skip-failure').click();
+  await expect(app.testId('recovery')).toHaveCount(0);
+  // The new future has no failure where the old one had it.
+  await app.stepFast(10);
+  await expect(app.testId('dataflow')).not.toHaveClass(/\bdown\b/);
+  // Fail Split#0 by hand: select it, then the inspector's button.
+  await app.subtask('Split', 0).click();
+  await app.testId('fail-task').click();
+  await expect(app.subtask('Split', 0)).toHaveAttribute('data-status', 'failed');
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'down');
+  await expect(app.testId('recovery')).toContainText('Split#0 failed');
+  // And by keyboard: after the restart, X fails the selected subtask again.
+  await app.stepFast(1);
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'restored');
+  await app.subtask('Count', 0).click();
+  await page.keyboard.press('x');
+  await expect(app.subtask('Count', 0)).toHaveAttribute('data-status', 'failed');
+});
