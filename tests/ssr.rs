@@ -165,6 +165,7 @@ async fn the_inspector_shows_a_completed_checkpoint_as_tables_with_a_verdict() {
         on_tab: Callback::noop(),
         on_open: Callback::noop(),
         on_fifo: Callback::noop(),
+        on_fail: Callback::noop(),
     };
     let html = ServerRenderer::<Inspector>::with_props(props)
         .render()

@@ -345,9 +345,7 @@ impl Simulation {
                 self.fail(Some(task));
                 return Some(Action::Fail { task });
             }
-            let Some((time, due)) = self.queue.pop(&mut self.rng) else {
-                return None;
-            };
+            let (time, due) = self.queue.pop(&mut self.rng)?;
             let time = time.max(self.now);
             let action = match due {
                 Due::Deliver(c, generation) => {
