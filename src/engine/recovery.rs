@@ -19,7 +19,7 @@ use std::rc::Rc;
 use serde::Serialize;
 
 use super::barrier::CheckpointId;
-use super::physical::TaskId;
+use super::physical::{ChannelId, TaskId};
 use super::queue::{Due, TimeQueue};
 use super::record::{Item, ItemKind, Record};
 use super::sim::{handler_for, Simulation};
@@ -47,6 +47,8 @@ pub struct Recovery {
     pub restored_at: Option<u64>,
     /// The checkpoint restored; none when no checkpoint had completed (a fresh start).
     pub checkpoint: Option<CheckpointId>,
+    /// Channels that lost items at the failure, with how many (in flight or queued).
+    pub dropped: Vec<(ChannelId, u32)>,
     /// Sources that rewound: (task, offset read up to, offset restored).
     pub rewound: Vec<(TaskId, u64, u64)>,
     /// At-least-once: the records the restored state already holds although their senders'
@@ -98,7 +100,11 @@ impl Simulation {
     /// already down starts the delay again.
     pub(super) fn fail(&mut self, task: Option<TaskId>) {
         let mut dropped: u32 = 0;
-        for ch in &mut self.channels {
+        let mut lost = Vec::new();
+        for (c, ch) in self.channels.iter_mut().enumerate() {
+            if !ch.queue.is_empty() {
+                lost.push((c as ChannelId, ch.queue.len() as u32));
+            }
             dropped = dropped.saturating_add(ch.queue.len() as u32);
             ch.queue.clear();
             // What was in flight is gone: the channel has delivered all it ever will of it.
@@ -180,6 +186,7 @@ impl Simulation {
             failed_at: self.now,
             restored_at: None,
             checkpoint: None,
+            dropped: lost,
             rewound: Vec::new(),
             duplicates: Vec::new(),
         });

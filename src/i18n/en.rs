@@ -612,7 +612,7 @@ pub const STRINGS: Strings = Strings {
     step_counter: "Step",
     time: "time",
     timeline: "Timeline",
-    timeline_legend: "▲ triggered · ✓ completed · ✕ aborted",
+    timeline_legend: "▲ triggered · ✓ completed · ✕ aborted · ⚡ failure",
     shortcuts: "Keyboard shortcuts",
     shortcut_list: &[
         ("Space", "play / pause"),

@@ -510,7 +510,7 @@ pub const STRINGS: Strings = Strings {
     step_counter: "步驟",
     time: "時間",
     timeline: "時間軸",
-    timeline_legend: "▲ 觸發 · ✓ 完成 · ✕ 中止",
+    timeline_legend: "▲ 觸發 · ✓ 完成 · ✕ 中止 · ⚡ 失敗",
     shortcuts: "鍵盤快捷鍵",
     shortcut_list: &[
         ("空白鍵", "播放／暫停"),

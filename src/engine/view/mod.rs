@@ -303,6 +303,8 @@ pub enum MarkKind {
     Triggered,
     Completed,
     Aborted,
+    /// A task failed (or too many checkpoints did): the job went down. Its checkpoint is 0.
+    Failed,
 }
 
 /// The timeline marks a step's events call for.
@@ -315,6 +317,7 @@ pub fn marks(events: &[Event]) -> Vec<(CheckpointId, MarkKind)> {
                 Some((*checkpoint, MarkKind::Completed))
             }
             Event::CheckpointAborted { checkpoint, .. } => Some((*checkpoint, MarkKind::Aborted)),
+            Event::Failed { .. } => Some((0, MarkKind::Failed)),
             _ => None,
         })
         .collect()
@@ -631,6 +634,17 @@ pub fn recovery_phase(sim: &Simulation) -> Option<RecoveryPhase> {
             task: f.task,
             at: f.at,
         })
+}
+
+/// While the job is down: how many items channel `c` lost at the failure.
+pub fn dropped_on(sim: &Simulation, c: ChannelId) -> u32 {
+    if sim.restarting_at().is_none() {
+        return 0;
+    }
+    sim.recoveries()
+        .last()
+        .and_then(|r| r.dropped.iter().find(|(ch, _)| *ch == c))
+        .map_or(0, |&(_, n)| n)
 }
 
 /// Every counting operator's keyed counts, merged over its subtasks: the job's result.

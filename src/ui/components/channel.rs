@@ -30,6 +30,9 @@ pub struct ChannelProps {
     /// A later item may overtake an earlier one here.
     #[prop_or_default]
     pub non_fifo: bool,
+    /// While the job is down after a failure: the items this channel lost.
+    #[prop_or_default]
+    pub dropped: u32,
 }
 
 #[function_component(Channel)]
@@ -84,6 +87,10 @@ pub fn channel(p: &ChannelProps) -> Html {
                 } else {
                     <rect class="lock-mark" x={fmt(to.x - 4.0)} y={fmt(to.y - 2.0)} width="4" height="4" fill={palette::BLOCKED} />
                 }
+            }
+            if p.dropped > 0 {
+                <text class="dropped-label" data-testid="dropped" x={fmt((from.x + to.x) / 2.0)}
+                    y={fmt((from.y + to.y) / 2.0 - 5.0)} text-anchor="middle">{ format!("✕ {}", p.dropped) }</text>
             }
             if (p.slow || p.non_fifo) && p.detailed {
                 <text class="slow-label" x={fmt(from.x + 10.0)} y={fmt(label_y)}>{ p.slow_label.clone() }</text>

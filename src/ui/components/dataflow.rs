@@ -238,7 +238,8 @@ pub fn dataflow(p: &DataflowProps) -> Html {
                 selected={p.selection == Some(Selection::Channel(id))}
                 slow={slow} detailed={detailed}
                 blocked_label={s.blocked} slow_label={slow_label}
-                recording={view::persisting_checkpoint(sim, id)} non_fifo={!ch.fifo} />
+                recording={view::persisting_checkpoint(sim, id)} non_fifo={!ch.fifo}
+                dropped={view::dropped_on(sim, id)} />
         }
     });
     let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {

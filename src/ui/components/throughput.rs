@@ -50,7 +50,7 @@ pub fn throughput(p: &ThroughputProps) -> Html {
     }
     let lines = p.marks.iter().filter_map(|m| {
         let bucket = m.time / THROUGHPUT_BUCKET;
-        if bucket < first || m.kind == MarkKind::Aborted {
+        if bucket < first || matches!(m.kind, MarkKind::Aborted | MarkKind::Failed) {
             return None;
         }
         let x = (bucket - first) as f64 * bar_w + bar_w * 0.4;

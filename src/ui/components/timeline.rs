@@ -40,12 +40,18 @@ pub fn timeline(p: &TimelineProps) -> Html {
             MarkKind::Triggered => ("▲", "triggered"),
             MarkKind::Completed => ("✓", "completed"),
             MarkKind::Aborted => ("✕", "aborted"),
+            MarkKind::Failed => ("⚡", "failed"),
         };
         let on_seek = p.on_seek.clone();
         let step = m.step;
+        let (colour, what) = if m.kind == MarkKind::Failed {
+            ("var(--bad)", s.status_failed.to_string())
+        } else {
+            (palette::checkpoint(m.checkpoint), (s.checkpoint)(m.checkpoint))
+        };
         html! {
-            <button class={classes!("mark", kind)} style={format!("left:{}%;color:{}", crate::ui::fmt::num(left, 2), palette::checkpoint(m.checkpoint))}
-                title={format!("{} · {} {}", (s.checkpoint)(m.checkpoint), s.step_counter, m.step)}
+            <button class={classes!("mark", kind)} style={format!("left:{}%;color:{}", crate::ui::fmt::num(left, 2), colour)}
+                title={format!("{} · {} {}", what, s.step_counter, m.step)}
                 onclick={move |_| on_seek.emit(step)} tabindex="-1">{ glyph }</button>
         }
     });
