@@ -59,8 +59,8 @@ fn graph() -> impl Strategy<Value = JobGraph> {
         prop::collection::vec(1u32..=3, 12),
         prop::collection::vec(1u64..=12, 12),
         prop::collection::vec(1u64..=3, 12),
-        prop::collection::vec(2u64..=8, 2),
-        1usize..=2,
+        prop::collection::vec(2u64..=6, 2),
+        2usize..=4,
         any::<bool>(),
     )
         .prop_map(
@@ -183,9 +183,9 @@ fn failures() -> impl Strategy<Value = Vec<(u32, When)>> {
         (
             any::<u32>(),
             prop_oneof![
-                5 => (0u16..1050).prop_map(When::Spread),
+                6 => (0u16..1050).prop_map(When::Spread),
                 2 => any::<u16>().prop_map(When::DuringDelay),
-                2 => (0u16..1000).prop_map(When::BeforeFirstCheckpoint),
+                1 => (0u16..1000).prop_map(When::BeforeFirstCheckpoint),
             ],
         ),
         0..=3,
@@ -298,6 +298,8 @@ struct Outcome {
     summary: Value,
     failed: u32,
     failed_while_down: u32,
+    /// Transactions aborted by a failure while the job was already down (must stay 0).
+    aborted_while_down: u32,
     restores_from_checkpoint: u32,
     restores_from_beginning: u32,
     restores_reinjecting: u32,
@@ -436,6 +438,7 @@ fn run(
                     }
                 }
                 Event::TransactionAborted { task, .. } => {
+                    out.aborted_while_down += u32::from(down);
                     tx.entry(*task).or_default().open.clear();
                 }
                 _ => {}
@@ -501,7 +504,7 @@ struct Params {
 }
 
 fn params() -> impl Strategy<Value = Params> {
-    (6u64..30, 2u64..12, 1u32..=3, 1u64..40, 1u64..20).prop_map(
+    (4u64..24, 1u64..10, 1u32..=3, 1u64..25, 1u64..8).prop_map(
         |(interval, first_trigger, concurrent, restart_delay, align_timeout)| Params {
             interval,
             first_trigger,
@@ -560,7 +563,7 @@ fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(150)
+        .unwrap_or(400)
 }
 
 fn percent(part: u64, whole: u64) -> f64 {
@@ -612,6 +615,7 @@ fn check_mode(
     }
     let base_counts = base.counts();
     let counts = got.counts();
+    // Where the sinks' `word=count` updates depend on round-robin routing, compare words.
     let sensitive = routing_sensitive(graph);
     let view = |b: Bag| if sensitive { strip(&b) } else { b };
     let all_transactional = graph
@@ -632,12 +636,21 @@ fn check_mode(
             *derived.entry(k.clone()).or_default() += n;
         }
     }
+    // A failure while the job is already down finds every transaction aborted: it must not
+    // abort one again (the bug these tests found: the report then dropped committed records).
+    prop_assert_eq!(
+        got.aborted_while_down,
+        0,
+        "{:?}: a failure while the job was down aborted a transaction again",
+        mode
+    );
     prop_assert_eq!(
         &got.sink(),
         &derived,
         "{:?}: the report's final sink output is not the committed and emitted output",
         mode
     );
+    let sink = got.sink();
     if mode == Mode::AtLeastOnce {
         c.duplicate_runs += u64::from(got.restores_with_duplicates > 0);
         let mut excess = false;
@@ -665,7 +678,7 @@ fn check_mode(
                 failures
             );
         }
-        if let Some(m) = missing_from(&view(base.sink()), &view(got.sink())) {
+        if let Some(m) = missing_from(&view(base.sink()), &view(sink.clone())) {
             prop_assert!(false, "at-least-once lost sink output {m:?}");
         }
         return Ok(());
@@ -679,13 +692,13 @@ fn check_mode(
     );
     if all_transactional {
         prop_assert_eq!(
-            view(got.sink()),
+            view(sink.clone()),
             view(base.sink()),
             "{:?}: the committed output differs from the failure-free run's (failures {:?})",
             mode,
             failures
         );
-    } else if let Some(m) = missing_from(&view(base.sink()), &view(got.sink())) {
+    } else if let Some(m) = missing_from(&view(base.sink()), &view(sink.clone())) {
         prop_assert!(
             false,
             "{mode:?}: sink output lost: {m:?} (failures {failures:?})"
@@ -761,7 +774,7 @@ fn recovery_preserves_results_in_every_mode() {
     let (to_re, to_fail) = reinject(Mode::AlignedTimeout);
     let alo_fail = c.failing_runs[at(Mode::AtLeastOnce)];
     eprintln!(
-        "recovery coverage over {} cases ({} runs with failures planned, each mode):\n  \
+        "recovery coverage over {} cases ({} runs per mode, each against its failure-free run):\n  \
          failures planned {}, applied {} ({:.1}%), of which while the job was down {}\n  \
          runs with a failure: {failing} ({:.1}% of runs)\n  \
          restores: {} from a checkpoint, {} from the beginning; runs with a failure that \
@@ -787,48 +800,71 @@ fn recovery_preserves_results_in_every_mode() {
         c.all_transactional_failing,
         c.plain_failing,
     );
+    // Targets, in percent, well below what the generator reaches over 400 cases (the figures
+    // vary by a few points from one runner seed to the next): restored a checkpoint ~65% of
+    // failing runs; re-injected channel state ~70% (unaligned), ~50% (chandy-lamport), ~25%
+    // (aligned with a timeout); at-least-once restored duplicates ~40%, counted a word more
+    // ~15%; failures while the job was down ~1.5 per case.
     if c.cases < 100 {
         eprintln!("coverage targets not checked: fewer than 100 cases");
         return;
     }
-    assert!(
-        restoring_pct >= 50.0,
-        "only {restoring_pct:.1}% of the failing runs restored a checkpoint (target 50%)"
-    );
-    assert!(
-        percent(c.applied, c.planned) >= 70.0,
-        "too few planned failures happened"
-    );
-    assert!(
-        c.restored_from_beginning > 0,
-        "no restart from the beginning"
-    );
-    assert!(
-        percent(ua_re, ua_fail) >= 10.0,
-        "unaligned re-injected channel state in only {ua_re} of {ua_fail} failing runs"
-    );
-    assert!(
-        percent(cl_re, cl_fail) >= 10.0,
-        "chandy-lamport re-injected channel state in only {cl_re} of {cl_fail} failing runs"
-    );
-    assert!(
-        to_re > 0,
-        "aligned with a timeout never re-injected channel state"
-    );
-    assert!(
-        percent(c.duplicate_runs, alo_fail) >= 10.0,
-        "at-least-once restored duplicates in only {} of {alo_fail} failing runs",
-        c.duplicate_runs
-    );
-    assert!(
-        c.excess_runs > 0,
-        "at-least-once never counted a word twice"
-    );
-    assert!(
-        c.failed_while_down >= c.cases / 10,
-        "only {} failures while the job was down",
-        c.failed_while_down
-    );
+    let targets = [
+        (
+            restoring_pct,
+            50.0,
+            "failing runs that restored a checkpoint",
+        ),
+        (
+            percent(c.applied, c.planned),
+            90.0,
+            "planned failures that happened",
+        ),
+        (
+            percent(
+                c.restored_from_beginning,
+                c.restored_from_beginning + c.restored_from_checkpoint,
+            ),
+            10.0,
+            "restores from the beginning",
+        ),
+        (
+            percent(ua_re, ua_fail),
+            45.0,
+            "failing unaligned runs that re-injected",
+        ),
+        (
+            percent(cl_re, cl_fail),
+            30.0,
+            "failing chandy-lamport runs that re-injected",
+        ),
+        (
+            percent(to_re, to_fail),
+            10.0,
+            "failing aligned-timeout runs that re-injected",
+        ),
+        (
+            percent(c.duplicate_runs, alo_fail),
+            20.0,
+            "failing at-least-once runs that restored duplicates",
+        ),
+        (
+            percent(c.excess_runs, alo_fail),
+            5.0,
+            "failing at-least-once runs that counted a word more",
+        ),
+        (
+            percent(c.failed_while_down, c.cases),
+            50.0,
+            "failures while the job was down, per 100 cases",
+        ),
+    ];
+    for (got, target, what) in targets {
+        assert!(
+            got >= target,
+            "coverage: {what}: {got:.1}% (target {target}%)"
+        );
+    }
 }
 
 // ----- focused tests -----
@@ -994,7 +1030,11 @@ fn a_failure_before_any_checkpoint_completed_restarts_from_the_beginning() {
         let summary = report.summary(&sim);
         assert_eq!(summary["finished"], true, "{mode}");
         if mode != BarrierMode::AtLeastOnce {
-            assert_same_final(&summary["final"], &failure_free_final(mode), &mode.to_string());
+            assert_same_final(
+                &summary["final"],
+                &failure_free_final(mode),
+                &mode.to_string(),
+            );
         }
         // From the beginning there is nothing to count twice, even at-least-once.
         assert_eq!(
@@ -1016,6 +1056,7 @@ fn failing_again_while_the_job_is_down_postpones_the_restart() {
     let mut report = Report::default();
     let mut failed = Vec::new();
     let mut restored = Vec::new();
+    let mut aborts = Vec::new();
     while !sim.job_finished() && sim.steps() < 100_000 {
         assert!(report.write_step(&mut sim, &mut std::io::sink()).unwrap());
         for e in sim.last_events() {
@@ -1036,6 +1077,9 @@ fn failing_again_while_the_job_is_down_postpones_the_restart() {
                     );
                 }
                 Event::Restored { checkpoint, .. } => restored.push((sim.now(), *checkpoint)),
+                Event::TransactionAborted { task, aborted } => {
+                    aborts.push((sim.now(), *task, *aborted))
+                }
                 _ => {}
             }
         }
@@ -1056,6 +1100,14 @@ fn failing_again_while_the_job_is_down_postpones_the_restart() {
         vec![(150, Some(2))],
         "one restore, at 150, not 140"
     );
+    // The sink's open transaction was aborted at 120; at 130 the cancelled sink has none to
+    // abort (these tests once found it aborted again, and committed records lost from
+    // `final.sink`).
+    assert_eq!(
+        aborts.iter().map(|a| a.0).collect::<Vec<_>>(),
+        vec![120],
+        "the open transaction is aborted once, not again while the job is down: {aborts:?}"
+    );
     let summary = report.summary(&sim);
     assert_eq!(summary["finished"], true);
     assert_eq!(
@@ -1065,7 +1117,11 @@ fn failing_again_while_the_job_is_down_postpones_the_restart() {
             {"task": "Count#0", "at": 130, "applied": true},
         ])
     );
-    assert_same_final(&summary["final"], &failure_free_final(BarrierMode::Aligned), "aligned");
+    assert_same_final(
+        &summary["final"],
+        &failure_free_final(BarrierMode::Aligned),
+        "aligned",
+    );
 }
 
 #[test]
@@ -1088,7 +1144,11 @@ fn a_failure_planned_after_the_job_finished_does_not_happen() {
             summary["failures"],
             serde_json::json!([{"task": "Count#1", "at": at, "applied": false}])
         );
-        assert_same_final(&summary["final"], &failure_free_final(BarrierMode::Aligned), "aligned");
+        assert_same_final(
+            &summary["final"],
+            &failure_free_final(BarrierMode::Aligned),
+            "aligned",
+        );
         // Nothing is left to happen, the planned failure included; nothing can fail by hand.
         let steps_done = sim.steps();
         assert_eq!(sim.step(), None);
@@ -1124,7 +1184,11 @@ fn skip_failure_cancels_the_next_planned_failure_of_that_task() {
     );
     assert!(sim.planned_failures()[0].skipped && !sim.planned_failures()[0].applied);
     assert_eq!(summary["failures"][0]["applied"], false);
-    assert_same_final(&summary["final"], &failure_free_final(BarrierMode::Aligned), "aligned");
+    assert_same_final(
+        &summary["final"],
+        &failure_free_final(BarrierMode::Aligned),
+        "aligned",
+    );
 
     // Two planned failures of Count#1: skipping cancels the earlier one only.
     let mut scenario = recovery(BarrierMode::Aligned);
@@ -1152,17 +1216,30 @@ fn skip_failure_cancels_the_next_planned_failure_of_that_task() {
 #[test]
 fn checkpoint_ids_keep_growing_and_running_checkpoints_are_aborted_on_failover() {
     for mode in BarrierMode::ALL {
-        let mut sim = without_failures(recovery(mode)).simulation().unwrap();
+        // Checkpoint 3's trigger time without failures; Count#1 fails just after it (a
+        // planned failure, so the report sees the failure's step as `abs-sim run` would).
+        let scenario = without_failures(recovery(mode));
+        let (_, base) = run_to_end(&mut scenario.simulation().unwrap(), 100_000);
+        let (t3, _) = events(&base)
+            .find(|(_, e)| matches!(e, Event::CheckpointTriggered { checkpoint: 3 }))
+            .unwrap();
+        let mut scenario = scenario.clone();
+        scenario.failures = vec![Failure {
+            task: "Count#1".into(),
+            at: t3 + 1,
+        }];
+        let mut sim = scenario.simulation().unwrap();
         let mut report = Report::default();
-        // Fail by hand right after checkpoint 3 is triggered (1 and 2 have completed).
         loop {
+            let running: Vec<_> = sim.coordinator().in_progress().collect();
             assert!(report.write_step(&mut sim, &mut std::io::sink()).unwrap());
             assert!(sim.steps() < 100_000, "{mode}");
             if sim
                 .last_events()
                 .iter()
-                .any(|e| matches!(e, Event::CheckpointTriggered { checkpoint: 3 }))
+                .any(|e| matches!(e, Event::Failed { .. }))
             {
+                assert_eq!(running, [3], "{mode}: checkpoint 3 was running");
                 break;
             }
         }
@@ -1174,9 +1251,6 @@ fn checkpoint_ids_keep_growing_and_running_checkpoints_are_aborted_on_failover()
             .map(|c| c.id)
             .collect();
         assert_eq!(completed, vec![1, 2], "{mode}");
-        assert_eq!(sim.coordinator().in_progress().collect::<Vec<_>>(), [3]);
-        let count1 = task(&sim, "Count#1");
-        sim.apply(Action::Fail { task: count1 }).unwrap();
         assert!(
             sim.last_events().contains(&Event::CheckpointAborted {
                 checkpoint: 3,
@@ -1231,7 +1305,11 @@ fn checkpoint_ids_keep_growing_and_running_checkpoints_are_aborted_on_failover()
             .count();
         assert_eq!(failover, 1, "{mode}");
         if mode != BarrierMode::AtLeastOnce {
-            assert_same_final(&summary["final"], &failure_free_final(mode), &mode.to_string());
+            assert_same_final(
+                &summary["final"],
+                &failure_free_final(mode),
+                &mode.to_string(),
+            );
         }
     }
 }
@@ -1375,8 +1453,9 @@ fn summary_of(out: &Output) -> Value {
     line["summary"].clone()
 }
 
-/// The recovery preset as `abs-sim preset recovery` prints it, without its failures.
-fn recovery_without_failures_file() -> PathBuf {
+/// The recovery preset as `abs-sim preset recovery` prints it, without its failures, in a
+/// file of its own for each test (`name`): tests run in parallel.
+fn recovery_without_failures_file(name: &str) -> PathBuf {
     let out = abs_sim(&["preset", "recovery"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let mut scenario: Value = serde_json::from_str(text(&out.stdout)).unwrap();
@@ -1385,7 +1464,7 @@ fn recovery_without_failures_file() -> PathBuf {
         "the preset plans a failure"
     );
     scenario.as_object_mut().unwrap().remove("failures");
-    let file = scratch("recovery-without-failures.json");
+    let file = scratch(&format!("{name}-recovery-without-failures.json"));
     std::fs::write(&file, serde_json::to_string_pretty(&scenario).unwrap()).unwrap();
     file
 }
@@ -1405,7 +1484,7 @@ fn run_finished(args: &[&str]) -> Value {
 
 #[test]
 fn abs_sim_run_recovers_to_the_failure_free_result() {
-    let file = recovery_without_failures_file();
+    let file = recovery_without_failures_file("exactly-once");
     let file = file.to_str().unwrap();
     let base = run_finished(&[
         "run",
@@ -1483,16 +1562,19 @@ fn abs_sim_run_refuses_a_bad_fail() {
 
 #[test]
 fn abs_sim_at_least_once_counts_some_words_twice_after_the_recovery() {
-    let file = recovery_without_failures_file();
-    let args = |scenario: &[&'static str]| {
-        let mut a = vec!["run"];
-        a.extend_from_slice(scenario);
-        a.extend(["--mode", "at-least-once", "--seed", "1", "--until-finished"]);
-        a
+    let file = recovery_without_failures_file("at-least-once");
+    let at_least_once = |scenario: &[&str]| {
+        let mut args = vec!["run"];
+        args.extend_from_slice(scenario);
+        args.extend(["--mode", "at-least-once", "--seed", "1", "--until-finished"]);
+        run_finished(&args)
     };
-    let path: &'static str = Box::leak(file.to_str().unwrap().to_string().into_boxed_str());
-    let base = run_finished(&args(&[path]));
-    let failed = run_finished(&args(&["--preset", "recovery"]));
+    let base = at_least_once(&[file.to_str().unwrap()]);
+    let failed = at_least_once(&["--preset", "recovery"]);
+    assert_eq!(
+        failed["failures"],
+        serde_json::json!([{"task": "Count#1", "at": 120, "applied": true}])
+    );
     let base = base["final"]["counts"].as_object().unwrap().clone();
     let got = failed["final"]["counts"].as_object().unwrap().clone();
     assert_eq!(

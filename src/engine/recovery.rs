@@ -153,7 +153,8 @@ impl Simulation {
             }
         }
         // Transactional sinks abort their open transactions: what they received since the
-        // last completed checkpoint is not committed and never will be.
+        // last completed checkpoint is not committed and never will be. (Once: a second
+        // failure while the job is down finds nothing open.)
         for t in 0..phys.task_count() {
             if !phys.operator_of(t).kind.is_transactional() {
                 continue;
@@ -162,13 +163,14 @@ impl Simulation {
                 received,
                 committed,
                 ..
-            } = self.tasks[t as usize].state
+            } = &mut self.tasks[t as usize].state
             {
-                if received > committed {
+                if *received > *committed {
                     self.events.push(Event::TransactionAborted {
                         task: t,
-                        aborted: received - committed,
+                        aborted: *received - *committed,
                     });
+                    *received = *committed;
                 }
             }
         }

@@ -62,9 +62,11 @@ impl Report {
                     self.sink(*task).push(text);
                 }
             }
-            if let Event::TransactionAborted { task, aborted } = e {
-                let log = self.sink(*task);
-                log.truncate(log.len().saturating_sub(*aborted as usize));
+            if let Event::TransactionAborted { task, .. } = e {
+                // Back to what the sink has committed: the aborted transaction is gone.
+                if let TaskState::Sink { committed, .. } = sim.tasks()[*task as usize].state {
+                    self.sink(*task).truncate(committed as usize);
+                }
             }
             if let Event::CheckpointCompleted { checkpoint, .. } = e {
                 if let Some(g) = sim.coordinator().global_state(*checkpoint) {
