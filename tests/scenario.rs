@@ -4,6 +4,7 @@
 
 use abs_playground::engine::model::SettingError;
 use abs_playground::engine::sim::MAX_LATENCY;
+use abs_playground::engine::OperatorKind;
 use abs_playground::scenario::{presets, Scenario, ScenarioError};
 use serde_json::{json, Value};
 
@@ -120,17 +121,24 @@ fn a_field_next_to_a_kind_without_settings_is_refused() {
 #[test]
 fn operator_kinds_without_settings_still_parse() {
     let mut v = preset_value("alignment");
-    // Merge (a union) and Sink: `{"type": …}` alone.
+    // Merge (a union): `{"type": …}` alone. The preset's sink is transactional; a sink
+    // written without the setting is a plain one.
     assert_eq!(
         v["graph"]["operators"][2]["kind"],
         json!({ "type": "union" })
     );
     assert_eq!(
         v["graph"]["operators"][3]["kind"],
-        json!({ "type": "sink" })
+        json!({ "type": "sink", "transactional": true })
     );
     v["graph"]["operators"][2]["kind"] = json!({ "type": "union" });
     assert_eq!(parse(&v).1.unwrap(), presets::alignment());
+    v["graph"]["operators"][3]["kind"] = json!({ "type": "sink" });
+    let mut plain = presets::alignment();
+    plain.graph.operators[3].kind = OperatorKind::Sink {
+        transactional: false,
+    };
+    assert_eq!(parse(&v).1.unwrap(), plain);
     // An unknown kind names the valid ones.
     v["graph"]["operators"][3]["kind"] = json!({ "type": "sinc" });
     match parse(&v).1 {
@@ -336,4 +344,23 @@ fn bad_input_never_panics() {
             }
         }
     }
+}
+
+#[test]
+fn planned_failures_name_a_subtask_and_nothing_else() {
+    let mut v = preset_value("recovery");
+    assert_eq!(v["failures"], json!([{ "task": "Count#1", "at": 120 }]));
+    assert_eq!(parse(&v).1.unwrap(), presets::recovery());
+    // An unknown subtask is refused with the names there are.
+    v["failures"] = json!([{ "task": "Count#7", "at": 5 }]);
+    let err = parse(&v).1.unwrap_err();
+    assert!(
+        matches!(&err, ScenarioError::UnknownFailedTask { task, known }
+            if task == "Count#7" && known.iter().any(|k| k == "Count#1")),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("\"Count#7\""), "{err}");
+    // A misspelt field is refused like any other.
+    v["failures"] = json!([{ "task": "Count#1", "when": 5 }]);
+    assert_unknown_field(&v, "when");
 }
