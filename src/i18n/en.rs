@@ -239,10 +239,11 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::Initiated { task, checkpoint: n } => format!("{} initiates snapshot {n}.", names.task(*task)),
         Beat::TriggerDeferred => "A checkpoint is due, but the coordinator waits: too many are in progress.".into(),
         Beat::SourceRead { task, offset, record } => format!(
-            "{} reads line {} of its log: “{}”.",
+            "{} reads line {} of its log: “{}”{}.",
             names.task(*task),
             offset,
-            names.payload(&ItemKind::Record(*record)).unwrap_or_default()
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+            if record.replay { " — again, after the restore (a replay)" } else { "" }
         ),
         Beat::SourceEnded { task } => format!("{} reached the end of its log.", names.task(*task)),
         Beat::SourceSnapshot { task, checkpoint: n, offset, overtaken, acked } => {

@@ -185,10 +185,11 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::Initiated { task, checkpoint: n } => format!("{} 發起快照 {n}。", names.task(*task)),
         Beat::TriggerDeferred => "檢查點到期了，但協調器必須等待：進行中的檢查點太多。".into(),
         Beat::SourceRead { task, offset, record } => format!(
-            "{} 讀取日誌第 {} 行：「{}」。",
+            "{} 讀取日誌第 {} 行：「{}」{}。",
             names.task(*task),
             offset,
-            names.payload(&ItemKind::Record(*record)).unwrap_or_default()
+            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+            if record.replay { "——恢復後再讀一次（重放）" } else { "" }
         ),
         Beat::SourceEnded { task } => format!("{} 讀到了日誌的結尾。", names.task(*task)),
         Beat::SourceSnapshot { task, checkpoint: n, offset, overtaken, acked } => {
