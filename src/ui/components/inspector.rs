@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::coordinator::status_attr;
 use super::dataflow::{state_text, status_text};
 use super::item::ItemGlyph;
+use super::recovery::final_differences;
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::{ItemKind, Payload};
 use crate::engine::snapshot::{GlobalState, TaskMetrics, TaskState};
@@ -14,6 +15,7 @@ use crate::engine::view;
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, Simulation, TaskId};
 use crate::i18n::{Lang, Strings};
 use crate::ui::palette;
+use crate::ui::run::Run;
 use crate::ui::state::{RunRef, Selection, Tab};
 
 /// Tables longer than this end with "… and n more".
@@ -54,7 +56,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
             </div>
             <div class="tab-body">
                 { match p.tab {
-                    Tab::Details => details(s, sim, p.selection, &p.on_fifo, &p.on_fail),
+                    Tab::Details => details(s, &run, p.selection, &p.on_fifo, &p.on_fail),
                     Tab::Checkpoints => checkpoints(s, sim, p.checkpoint, &p.on_open),
                 } }
             </div>
@@ -81,20 +83,28 @@ fn cells(texts: Vec<String>) -> Html {
 
 fn details(
     s: &Strings,
-    sim: &Simulation,
+    run: &Run,
     selection: Option<Selection>,
     on_fifo: &Callback<(ChannelId, bool)>,
     on_fail: &Callback<TaskId>,
 ) -> Html {
+    let sim = run.sim();
     match selection {
         None => html! { <p class="hint">{ s.select_hint }</p> },
-        Some(Selection::Task(t)) => task_details(s, sim, t, on_fail),
+        Some(Selection::Task(t)) => task_details(s, run, t, on_fail),
         Some(Selection::Channel(c)) => channel_details(s, sim, c, on_fifo),
         Some(Selection::Item { channel, item }) => item_details(s, sim, channel, item),
     }
 }
 
-fn task_details(s: &Strings, sim: &Simulation, t: TaskId, on_fail: &Callback<TaskId>) -> Html {
+fn task_details(s: &Strings, run: &Run, t: TaskId, on_fail: &Callback<TaskId>) -> Html {
+    let sim = run.sim();
+    // Words this task holds twice: the restored duplicates it took in, and once a run that
+    // failed has ended, every word that ended higher than without the failures.
+    let mut twice = view::counted_twice(sim, t);
+    if let Some(differ) = final_differences(run) {
+        twice.extend(differ.iter().filter(|d| d.1 > d.2).map(|d| d.0));
+    }
     let phys = sim.physical();
     let (Some(info), Some(task)) = (phys.tasks.get(t as usize), sim.tasks().get(t as usize)) else {
         return html! {};
@@ -121,7 +131,7 @@ fn task_details(s: &Strings, sim: &Simulation, t: TaskId, on_fail: &Callback<Tas
             <dl>
                 { row(s.operator, format!("{} ({})", op.name, (s.operator_kind)(&op.kind))) }
                 { row(s.status, status_text(s, &status)) }
-                { row(s.state, state_full(s, sim, &task.state, &view::counted_twice(sim, t))) }
+                { row(s.state, state_full(s, sim, &task.state, &twice)) }
                 if let TaskState::Sink { received, committed, .. } = task.state {
                     { row("", if op.kind.is_transactional() {
                         (s.sink_committed)(committed, received.saturating_sub(committed))

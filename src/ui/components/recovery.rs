@@ -8,6 +8,7 @@ use yew::prelude::*;
 use crate::engine::view::{self, RecoveryPhase};
 use crate::engine::TaskId;
 use crate::i18n::Lang;
+use crate::ui::run::Run;
 use crate::ui::state::RunRef;
 
 /// What the line is drawn from. A plain function of these, like the token diagram.
@@ -17,6 +18,31 @@ pub struct RecoveryProps {
     pub version: u64,
     pub lang: Lang,
     pub on_skip: Callback<TaskId>,
+}
+
+/// Once a run that failed has ended: per word whose merged count differs from the run
+/// without the failures, (word, count here, count without). `None` while it has not ended, if
+/// nothing failed, or if the run without failures does not end.
+pub fn final_differences(run: &Run) -> Option<Vec<(u32, u64, u64)>> {
+    let sim = run.sim();
+    if !sim.job_finished() || sim.recoveries().is_empty() {
+        return None;
+    }
+    let without = run.failure_free()?;
+    let here = view::merged_counts(sim);
+    let mut differ: Vec<(u32, u64, u64)> = Vec::new();
+    for (&w, &n) in &here {
+        let m = without.get(&w).copied().unwrap_or(0);
+        if n != m {
+            differ.push((w, n, m));
+        }
+    }
+    for (&w, &m) in without.iter() {
+        if here.get(&w).is_none() {
+            differ.push((w, 0, m));
+        }
+    }
+    Some(differ)
 }
 
 pub fn recovery_line(p: &RecoveryProps) -> Html {
@@ -74,24 +100,11 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
                 },
             )
         }
-        None if run.sim().job_finished() && !run.sim().recoveries().is_empty() => {
-            let Some(without) = run.failure_free() else {
+        None => {
+            let Some(differ) = final_differences(&run) else {
                 return html! {};
             };
             let sim = run.sim();
-            let here = view::merged_counts(sim);
-            let mut differ: Vec<(u32, u64, u64)> = Vec::new();
-            for (&w, &n) in &here {
-                let m = without.get(&w).copied().unwrap_or(0);
-                if n != m {
-                    differ.push((w, n, m));
-                }
-            }
-            for (&w, &m) in without.iter() {
-                if here.get(&w).is_none() {
-                    differ.push((w, 0, m));
-                }
-            }
             let same = differ.is_empty();
             let words = differ
                 .iter()
@@ -108,7 +121,6 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
                 </p>
             };
         }
-        None => return html! {},
     };
     html! {
         <p class={classes!("recovery", attr)} data-testid="recovery" data-phase={attr} role="status">{ body }</p>
