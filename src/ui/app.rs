@@ -321,7 +321,8 @@ pub fn app() -> Html {
     }
 }
 
-/// Space play/pause, → step, ← step back, B trigger, M manual, ? shortcuts, Esc close.
+/// Space play/pause, → step, ← step back, B trigger, M manual, X fail the selected subtask,
+/// ? shortcuts, Esc close.
 mod keyboard {
     use super::*;
 
