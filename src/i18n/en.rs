@@ -864,6 +864,13 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             "{} has the marker of snapshot {n} on every input: its state and channel states are recorded ({acked}/{total} processes done).",
             names.task(*task)
         ),
+        Beat::Aborted { checkpoint: n, reason: AbortReason::Failover } => {
+            format!("Snapshot {n} is abandoned: the job failed while it ran.")
+        }
+        Beat::Restored { checkpoint: Some(n), reinjected, .. } => format!(
+            "Recovery: every process restores its state from snapshot {n}, and the {} it recorded go back on their channels, ahead of new messages. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+            plural(*reinjected, "in-flight message", "in-flight messages")
+        ),
         Beat::Completed { checkpoint: n, consistent } => format!(
             "Snapshot {n} is complete: every process recorded its state and every channel its messages. {}",
             if *consistent {

@@ -770,6 +770,12 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             "{} 的每個輸入都已送來快照 {n} 的標記：它的狀態與通道狀態都已記錄（{acked}/{total} 個行程完成）。",
             names.task(*task)
         ),
+        Beat::Aborted { checkpoint: n, reason: AbortReason::Failover } => {
+            format!("快照 {n} 作廢：它進行中時作業失敗了。")
+        }
+        Beat::Restored { checkpoint: Some(n), reinjected, .. } => format!(
+            "恢復：每個行程從快照 {n} 還原狀態，它記錄的 {reinjected} 則傳輸中訊息重新放回各自的通道，排在新訊息之前。這就是種子文中的容錯：「基於分布式快照與可部分重發的資料來源」。"
+        ),
         Beat::Completed { checkpoint: n, consistent } => format!(
             "快照 {n} 完成：每個行程都記錄了狀態，每個通道都記錄了訊息。{}",
             if *consistent {
