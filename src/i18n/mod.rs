@@ -200,6 +200,15 @@ pub struct Strings {
     /// A plain sink: everything it emitted, replays included.
     pub sink_emitted: fn(u64) -> String,
     pub legend_replay: &'static str,
+    /// The share dialog: its button and title, the two fields, the copy button, a hint.
+    pub share: &'static str,
+    pub share_title: &'static str,
+    pub share_link: &'static str,
+    pub share_embed: &'static str,
+    pub share_hint: &'static str,
+    pub copy: &'static str,
+    /// A link to a moment that could not be followed (why).
+    pub broken_link: fn(&str) -> String,
     pub throughput_title: &'static str,
     /// "12 per 50": records at the sinks in the last complete bar of `n` time units.
     pub throughput_latest: fn(u32, u64) -> String,

@@ -13,30 +13,68 @@ use super::components::inspector::Inspector;
 use super::components::legend::Legend;
 use super::components::narration::{Line, Narration};
 use super::components::recovery::{recovery_line, RecoveryProps};
+use super::components::share::{share_dialog, ShareProps};
 use super::components::throughput::Throughput;
 use super::components::timeline::Timeline;
-use super::state::{resolve, Notice, Playback, PlaybackAction, Selection, Tab};
+use super::state::{resolve, LinkParams, Notice, Playback, PlaybackAction, Selection, Tab};
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::{Lang, Names, Strings};
 
 /// Narration lines shown at most.
 const NARRATION_LINES: usize = 40;
 
-/// What the address asks for: `?preset=…&mode=…&lang=…` (read once, at start).
+/// What the address asks for (read once, at start): `preset`, `mode`, `lang`, `seed`, and a
+/// moment (`step`, `choices`, `open`, `sel`, `panel`; see `permalink.rs`).
+#[derive(Default)]
+struct Query {
+    preset: Option<String>,
+    mode: Option<String>,
+    lang: Option<String>,
+    seed: Option<String>,
+    link: LinkParams,
+}
+
 #[cfg(target_arch = "wasm32")]
-fn query() -> (Option<String>, Option<String>, Option<String>) {
+fn query() -> Query {
     let params = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
     match params {
-        Some(p) => (p.get("preset"), p.get("mode"), p.get("lang")),
-        None => (None, None, None),
+        Some(p) => Query {
+            preset: p.get("preset"),
+            mode: p.get("mode"),
+            lang: p.get("lang"),
+            seed: p.get("seed"),
+            link: LinkParams {
+                step: p.get("step"),
+                choices: p.get("choices"),
+                open: p.get("open"),
+                sel: p.get("sel"),
+                panel: p.get("panel"),
+            },
+        },
+        None => Query::default(),
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn query() -> (Option<String>, Option<String>, Option<String>) {
-    (None, None, None)
+fn query() -> Query {
+    Query::default()
+}
+
+/// The page's own address without its query: where a permalink points.
+fn page_address() -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        if let Some(l) = web_sys::window().map(|w| w.location()) {
+            return format!(
+                "{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default()
+            );
+        }
+    }
+    String::new()
 }
 
 fn prefers_reduced_motion() -> bool {
@@ -80,30 +118,51 @@ fn sync_address(preset: &str, mode: &str, lang: Lang) {
 #[cfg(not(target_arch = "wasm32"))]
 fn sync_address(_preset: &str, _mode: &str, _lang: Lang) {}
 
+/// At most 40 characters of what an address said, so a huge value cannot swamp the page.
+fn shorten(v: &str) -> String {
+    match v.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &v[..at]),
+        None => v.to_string(),
+    }
+}
+
 fn notice_text(s: &Strings, n: &Notice) -> String {
     match n {
-        Notice::BadParam { param, value, used } => (s.bad_param)(param, value, used),
+        Notice::BadParam { param, value, used } => (s.bad_param)(param, &shorten(value), used),
         Notice::Refused(e) => (s.refused)(e),
         Notice::Ended => s.ended.to_string(),
+        Notice::BrokenLink(why) => (s.broken_link)(&shorten(why)),
     }
 }
 
 #[function_component(App)]
 pub fn app() -> Html {
     let playback = use_reducer(|| {
-        let (preset, mode, lang) = query();
-        let (scenario, mode, lang, notices) =
-            resolve(preset.as_deref(), mode.as_deref(), lang.as_deref());
+        let q = query();
+        let (mut scenario, mode, lang, mut notices) =
+            resolve(q.preset.as_deref(), q.mode.as_deref(), q.lang.as_deref());
+        if let Some(seed) = &q.seed {
+            match seed.parse::<u64>() {
+                Ok(seed) => scenario.seed = seed,
+                Err(_) => notices.push(Notice::BadParam {
+                    param: "seed",
+                    value: seed.clone(),
+                    used: scenario.seed.to_string(),
+                }),
+            }
+        }
         let mut p = Playback::new(scenario, mode, lang, !prefers_reduced_motion());
         let own = std::mem::take(&mut p.notices);
         p.notices = notices;
         p.notices.extend(own);
+        p.follow(&q.link);
         p
     });
     let dispatcher = playback.dispatcher();
     let s = playback.lang.strings();
 
-    {
+    // The mode as the address spells it (the timeout entry is a mode of the menu).
+    let mode_param = {
         let timeout = playback
             .run
             .0
@@ -111,13 +170,15 @@ pub fn app() -> Html {
             .scenario
             .config
             .aligned_checkpoint_timeout;
-        let mode = match timeout {
+        match timeout {
             Some(_) if playback.mode == BarrierMode::Aligned => {
                 crate::scenario::ALIGNED_TIMEOUT_MODE
             }
             _ => playback.mode.as_str(),
-        };
-        let key = (playback.preset.clone(), mode, playback.lang);
+        }
+    };
+    {
+        let key = (playback.preset.clone(), mode_param, playback.lang);
         use_effect_with(key, |(preset, mode, lang)| {
             sync_address(preset, mode, *lang);
         });
@@ -261,7 +322,8 @@ pub fn app() -> Html {
                 on_preset={on_preset} on_mode={on_mode} on_lang={on_lang}
                 timeout={timeout} on_timeout={send(|| PlaybackAction::SetAlignedTimeout)}
                 modes={run.modes().to_vec()}
-                on_help={send(|| PlaybackAction::ToggleHelp)} />
+                on_help={send(|| PlaybackAction::ToggleHelp)}
+                on_share={send(|| PlaybackAction::ToggleShare)} />
             <div class="notices">{ for notices }</div>
             <main class="main">
                 <section class="view" aria-label={s.dataflow}>
@@ -316,6 +378,15 @@ pub fn app() -> Html {
             </footer>
             if playback.help {
                 <Help lang={playback.lang} on_close={help_close} />
+            }
+            if playback.share {
+                { share_dialog(&ShareProps {
+                    lang: playback.lang,
+                    url: format!("{}?{}", page_address(), crate::ui::permalink::query(
+                        &run, mode_param, playback.lang.code(), playback.selection, playback.tab,
+                        playback.checkpoint)),
+                    on_close: send(|| PlaybackAction::ToggleShare),
+                }) }
             }
         </div>
     }

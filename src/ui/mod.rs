@@ -5,6 +5,7 @@ pub mod components;
 pub mod fmt;
 pub mod layout;
 pub mod palette;
+pub mod permalink;
 pub mod run;
 pub mod state;
 

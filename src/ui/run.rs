@@ -153,6 +153,11 @@ impl Run {
     }
 
     /// Applies the user's choice; from a past position this forks a new future.
+    /// What was chosen at each recorded step (the scheduler's pick, or the user's).
+    pub fn choices(&self) -> &[crate::engine::history::Choice] {
+        self.history.choices()
+    }
+
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
         self.history.apply(action)?;
         self.after_new_step();

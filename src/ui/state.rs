@@ -66,6 +66,8 @@ pub enum Notice {
     },
     Refused(ActionError),
     Ended,
+    /// A link to a moment could not be followed (why); the scenario shows from its start.
+    BrokenLink(String),
 }
 
 pub struct Playback {
@@ -82,6 +84,8 @@ pub struct Playback {
     pub mode: BarrierMode,
     pub notices: Vec<Notice>,
     pub help: bool,
+    /// The share dialog is open.
+    pub share: bool,
     /// False when the user prefers reduced motion: items jump from step to step.
     pub animate: bool,
     last_frame: Cell<Option<f64>>,
@@ -122,6 +126,8 @@ pub enum PlaybackAction {
     /// An animation frame at this timestamp (ms).
     Frame(f64),
     ToggleHelp,
+    /// Open or close the share dialog (pauses: the link is to this moment).
+    ToggleShare,
     CloseOverlays,
     Dismiss(usize),
 }
@@ -189,7 +195,59 @@ fn new_run(scenario: &Scenario, mode: BarrierMode) -> Rc<RefCell<Run>> {
     Rc::new(RefCell::new(run))
 }
 
+/// What a link asks for beyond the scenario, mode and language, as the address spells it.
+#[derive(Clone, Debug, Default)]
+pub struct LinkParams {
+    pub step: Option<String>,
+    pub choices: Option<String>,
+    pub open: Option<String>,
+    pub sel: Option<String>,
+    pub panel: Option<String>,
+}
+
 impl Playback {
+    /// Brings the run to the moment a link names: its step (with the choices made on the way),
+    /// the open checkpoint, the selection and the inspector's tab. A link that cannot be
+    /// followed gives a notice and the scenario from its start — never a blank page.
+    pub fn follow(&mut self, link: &LinkParams) {
+        let result = (|| -> Result<(), String> {
+            let step = match &link.step {
+                None => 0,
+                Some(v) => v.parse::<u64>().map_err(|_| "step".to_string())?,
+            };
+            let choices = match &link.choices {
+                None => Vec::new(),
+                Some(v) => super::permalink::decode_choices(v)?,
+            };
+            let mut run = self.run.0.borrow_mut();
+            super::permalink::replay(&mut run, step, &choices)?;
+            run.clock = run.sim().now() as f64;
+            Ok(())
+        })();
+        if let Err(why) = result {
+            let scenario = self.run.0.borrow().scenario.clone();
+            self.restart(&scenario);
+            self.notices.push(Notice::BrokenLink(why));
+            return;
+        }
+        let run = self.run.0.borrow();
+        let sim = run.sim();
+        if let Some(n) = link.open.as_deref().and_then(|v| v.parse::<u64>().ok()) {
+            if sim.coordinator().global_state(n).is_some() {
+                self.checkpoint = Some(n);
+                self.tab = Tab::Checkpoints;
+            }
+        }
+        if let Some(sel) = &link.sel {
+            self.selection = super::permalink::selection_by_name(sim.physical(), sel);
+        }
+        match link.panel.as_deref() {
+            Some("checkpoints") => self.tab = Tab::Checkpoints,
+            Some("details") => self.tab = Tab::Details,
+            _ => {}
+        }
+    }
+
     /// Chandy-Lamport: the selected process, which the trigger button makes initiate a
     /// snapshot. `None` in the other modes, or with no process selected.
     pub fn snapshot_initiator(&self) -> Option<crate::engine::TaskId> {
@@ -235,6 +293,7 @@ impl Playback {
             mode,
             notices,
             help: false,
+            share: false,
             animate,
             last_frame: Cell::new(None),
             last_render: Cell::new(0.0),
@@ -267,6 +326,7 @@ impl Playback {
             mode: self.mode,
             notices: self.notices.clone(),
             help: self.help,
+            share: self.share,
             animate: self.animate,
             last_frame: Cell::new(self.last_frame.get()),
             last_render: Cell::new(self.last_render.get()),
@@ -456,8 +516,13 @@ impl Reducible for Playback {
                 next.restart(&scenario);
             }
             PlaybackAction::ToggleHelp => next.help = !next.help,
+            PlaybackAction::ToggleShare => {
+                next.share = !next.share;
+                next.playing = false;
+            }
             PlaybackAction::CloseOverlays => {
                 next.help = false;
+                next.share = false;
                 next.selection = None;
             }
             PlaybackAction::Dismiss(i) => {

@@ -21,6 +21,7 @@ pub struct HeaderProps {
     pub modes: Vec<BarrierMode>,
     pub on_lang: Callback<Lang>,
     pub on_help: Callback<()>,
+    pub on_share: Callback<()>,
 }
 
 fn select_value(e: &Event) -> Option<String> {
@@ -107,6 +108,7 @@ pub fn header(p: &HeaderProps) -> Html {
                     }) }
                 </select>
             </label>
+            <button class="share-button" data-testid="share" onclick={p.on_share.reform(|_: MouseEvent| ())}>{ s.share }</button>
             <button class="help-button" data-testid="help" onclick={on_help} title={s.shortcuts} aria-label={s.shortcuts}>{ "?" }</button>
         </header>
     }

@@ -14,6 +14,7 @@ pub mod legend;
 pub mod narration;
 pub mod operator;
 pub mod recovery;
+pub mod share;
 pub mod subtask;
 pub mod throughput;
 pub mod timeline;

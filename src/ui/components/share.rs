@@ -1,0 +1,79 @@
+//! The share dialog: a permalink to this exact moment (scenario, mode, seed, step, the choices
+//! made by hand, what is open) and the `<iframe>` snippet that embeds the same moment in a
+//! course page, each with a copy button.
+
+use yew::prelude::*;
+
+use crate::i18n::Lang;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct ShareProps {
+    pub lang: Lang,
+    /// The permalink.
+    pub url: String,
+    pub on_close: Callback<()>,
+}
+
+/// The `<iframe>` that embeds `url` in a course page.
+pub fn embed_code(url: &str, title: &str) -> String {
+    let src = url.replace('&', "&amp;").replace('"', "&quot;");
+    let title = title.replace('&', "&amp;").replace('"', "&quot;");
+    format!(
+        "<iframe src=\"{src}&amp;embed\" title=\"{title}\" width=\"100%\" height=\"560\" \
+         style=\"border:1px solid #d0d7de;border-radius:6px\" loading=\"lazy\"></iframe>"
+    )
+}
+
+/// Copies the text of the field with this test id to the clipboard (selecting it first, so a
+/// browser that refuses the clipboard leaves it selected for Ctrl+C).
+fn copy(_id: &'static str) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| {
+        #[cfg(target_arch = "wasm32")]
+        {
+            use wasm_bindgen::JsCast;
+            let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+                return;
+            };
+            let Ok(Some(el)) = doc.query_selector(&format!("[data-testid=\"{_id}\"]")) else {
+                return;
+            };
+            let text = if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+                input.select();
+                input.value()
+            } else if let Some(area) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+                area.select();
+                area.value()
+            } else {
+                return;
+            };
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&text);
+            }
+        }
+    })
+}
+
+pub fn share_dialog(p: &ShareProps) -> Html {
+    let s = p.lang.strings();
+    let close = p.on_close.reform(|_: MouseEvent| ());
+    let code = embed_code(&p.url, s.app_title);
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="share-title" data-testid="share-dialog">
+            <div class="dialog share">
+                <h2 id="share-title">{ s.share_title }</h2>
+                <label for="permalink">{ s.share_link }</label>
+                <div class="copy-row">
+                    <input id="permalink" type="text" readonly=true value={p.url.clone()} data-testid="permalink" />
+                    <button onclick={copy("permalink")} data-testid="copy-permalink">{ s.copy }</button>
+                </div>
+                <label for="embed-code">{ s.share_embed }</label>
+                <div class="copy-row">
+                    <textarea id="embed-code" readonly=true rows="4" value={code} data-testid="embed-code" />
+                    <button onclick={copy("embed-code")} data-testid="copy-embed">{ s.copy }</button>
+                </div>
+                <p class="hint">{ s.share_hint }</p>
+                <button onclick={close}>{ s.close }</button>
+            </div>
+        </div>
+    }
+}

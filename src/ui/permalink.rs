@@ -1,0 +1,327 @@
+//! Links to an exact moment: the scenario (a preset's name), mode, language, seed, the step,
+//! the choices made by hand on the way there, and what is open (a completed checkpoint's
+//! global state, the selected subtask or channel, the inspector's tab). Plain Rust, tested
+//! natively; `app.rs` reads the address and the share dialog writes one.
+//!
+//! The choices are a compact code, one entry per action chosen by hand, separated by dots:
+//! the step it was chosen at, a letter, and its numbers separated by dashes — `12d3.40k5`
+//! delivered the head of channel 3 at step 12 and failed task 5 at step 40. Everything between
+//! them is the scheduler's, which determinism replays exactly.
+
+use crate::engine::history::Choice;
+use crate::engine::{Action, CheckpointId, Physical};
+
+use super::run::Run;
+use super::state::{Selection, Tab};
+
+/// The longest run a link may ask to replay: a larger step is refused rather than freezing the
+/// tab.
+pub const MAX_LINK_STEP: u64 = 200_000;
+
+/// What a link asks for beyond the scenario, mode and language.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Moment {
+    pub seed: Option<u64>,
+    pub step: u64,
+    pub choices: Vec<(u64, Action)>,
+    pub open: Option<CheckpointId>,
+    /// `t:Count#1` or `c:Split#0-Count#1`, as the page names them.
+    pub select: Option<String>,
+    pub tab: Option<Tab>,
+}
+
+fn code(a: &Action) -> String {
+    match *a {
+        Action::Deliver { channel } => format!("d{channel}"),
+        Action::Replay { task } => format!("r{task}"),
+        Action::Emit { task } => format!("e{task}"),
+        Action::Trigger => "t".into(),
+        Action::Expire { checkpoint } => format!("x{checkpoint}"),
+        Action::TimeOutAlignment { task, checkpoint } => format!("o{task}-{checkpoint}"),
+        Action::Pause { channel, paused } => format!("p{channel}-{}", u8::from(paused)),
+        Action::SetLatency { channel, latency } => format!("l{channel}-{latency}"),
+        Action::Initiate { task } => format!("i{task}"),
+        Action::SetFifo { channel, fifo } => format!("f{channel}-{}", u8::from(fifo)),
+        Action::Fail { task } => format!("k{task}"),
+        Action::FailJob => "j".into(),
+        Action::Restart => "s".into(),
+        Action::SkipFailure { task } => format!("n{task}"),
+    }
+}
+
+/// The choices made by hand in the first `upto` steps of the log.
+pub fn encode_choices(log: &[Choice], upto: u64) -> String {
+    let mut out = String::new();
+    for (i, c) in log.iter().enumerate().take(upto as usize) {
+        if let Choice::Chosen(a) = c {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out += &format!("{i}{}", code(a));
+        }
+    }
+    out
+}
+
+/// Reads a choices code; a malformed entry is an error naming it.
+pub fn decode_choices(text: &str) -> Result<Vec<(u64, Action)>, String> {
+    let mut out: Vec<(u64, Action)> = Vec::new();
+    for entry in text.split('.').filter(|e| !e.is_empty()) {
+        let bad = || format!("choice {entry:?}");
+        let at = entry.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+        let step: u64 = entry[..at].parse().map_err(|_| bad())?;
+        let letter = entry[at..].chars().next().ok_or_else(bad)?;
+        let rest = &entry[at + letter.len_utf8()..];
+        let nums: Vec<u64> = if rest.is_empty() {
+            Vec::new()
+        } else {
+            rest.split('-')
+                .map(|n| n.parse::<u64>().map_err(|_| bad()))
+                .collect::<Result<_, _>>()?
+        };
+        let n = |i: usize| nums.get(i).copied().ok_or_else(bad);
+        let id = |i: usize| n(i).and_then(|v| u32::try_from(v).map_err(|_| bad()));
+        let action = match (letter, nums.len()) {
+            ('d', 1) => Action::Deliver { channel: id(0)? },
+            ('r', 1) => Action::Replay { task: id(0)? },
+            ('e', 1) => Action::Emit { task: id(0)? },
+            ('t', 0) => Action::Trigger,
+            ('x', 1) => Action::Expire { checkpoint: n(0)? },
+            ('o', 2) => Action::TimeOutAlignment {
+                task: id(0)?,
+                checkpoint: n(1)?,
+            },
+            ('p', 2) => Action::Pause {
+                channel: id(0)?,
+                paused: n(1)? == 1,
+            },
+            ('l', 2) => Action::SetLatency {
+                channel: id(0)?,
+                latency: n(1)?,
+            },
+            ('i', 1) => Action::Initiate { task: id(0)? },
+            ('f', 2) => Action::SetFifo {
+                channel: id(0)?,
+                fifo: n(1)? == 1,
+            },
+            ('k', 1) => Action::Fail { task: id(0)? },
+            ('j', 0) => Action::FailJob,
+            ('s', 0) => Action::Restart,
+            ('n', 1) => Action::SkipFailure { task: id(0)? },
+            _ => return Err(bad()),
+        };
+        if out.last().is_some_and(|&(s, _)| s >= step) {
+            return Err(bad());
+        }
+        out.push((step, action));
+    }
+    Ok(out)
+}
+
+/// How a link names a selection (items are not linked: they move on).
+pub fn selection_name(phys: &Physical, sel: Option<Selection>) -> Option<String> {
+    match sel? {
+        Selection::Task(t) => phys.tasks.get(t as usize).map(|i| format!("t:{}", i.name)),
+        Selection::Channel(c) => {
+            (c < phys.channel_count()).then(|| format!("c:{}", phys.channel_name(c)))
+        }
+        Selection::Item { .. } => None,
+    }
+}
+
+/// The selection a link names, if the graph has it.
+pub fn selection_by_name(phys: &Physical, name: &str) -> Option<Selection> {
+    if let Some(task) = name.strip_prefix("t:") {
+        return phys.task_by_name(task).map(Selection::Task);
+    }
+    let channel = name.strip_prefix("c:")?;
+    (0..phys.channel_count())
+        .find(|&c| phys.channel_name(c) == channel)
+        .map(Selection::Channel)
+}
+
+/// Brings a fresh run to the moment: `step` steps, the scheduler's but for the choices.
+/// A choice the engine refuses (a link from another version, or edited by hand) is an error.
+pub fn replay(run: &mut Run, step: u64, choices: &[(u64, Action)]) -> Result<(), String> {
+    if step > MAX_LINK_STEP {
+        return Err(format!("step {step} (at most {MAX_LINK_STEP})"));
+    }
+    let mut next = choices.iter().peekable();
+    while run.position() < step {
+        let at = run.position();
+        match next.peek() {
+            Some(&&(s, a)) if s == at => {
+                next.next();
+                run.apply(a)
+                    .map_err(|e| format!("choice at step {s}: {e}"))?;
+            }
+            Some(&&(s, _)) if s < at => return Err(format!("choice at step {s}")),
+            _ => {
+                if !run.forward() {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The query string of a link to the run as it is now (without the leading `?`).
+pub fn query(
+    run: &Run,
+    mode: &str,
+    lang_code: &str,
+    selection: Option<Selection>,
+    tab: Tab,
+    open: Option<CheckpointId>,
+) -> String {
+    let mut q = format!(
+        "preset={}&mode={mode}&lang={lang_code}&seed={}&step={}",
+        encode(&run.scenario.name),
+        run.scenario.seed,
+        run.position()
+    );
+    let choices = encode_choices(run.choices(), run.position());
+    if !choices.is_empty() {
+        q += &format!("&choices={choices}");
+    }
+    if let Some(n) = open {
+        q += &format!("&open={n}");
+    }
+    if let Some(name) = selection_name(run.sim().physical(), selection) {
+        q += &format!("&sel={}", encode(&name));
+    }
+    q += match tab {
+        Tab::Checkpoints => "&panel=checkpoints",
+        Tab::Details => "&panel=details",
+    };
+    q
+}
+
+/// Percent-encodes what a query value may not hold as it is.
+fn encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out += &format!("%{b:02X}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    #[test]
+    fn every_action_round_trips_through_the_code() {
+        let actions = [
+            Action::Deliver { channel: 3 },
+            Action::Replay { task: 2 },
+            Action::Emit { task: 0 },
+            Action::Trigger,
+            Action::Expire { checkpoint: 7 },
+            Action::TimeOutAlignment {
+                task: 4,
+                checkpoint: 2,
+            },
+            Action::Pause {
+                channel: 1,
+                paused: true,
+            },
+            Action::SetLatency {
+                channel: 1,
+                latency: 48,
+            },
+            Action::Initiate { task: 1 },
+            Action::SetFifo {
+                channel: 2,
+                fifo: false,
+            },
+            Action::Fail { task: 5 },
+            Action::FailJob,
+            Action::Restart,
+            Action::SkipFailure { task: 5 },
+        ];
+        let log: Vec<Choice> = actions
+            .iter()
+            .flat_map(|&a| [Choice::Scheduled, Choice::Chosen(a)])
+            .collect();
+        let text = encode_choices(&log, log.len() as u64);
+        let back = decode_choices(&text).unwrap();
+        let expected: Vec<(u64, Action)> = actions
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| (2 * i as u64 + 1, a))
+            .collect();
+        assert_eq!(back, expected, "{text}");
+    }
+
+    #[test]
+    fn a_malformed_code_is_refused_naming_the_entry() {
+        for bad in [
+            "12",
+            "d3",
+            "12q3",
+            "12d",
+            "12d3-4",
+            "12dx",
+            "5t.3t",
+            "12d99999999999",
+        ] {
+            let err = decode_choices(bad).unwrap_err();
+            assert!(err.starts_with("choice"), "{bad}: {err}");
+        }
+        assert_eq!(decode_choices("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_link_replays_the_same_moment_with_its_choices() {
+        let mut run = Run::new(presets::recovery()).unwrap();
+        for _ in 0..40 {
+            run.forward();
+        }
+        run.apply(Action::SkipFailure { task: 5 }).unwrap();
+        for _ in 0..30 {
+            run.forward();
+        }
+        run.apply(Action::Fail { task: 2 }).unwrap();
+        for _ in 0..5 {
+            run.forward();
+        }
+        let sel = Some(Selection::Task(5));
+        let q = query(&run, "aligned", "en", sel, Tab::Checkpoints, Some(1));
+        assert!(q.contains("step=77"), "{q}");
+        assert!(q.contains("choices=40n5.71k2"), "{q}");
+        assert!(q.contains("sel=t%3ACount%231"), "{q}");
+        // The same moment from the link's parts.
+        let mut again = Run::new(presets::recovery()).unwrap();
+        replay(&mut again, 77, &decode_choices("40n5.71k2").unwrap()).unwrap();
+        assert_eq!(again.position(), run.position());
+        assert_eq!(again.sim().now(), run.sim().now());
+        assert_eq!(again.sim().recoveries(), run.sim().recoveries());
+        assert_eq!(
+            selection_by_name(again.sim().physical(), "t:Count#1"),
+            Some(Selection::Task(5))
+        );
+        // A choice the engine refuses is an error, not a different moment.
+        let mut other = Run::new(presets::recovery()).unwrap();
+        let err = replay(&mut other, 10, &[(3, Action::Restart)]).unwrap_err();
+        assert!(err.contains("step 3"), "{err}");
+    }
+
+    #[test]
+    fn selections_are_named_as_the_page_names_them() {
+        let run = Run::new(presets::alignment()).unwrap();
+        let phys = run.sim().physical();
+        for c in 0..phys.channel_count() {
+            let name = selection_name(phys, Some(Selection::Channel(c))).unwrap();
+            assert_eq!(selection_by_name(phys, &name), Some(Selection::Channel(c)));
+        }
+        assert_eq!(selection_by_name(phys, "t:Nope#0"), None);
+        assert_eq!(selection_by_name(phys, "zz"), None);
+    }
+}

@@ -1,0 +1,76 @@
+// Links to an exact moment and the share dialog: a permalink restores the step, the choices
+// made by hand on the way (here a failure), the open global state and the selected subtask;
+// the embed snippet is an <iframe> of the same moment with `embed`; a broken link gives a
+// notice and the scenario from its start, and a huge value does not break the layout.
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+
+test('a permalink restores the moment: step, a failure chosen by hand, the open checkpoint and the selection', async ({ page, browser }) => {
+  const app = new Playground(page);
+  await app.open('?preset=recovery&mode=at-least-once');
+  await app.stepFast(60);
+  // A choice by hand: Split#0 fails now (the planned failure of Count#1 is still to come).
+  await app.subtask('Split', 0).click();
+  await app.testId('fail-task').click();
+  await expect(app.subtask('Split', 0)).toHaveAttribute('data-status', 'failed');
+  await app.stepFast(40);
+  await app.subtask('Count', 1).click();
+  await app.openCheckpoint(1);
+  const before = await app.fingerprint();
+  const state = await app.readGlobalState();
+
+  await app.testId('share').click();
+  const link = await app.testId('permalink').inputValue();
+  expect(link).toMatch(/[?&]preset=recovery&mode=at-least-once&lang=en&seed=1&step=101/);
+  expect(link).toMatch(/[?&]choices=60k2(&|$)/);
+  expect(link).toMatch(/[?&]open=1(&|$)/);
+  expect(link).toMatch(/[?&]sel=t%3ACount%231(&|$)/);
+  expect(link).toMatch(/[?&]panel=checkpoints(&|$)/);
+  const code = await app.testId('embed-code').inputValue();
+  expect(code).toMatch(/^<iframe src="http[^"]*&amp;embed" title="ABS Playground"/);
+  expect(code).toContain('step=101');
+  await app.screenshot('share-dialog');
+  await page.keyboard.press('Escape');
+  await expect(app.testId('share-dialog')).toHaveCount(0);
+
+  // The link in a fresh page: the same moment.
+  const other = await browser.newPage();
+  const again = new Playground(other);
+  await other.goto(link);
+  await expect(again.testId('step-counter')).toContainText('101');
+  const after = await again.fingerprint();
+  expect(after.counter).toBe(before.counter);
+  expect(after.clock).toBe(before.clock);
+  expect(after.subtasks).toEqual(before.subtasks);
+  expect(after.checkpoints).toEqual(before.checkpoints);
+  expect(after.channels).toEqual(before.channels);
+  await expect(again.subtask('Count', 1)).toHaveClass(/\bselected\b/);
+  expect(await again.readGlobalState()).toEqual(state);
+  await other.close();
+});
+
+test('a broken link gives a notice and the scenario from its start; a huge value does not break the layout', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=recovery&step=40&choices=12q9');
+  await expect(app.testId('notice')).toContainText('could not be followed');
+  await expect(app.testId('step-counter')).toContainText('0');
+  await expect(app.lesson()).toContainText('Failure and recovery');
+
+  // A choice the engine refuses (a restart while nothing failed) is broken too.
+  await app.open('?preset=recovery&step=20&choices=5s');
+  await expect(app.testId('notice')).toContainText('choice at step 5');
+  await expect(app.testId('step-counter')).toContainText('0');
+
+  const huge = 'x'.repeat(5000);
+  await app.open(`?preset=${huge}&seed=${huge}`);
+  const notices = app.testId('notice');
+  await expect(notices.first()).toBeVisible();
+  const width = page.viewportSize().width;
+  for (const box of await notices.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+    expect(box.right).toBeLessThanOrEqual(width + 1);
+    expect(box.height).toBeLessThan(120);
+  }
+  const doc = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(doc).toBeLessThanOrEqual(width + 1);
+  await expect(app.lesson()).toContainText('Alignment');
+});
