@@ -671,6 +671,7 @@ pub const STRINGS: Strings = Strings {
     share_embed: "Embed it in a course page",
     share_hint: "The link replays the same run to the same step: the engine is deterministic.",
     copy: "Copy",
+    open_full: "Open in the full playground ↗",
     broken_link: |why| format!("This link could not be followed ({why}); showing the scenario from its start."),
     throughput_title: "Throughput at the sinks",
     throughput_latest: |v, per| format!("{v} per {per}"),

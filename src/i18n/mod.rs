@@ -207,6 +207,8 @@ pub struct Strings {
     pub share_embed: &'static str,
     pub share_hint: &'static str,
     pub copy: &'static str,
+    /// Embedded: the link to the same moment in the full playground.
+    pub open_full: &'static str,
     /// A link to a moment that could not be followed (why).
     pub broken_link: fn(&str) -> String,
     pub throughput_title: &'static str,

@@ -569,6 +569,7 @@ pub const STRINGS: Strings = Strings {
     share_embed: "嵌入課程頁面",
     share_hint: "連結會把同一次執行重放到同一步：引擎是確定性的。",
     copy: "複製",
+    open_full: "在完整的遊樂場中開啟 ↗",
     broken_link: |why| format!("無法開啟這個連結（{why}）；改為從頭顯示這個情境。"),
     throughput_title: "輸出端的吞吐量",
     throughput_latest: |v, per| format!("每 {per} 單位 {v} 筆"),

@@ -32,6 +32,10 @@ struct Query {
     lang: Option<String>,
     seed: Option<String>,
     link: LinkParams,
+    /// `embed`: the compact view for an `<iframe>`; `speed` (1 = real pace), `autoplay`.
+    embed: bool,
+    speed: Option<String>,
+    autoplay: bool,
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -52,6 +56,9 @@ fn query() -> Query {
                 sel: p.get("sel"),
                 panel: p.get("panel"),
             },
+            embed: p.has("embed"),
+            speed: p.get("speed"),
+            autoplay: p.has("autoplay"),
         },
         None => Query::default(),
     }
@@ -156,6 +163,17 @@ pub fn app() -> Html {
         p.notices = notices;
         p.notices.extend(own);
         p.follow(&q.link);
+        p.embed = q.embed;
+        match q.speed.as_deref().map(str::parse::<f64>) {
+            Some(Ok(v)) if v.is_finite() && v > 0.0 => p.speed_exp = v.log2(),
+            Some(_) => p.notices.push(Notice::BadParam {
+                param: "speed",
+                value: q.speed.clone().unwrap_or_default(),
+                used: "1".into(),
+            }),
+            None => {}
+        }
+        p.playing = q.autoplay;
         p
     });
     let dispatcher = playback.dispatcher();
@@ -186,9 +204,34 @@ pub fn app() -> Html {
     {
         let dispatcher = dispatcher.clone();
         use_effect_with((), move |_| {
-            let listener = keyboard::listen(dispatcher);
+            let listener = keyboard::listen(dispatcher.clone());
+            let messages = host_link::listen(dispatcher);
+            host_link::post("{\"type\":\"abs:ready\"}");
             move || {
-                let _keep_until_unmount = listener;
+                let _keep_until_unmount = (listener, messages);
+            }
+        });
+    }
+    {
+        // The embedding page hears every change, at most about ten a second while playing.
+        let run = playback.run.0.borrow();
+        let sim = run.sim();
+        let text = crate::ui::host::state_message(
+            run.position(),
+            sim.now(),
+            playback.playing,
+            &playback.preset,
+            mode_param,
+            sim.coordinator().checkpoints(),
+        );
+        let last = use_mut_ref(|| (0.0f64, String::new()));
+        let playing = playback.playing;
+        use_effect_with(text, move |text| {
+            let now = host_link::now_ms();
+            let mut last = last.borrow_mut();
+            if last.1 != *text && !(playing && now - last.0 < 100.0) {
+                host_link::post(text);
+                *last = (now, text.clone());
             }
         });
     }
@@ -316,14 +359,45 @@ pub fn app() -> Html {
     });
     let help_close = send(|| PlaybackAction::CloseOverlays);
 
-    html! {
-        <div class={classes!("app", playback.manual.then_some("manual"))}>
+    let link = || {
+        format!(
+            "{}?{}",
+            page_address(),
+            crate::ui::permalink::query(
+                &run,
+                mode_param,
+                playback.lang.code(),
+                playback.selection,
+                playback.tab,
+                playback.checkpoint,
+            )
+        )
+    };
+    let embed_bar = if playback.embed {
+        html! {
+            <div class="embed-bar">
+                <strong>{ title.clone() }</strong>
+                <button data-testid="embed-inspector" aria-pressed={if playback.side_open { "true" } else { "false" }}
+                    onclick={send(|| PlaybackAction::ToggleSide).reform(|_: MouseEvent| ())}>
+                    { if playback.side_open { s.dataflow } else { s.inspector } }
+                </button>
+                <a href={link()} target="_blank" rel="noopener" data-testid="open-full">{ s.open_full }</a>
+            </div>
+        }
+    } else {
+        html! {
             <Header preset={AttrValue::from(playback.preset.clone())} mode={playback.mode} lang={playback.lang}
                 on_preset={on_preset} on_mode={on_mode} on_lang={on_lang}
                 timeout={timeout} on_timeout={send(|| PlaybackAction::SetAlignedTimeout)}
                 modes={run.modes().to_vec()}
                 on_help={send(|| PlaybackAction::ToggleHelp)}
                 on_share={send(|| PlaybackAction::ToggleShare)} />
+        }
+    };
+    html! {
+        <div class={classes!("app", playback.manual.then_some("manual"), playback.embed.then_some("embed"),
+            (playback.embed && playback.side_open).then_some("side-open"))}>
+            { embed_bar }
             <div class="notices">{ for notices }</div>
             <main class="main">
                 <section class="view" aria-label={s.dataflow}>
@@ -382,13 +456,95 @@ pub fn app() -> Html {
             if playback.share {
                 { share_dialog(&ShareProps {
                     lang: playback.lang,
-                    url: format!("{}?{}", page_address(), crate::ui::permalink::query(
-                        &run, mode_param, playback.lang.code(), playback.selection, playback.tab,
-                        playback.checkpoint)),
+                    url: link(),
                     on_close: send(|| PlaybackAction::ToggleShare),
                 }) }
             }
         </div>
+    }
+}
+
+/// The `postMessage` link with a page that embeds the player (see `host.rs`).
+mod host_link {
+    use super::*;
+
+    /// The `origin` the address names, if any: only its messages are taken, and ours go only
+    /// to it.
+    #[cfg(target_arch = "wasm32")]
+    fn origin() -> Option<String> {
+        web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
+            .and_then(|p| p.get("origin"))
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn listen(
+        dispatcher: UseReducerDispatcher<Playback>,
+    ) -> Option<gloo::events::EventListener> {
+        use wasm_bindgen::{JsCast, JsValue};
+        let window = web_sys::window()?;
+        let only = origin();
+        Some(gloo::events::EventListener::new(
+            &window,
+            "message",
+            move |e| {
+                let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
+                    return;
+                };
+                if only.as_ref().is_some_and(|o| *o != e.origin()) {
+                    return;
+                }
+                let data = e.data();
+                if !data.is_object() {
+                    return;
+                }
+                let get = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).ok();
+                let message = crate::ui::host::HostMessage::read(
+                    get("type").and_then(|v| v.as_string()),
+                    |k| get(k).and_then(|v| v.as_string()),
+                    |k| get(k).and_then(|v| v.as_f64()),
+                );
+                if let Some(m) = message {
+                    dispatcher.dispatch(PlaybackAction::Host(m));
+                }
+            },
+        ))
+    }
+
+    /// Posts a message (JSON text) to the embedding page, if there is one.
+    #[cfg(target_arch = "wasm32")]
+    pub fn post(text: &str) {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let Ok(Some(parent)) = window.parent() else {
+            return;
+        };
+        if js_sys::Object::is(&parent, &window) {
+            return;
+        }
+        if let Ok(v) = js_sys::JSON::parse(text) {
+            let _ = parent.post_message(&v, origin().as_deref().unwrap_or("*"));
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn now_ms() -> f64 {
+        js_sys::Date::now()
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn listen(_dispatcher: UseReducerDispatcher<Playback>) -> Option<()> {
+        None
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn post(_text: &str) {}
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn now_ms() -> f64 {
+        0.0
     }
 }
 

@@ -3,6 +3,7 @@
 mod app;
 pub mod components;
 pub mod fmt;
+pub mod host;
 pub mod layout;
 pub mod palette;
 pub mod permalink;

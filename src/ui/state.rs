@@ -86,6 +86,10 @@ pub struct Playback {
     pub help: bool,
     /// The share dialog is open.
     pub share: bool,
+    /// The compact view for an `<iframe>` (`?embed`).
+    pub embed: bool,
+    /// Embedded: the inspector is shown instead of the dataflow.
+    pub side_open: bool,
     /// False when the user prefers reduced motion: items jump from step to step.
     pub animate: bool,
     last_frame: Cell<Option<f64>>,
@@ -128,6 +132,10 @@ pub enum PlaybackAction {
     ToggleHelp,
     /// Open or close the share dialog (pauses: the link is to this moment).
     ToggleShare,
+    /// Embedded: show the inspector instead of the dataflow, or back.
+    ToggleSide,
+    /// A message from the page embedding the player (`host.rs`).
+    Host(super::host::HostMessage),
     CloseOverlays,
     Dismiss(usize),
 }
@@ -206,6 +214,50 @@ pub struct LinkParams {
 }
 
 impl Playback {
+    /// Does what the embedding page asked for (`host.rs`); what cannot be done is ignored.
+    fn host(&mut self, m: super::host::HostMessage) {
+        use super::host::HostMessage;
+        match m {
+            HostMessage::Play => {
+                if !self.playing {
+                    self.playing = true;
+                    self.last_frame.set(None);
+                }
+            }
+            HostMessage::Pause => self.playing = false,
+            HostMessage::Step(n) => {
+                self.playing = false;
+                let mut run = self.run.0.borrow_mut();
+                for _ in 0..n {
+                    if !run.forward() {
+                        break;
+                    }
+                }
+                run.clock = run.sim().now() as f64;
+            }
+            HostMessage::Seek(step) => {
+                self.playing = false;
+                let mut run = self.run.0.borrow_mut();
+                let len = run.len();
+                run.seek(step.min(len));
+                while run.position() < step && run.forward() {}
+                run.clock = run.sim().now() as f64;
+            }
+            HostMessage::Load { preset, mode, seed } => {
+                if presets::by_name(&preset).is_err() {
+                    return;
+                }
+                let (mut scenario, mode, _, _) =
+                    resolve(Some(&preset), mode.as_deref(), Some(self.lang.code()));
+                if let Some(seed) = seed {
+                    scenario.seed = seed;
+                }
+                self.mode = mode;
+                self.restart(&scenario);
+            }
+        }
+    }
+
     /// Brings the run to the moment a link names: its step (with the choices made on the way),
     /// the open checkpoint, the selection and the inspector's tab. A link that cannot be
     /// followed gives a notice and the scenario from its start — never a blank page.
@@ -294,6 +346,8 @@ impl Playback {
             notices,
             help: false,
             share: false,
+            embed: false,
+            side_open: false,
             animate,
             last_frame: Cell::new(None),
             last_render: Cell::new(0.0),
@@ -327,6 +381,8 @@ impl Playback {
             notices: self.notices.clone(),
             help: self.help,
             share: self.share,
+            embed: self.embed,
+            side_open: self.side_open,
             animate: self.animate,
             last_frame: Cell::new(self.last_frame.get()),
             last_render: Cell::new(self.last_render.get()),
@@ -516,6 +572,8 @@ impl Reducible for Playback {
                 next.restart(&scenario);
             }
             PlaybackAction::ToggleHelp => next.help = !next.help,
+            PlaybackAction::ToggleSide => next.side_open = !next.side_open,
+            PlaybackAction::Host(m) => next.host(m),
             PlaybackAction::ToggleShare => {
                 next.share = !next.share;
                 next.playing = false;

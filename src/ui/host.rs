@@ -1,0 +1,179 @@
+//! The host-page API: a course page that embeds the player in an `<iframe>` drives it with
+//! `postMessage` and hears what it does.
+//!
+//! Host → player: `{"type": "abs:play"}`, `{"type": "abs:pause"}`, `{"type": "abs:step",
+//! "count": n}`, `{"type": "abs:seek", "step": n}`, `{"type": "abs:load", "preset": "…",
+//! "mode": "…", "seed": n}`. Anything else is ignored without error; with `?origin=` in the
+//! player's address, messages from any other origin are ignored too.
+//!
+//! Player → host: `{"type": "abs:ready"}` once, then `{"type": "abs:state", "step", "time",
+//! "playing", "preset", "mode", "checkpoints": [{"id", "status"}]}` after each change, at most
+//! about ten a second while playing. The message text is made here (plain Rust, tested
+//! natively); the page parses it into an object for `postMessage`.
+
+use crate::engine::coordinator::{CheckpointStatus, CheckpointSummary};
+
+/// What a host asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostMessage {
+    Play,
+    Pause,
+    Step(u64),
+    Seek(u64),
+    Load {
+        preset: String,
+        mode: Option<String>,
+        seed: Option<u64>,
+    },
+}
+
+/// The most steps one `abs:step` or `abs:seek` runs.
+pub const MAX_HOST_STEPS: u64 = 200_000;
+
+impl HostMessage {
+    /// Reads a message from its fields: `field(name)` gives a string field, `number(name)` a
+    /// number. `None` for anything that is not one of the API's messages.
+    pub fn read(
+        kind: Option<String>,
+        field: impl Fn(&str) -> Option<String>,
+        number: impl Fn(&str) -> Option<f64>,
+    ) -> Option<HostMessage> {
+        let count = |name: &str| {
+            number(name)
+                .filter(|n| n.is_finite() && *n >= 0.0)
+                .map(|n| (n as u64).min(MAX_HOST_STEPS))
+        };
+        Some(match kind?.as_str() {
+            "abs:play" => HostMessage::Play,
+            "abs:pause" => HostMessage::Pause,
+            "abs:step" => HostMessage::Step(count("count").unwrap_or(1)),
+            "abs:seek" => HostMessage::Seek(count("step")?),
+            "abs:load" => HostMessage::Load {
+                preset: field("preset")?,
+                mode: field("mode"),
+                seed: count("seed"),
+            },
+            _ => return None,
+        })
+    }
+}
+
+fn status(s: &CheckpointStatus) -> &'static str {
+    match s {
+        CheckpointStatus::InProgress => "in-progress",
+        CheckpointStatus::Completed => "completed",
+        CheckpointStatus::Aborted { .. } => "aborted",
+    }
+}
+
+/// A JSON string literal.
+fn quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out += "\\\"",
+            '\\' => out += "\\\\",
+            c if (c as u32) < 0x20 => out += &format!("\\u{:04x}", c as u32),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The `abs:state` message, as JSON text.
+pub fn state_message(
+    step: u64,
+    time: u64,
+    playing: bool,
+    preset: &str,
+    mode: &str,
+    checkpoints: &[CheckpointSummary],
+) -> String {
+    let list: Vec<String> = checkpoints
+        .iter()
+        .map(|c| format!("{{\"id\":{},\"status\":\"{}\"}}", c.id, status(&c.status)))
+        .collect();
+    format!(
+        "{{\"type\":\"abs:state\",\"step\":{step},\"time\":{time},\"playing\":{playing},\"preset\":{},\"mode\":{},\"checkpoints\":[{}]}}",
+        quoted(preset),
+        quoted(mode),
+        list.join(",")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    fn read(kind: &str, fields: &[(&str, &str)], numbers: &[(&str, f64)]) -> Option<HostMessage> {
+        HostMessage::read(
+            Some(kind.to_string()),
+            |n| fields.iter().find(|f| f.0 == n).map(|f| f.1.to_string()),
+            |n| numbers.iter().find(|f| f.0 == n).map(|f| f.1),
+        )
+    }
+
+    #[test]
+    fn the_api_messages_are_read_and_anything_else_is_not() {
+        assert_eq!(read("abs:play", &[], &[]), Some(HostMessage::Play));
+        assert_eq!(read("abs:pause", &[], &[]), Some(HostMessage::Pause));
+        assert_eq!(
+            read("abs:step", &[], &[("count", 5.0)]),
+            Some(HostMessage::Step(5))
+        );
+        assert_eq!(read("abs:step", &[], &[]), Some(HostMessage::Step(1)));
+        assert_eq!(
+            read("abs:seek", &[], &[("step", 40.0)]),
+            Some(HostMessage::Seek(40))
+        );
+        assert_eq!(read("abs:seek", &[], &[]), None, "a seek needs its step");
+        assert_eq!(read("abs:seek", &[], &[("step", f64::NAN)]), None);
+        assert_eq!(
+            read("abs:step", &[], &[("count", 1e30)]),
+            Some(HostMessage::Step(MAX_HOST_STEPS))
+        );
+        assert_eq!(
+            read(
+                "abs:load",
+                &[("preset", "recovery"), ("mode", "at-least-once")],
+                &[("seed", 3.0)]
+            ),
+            Some(HostMessage::Load {
+                preset: "recovery".into(),
+                mode: Some("at-least-once".into()),
+                seed: Some(3)
+            })
+        );
+        assert_eq!(read("abs:load", &[], &[]), None);
+        assert_eq!(read("play", &[], &[]), None);
+        assert_eq!(HostMessage::read(None, |_| None, |_| None), None);
+    }
+
+    #[test]
+    fn the_state_message_is_json_with_the_contracts_fields() {
+        let mut sim = presets::alignment().simulation().unwrap();
+        while sim.coordinator().checkpoints().len() < 2 {
+            sim.step();
+        }
+        let text = state_message(
+            sim.steps(),
+            sim.now(),
+            true,
+            "al\"ign",
+            "aligned",
+            sim.coordinator().checkpoints(),
+        );
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["type"], "abs:state");
+        assert_eq!(v["step"], sim.steps());
+        assert_eq!(v["time"], sim.now());
+        assert_eq!(v["playing"], true);
+        assert_eq!(v["preset"], "al\"ign");
+        assert_eq!(v["mode"], "aligned");
+        assert_eq!(v["checkpoints"][0]["id"], 1);
+        assert_eq!(v["checkpoints"][0]["status"], "completed");
+        assert_eq!(v["checkpoints"][1]["status"], "in-progress");
+    }
+}

@@ -1,0 +1,117 @@
+// The player as a course component: the example course page (static/course-example.html,
+// served from a sub-path as a course site would) embeds two players and drives them with
+// postMessage; each answers abs:ready once and abs:state after every change. The compact
+// `?embed` view fits a small iframe; `?origin=` restricts whose messages are taken.
+const { execFileSync } = require('child_process');
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+const sites = require('./sites');
+
+/** The latest abs:state a player of the course page sent (null before any). */
+const stateOf = (page, id) => page.evaluate((id) => {
+  const p = window.players[id];
+  return p && p.state ? p.state : null;
+}, id);
+
+/** Waits until a player's state satisfies `ok`, then returns it. */
+async function waitState(page, id, ok) {
+  await expect.poll(async () => {
+    const s = await stateOf(page, id);
+    return Boolean(s && ok(s));
+  }, { timeout: 15000 }).toBe(true);
+  return stateOf(page, id);
+}
+
+test('the example course page drives two embedded players with postMessage and hears their state', async ({ page }) => {
+  await page.goto(`${sites.subpathUrl}course-example.html`);
+  await expect.poll(() => page.evaluate(() =>
+    ['alignment', 'recovery'].every((id) => window.players[id] && window.players[id].ready)), { timeout: 20000 })
+    .toBe(true);
+  let s = await waitState(page, 'alignment', (x) => x.step === 0);
+  expect(s).toMatchObject({ type: 'abs:state', step: 0, playing: false, preset: 'alignment', mode: 'aligned', checkpoints: [] });
+
+  // Step and seek: the player reports exactly the engine's step and time.
+  await page.evaluate(() => window.send('alignment', { type: 'abs:step', count: 10 }));
+  s = await waitState(page, 'alignment', (x) => x.step === 10);
+  await page.evaluate(() => window.send('alignment', { type: 'abs:seek', step: 60 }));
+  s = await waitState(page, 'alignment', (x) => x.step === 60);
+  const trace = execFileSync(sites.absSim, ['run', '--preset', 'alignment', '--mode', 'aligned', '--steps', '60'],
+    { encoding: 'utf8' }).trim().split('\n');
+  const sixty = JSON.parse(trace[59]);
+  expect(s.time).toBe(sixty.time);
+  expect(s.checkpoints.map((c) => c.id)).toEqual([1]);
+
+  // Play, then pause: it moved on while playing.
+  await page.evaluate(() => window.send('alignment', { type: 'abs:play' }));
+  await waitState(page, 'alignment', (x) => x.playing && x.step > 60);
+  await page.evaluate(() => window.send('alignment', { type: 'abs:pause' }));
+  s = await waitState(page, 'alignment', (x) => !x.playing);
+  expect(s.step).toBeGreaterThan(60);
+
+  // Junk is ignored without error (the fixture fails the test on any page error).
+  await page.evaluate(() => {
+    for (const m of ['abs:step', { type: 'nope' }, { type: 'abs:seek' }, { type: 'abs:step', count: 'x' }, null, 42]) {
+      window.send('alignment', m);
+    }
+  });
+  await page.waitForTimeout(300);
+  const still = await stateOf(page, 'alignment');
+  expect(still.step).toBe(s.step + 1); // only the `count: 'x'` step, which defaults to one step
+  // The other player did not hear any of it.
+  expect((await stateOf(page, 'recovery')).step).toBe(0);
+
+  // Load another mode, and run it to its end: the failure-free comparison says at-least-once
+  // counted twice; the state lists the checkpoint the failure abandoned.
+  await page.click('button:has-text("At-least-once")');
+  s = await waitState(page, 'recovery', (x) => x.mode === 'at-least-once' && x.step === 0);
+  await page.evaluate(() => window.send('recovery', { type: 'abs:seek', step: 250 }));
+  s = await waitState(page, 'recovery', (x) => x.step === 250);
+  expect(s.checkpoints.some((c) => c.status === 'aborted')).toBe(true);
+  const frame = page.frameLocator('#recovery');
+  await expect(frame.getByTestId('final-comparison')).toHaveAttribute('data-equal', 'false');
+  await page.screenshot({ path: `${sites.screenshots}/course-example.png`, fullPage: true });
+});
+
+test('?origin= takes messages from that origin only', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment&origin=https://course.example');
+  await page.evaluate(() => window.postMessage({ type: 'abs:step', count: 5 }, '*'));
+  await page.waitForTimeout(300);
+  expect(await app.stepCount()).toBe(0);
+  await app.open('?preset=alignment');
+  await page.evaluate(() => window.postMessage({ type: 'abs:step', count: 5 }, '*'));
+  await expect(app.testId('step-counter')).toContainText('5');
+});
+
+for (const [w, h] of [[480, 360], [1024, 640]]) {
+  test(`the embedded view fits ${w}×${h}: graph, controls and narration without overlaps, the inspector behind a button`, async ({ page }) => {
+    await page.setViewportSize({ width: w, height: h });
+    const app = new Playground(page);
+    await app.open('?embed&preset=recovery&mode=aligned&step=140&panel=details');
+    await expect(app.testId('open-full')).toBeVisible();
+    const href = await app.testId('open-full').getAttribute('href');
+    expect(href).toMatch(/preset=recovery&mode=aligned&lang=en&seed=1&step=140/);
+    expect(href).not.toMatch(/embed/);
+    await expect(page.locator('.header')).toHaveCount(0);
+    const box = async (sel) => page.locator(sel).first().boundingBox();
+    const stage = await box('[data-testid="dataflow"]');
+    const controls = await box('.controls');
+    const narration = await box('[data-testid="narration"]');
+    for (const b of [stage, controls, narration]) {
+      expect(b).not.toBeNull();
+      expect(b.x).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.width).toBeLessThanOrEqual(w + 1);
+    }
+    expect(stage.height).toBeGreaterThan(60);
+    expect(stage.y + stage.height).toBeLessThanOrEqual(controls.y + 1);
+    expect(controls.y + controls.height).toBeLessThanOrEqual(narration.y + 1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(w + 1);
+    await app.screenshot(`embed-${w}x${h}`);
+    // The inspector is a button away, and back.
+    await app.testId('embed-inspector').click();
+    await expect(app.testId('tab-details')).toBeVisible();
+    await expect(app.testId('dataflow')).toBeHidden();
+    await app.testId('embed-inspector').click();
+    await expect(app.testId('dataflow')).toBeVisible();
+  });
+}
