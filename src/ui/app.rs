@@ -164,9 +164,9 @@ pub fn app() -> Html {
         p.notices.extend(own);
         p.follow(&q.link);
         p.embed = q.embed;
-        match q.speed.as_deref().map(str::parse::<f64>) {
-            Some(Ok(v)) if v.is_finite() && v > 0.0 => p.speed_exp = v.log2(),
-            Some(_) => p.notices.push(Notice::BadParam {
+        match q.speed.as_deref().map(crate::ui::permalink::parse_speed) {
+            Some(Some(v)) => p.speed_exp = v.log2(),
+            Some(None) => p.notices.push(Notice::BadParam {
                 param: "speed",
                 value: q.speed.clone().unwrap_or_default(),
                 used: "1".into(),

@@ -198,6 +198,26 @@ pub fn query(
     q
 }
 
+/// A speed factor as a link writes it (`2`, `0.5`): digits with at most one point. Not
+/// `str::parse::<f64>`, whose float parser weighs kilobytes of the page's wasm.
+pub fn parse_speed(text: &str) -> Option<f64> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if whole.len() > 6 || frac.len() > 6 || (whole.is_empty() && frac.is_empty()) {
+        return None;
+    }
+    let int = |d: &str| -> Option<u32> {
+        if d.is_empty() {
+            Some(0)
+        } else if d.bytes().all(|b| b.is_ascii_digit()) {
+            d.parse().ok()
+        } else {
+            None
+        }
+    };
+    let v = f64::from(int(whole)?) + f64::from(int(frac)?) / 10f64.powi(frac.len() as i32);
+    (v > 0.0).then_some(v)
+}
+
 /// Percent-encodes what a query value may not hold as it is.
 fn encode(s: &str) -> String {
     let mut out = String::new();
@@ -311,6 +331,17 @@ mod tests {
         let mut other = Run::new(presets::recovery()).unwrap();
         let err = replay(&mut other, 10, &[(3, Action::Restart)]).unwrap_err();
         assert!(err.contains("step 3"), "{err}");
+    }
+
+    #[test]
+    fn a_speed_is_a_positive_decimal() {
+        assert_eq!(parse_speed("2"), Some(2.0));
+        assert_eq!(parse_speed("0.5"), Some(0.5));
+        assert_eq!(parse_speed(".25"), Some(0.25));
+        assert_eq!(parse_speed("4."), Some(4.0));
+        for bad in ["", ".", "0", "-1", "1e3", "fast", "1.2.3", "9999999", "NaN"] {
+            assert_eq!(parse_speed(bad), None, "{bad}");
+        }
     }
 
     #[test]
