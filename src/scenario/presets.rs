@@ -17,6 +17,10 @@ pub const NAMES: &[&str] = &[
     "large",
 ];
 
+/// Presets that measure the page rather than teach: left out of the students' list (a link
+/// still opens them).
+pub const BENCHMARKS: &[&str] = &["large"];
+
 pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
     match name {
         "alignment" => Ok(alignment()),

@@ -573,14 +573,18 @@ mod keyboard {
                 if e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
-                let in_field = e
+                let tag = e
                     .target()
                     .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| {
-                        matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
-                    });
+                    .map(|el| el.tag_name());
+                let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
                 let key = e.key();
                 if in_field && key != "Escape" {
+                    return;
+                }
+                // Space (and Enter) on a focused button or link presses that, not Play.
+                let on_control = matches!(tag.as_deref(), Some("BUTTON" | "A"));
+                if on_control && matches!(key.as_str(), " " | "Spacebar" | "Enter") {
                     return;
                 }
                 let action = match key.as_str() {

@@ -115,3 +115,14 @@ for (const [w, h] of [[480, 360], [1024, 640]]) {
     await expect(app.testId('dataflow')).toBeVisible();
   });
 }
+
+test('the students\' list of scenarios leaves out the benchmark, which a link still opens', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=recovery');
+  const names = await app.testId('preset').locator('option').evaluateAll((os) => os.map((o) => o.value));
+  expect(names).toContain('recovery');
+  expect(names).not.toContain('large');
+  await app.open('?preset=large');
+  await expect(app.testId('preset')).toHaveValue('large');
+  await expect(app.lesson()).toContainText('200 subtasks');
+});

@@ -177,6 +177,23 @@ test('the keyboard drives playback and shows its shortcuts', async ({ page }) =>
   await expect(app.checkpoint(1)).toBeVisible();
 });
 
+test('Space on a focused button presses that button; elsewhere it plays and pauses', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open();
+  await app.testId('step').focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  expect(await app.stepCount()).toBe(2);
+  await expect(app.testId('play')).not.toHaveAttribute('aria-pressed', 'true');
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('Space');
+  await expect.poll(() => app.stepCount()).toBeGreaterThan(2);
+  await page.keyboard.press('Space');
+  const paused = await app.stepCount();
+  await page.waitForTimeout(400);
+  expect(await app.stepCount()).toBe(paused);
+});
+
 test('a mode switch re-runs the same scenario; bad address values are explained', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=nope&mode=sideways');

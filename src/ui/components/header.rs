@@ -76,7 +76,7 @@ pub fn header(p: &HeaderProps) -> Html {
             <label>
                 <span>{ s.preset_label }</span>
                 <select data-testid="preset" onchange={on_preset}>
-                    { for presets::NAMES.iter().map(|name| {
+                    { for presets::NAMES.iter().filter(|n| !presets::BENCHMARKS.contains(n) || p.preset == **n).map(|name| {
                         let title = (s.preset_text)(name).map_or(*name, |t| t.0);
                         html! { <option value={*name} selected={p.preset == *name}>{ title }</option> }
                     }) }
