@@ -194,6 +194,25 @@ test('Space on a focused button presses that button; elsewhere it plays and paus
   expect(await app.stepCount()).toBe(paused);
 });
 
+test('the shortcuts dialog takes the focus, keeps it, and gives it back', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open();
+  await app.testId('help').click();
+  await expect(app.testId('close-help')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(app.testId('close-help')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(app.testId('shortcuts')).toHaveCount(0);
+  await expect(app.testId('help')).toBeFocused();
+  // Enter on the focused Close button closes it too, and focus goes back again.
+  await page.keyboard.press('Enter');
+  await expect(app.testId('close-help')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(app.testId('shortcuts')).toHaveCount(0);
+  await expect(app.testId('help')).toBeFocused();
+});
+
 test('a mode switch re-runs the same scenario; bad address values are explained', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=nope&mode=sideways');
