@@ -14,8 +14,10 @@ use crate::scenario::{Scenario, ScenarioError};
 
 use super::layout::{self, Layout};
 
-/// Virtual time units per second of wall time at 1× speed.
-pub const TIME_PER_SECOND: f64 = 10.0;
+/// Virtual time units per second of wall time at 1× speed. Four make about two steps and two
+/// narration sentences a second on the presets — what a student can read as it happens (ten
+/// made five, too fast to follow); the speed slider goes up to 8×.
+pub const TIME_PER_SECOND: f64 = 4.0;
 /// Steps whose narration is kept around the current position.
 pub const JOURNAL_WINDOW: u64 = 60;
 /// The journal never holds more steps than this.
