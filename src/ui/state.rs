@@ -633,10 +633,24 @@ mod tests {
         let q = Rc::clone(&p).reduce(PlaybackAction::Frame(16.0));
         assert!(Rc::ptr_eq(&p, &q));
         let q = q.reduce(PlaybackAction::TogglePlay);
-        let q = q.reduce(PlaybackAction::Frame(0.0));
-        let r = Rc::clone(&q).reduce(PlaybackAction::Frame(100.0));
-        assert!(!Rc::ptr_eq(&q, &r), "a frame that ran events re-renders");
-        assert!(r.run.0.borrow().position() > 0);
+        let mut q = q.reduce(PlaybackAction::Frame(0.0));
+        // Frames of 50 ms until the clock passes the first event (at time 1): those before it
+        // change nothing and render nothing; the one that runs it re-renders.
+        let mut ts = 0.0;
+        loop {
+            ts += 50.0;
+            assert!(ts < 5_000.0, "no event ran");
+            let r = Rc::clone(&q).reduce(PlaybackAction::Frame(ts));
+            if r.run.0.borrow().position() > 0 {
+                assert!(!Rc::ptr_eq(&q, &r), "a frame that ran events re-renders");
+                break;
+            }
+            assert!(
+                Rc::ptr_eq(&q, &r),
+                "a frame that ran nothing does not re-render"
+            );
+            q = r;
+        }
     }
 
     #[test]
