@@ -22,7 +22,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::{Command, Output as ProcessOutput, Stdio};
 
 use abs_playground::engine::barrier::{BarrierHandler, BarrierTake, Input, Output};
 use abs_playground::engine::coordinator::CheckpointStatus;
@@ -1216,13 +1215,8 @@ fn non_fifo_inconsistencies_are_detected_and_real() {
 // The command line
 // ---------------------------------------------------------------------------------------------
 
-fn abs_sim(args: &[&str]) -> ProcessOutput {
-    Command::new(env!("CARGO_BIN_EXE_abs-sim"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
+mod common;
+use common::abs_sim;
 
 /// The completed checkpoints of `abs-sim run ARGS`'s summary line (the run must succeed).
 fn completed_checkpoints(args: &[&str]) -> Vec<Value> {

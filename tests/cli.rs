@@ -10,21 +10,12 @@ use abs_playground::engine::BarrierMode;
 use abs_playground::scenario::{presets, Scenario};
 use serde_json::Value;
 
-fn abs_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_abs-sim"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn text(bytes: &[u8]) -> &str {
-    std::str::from_utf8(bytes).unwrap()
-}
+mod common;
+use common::{abs_sim, text};
 
 /// A file under the test's scratch directory.
 fn scratch(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{}-{name}", std::process::id()))
+    common::scratch("cli", name)
 }
 
 /// Waits at most `limit` for `child`; kills it and fails if it is still running.

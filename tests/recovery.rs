@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use abs_playground::engine::coordinator::CheckpointStatus;
 use abs_playground::engine::record::Payload;
@@ -1429,21 +1429,11 @@ fn history_forks_a_future_without_the_failure_and_seeks_in_it_deterministically(
 
 // ----- the abs-sim contract -----
 
-fn abs_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_abs-sim"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn text(bytes: &[u8]) -> &str {
-    std::str::from_utf8(bytes).unwrap()
-}
+mod common;
+use common::{abs_sim, text};
 
 fn scratch(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("recovery-{}-{name}", std::process::id()))
+    common::scratch("recovery", name)
 }
 
 fn summary_of(out: &Output) -> Value {

@@ -155,18 +155,10 @@ impl Report {
     /// counting operator merged over its subtasks, and what the sinks received, sorted.
     fn final_result(&self, sim: &Simulation) -> serde_json::Value {
         let phys = sim.physical();
-        let mut counts: Vec<(String, u64)> = Vec::new();
-        for task in sim.tasks() {
-            if let TaskState::Count { counts: c } = &task.state {
-                for (&w, &n) in c {
-                    let w = word(phys, w).to_string();
-                    match counts.iter_mut().find(|(k, _)| *k == w) {
-                        Some((_, total)) => *total += n,
-                        None => counts.push((w, n)),
-                    }
-                }
-            }
-        }
+        let mut counts: Vec<(String, u64)> = super::view::merged_counts(sim)
+            .iter()
+            .map(|(&w, &n)| (word(phys, w).to_string(), n))
+            .collect();
         counts.sort();
         let mut by_word = serde_json::Map::new();
         for (w, n) in counts {
