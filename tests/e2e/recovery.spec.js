@@ -143,3 +143,26 @@ test('fork: step back before the planned failure and skip it, or fail another su
   await page.keyboard.press('x');
   await expect(app.subtask('Count', 0)).toHaveAttribute('data-status', 'failed');
 });
+
+test('at phone width the recovery line, the graph and the controls stack without overlapping', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const trace = runRecovery('at-least-once');
+  const failed = first(trace, 'failed');
+  const app = new Playground(page);
+  await app.open('?preset=recovery&mode=at-least-once');
+  await app.stepFast(failed.step);
+  const line = await app.testId('recovery').boundingBox();
+  const stage = await app.testId('dataflow').boundingBox();
+  const controls = await page.locator('.bottom').boundingBox();
+  for (const b of [line, stage, controls]) {
+    expect(b.x).toBeGreaterThanOrEqual(0);
+    expect(b.x + b.width).toBeLessThanOrEqual(391);
+  }
+  expect(stage.width).toBeGreaterThan(300);
+  expect(line.y + line.height).toBeLessThanOrEqual(stage.y + 1);
+  // The controls stay on screen, over whatever scrolls beneath them.
+  expect(controls.y + controls.height).toBeLessThanOrEqual(844 + 1);
+  expect(stage.y).toBeLessThan(controls.y);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
+  await app.screenshot('recovery-phone-down');
+});
