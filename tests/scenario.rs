@@ -364,3 +364,31 @@ fn planned_failures_name_a_subtask_and_nothing_else() {
     v["failures"] = json!([{ "task": "Count#1", "when": 5 }]);
     assert_unknown_field(&v, "when");
 }
+
+#[test]
+fn an_operator_kind_is_checked_against_its_type() {
+    let refused = |kind: Value| {
+        let mut v = preset_value("alignment");
+        v["graph"]["operators"][0]["kind"] = kind;
+        match parse(&v).1 {
+            Err(ScenarioError::Syntax { message, .. }) => message,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    };
+    let m = refused(json!({ "type": "sauce", "lines": ["a"], "interval": 3 }));
+    assert!(
+        m.contains("unknown variant `sauce`") && m.contains("`source`"),
+        "{m}"
+    );
+    let m = refused(json!({ "type": "source", "lines": ["a"] }));
+    assert!(m.contains("missing field `interval`"), "{m}");
+    let m = refused(json!({ "type": "source", "interval": 3 }));
+    assert!(m.contains("missing field `lines`"), "{m}");
+    let m = refused(json!({ "type": "token", "lines": ["a"], "hold": 2 }));
+    assert!(
+        m.contains("unknown field `lines`") && m.contains("`has_token`"),
+        "{m}"
+    );
+    let m = refused(json!({ "lines": ["a"], "interval": 3 }));
+    assert!(m.contains("missing field `type`"), "{m}");
+}

@@ -143,6 +143,7 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
         lang: Lang::Zh,
         on_open: Callback::noop(),
         snapshots: false,
+        on_more: Callback::noop(),
     };
     let html = ServerRenderer::<Coordinator>::with_props(props)
         .render()
@@ -151,6 +152,47 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
     assert!(html.contains("data-testid=\"checkpoint-2\" data-status=\"in-progress\""));
     assert!(html.contains("檢查點 1"));
     assert!(html.contains("已確認 4/4"));
+    assert!(!html.contains("more-checkpoints"));
+}
+
+#[tokio::test]
+async fn a_long_run_keeps_the_coordinator_short_and_points_at_the_checkpoints_tab() {
+    let checkpoints = || {
+        let mut sim = presets::alignment().simulation().unwrap();
+        while sim.coordinator().checkpoints().len() < 24 {
+            assert!(sim.step().is_some());
+        }
+        sim.coordinator().checkpoints().to_vec()
+    };
+    let all = checkpoints();
+    let props = move || CoordinatorProps {
+        checkpoints: checkpoints(),
+        open: None,
+        lang: Lang::En,
+        on_open: Callback::noop(),
+        snapshots: false,
+        on_more: Callback::noop(),
+    };
+    let html = ServerRenderer::<Coordinator>::with_props(props)
+        .render()
+        .await;
+    // A few cards (the running ones down to the latest completed), then the earlier ones as
+    // chips, then a link to the Checkpoints tab for the rest.
+    let cards = html.matches("class=\"checkpoint ").count();
+    let chips = html.matches("class=\"chip ").count();
+    assert!((1..=4).contains(&cards), "{cards}: {html}");
+    assert_eq!(chips, 16);
+    let newest = all.len();
+    assert!(html.contains(&format!("data-testid=\"checkpoint-{newest}\"")));
+    assert!(html.contains(&format!(
+        "data-testid=\"checkpoint-{}\"",
+        newest - cards - 15
+    )));
+    assert!(!html.contains("data-testid=\"checkpoint-1\""));
+    assert!(html.contains(&format!(
+        "{} more in the Checkpoints tab",
+        newest - cards - chips
+    )));
 }
 
 #[tokio::test]
@@ -166,6 +208,7 @@ async fn the_inspector_shows_a_completed_checkpoint_as_tables_with_a_verdict() {
         on_open: Callback::noop(),
         on_fifo: Callback::noop(),
         on_fail: Callback::noop(),
+        on_select: Callback::noop(),
     };
     let html = ServerRenderer::<Inspector>::with_props(props)
         .render()

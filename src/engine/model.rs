@@ -39,7 +39,7 @@ fn default_processing_time() -> u64 {
 /// Written as an object tagged by `type` (`{"type": "filter", "min_len": 4}`). Unknown fields
 /// are refused, for the operators without settings too (`{"type": "map", "min_len": 4}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", from = "OperatorKindFile")]
+#[serde(tag = "type", rename_all = "kebab-case", try_from = "OperatorKindFile")]
 pub enum OperatorKind {
     /// A replayable log, like a Kafka partition: subtask `i` of `p` reads lines `i, i+p, i+2p …`
     /// of `lines`, one every `interval`. Unbounded sources read the log over and over (the
@@ -84,74 +84,109 @@ pub enum OperatorKind {
     },
 }
 
-/// How [`OperatorKind`] is read from a file. Serde ignores extra fields next to the tag of
-/// an internally tagged unit variant, even with `deny_unknown_fields`; as empty struct
-/// variants, the kinds without settings refuse them too.
+/// How [`OperatorKind`] is read from a file: one flat object, its `type` and every setting
+/// any kind has, checked against the kind afterwards. (An internally tagged enum would do the
+/// same in a few lines, but it buffers the object and costs the page's wasm about 20 kB; and
+/// serde ignores extra fields next to the tag of a unit variant.)
 #[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
-enum OperatorKindFile {
-    Source {
-        lines: Vec<String>,
-        interval: u64,
-        #[serde(default)]
-        bounded: bool,
-    },
-    Split {},
-    Map {},
-    Filter {
-        min_len: u32,
-    },
-    Count {},
-    Union {},
-    Sink {
-        #[serde(default)]
-        transactional: bool,
-    },
-    Token {
-        #[serde(default)]
-        has_token: bool,
-        hold: u64,
-    },
-    Iterate {
-        rounds: u32,
-    },
-    Account {
-        balance: u64,
-        interval: u64,
-        max_transfer: u64,
-    },
+#[serde(deny_unknown_fields)]
+struct OperatorKindFile {
+    #[serde(rename = "type")]
+    kind: String,
+    lines: Option<Vec<String>>,
+    interval: Option<u64>,
+    bounded: Option<bool>,
+    min_len: Option<u32>,
+    transactional: Option<bool>,
+    has_token: Option<bool>,
+    hold: Option<u64>,
+    rounds: Option<u32>,
+    balance: Option<u64>,
+    max_transfer: Option<u64>,
 }
 
-impl From<OperatorKindFile> for OperatorKind {
-    fn from(kind: OperatorKindFile) -> Self {
-        match kind {
-            OperatorKindFile::Source {
-                lines,
-                interval,
-                bounded,
-            } => OperatorKind::Source {
-                lines,
-                interval,
-                bounded,
-            },
-            OperatorKindFile::Split {} => OperatorKind::Split,
-            OperatorKindFile::Map {} => OperatorKind::Map,
-            OperatorKindFile::Filter { min_len } => OperatorKind::Filter { min_len },
-            OperatorKindFile::Count {} => OperatorKind::Count,
-            OperatorKindFile::Union {} => OperatorKind::Union,
-            OperatorKindFile::Sink { transactional } => OperatorKind::Sink { transactional },
-            OperatorKindFile::Token { has_token, hold } => OperatorKind::Token { has_token, hold },
-            OperatorKindFile::Iterate { rounds } => OperatorKind::Iterate { rounds },
-            OperatorKindFile::Account {
-                balance,
-                interval,
-                max_transfer,
-            } => OperatorKind::Account {
-                balance,
-                interval,
-                max_transfer,
-            },
+/// The operator kinds as a file names them.
+pub const KIND_NAMES: [&str; 10] = [
+    "source", "split", "map", "filter", "count", "union", "sink", "token", "iterate", "account",
+];
+
+impl TryFrom<OperatorKindFile> for OperatorKind {
+    type Error = String;
+
+    fn try_from(f: OperatorKindFile) -> Result<Self, String> {
+        let kind = f.kind.as_str();
+        // Every setting given, by name, to refuse those this kind does not have.
+        let given = [
+            ("lines", f.lines.is_some()),
+            ("interval", f.interval.is_some()),
+            ("bounded", f.bounded.is_some()),
+            ("min_len", f.min_len.is_some()),
+            ("transactional", f.transactional.is_some()),
+            ("has_token", f.has_token.is_some()),
+            ("hold", f.hold.is_some()),
+            ("rounds", f.rounds.is_some()),
+            ("balance", f.balance.is_some()),
+            ("max_transfer", f.max_transfer.is_some()),
+        ];
+        let own: &[&str] = match kind {
+            "source" => &["lines", "interval", "bounded"],
+            "filter" => &["min_len"],
+            "sink" => &["transactional"],
+            "token" => &["has_token", "hold"],
+            "iterate" => &["rounds"],
+            "account" => &["balance", "interval", "max_transfer"],
+            "split" | "map" | "count" | "union" => &[],
+            _ => {
+                return Err(format!(
+                    "unknown variant `{kind}`, expected one of `{}`",
+                    KIND_NAMES.join("`, `")
+                ))
+            }
+        };
+        if let Some((name, _)) = given.iter().find(|(n, set)| *set && !own.contains(n)) {
+            return Err(if own.is_empty() {
+                format!("unknown field `{name}`: a {kind} operator has no settings")
+            } else {
+                format!(
+                    "unknown field `{name}`: a {kind} operator has `{}`",
+                    own.join("`, `")
+                )
+            });
         }
+        let need = |v: Option<u64>, name: &str| {
+            v.ok_or_else(|| format!("missing field `{name}` (a {kind} operator needs it)"))
+        };
+        Ok(match kind {
+            "source" => OperatorKind::Source {
+                lines: f
+                    .lines
+                    .ok_or("missing field `lines` (a source operator needs it)")?,
+                interval: need(f.interval, "interval")?,
+                bounded: f.bounded.unwrap_or(false),
+            },
+            "split" => OperatorKind::Split,
+            "map" => OperatorKind::Map,
+            "filter" => OperatorKind::Filter {
+                min_len: need(f.min_len.map(u64::from), "min_len")? as u32,
+            },
+            "count" => OperatorKind::Count,
+            "union" => OperatorKind::Union,
+            "sink" => OperatorKind::Sink {
+                transactional: f.transactional.unwrap_or(false),
+            },
+            "token" => OperatorKind::Token {
+                has_token: f.has_token.unwrap_or(false),
+                hold: need(f.hold, "hold")?,
+            },
+            "iterate" => OperatorKind::Iterate {
+                rounds: need(f.rounds.map(u64::from), "rounds")? as u32,
+            },
+            _ => OperatorKind::Account {
+                balance: need(f.balance, "balance")?,
+                interval: need(f.interval, "interval")?,
+                max_transfer: need(f.max_transfer, "max_transfer")?,
+            },
+        })
     }
 }
 

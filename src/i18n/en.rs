@@ -590,6 +590,7 @@ fn refused(e: &ActionError) -> String {
 
 pub const STRINGS: Strings = Strings {
     app_title: "ABS Playground",
+    page_title: "ABS Playground — Flink's asynchronous barrier snapshots, step by step",
     tagline: "Flink's asynchronous barrier snapshots, step by step",
     preset_label: "Scenario",
     mode_label: "Mode",
@@ -673,6 +674,28 @@ pub const STRINGS: Strings = Strings {
     copy: "Copy",
     open_full: "Open in the full playground ↗",
     broken_link: |why| format!("This link could not be followed ({why}); showing the scenario from its start."),
+    editor_open: "Edit",
+    editor_title: "Scenario editor",
+    editor_hint: "The running scenario as JSON: the job graph, the coordinator's settings, the seed and planned failures (the fields are described in docs/scenario.md). Apply starts the edited scenario from step 0; until then the current run is kept.",
+    editor_apply: "Apply",
+    editor_from_preset: "Start from preset",
+    editor_download: "Download .json",
+    editor_open_file: "Open a file",
+    editor_syntax: |line, column, field, message| {
+        if field.is_empty() {
+            format!("Line {line}, column {column}: {message}")
+        } else {
+            format!("Line {line}, column {column}, in {field}: {message}")
+        }
+    },
+    editor_invalid: |why| format!("Not applied: {why}"),
+    editor_applied: "Applied: the edited scenario runs from step 0.",
+    edited_scenario: |title| format!("✎ {title} (edited)"),
+    bad_scenario: |why| format!("The scenario could not be loaded ({why}); the current one is kept."),
+    export_svg: "SVG",
+    export_png: "PNG",
+    more_checkpoints: |n| format!("{n} more in the Checkpoints tab →"),
+    earlier: "Earlier:",
     throughput_title: "Throughput at the sinks",
     throughput_latest: |v, per| format!("{v} per {per}"),
     throughput_hint: "Records reaching the sinks per 50 time units; dashed line: checkpoint triggered, solid: completed.",

@@ -1,11 +1,13 @@
 //! Every sentence the page shows, in English and Chinese (Traditional, with the seed's terms:
-//! 屏障 barrier, 對齊 alignment, 快照 snapshot, 檢查點 checkpoint, 通道 channel, 緩衝 buffer).
+//! 屏障 barrier, 對齊 alignment, 快照 snapshot, 檢查點 checkpoint, 通道 channel, 緩衝 buffer;
+//! and Simplified, converted from the Traditional at run time by [`hans`]).
 //!
 //! Each language is a value of [`Strings`]; a string missing from one language is a compile
 //! error, because every field must be given. Sentences with parameters are `fn` fields; the
 //! narration is one such function per language over the engine's [`Beat`]s.
 
 mod en;
+mod hans;
 mod zh;
 
 use serde::{Deserialize, Serialize};
@@ -20,16 +22,22 @@ use crate::engine::{ActionError, BarrierMode, OperatorKind, Simulation, TaskId};
 pub enum Lang {
     #[default]
     En,
+    /// Traditional Chinese, the seed's.
     Zh,
+    /// Simplified Chinese: the Traditional strings converted (`hans.rs`).
+    #[serde(rename = "zh-Hans")]
+    ZhHans,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Zh, Lang::ZhHans];
 
+    /// The `?lang=` value.
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::Zh => "zh",
+            Lang::ZhHans => "zh-Hans",
         }
     }
 
@@ -37,7 +45,8 @@ impl Lang {
     pub fn name(self) -> &'static str {
         match self {
             Lang::En => "English",
-            Lang::Zh => "中文",
+            Lang::Zh => "繁體中文",
+            Lang::ZhHans => "简体中文",
         }
     }
 
@@ -46,21 +55,64 @@ impl Lang {
         match self {
             Lang::En => "en",
             Lang::Zh => "zh-Hant",
+            Lang::ZhHans => "zh-Hans",
         }
     }
 
+    /// A `?lang=` value (any case): `en`; `zh`, `zh-TW`, `zh-HK`, `zh-Hant` (Traditional);
+    /// `zh-Hans`, `zh-CN`, `zh-SG`, `zh-Hans-CN` (Simplified).
     pub fn from_code(code: &str) -> Option<Lang> {
-        match code {
-            "en" => Some(Lang::En),
-            "zh" | "zh-TW" | "zh-Hant" => Some(Lang::Zh),
-            _ => None,
+        const CODES: [(&str, Lang); 9] = [
+            ("en", Lang::En),
+            ("zh", Lang::Zh),
+            ("zh-TW", Lang::Zh),
+            ("zh-HK", Lang::Zh),
+            ("zh-Hant", Lang::Zh),
+            ("zh-Hans", Lang::ZhHans),
+            ("zh-CN", Lang::ZhHans),
+            ("zh-SG", Lang::ZhHans),
+            ("zh-Hans-CN", Lang::ZhHans),
+        ];
+        CODES
+            .iter()
+            .find(|(c, _)| c.eq_ignore_ascii_case(code))
+            .map(|&(_, l)| l)
+    }
+
+    /// The page's language for a browser's `navigator.languages`: the first entry that names
+    /// one of ours, else English.
+    pub fn from_browser(languages: &[String]) -> Lang {
+        languages
+            .iter()
+            .find_map(|tag| Lang::from_tag(tag))
+            .unwrap_or(Lang::En)
+    }
+
+    /// A BCP 47 tag (any case, `_` or `-`): `en*` is English; Chinese is Simplified with the
+    /// script `Hans` or, without a script, the region `CN`, `SG` or `MY`, and Traditional
+    /// otherwise (`Hant`, `TW`, `HK`, `MO`, plain `zh`).
+    fn from_tag(tag: &str) -> Option<Lang> {
+        let mut parts = tag.split(['-', '_']);
+        let language = parts.next()?;
+        if language.eq_ignore_ascii_case("en") {
+            return Some(Lang::En);
         }
+        if !language.eq_ignore_ascii_case("zh") {
+            return None;
+        }
+        let is = |part: &str, names: &[&str]| names.iter().any(|n| part.eq_ignore_ascii_case(n));
+        Some(match parts.next() {
+            Some(script) if is(script, &["Hans"]) => Lang::ZhHans,
+            Some(region) if is(region, &["CN", "SG", "MY"]) => Lang::ZhHans,
+            _ => Lang::Zh,
+        })
     }
 
     pub fn strings(self) -> &'static Strings {
         match self {
             Lang::En => &en::STRINGS,
             Lang::Zh => &zh::STRINGS,
+            Lang::ZhHans => hans::strings(),
         }
     }
 }
@@ -131,6 +183,8 @@ impl Names<'_> {
 /// The page's fixed strings and sentence builders.
 pub struct Strings {
     pub app_title: &'static str,
+    /// The document's `<title>`.
+    pub page_title: &'static str,
     pub tagline: &'static str,
     pub preset_label: &'static str,
     pub mode_label: &'static str,
@@ -211,6 +265,28 @@ pub struct Strings {
     pub open_full: &'static str,
     /// A link to a moment that could not be followed (why).
     pub broken_link: fn(&str) -> String,
+    // The scenario editor and export
+    pub editor_open: &'static str,
+    pub editor_title: &'static str,
+    pub editor_hint: &'static str,
+    pub editor_apply: &'static str,
+    pub editor_from_preset: &'static str,
+    pub editor_download: &'static str,
+    pub editor_open_file: &'static str,
+    /// A syntax error: line, column, the field's path (may be empty), the parser's message.
+    pub editor_syntax: fn(u64, u64, &str, &str) -> String,
+    pub editor_invalid: fn(&str) -> String,
+    pub editor_applied: &'static str,
+    /// The picker's entry for a scenario edited by hand.
+    pub edited_scenario: fn(&str) -> String,
+    /// A scenario in a link or from the host page could not be loaded (why).
+    pub bad_scenario: fn(&str) -> String,
+    pub export_svg: &'static str,
+    pub export_png: &'static str,
+    /// The coordinator's link to the checkpoints it does not list.
+    pub more_checkpoints: fn(usize) -> String,
+    /// Before the chips of the earlier checkpoints.
+    pub earlier: &'static str,
     pub throughput_title: &'static str,
     /// "12 per 50": records at the sinks in the last complete bar of `n` time units.
     pub throughput_latest: fn(u32, u64) -> String,
@@ -379,6 +455,81 @@ mod tests {
         }
         for term in ["屏障", "對齊", "快照", "檢查點", "緩衝"] {
             assert!(text.contains(term), "missing {term}");
+        }
+    }
+
+    #[test]
+    fn lang_codes_name_the_chinese_scripts_in_any_case() {
+        for lang in Lang::ALL {
+            assert_eq!(Lang::from_code(lang.code()), Some(lang));
+            assert_eq!(Lang::from_code(lang.tag()), Some(lang));
+        }
+        for code in [
+            "zh", "zh-TW", "zh-HK", "zh-Hant", "ZH-tw", "zh-hk", "zh-hant",
+        ] {
+            assert_eq!(Lang::from_code(code), Some(Lang::Zh), "{code}");
+        }
+        for code in [
+            "zh-Hans",
+            "zh-CN",
+            "zh-SG",
+            "zh-Hans-CN",
+            "zh-hans",
+            "ZH-CN",
+            "zh-sg",
+        ] {
+            assert_eq!(Lang::from_code(code), Some(Lang::ZhHans), "{code}");
+        }
+        for code in ["", "fr", "zh-", "zh-Hans-", "english", "zhh"] {
+            assert_eq!(Lang::from_code(code), None, "{code}");
+        }
+        let names: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
+        assert_eq!(names, ["English", "繁體中文", "简体中文"]);
+    }
+
+    #[test]
+    fn the_browser_language_is_the_first_of_ours_it_lists() {
+        let pick = |list: &[&str]| {
+            Lang::from_browser(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(pick(&[]), Lang::En);
+        assert_eq!(pick(&["fr-FR", "de"]), Lang::En);
+        assert_eq!(pick(&["en-US", "zh-CN"]), Lang::En);
+        assert_eq!(pick(&["fr", "zh-CN", "en"]), Lang::ZhHans);
+        for simplified in [
+            "zh-CN",
+            "zh-SG",
+            "zh-Hans",
+            "zh-Hans-CN",
+            "zh-Hans-HK",
+            "zh_CN",
+            "zh-cn",
+        ] {
+            assert_eq!(pick(&[simplified, "en"]), Lang::ZhHans, "{simplified}");
+        }
+        for traditional in [
+            "zh",
+            "zh-TW",
+            "zh-HK",
+            "zh-MO",
+            "zh-Hant",
+            "zh-Hant-TW",
+            "zh-hant-cn",
+        ] {
+            assert_eq!(pick(&[traditional, "en"]), Lang::Zh, "{traditional}");
+        }
+        for english in ["en", "en-GB", "EN-us"] {
+            assert_eq!(pick(&[english, "zh-CN"]), Lang::En, "{english}");
+        }
+        // Not a language of ours, though it starts like one.
+        assert_eq!(pick(&["eng", "zhx", "zh-CN"]), Lang::ZhHans);
+    }
+
+    #[test]
+    fn every_language_has_a_page_title() {
+        for lang in Lang::ALL {
+            let s = lang.strings();
+            assert!(s.page_title.starts_with(s.app_title), "{lang:?}");
         }
     }
 

@@ -24,9 +24,9 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
 
 fn mode_name(m: BarrierMode) -> &'static str {
     match m {
-        BarrierMode::Aligned => "對齊（精確一次）",
-        BarrierMode::AtLeastOnce => "至少一次",
-        BarrierMode::Unaligned => "非對齊",
+        BarrierMode::Aligned => "對齊（alignment）· 精確一次（exactly-once）",
+        BarrierMode::AtLeastOnce => "至少一次（at-least-once）",
+        BarrierMode::Unaligned => "非對齊（unaligned）",
         BarrierMode::ChandyLamport => "Chandy-Lamport",
     }
 }
@@ -36,7 +36,7 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
     Some(match (name, mode) {
         (_, BarrierMode::Aligned) | ("token" | "bank", _) => return None,
         ("recovery", BarrierMode::AtLeastOnce) => {
-            "檢查點 2 完成後 Count#1 失敗，所有任務從它恢復。但至少一次（at-least-once）從不阻塞：\
+            "檢查點 2 完成後 Count#1 失敗，所有任務從它恢復。但至少一次從不阻塞：\
              有些單詞在某個輸入的屏障到達之後、快照之前就進了 Count 的狀態——還原的狀態已經包含它們，\
              而倒回的資料來源又把它們送來一次。作業結束時這些單詞被計算了兩次；頁面會對照沒有失敗的執行指出它們。"
         }
@@ -46,7 +46,7 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
         }
         ("recovery", BarrierMode::ChandyLamport) => {
             "Count#1 失敗；所有任務從最近完成的快照恢復，記錄下來的通道狀態重新放回通道，資料來源倒回。\
-             Chandy-Lamport 的快照是一致的切面，所以作業結束時的計數與沒有失敗的執行相同。"
+             Chandy-Lamport 的快照是一致割集，所以作業結束時的計數與沒有失敗的執行相同。"
         }
         (_, BarrierMode::ChandyLamport) => {
             "Chandy-Lamport 用在資料流上：標記到不了資料來源，所以每個資料來源都發起快照。任務在第一個標記到達時記錄狀態，之後記錄其餘每個輸入，直到該輸入的標記到達（帶圈的記錄）。和非對齊檢查點一樣不阻塞；不同的是，標記在通道中排在記錄後面（FIFO），而不是超越它們。"
@@ -117,7 +117,7 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "失敗與恢復",
             "檢查點 2 完成後 Count#1 失敗。整個作業停止；重啟延遲過後，所有任務從檢查點 2 還原狀態，\
              資料來源倒回它記錄的偏移量並重新讀取那些行（↻），輸出端只提交已完成的檢查點涵蓋的內容。\
-             作業結束時的計數與沒有失敗的執行完全相同——精確一次（exactly-once）。\
+             作業結束時的計數與沒有失敗的執行完全相同——精確一次。\
              換成至少一次看看有些單詞被計算兩次，或自己讓另一個任務失敗。",
         ),
         "iteration" => (
@@ -208,7 +208,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
             let at = input(*task, *i);
             let (have, need) = (*have, *need);
             if *take == BarrierTake::Ignored {
-                return format!("屏障 {n} 到達 {at}，被忽略：它的檢查點已結束或已被超越。");
+                return format!("屏障 {n} 到達 {at}，被忽略：它的檢查點已經完成或中止，或已被超越。");
             }
             if need < 2 {
                 return format!("屏障 {n} 從唯一的輸入到達 {}：沒有要等的。", names.task(*task));
@@ -249,10 +249,10 @@ fn narrate(b: &Beat, names: &Names) -> String {
             }
         }
         Beat::Held { task, input: i, item: it, held } => format!(
-            "{}到達 {} 被阻塞的輸入 {}，在對齊緩衝中等待（緩衝中有 {} 個）。",
-            item(names, it),
+            "{} 被阻塞的輸入 {} 收到{}：它在對齊緩衝中等待（緩衝中有 {} 個）。",
             names.task(*task),
             i + 1,
+            item(names, it),
             held
         ),
         Beat::Snapshot { task, checkpoint: n, forwarded, overtaken, acked } => {
@@ -328,12 +328,12 @@ fn narrate(b: &Beat, names: &Names) -> String {
             names.task(*task)
         ),
         Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
-            "「{}」在屏障 {n} 之前就在{}上傳輸：它被存為檢查點 {n} 的通道狀態。",
+            "「{}」在屏障 {n} 之前就在 {} 上傳輸：它被存為檢查點 {n} 的通道狀態。",
             names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
             input(*task, *i)
         ),
         Beat::CancelArrived { task, input: i, checkpoint: n } => {
-            format!("檢查點 {n} 的取消標記到達{}。", input(*task, *i))
+            format!("檢查點 {n} 的取消標記到達 {}。", input(*task, *i))
         }
         Beat::TaskAborted { task, checkpoint: n } => format!(
             "{} 放棄檢查點 {n}，並向下游送出取消標記。",
@@ -356,9 +356,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
         Beat::Completed { checkpoint: n, consistent } => format!(
             "檢查點 {n} 完成：所有任務都已確認。{}",
             if *consistent {
-                "它的全域狀態是一致的切面——在檢查器中打開它。"
+                "它的全域狀態是一致割集——在檢查器中打開它。"
             } else {
-                "它的全域狀態不是一致的切面——在檢查器中打開它。"
+                "它的全域狀態不是一致割集——在檢查器中打開它。"
             }
         ),
         Beat::Aborted { checkpoint: n, reason } => match reason {
@@ -417,7 +417,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                     .map(|d| format!("{} 的「{}」", names.receiver(d.channel), names.payload(&ItemKind::Record(d.record)).unwrap_or_default()))
                     .collect();
                 s += &format!(
-                    "但檢查點 {n} 是至少一次（at-least-once）的：還原的狀態裡已有 {} 筆記錄是在提早到達的屏障之後、快照之前進入狀態的（{}{}）——它們的上游倒回到它們之前，所以它們會被計算兩次。",
+                    "但檢查點 {n} 是至少一次的：還原的狀態裡已有 {} 筆記錄是在提早到達的屏障之後、快照之前進入狀態的（{}{}）——它們的上游倒回到它們之前，所以它們會被計算兩次。",
                     duplicates.len(),
                     words.join("、"),
                     if duplicates.len() > 4 { "……" } else { "" }
@@ -488,6 +488,7 @@ fn refused(e: &ActionError) -> String {
 
 pub const STRINGS: Strings = Strings {
     app_title: "ABS 遊樂場",
+    page_title: "ABS 遊樂場——一步一步看 Flink 的非同步屏障快照",
     tagline: "一步一步看 Flink 的非同步屏障快照",
     preset_label: "情境",
     mode_label: "模式",
@@ -555,7 +556,7 @@ pub const STRINGS: Strings = Strings {
         None => format!("已在 t={at} 從頭重啟；重放的記錄標記為 ↻。"),
     },
     recovery_rewound: |t, from, to| format!("{t} 倒回 {from} → {to}"),
-    recovery_duplicates: |n| format!("還原的狀態中有 {n} 筆記錄會被計算兩次（至少一次，at-least-once）。"),
+    recovery_duplicates: |n| format!("還原的狀態中有 {n} 筆記錄會被計算兩次（至少一次）。"),
     final_same: "作業結束時的計數與沒有失敗的執行完全相同 ✓",
     final_differs: |n| format!("{n} 個單詞的計數比沒有失敗的執行高 ✗——被計算了兩次："),
     final_word: |w, here, without| format!("{w} {here}（沒有失敗時 {without}）"),
@@ -571,6 +572,28 @@ pub const STRINGS: Strings = Strings {
     copy: "複製",
     open_full: "在完整的遊樂場中開啟 ↗",
     broken_link: |why| format!("無法開啟這個連結（{why}）；改為從頭顯示這個情境。"),
+    editor_open: "編輯",
+    editor_title: "情境編輯器",
+    editor_hint: "目前執行的情境，以 JSON 表示：作業圖、協調器的設定、種子與預定的失敗（欄位說明見 docs/scenario.md）。按「套用」後，編輯過的情境從第 0 步開始執行；在此之前目前的執行保持不變。",
+    editor_apply: "套用",
+    editor_from_preset: "從預設情境開始",
+    editor_download: "下載 .json",
+    editor_open_file: "開啟檔案",
+    editor_syntax: |line, column, field, message| {
+        if field.is_empty() {
+            format!("第 {line} 行，第 {column} 列：{message}")
+        } else {
+            format!("第 {line} 行，第 {column} 列，欄位 {field}：{message}")
+        }
+    },
+    editor_invalid: |why| format!("未套用：{why}"),
+    editor_applied: "已套用：編輯過的情境從第 0 步開始執行。",
+    edited_scenario: |title| format!("✎ {title}（已編輯）"),
+    bad_scenario: |why| format!("無法載入這個情境（{why}）；保留目前的情境。"),
+    export_svg: "SVG",
+    export_png: "PNG",
+    more_checkpoints: |n| format!("另有 {n} 個在「檢查點」分頁 →"),
+    earlier: "較早的：",
     throughput_title: "輸出端的吞吐量",
     throughput_latest: |v, per| format!("每 {per} 單位 {v} 筆"),
     throughput_hint: "每 50 個時間單位到達輸出端的記錄數；虛線：觸發檢查點，實線：檢查點完成。",
@@ -587,11 +610,11 @@ pub const STRINGS: Strings = Strings {
 
     legend: "圖例",
     legend_record: "記錄",
-    legend_barrier: "屏障 n（每個檢查點一種顏色）",
+    legend_barrier: "屏障（barrier）n：每個檢查點（checkpoint）一種顏色",
     legend_log: "在屏障繞回之前記入回饋邊日誌的記錄（有環圖的 ABS）",
     mode_aligned_timeout: |t| format!("對齊，{t} 後改為非對齊"),
     timeout_lesson: |t| format!("帶逾時的對齊（Flink 的 aligned-checkpoint-timeout，這裡是 {t} 個時間單位）：任務照常開始對齊，阻塞已送來屏障的輸入；若 {t} 之後仍在對齊，這個檢查點就改為非對齊——立刻做快照，屏障超越輸出佇列，其餘輸入在屏障之前送來的記錄成為通道狀態（帶圈）。慢的對齊不再拖累吞吐量；快的對齊什麼也不用記錄。"),
-    legend_marker: "快照 n 的 Chandy-Lamport 標記（菱形）",
+    legend_marker: "快照 n 的 Chandy-Lamport 標記（marker，菱形）",
     token_states_title: "四種全域狀態",
     fifo: "FIFO",
     snapshots_title: "快照",
@@ -637,7 +660,7 @@ pub const STRINGS: Strings = Strings {
     legend_cancel: "取消標記",
     legend_eop: "分區結束",
     legend_blocked: "被阻塞的輸入（①）",
-    legend_held: "在對齊緩衝中等待（②）",
+    legend_held: "在對齊緩衝（buffer）中等待（②）",
     legend_persisted: "存為通道狀態的記錄（非對齊）",
     legend_slips: "會在較早的屏障之後混進快照的記錄（至少一次）",
     legend_ticks: "已收到屏障的輸入",
@@ -695,8 +718,8 @@ pub const STRINGS: Strings = Strings {
     aligned_no_channel_state: "對齊的檢查點不記錄通道狀態：對齊已把屏障之前傳輸中的一切都處理進任務狀態了。",
     not_retained: "只有最近完成的檢查點會保留全域狀態。",
     not_completed: "所有任務都確認之後，才有全域狀態。",
-    consistent: "✓ 一致的切面：每個任務算作已接收的記錄，它的發送者都算作已送出。",
-    inconsistent: "✕ 不是一致的切面：有些記錄只在切面的一側被計入。",
+    consistent: "✓ 一致割集：每個任務算作已接收的記錄，它的發送者都算作已送出。",
+    inconsistent: "✕ 不是一致割集：有些記錄只在割集的一側被計入。",
     verdict_counts: |d, l| format!("恢復後有 {d} 筆會被處理兩次，{l} 筆會遺失。"),
     word_check_ok: |n| format!("✓ 單詞計數恰好等於偏移量之前那些行的單詞（共 {n} 個單詞）。"),
     word_check_bad: |n| format!("✕ 有 {n} 個單詞的計數與偏移量之前的行不符。"),
@@ -770,7 +793,7 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             }
         }
         Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
-            "「{}」在 {} 正被記錄時到達：它屬於快照 {n} 的通道狀態（切面取下時它正在傳輸中）。",
+            "「{}」在 {} 正被記錄時到達：它屬於快照 {n} 的通道狀態（取下割集的那一刻它正在傳輸中）。",
             names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
             from(*task, *i)
         ),
@@ -789,7 +812,7 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             if *consistent {
                 "它是一致的全域狀態——在檢查器中打開它。"
             } else {
-                "它不是一致的全域狀態——有訊息以錯誤的方向穿過切面（通道不是 FIFO）；在檢查器中打開它。"
+                "它不是一致的全域狀態——有訊息以錯誤的方向穿過割集（通道不是 FIFO）；在檢查器中打開它。"
             }
         ),
         _ => return None,

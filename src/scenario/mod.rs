@@ -5,6 +5,8 @@
 //! fields are refused (a misspelt setting would otherwise silently take its default), and so
 //! are settings out of range ([`SettingError`]).
 
+pub mod codec;
+pub mod path;
 pub mod presets;
 
 use std::fmt;

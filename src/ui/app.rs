@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::components::controls::Controls;
 use super::components::coordinator::Coordinator;
 use super::components::dataflow::Dataflow;
+use super::components::editor::Editor;
 use super::components::global_states::{global_states, GlobalStatesProps};
 use super::components::header::Header;
 use super::components::help::Help;
@@ -16,7 +17,9 @@ use super::components::recovery::{recovery_line, RecoveryProps};
 use super::components::share::{share_dialog, ShareProps};
 use super::components::throughput::Throughput;
 use super::components::timeline::Timeline;
-use super::state::{resolve, LinkParams, Notice, Playback, PlaybackAction, Selection, Tab};
+use super::state::{
+    resolve, resolve_for, LinkParams, Notice, Playback, PlaybackAction, Selection, Tab,
+};
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::{Lang, Names, Strings};
 
@@ -28,6 +31,8 @@ const NARRATION_LINES: usize = 40;
 #[derive(Default)]
 struct Query {
     preset: Option<String>,
+    /// A whole scenario, compressed (`scenario::codec`); wins over `preset`.
+    scenario: Option<String>,
     mode: Option<String>,
     lang: Option<String>,
     seed: Option<String>,
@@ -46,6 +51,7 @@ fn query() -> Query {
     match params {
         Some(p) => Query {
             preset: p.get("preset"),
+            scenario: p.get("scenario"),
             mode: p.get("mode"),
             lang: p.get("lang"),
             seed: p.get("seed"),
@@ -84,6 +90,34 @@ fn page_address() -> String {
     String::new()
 }
 
+/// The language the browser prefers, if it is one of ours (used when the address names none).
+fn browser_lang() -> Option<Lang> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let languages: Vec<String> = web_sys::window()?
+            .navigator()
+            .languages()
+            .iter()
+            .filter_map(|v| v.as_string())
+            .collect();
+        Some(Lang::from_browser(&languages))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+/// The page is 1024 px wide or less: the side panel folds into tabs (see style.css).
+fn narrow() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+            .and_then(|w| w.match_media("(max-width: 1024px)").ok().flatten())
+            .is_some_and(|q| q.matches())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
 fn prefers_reduced_motion() -> bool {
     #[cfg(target_arch = "wasm32")]
     {
@@ -99,21 +133,31 @@ fn prefers_reduced_motion() -> bool {
     false
 }
 
-/// Writes the scenario, mode and language into the address (keeping any other parameter)
-/// and the language into `<html lang>`.
+/// Writes the scenario (`scenario` is `preset=NAME` or `scenario=CODE`), mode and language
+/// into the address (keeping any other parameter), and the language into `<html lang>` and
+/// the document's title.
 #[cfg(target_arch = "wasm32")]
-fn sync_address(preset: &str, mode: &str, lang: Lang) {
+fn sync_address(scenario: &str, mode: &str, lang: Lang) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    if let Some(root) = window.document().and_then(|d| d.document_element()) {
-        let _ = root.set_attribute("lang", lang.tag());
+    if let Some(doc) = window.document() {
+        if let Some(root) = doc.document_element() {
+            let _ = root.set_attribute("lang", lang.tag());
+        }
+        doc.set_title(lang.strings().page_title);
     }
     let search = window.location().search().unwrap_or_default();
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
         return;
     };
-    params.set("preset", preset);
+    let (key, value) = scenario.split_once('=').unwrap_or(("preset", scenario));
+    params.delete(if key == "preset" {
+        "scenario"
+    } else {
+        "preset"
+    });
+    params.set(key, value);
     params.set("mode", mode);
     params.set("lang", lang.code());
     let url = format!("?{}", String::from(params.to_string()));
@@ -123,7 +167,7 @@ fn sync_address(preset: &str, mode: &str, lang: Lang) {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn sync_address(_preset: &str, _mode: &str, _lang: Lang) {}
+fn sync_address(_scenario: &str, _mode: &str, _lang: Lang) {}
 
 /// At most 40 characters of what an address said, so a huge value cannot swamp the page.
 fn shorten(v: &str) -> String {
@@ -139,15 +183,32 @@ fn notice_text(s: &Strings, n: &Notice) -> String {
         Notice::Refused(e) => (s.refused)(e),
         Notice::Ended => s.ended.to_string(),
         Notice::BrokenLink(why) => (s.broken_link)(&shorten(why)),
+        Notice::BadScenario(why) => (s.bad_scenario)(&shorten(why)),
     }
 }
 
 #[function_component(App)]
 pub fn app() -> Html {
     let playback = use_reducer(|| {
-        let q = query();
-        let (mut scenario, mode, lang, mut notices) =
+        let mut q = query();
+        if q.lang.is_none() {
+            q.lang = browser_lang().map(|l| l.code().to_string());
+        }
+        let (mut scenario, mut mode, lang, mut notices) =
             resolve(q.preset.as_deref(), q.mode.as_deref(), q.lang.as_deref());
+        // A whole scenario in the link; one that cannot be read gives a notice and the preset.
+        let mut edited = false;
+        if let Some(code) = &q.scenario {
+            match crate::scenario::codec::decode(code) {
+                Ok(whole) => {
+                    // The language's notice, if any, came with the preset above.
+                    let (s, m, _) =
+                        resolve_for(whole, q.mode.as_deref(), q.lang.as_deref(), &mut Vec::new());
+                    (scenario, mode, edited) = (s, m, true);
+                }
+                Err(why) => notices.push(Notice::BrokenLink(why)),
+            }
+        }
         if let Some(seed) = &q.seed {
             match seed.parse::<u64>() {
                 Ok(seed) => scenario.seed = seed,
@@ -159,9 +220,14 @@ pub fn app() -> Html {
             }
         }
         let mut p = Playback::new(scenario, mode, lang, !prefers_reduced_motion());
+        p.edited = edited;
         let own = std::mem::take(&mut p.notices);
         p.notices = notices;
         p.notices.extend(own);
+        // Where the side panel folds into tabs, the coordinator's tab comes first.
+        if narrow() {
+            p.tab = Tab::Coordinator;
+        }
         p.follow(&q.link);
         p.embed = q.embed;
         match q.speed.as_deref().map(crate::ui::permalink::parse_speed) {
@@ -196,9 +262,17 @@ pub fn app() -> Html {
         }
     };
     {
-        let key = (playback.preset.clone(), mode_param, playback.lang);
-        use_effect_with(key, |(preset, mode, lang)| {
-            sync_address(preset, mode, *lang);
+        // A new run (`Rc` identity) is a new scenario; only then is an edited one encoded.
+        let run = playback.run.clone();
+        let key = (
+            std::rc::Rc::as_ptr(&run.0) as usize,
+            playback.edited,
+            mode_param,
+            playback.lang,
+        );
+        use_effect_with(key, move |(_, edited, mode, lang)| {
+            let param = crate::ui::permalink::scenario_param(&run.0.borrow(), *edited);
+            sync_address(&param, mode, *lang);
         });
     }
     {
@@ -294,6 +368,12 @@ pub fn app() -> Html {
         let d = dispatcher.clone();
         Callback::from(move |m: BarrierMode| d.dispatch(PlaybackAction::SetMode(m)))
     };
+    let on_load = {
+        let d = dispatcher.clone();
+        Callback::from(move |sc: crate::scenario::Scenario| {
+            d.dispatch(PlaybackAction::LoadScenario(Box::new(sc)))
+        })
+    };
     let on_lang = {
         let d = dispatcher.clone();
         Callback::from(move |l: Lang| d.dispatch(PlaybackAction::SetLang(l)))
@@ -322,7 +402,9 @@ pub fn app() -> Html {
     if lines.len() > NARRATION_LINES {
         lines.drain(..lines.len() - NARRATION_LINES);
     }
-    let (title, lesson) = (s.preset_text)(&run.scenario.name)
+    // An edited scenario speaks for itself; a preset's title and lesson are translated.
+    let preset_text = (s.preset_text)(&run.scenario.name).filter(|_| !playback.edited);
+    let (title, lesson) = preset_text
         .map(|(t, l)| {
             let l = match sim.config().aligned_checkpoint_timeout {
                 Some(t) if mode == BarrierMode::Aligned => (s.timeout_lesson)(t),
@@ -365,6 +447,7 @@ pub fn app() -> Html {
             page_address(),
             crate::ui::permalink::query(
                 &run,
+                playback.edited,
                 mode_param,
                 playback.lang.code(),
                 playback.selection,
@@ -391,7 +474,9 @@ pub fn app() -> Html {
                 timeout={timeout} on_timeout={send(|| PlaybackAction::SetAlignedTimeout)}
                 modes={run.modes().to_vec()}
                 on_help={send(|| PlaybackAction::ToggleHelp)}
-                on_share={send(|| PlaybackAction::ToggleShare)} />
+                on_share={send(|| PlaybackAction::ToggleShare)}
+                on_editor={send(|| PlaybackAction::ToggleEditor)}
+                edited={playback.edited.then(|| AttrValue::from(run.scenario.title.clone()))} />
         }
     };
     html! {
@@ -415,12 +500,16 @@ pub fn app() -> Html {
                     }) }
                     <Dataflow run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} manual={playback.manual} lang={playback.lang}
-                        on_select={on_select} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
+                        on_select={on_select.clone()} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
                     <Legend lang={playback.lang} mode={playback.mode} cyclic={!sim.physical().back_edges.is_empty()}
                         timeout={timeout.is_some()}
                         recovery={!sim.planned_failures().is_empty() || !sim.recoveries().is_empty()} />
                 </section>
-                <aside class="side">
+                <aside class={classes!("side", match playback.tab {
+                    Tab::Coordinator => "tab-coordinator",
+                    Tab::Details => "tab-details",
+                    Tab::Checkpoints => "tab-checkpoints",
+                })}>
                     { global_states(&GlobalStatesProps {
                         run: playback.run.clone(),
                         version: playback.version,
@@ -429,14 +518,16 @@ pub fn app() -> Html {
                     }) }
                     <Coordinator checkpoints={checkpoints} open={playback.checkpoint}
                         snapshots={mode == BarrierMode::ChandyLamport}
-                        lang={playback.lang} on_open={on_open.clone()} />
+                        lang={playback.lang} on_open={on_open.clone()}
+                        on_more={on_tab.reform(|_| Tab::Checkpoints)} />
                     if has_sink {
                         <Throughput first={run.throughput().first} bars={run.throughput().buckets.iter().copied().collect::<Vec<_>>()}
                         marks={run.marks().to_vec()} lang={playback.lang} />
                     }
                     <Inspector run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} tab={playback.tab} checkpoint={playback.checkpoint}
-                        lang={playback.lang} on_tab={on_tab} on_open={on_open} on_fifo={on_fifo} on_fail={on_fail} />
+                        lang={playback.lang} on_tab={on_tab} on_open={on_open} on_fifo={on_fifo} on_fail={on_fail}
+                        on_select={on_select.clone()} />
                 </aside>
             </main>
             <footer class="bottom">
@@ -452,6 +543,11 @@ pub fn app() -> Html {
             </footer>
             if playback.help {
                 <Help lang={playback.lang} on_close={help_close} />
+            }
+            if playback.editor {
+                <Editor lang={playback.lang} json={AttrValue::from(run.scenario.to_json())}
+                    name={AttrValue::from(run.scenario.name.clone())}
+                    on_apply={on_load} on_close={send(|| PlaybackAction::ToggleEditor)} />
             }
             if playback.share {
                 { share_dialog(&ShareProps {
@@ -502,7 +598,16 @@ mod host_link {
                 let get = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).ok();
                 let message = crate::ui::host::HostMessage::read(
                     get("type").and_then(|v| v.as_string()),
-                    |k| get(k).and_then(|v| v.as_string()),
+                    // A field holding an object (`scenario`) is read as its JSON text.
+                    |k| {
+                        get(k).and_then(|v| match v.as_string() {
+                            Some(text) => Some(text),
+                            None if v.is_object() => {
+                                js_sys::JSON::stringify(&v).ok().map(String::from)
+                            }
+                            None => None,
+                        })
+                    },
                     |k| get(k).and_then(|v| v.as_f64()),
                 );
                 if let Some(m) = message {
@@ -582,8 +687,12 @@ mod keyboard {
                 if in_field && key != "Escape" {
                     return;
                 }
-                // Space (and Enter) on a focused button or link presses that, not Play.
-                let on_control = matches!(tag.as_deref(), Some("BUTTON" | "A"));
+                // Space (and Enter) on a focused button or link presses that, not Play; on a
+                // focused subtask or channel it selects that (the dataflow's own handler).
+                let on_control = matches!(tag.as_deref(), Some("BUTTON" | "A"))
+                    || e.target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| el.has_attribute("data-sel"));
                 if on_control && matches!(key.as_str(), " " | "Spacebar" | "Enter") {
                     return;
                 }

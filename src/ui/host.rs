@@ -3,7 +3,8 @@
 //!
 //! Host → player: `{"type": "abs:play"}`, `{"type": "abs:pause"}`, `{"type": "abs:step",
 //! "count": n}`, `{"type": "abs:seek", "step": n}`, `{"type": "abs:load", "preset": "…",
-//! "mode": "…", "seed": n}`. Anything else is ignored without error; with `?origin=` in the
+//! "mode": "…", "seed": n}` or `{"type": "abs:load", "scenario": {…}}` (a whole scenario, as the
+//! editor shows it; an invalid one gives a notice and keeps the run). Anything else is ignored without error; with `?origin=` in the
 //! player's address, messages from any other origin are ignored too.
 //!
 //! Player → host: `{"type": "abs:ready"}` once, then `{"type": "abs:state", "step", "time",
@@ -22,6 +23,12 @@ pub enum HostMessage {
     Seek(u64),
     Load {
         preset: String,
+        mode: Option<String>,
+        seed: Option<u64>,
+    },
+    /// `{"type": "abs:load", "scenario": {…}}`: a whole scenario, as the editor's JSON.
+    LoadScenario {
+        json: String,
         mode: Option<String>,
         seed: Option<u64>,
     },
@@ -48,10 +55,17 @@ impl HostMessage {
             "abs:pause" => HostMessage::Pause,
             "abs:step" => HostMessage::Step(count("count").unwrap_or(1)),
             "abs:seek" => HostMessage::Seek(count("step")?),
-            "abs:load" => HostMessage::Load {
-                preset: field("preset")?,
-                mode: field("mode"),
-                seed: count("seed"),
+            "abs:load" => match field("scenario") {
+                Some(json) => HostMessage::LoadScenario {
+                    json,
+                    mode: field("mode"),
+                    seed: count("seed"),
+                },
+                None => HostMessage::Load {
+                    preset: field("preset")?,
+                    mode: field("mode"),
+                    seed: count("seed"),
+                },
             },
             _ => return None,
         })
@@ -145,6 +159,15 @@ mod tests {
                 mode: Some("at-least-once".into()),
                 seed: Some(3)
             })
+        );
+        assert_eq!(
+            read("abs:load", &[("scenario", "{\"name\":\"x\"}")], &[]),
+            Some(HostMessage::LoadScenario {
+                json: "{\"name\":\"x\"}".into(),
+                mode: None,
+                seed: None
+            }),
+            "a whole scenario wins over a preset's name"
         );
         assert_eq!(read("abs:load", &[], &[]), None);
         assert_eq!(read("play", &[], &[]), None);

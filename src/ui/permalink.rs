@@ -1,4 +1,4 @@
-//! Links to an exact moment: the scenario (a preset's name), mode, language, seed, the step,
+//! Links to an exact moment: the scenario (a preset's name, or an edited scenario whole), mode, language, seed, the step,
 //! the choices made by hand on the way there, and what is open (a completed checkpoint's
 //! global state, the selected subtask or channel, the inspector's tab). Plain Rust, tested
 //! natively; `app.rs` reads the address and the share dialog writes one.
@@ -166,9 +166,20 @@ pub fn replay(run: &mut Run, step: u64, choices: &[(u64, Action)]) -> Result<(),
     Ok(())
 }
 
+/// How a link names the scenario: `preset=NAME`, or for a scenario edited by hand the whole
+/// of it, compressed (`scenario=…`, see `scenario::codec`).
+pub fn scenario_param(run: &Run, edited: bool) -> String {
+    if edited {
+        format!("scenario={}", crate::scenario::codec::encode(&run.scenario))
+    } else {
+        format!("preset={}", encode(&run.scenario.name))
+    }
+}
+
 /// The query string of a link to the run as it is now (without the leading `?`).
 pub fn query(
     run: &Run,
+    edited: bool,
     mode: &str,
     lang_code: &str,
     selection: Option<Selection>,
@@ -176,8 +187,8 @@ pub fn query(
     open: Option<CheckpointId>,
 ) -> String {
     let mut q = format!(
-        "preset={}&mode={mode}&lang={lang_code}&seed={}&step={}",
-        encode(&run.scenario.name),
+        "{}&mode={mode}&lang={lang_code}&seed={}&step={}",
+        scenario_param(run, edited),
         run.scenario.seed,
         run.position()
     );
@@ -193,6 +204,7 @@ pub fn query(
     }
     q += match tab {
         Tab::Checkpoints => "&panel=checkpoints",
+        Tab::Coordinator => "&panel=coordinator",
         Tab::Details => "&panel=details",
     };
     q
@@ -313,7 +325,8 @@ mod tests {
             run.forward();
         }
         let sel = Some(Selection::Task(5));
-        let q = query(&run, "aligned", "en", sel, Tab::Checkpoints, Some(1));
+        let q = query(&run, false, "aligned", "en", sel, Tab::Checkpoints, Some(1));
+        assert!(q.starts_with("preset=recovery&"), "{q}");
         assert!(q.contains("step=77"), "{q}");
         assert!(q.contains("choices=40n5.71k2"), "{q}");
         assert!(q.contains("sel=t%3ACount%231"), "{q}");
@@ -331,6 +344,21 @@ mod tests {
         let mut other = Run::new(presets::recovery()).unwrap();
         let err = replay(&mut other, 10, &[(3, Action::Restart)]).unwrap_err();
         assert!(err.contains("step 3"), "{err}");
+    }
+
+    #[test]
+    fn an_edited_scenario_travels_whole_in_the_link() {
+        let mut scenario = presets::wordcount();
+        scenario.graph.operators[2].parallelism = 3;
+        scenario.title = "Three counters & a sink".into();
+        let run = Run::new(scenario.clone()).unwrap();
+        let q = query(&run, true, "aligned", "en", None, Tab::Details, None);
+        let code = q
+            .strip_prefix("scenario=")
+            .and_then(|rest| rest.split('&').next())
+            .unwrap();
+        assert_eq!(crate::scenario::codec::decode(code), Ok(scenario));
+        assert!(!q.contains("preset="), "{q}");
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub enum Selection {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
+    /// Where the side panel folds into tabs (≤ 1024 px): the coordinator and the throughput.
+    /// Wider, they are always shown and the inspector shows the details.
+    Coordinator,
     Details,
     Checkpoints,
 }
@@ -68,6 +71,8 @@ pub enum Notice {
     Ended,
     /// A link to a moment could not be followed (why); the scenario shows from its start.
     BrokenLink(String),
+    /// A scenario from a link or the host page could not be loaded (why).
+    BadScenario(String),
 }
 
 pub struct Playback {
@@ -86,6 +91,11 @@ pub struct Playback {
     pub help: bool,
     /// The share dialog is open.
     pub share: bool,
+    /// The scenario editor is open.
+    pub editor: bool,
+    /// The scenario was edited by hand (or came whole from a link or the host page): links
+    /// carry all of it, not a preset's name.
+    pub edited: bool,
     /// The compact view for an `<iframe>` (`?embed`).
     pub embed: bool,
     /// Embedded: the inspector is shown instead of the dataflow.
@@ -132,6 +142,10 @@ pub enum PlaybackAction {
     ToggleHelp,
     /// Open or close the share dialog (pauses: the link is to this moment).
     ToggleShare,
+    /// Open or close the scenario editor.
+    ToggleEditor,
+    /// Run this scenario (edited, from a file or a link) from its start, in its own mode.
+    LoadScenario(Box<Scenario>),
     /// Embedded: show the inspector instead of the dataflow, or back.
     ToggleSide,
     /// A message from the page embedding the player (`host.rs`).
@@ -159,6 +173,18 @@ pub fn resolve(
             presets::alignment()
         }
     };
+    let (scenario, mode, lang) = resolve_for(scenario, mode, lang, &mut notices);
+    (scenario, mode, lang, notices)
+}
+
+/// The mode and language asked for, applied to a scenario (a preset, or a whole scenario
+/// from a link).
+pub fn resolve_for(
+    scenario: Scenario,
+    mode: Option<&str>,
+    lang: Option<&str>,
+    notices: &mut Vec<Notice>,
+) -> (Scenario, BarrierMode, Lang) {
     // Whether the scenario runs in the mode asked for is found when its run is built
     // (`Playback::new`), which says so with a notice.
     let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE);
@@ -192,7 +218,7 @@ pub fn resolve(
             Lang::En
         }
     };
-    (scenario, mode, lang, notices)
+    (scenario, mode, lang)
 }
 
 fn new_run(scenario: &Scenario, mode: BarrierMode) -> Rc<RefCell<Run>> {
@@ -253,7 +279,25 @@ impl Playback {
                     scenario.seed = seed;
                 }
                 self.mode = mode;
+                self.edited = false;
                 self.restart(&scenario);
+            }
+            HostMessage::LoadScenario { json, mode, seed } => {
+                let mut scenario = match Scenario::from_json(&json) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        self.notices.push(Notice::BadScenario(e.to_string()));
+                        return;
+                    }
+                };
+                if let Some(seed) = seed {
+                    scenario.seed = seed;
+                }
+                match mode.as_deref().map(str::parse::<BarrierMode>) {
+                    Some(Ok(m)) if scenario.modes().contains(&m) => scenario.config.mode = m,
+                    _ => {}
+                }
+                self.load(scenario);
             }
         }
     }
@@ -295,6 +339,7 @@ impl Playback {
         }
         match link.panel.as_deref() {
             Some("checkpoints") => self.tab = Tab::Checkpoints,
+            Some("coordinator") => self.tab = Tab::Coordinator,
             Some("details") => self.tab = Tab::Details,
             _ => {}
         }
@@ -346,6 +391,8 @@ impl Playback {
             notices,
             help: false,
             share: false,
+            editor: false,
+            edited: false,
             embed: false,
             side_open: false,
             animate,
@@ -381,6 +428,8 @@ impl Playback {
             notices: self.notices.clone(),
             help: self.help,
             share: self.share,
+            editor: self.editor,
+            edited: self.edited,
             embed: self.embed,
             side_open: self.side_open,
             animate: self.animate,
@@ -406,6 +455,14 @@ impl Playback {
             }
             Err(e) => self.refuse(e),
         }
+    }
+
+    /// Runs a whole scenario (validated by whoever read it) from its start, in its own mode.
+    pub fn load(&mut self, scenario: Scenario) {
+        self.mode = scenario.config.mode;
+        self.edited = true;
+        self.editor = false;
+        self.restart(&scenario);
     }
 
     fn restart(&mut self, scenario: &Scenario) {
@@ -552,6 +609,7 @@ impl Reducible for Playback {
             PlaybackAction::SetPreset(name) => match presets::by_name(&name) {
                 Ok(s) => {
                     next.mode = s.config.mode;
+                    next.edited = false;
                     next.restart(&s);
                 }
                 Err(_) => next.notices.push(Notice::BadParam {
@@ -578,9 +636,15 @@ impl Reducible for Playback {
                 next.share = !next.share;
                 next.playing = false;
             }
+            PlaybackAction::ToggleEditor => {
+                next.editor = !next.editor;
+                next.playing = false;
+            }
+            PlaybackAction::LoadScenario(scenario) => next.load(*scenario),
             PlaybackAction::CloseOverlays => {
                 next.help = false;
                 next.share = false;
+                next.editor = false;
                 next.selection = None;
             }
             PlaybackAction::Dismiss(i) => {

@@ -112,7 +112,7 @@ class Playground {
 
   /** The coordinator's checkpoints, newest first: id, status and "acked/total". */
   async coordinatorCheckpoints() {
-    return this.page.locator('[data-testid^="checkpoint-"]').evaluateAll((els) => els.map((e) => ({
+    return this.page.locator('.coordinator button.checkpoint[data-testid^="checkpoint-"]').evaluateAll((els) => els.map((e) => ({
       id: Number(e.getAttribute('data-testid').slice('checkpoint-'.length)),
       status: e.getAttribute('data-status'),
       acked: e.querySelector('.progress').getAttribute('aria-valuenow'),
@@ -198,7 +198,7 @@ class Playground {
           `${e.getAttribute('data-testid')} ${e.children.length}`),
         subtasks: attrs('[data-testid^="subtask-"]', ['data-status']),
         subtaskText: texts('[data-testid^="subtask-"]'),
-        checkpoints: texts('[data-testid^="checkpoint-"]'),
+        checkpoints: texts('.coordinator [data-testid^="checkpoint-"]'),
       };
     });
   }
@@ -321,8 +321,15 @@ class Playground {
     await this.testId('trigger-checkpoint').click();
   }
 
+  /** Opens checkpoint n's global state: from the coordinator's card, or, for an older one
+   * the coordinator no longer lists, from the inspector's Checkpoints tab. */
   async openCheckpoint(n) {
-    await this.checkpoint(n).click();
+    if (await this.checkpoint(n).count()) {
+      await this.checkpoint(n).click();
+      return;
+    }
+    await this.testId('tab-checkpoints').click();
+    await this.testId(`checkpoint-row-${n}`).click();
   }
 
   /** Clicks a channel on its drawn path (half-way along), as a student would. */

@@ -33,6 +33,10 @@ pub struct ChannelProps {
     /// While the job is down after a failure: the items this channel lost.
     #[prop_or_default]
     pub dropped: u32,
+    /// What a screen reader says of it ("Channel Split#0 → Count#1"); with it the channel
+    /// takes the keyboard focus (Enter selects it, or delivers its head in manual mode).
+    #[prop_or_default]
+    pub label: Option<AttrValue>,
 }
 
 #[function_component(Channel)]
@@ -70,6 +74,8 @@ pub fn channel(p: &ChannelProps) -> Html {
     html! {
         <g class={class} data-testid={p.testid.clone()} data-blocked={if p.blocked { "true" } else { "false" }}
             data-queue={p.queued.to_string()} data-sel={sel}
+            tabindex={p.label.as_ref().map(|_| "0")} role={p.label.as_ref().map(|_| "button")}
+            aria-label={p.label.clone()} aria-pressed={p.label.as_ref().map(|_| if p.selected { "true" } else { "false" })}
             data-recording={p.recording.map(|n| n.to_string())} data-fifo={if p.non_fifo { "false" } else { "true" }}>
             if let Some(n) = p.recording {
                 <path class="recording" d={d.0.clone()} stroke={palette::checkpoint(n)} />

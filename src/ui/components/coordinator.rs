@@ -1,5 +1,6 @@
-//! The checkpoint coordinator: every checkpoint with its status and how many tasks have
-//! acknowledged it. Clicking one opens it in the inspector's checkpoints tab.
+//! The checkpoint coordinator: the running checkpoints and the latest completed, each with its
+//! status and how many tasks have acknowledged it; the rest are one click away in the
+//! inspector's Checkpoints tab. Clicking one opens it there.
 
 use yew::prelude::*;
 
@@ -17,6 +18,24 @@ pub struct CoordinatorProps {
     /// Chandy-Lamport: they are snapshots, not checkpoints.
     #[prop_or_default]
     pub snapshots: bool,
+    /// Shows every checkpoint (the inspector's Checkpoints tab).
+    pub on_more: Callback<()>,
+}
+
+/// The most checkpoints the coordinator lists as cards; the Checkpoints tab has them all.
+pub const SHORT_LIST: usize = 4;
+/// The most earlier checkpoints it lists as chips below the cards.
+pub const EARLIER_CHIPS: usize = 16;
+
+/// How many checkpoints the coordinator lists, newest first: the running ones down to the
+/// latest that completed (so the list never skips one), at most [`SHORT_LIST`].
+pub fn short_list(checkpoints: &[CheckpointSummary]) -> usize {
+    let to_completed = checkpoints
+        .iter()
+        .rev()
+        .position(|c| c.status == CheckpointStatus::Completed)
+        .map_or(checkpoints.len(), |i| i + 1);
+    to_completed.min(SHORT_LIST).max(checkpoints.len().min(1))
 }
 
 pub fn status_attr(s: &CheckpointStatus) -> &'static str {
@@ -38,8 +57,33 @@ fn status_icon(s: &CheckpointStatus) -> &'static str {
 #[function_component(Coordinator)]
 pub fn coordinator(p: &CoordinatorProps) -> Html {
     let s = p.lang.strings();
-    // The newest first, and not too many: a long run triggers hundreds.
-    let rows = p.checkpoints.iter().rev().take(12).map(|c| {
+    let shown = short_list(&p.checkpoints);
+    // The earlier ones as small chips (the latest of them), the rest in the Checkpoints tab.
+    let earlier: Vec<&CheckpointSummary> = p
+        .checkpoints
+        .iter()
+        .rev()
+        .skip(shown)
+        .take(EARLIER_CHIPS)
+        .collect();
+    let more = p.checkpoints.len() - shown - earlier.len();
+    let chips = earlier.iter().map(|c| {
+        let on_open = p.on_open.clone();
+        let id = c.id;
+        let name = if p.snapshots { (s.snapshot)(c.id) } else { (s.checkpoint)(c.id) };
+        let label = format!("{name}: {}", (s.checkpoint_status)(&c.status));
+        html! {
+            <li key={c.id}>
+                <button class={classes!("chip", status_attr(&c.status), (p.open == Some(c.id)).then_some("open"))}
+                    data-testid={format!("checkpoint-{}", c.id)} data-status={status_attr(&c.status)}
+                    aria-label={label.clone()} title={label} onclick={move |_| on_open.emit(id)}>
+                    <span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>
+                    { format!("{} {}", c.id, status_icon(&c.status)) }
+                </button>
+            </li>
+        }
+    });
+    let rows = p.checkpoints.iter().rev().take(shown).map(|c| {
         let on_open = p.on_open.clone();
         let id = c.id;
         let pct = if c.total == 0 { 0.0 } else { 100.0 * c.acked as f64 / c.total as f64 };
@@ -71,7 +115,65 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
                 <p class="hint">{ s.no_checkpoints }</p>
             } else {
                 <ul class="checkpoints">{ for rows }</ul>
+                if !earlier.is_empty() {
+                    <div class="earlier">
+                        <span class="hint">{ s.earlier }</span>
+                        <ul class="chips">{ for chips }</ul>
+                    </div>
+                }
+                if more > 0 {
+                    <button class="link more" data-testid="more-checkpoints"
+                        onclick={p.on_more.reform(|_: MouseEvent| ())}>{ (s.more_checkpoints)(more) }</button>
+                }
             }
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(statuses: &[CheckpointStatus]) -> Vec<CheckpointSummary> {
+        let mut sim = crate::scenario::presets::alignment().simulation().unwrap();
+        while sim.coordinator().checkpoints().is_empty() {
+            sim.step();
+        }
+        let one = sim.coordinator().checkpoints()[0].clone();
+        statuses
+            .iter()
+            .enumerate()
+            .map(|(i, s)| CheckpointSummary {
+                id: i as u64 + 1,
+                status: *s,
+                ..one.clone()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_short_list_runs_from_the_newest_down_to_the_latest_completed() {
+        use CheckpointStatus::{Completed, InProgress};
+        assert_eq!(short_list(&[]), 0);
+        assert_eq!(short_list(&list(&[InProgress])), 1);
+        assert_eq!(short_list(&list(&[Completed, Completed, Completed])), 1);
+        assert_eq!(
+            short_list(&list(&[Completed, Completed, InProgress, InProgress])),
+            3
+        );
+        let aborted = CheckpointStatus::Aborted {
+            reason: crate::engine::trace::AbortReason::Expired,
+        };
+        assert_eq!(
+            short_list(&list(&[Completed, aborted, InProgress])),
+            3,
+            "an aborted one between is listed too"
+        );
+        assert_eq!(
+            short_list(&list(&[
+                Completed, aborted, InProgress, InProgress, InProgress
+            ])),
+            SHORT_LIST
+        );
     }
 }

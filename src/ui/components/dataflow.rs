@@ -239,7 +239,8 @@ pub fn dataflow(p: &DataflowProps) -> Html {
                 slow={slow} detailed={detailed}
                 blocked_label={s.blocked} slow_label={slow_label}
                 recording={view::persisting_checkpoint(sim, id)} non_fifo={!ch.fifo}
-                dropped={view::dropped_on(sim, id)} />
+                dropped={view::dropped_on(sim, id)}
+                label={detailed.then(|| AttrValue::from(format!("{} {} → {}", s.channel, phys.tasks[phys.channels[c].from as usize].name, phys.tasks[phys.channels[c].to as usize].name)))} />
         }
     });
     let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {
@@ -300,6 +301,38 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         })
     };
 
+    // The keyboard's click: Enter or Space on a focused subtask or channel.
+    let onkeydown = {
+        let manual = p.manual;
+        let on_select = p.on_select.clone();
+        let on_deliver = p.on_deliver.clone();
+        let on_poke = p.on_poke.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if !matches!(e.key().as_str(), "Enter" | " ") {
+                return;
+            }
+            let Some(sel) = e
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|el| el.get_attribute("data-sel"))
+            else {
+                return;
+            };
+            let id = |v: &str| v.parse::<u32>().ok();
+            let picked = match sel.split_once(':') {
+                Some(("t", v)) => id(v).map(Picked::Task),
+                Some(("c", v)) => id(v).map(Picked::Channel),
+                _ => None,
+            };
+            e.prevent_default();
+            match picked {
+                Some(Picked::Channel(c)) if manual => on_deliver.emit(c),
+                Some(Picked::Channel(c)) => on_select.emit(Some(Selection::Channel(c))),
+                Some(Picked::Task(t)) if manual => on_poke.emit(t),
+                Some(Picked::Task(t)) => on_select.emit(Some(Selection::Task(t))),
+                _ => {}
+            }
+        })
+    };
     let mut class = classes!("stage");
     if p.manual {
         class.push("manual");
@@ -311,9 +344,9 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         class.push("down");
     }
     html! {
-        <div class={class} ref={stage} onclick={onclick} data-testid="dataflow" data-items={in_flight.to_string()}>
+        <div class={class} ref={stage} onclick={onclick} onkeydown={onkeydown} data-testid="dataflow" data-items={in_flight.to_string()}>
             <svg class="graph" viewBox={format!("0 0 {} {}", layout.width.ceil() as u32, layout.height.ceil() as u32)}
-                preserveAspectRatio="xMidYMid meet" role="img" aria-label={s.dataflow}
+                preserveAspectRatio="xMidYMid meet" role="group" aria-label={s.dataflow}
                 style={format!("--font:{}px", super::item::fmt(m.font))}>
                 <g class="operators">{ for operators }</g>
                 <g class="channels">{ for channels }</g>

@@ -22,6 +22,10 @@ pub struct HeaderProps {
     pub on_lang: Callback<Lang>,
     pub on_help: Callback<()>,
     pub on_share: Callback<()>,
+    pub on_editor: Callback<()>,
+    /// The title of a scenario edited by hand, which the picker lists first.
+    #[prop_or_default]
+    pub edited: Option<AttrValue>,
 }
 
 fn select_value(e: &Event) -> Option<String> {
@@ -76,9 +80,12 @@ pub fn header(p: &HeaderProps) -> Html {
             <label>
                 <span>{ s.preset_label }</span>
                 <select data-testid="preset" onchange={on_preset}>
+                    if let Some(title) = &p.edited {
+                        <option value="" selected=true disabled=true>{ (s.edited_scenario)(title) }</option>
+                    }
                     { for presets::NAMES.iter().filter(|n| !presets::BENCHMARKS.contains(n) || p.preset == **n).map(|name| {
                         let title = (s.preset_text)(name).map_or(*name, |t| t.0);
-                        html! { <option value={*name} selected={p.preset == *name}>{ title }</option> }
+                        html! { <option value={*name} selected={p.edited.is_none() && p.preset == *name}>{ title }</option> }
                     }) }
                 </select>
             </label>
@@ -108,6 +115,7 @@ pub fn header(p: &HeaderProps) -> Html {
                     }) }
                 </select>
             </label>
+            <button class="share-button" data-testid="editor-open" onclick={p.on_editor.reform(|_: MouseEvent| ())}>{ s.editor_open }</button>
             <button class="share-button" data-testid="share" onclick={p.on_share.reform(|_: MouseEvent| ())}>{ s.share }</button>
             <button class="help-button" data-testid="help" onclick={on_help} title={s.shortcuts} aria-label={s.shortcuts}>{ "?" }</button>
         </header>

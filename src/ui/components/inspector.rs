@@ -33,6 +33,9 @@ pub struct InspectorProps {
     pub on_open: Callback<CheckpointId>,
     pub on_fifo: Callback<(ChannelId, bool)>,
     pub on_fail: Callback<TaskId>,
+    /// Selects an item of the shown channel (its queue is a row of buttons).
+    #[prop_or_default]
+    pub on_select: Callback<Option<Selection>>,
 }
 
 #[function_component(Inspector)]
@@ -40,23 +43,46 @@ pub fn inspector(p: &InspectorProps) -> Html {
     let s = p.lang.strings();
     let run = p.run.0.borrow();
     let sim = run.sim();
-    let tab = |t: Tab, label: &'static str, id: &'static str| {
+    // Wider than 1024 px the coordinator has its own place and its tab is hidden; the
+    // inspector then shows the details.
+    let wide_shown = p.tab == Tab::Coordinator;
+    // The coordinator's tab says how the newest checkpoint is doing, so a glance is enough.
+    let coordinator_label = match sim.coordinator().checkpoints().last() {
+        Some(c) => format!(
+            "{} · {} {} {}/{}",
+            s.coordinator,
+            c.id,
+            match c.status {
+                CheckpointStatus::InProgress => "◔",
+                CheckpointStatus::Completed => "✓",
+                CheckpointStatus::Aborted { .. } => "✕",
+            },
+            c.acked,
+            c.total
+        ),
+        None => s.coordinator.to_string(),
+    };
+    let tab = |t: Tab, label: &str, id: &'static str| {
         let on_tab = p.on_tab.clone();
         html! {
             <button role="tab" aria-selected={if p.tab == t { "true" } else { "false" }}
-                class={classes!("tab", (p.tab == t).then_some("active"))} data-testid={id}
-                onclick={move |_| on_tab.emit(t)}>{ label }</button>
+                aria-controls="side-tab-body"
+                class={classes!("tab", (p.tab == t).then_some("active"),
+                    (wide_shown && t == Tab::Details).then_some("wide-active"),
+                    (t == Tab::Coordinator).then_some("narrow-only"))}
+                data-testid={id} onclick={move |_| on_tab.emit(t)}>{ label.to_string() }</button>
         }
     };
     html! {
         <section class="panel inspector" aria-label={s.inspector}>
-            <div class="tabs" role="tablist">
+            <div class="tabs" role="tablist" aria-label={s.inspector}>
+                { tab(Tab::Coordinator, &coordinator_label, "tab-coordinator") }
                 { tab(Tab::Details, s.tab_details, "tab-details") }
                 { tab(Tab::Checkpoints, s.tab_checkpoints, "tab-checkpoints") }
             </div>
-            <div class="tab-body">
+            <div class="tab-body" id="side-tab-body" role="tabpanel">
                 { match p.tab {
-                    Tab::Details => details(s, &run, p.selection, &p.on_fifo, &p.on_fail),
+                    Tab::Details | Tab::Coordinator => details(s, &run, p.selection, &p.on_fifo, &p.on_fail, &p.on_select),
                     Tab::Checkpoints => checkpoints(s, sim, p.checkpoint, &p.on_open),
                 } }
             </div>
@@ -87,12 +113,13 @@ fn details(
     selection: Option<Selection>,
     on_fifo: &Callback<(ChannelId, bool)>,
     on_fail: &Callback<TaskId>,
+    on_select: &Callback<Option<Selection>>,
 ) -> Html {
     let sim = run.sim();
     match selection {
         None => html! { <p class="hint">{ s.select_hint }</p> },
         Some(Selection::Task(t)) => task_details(s, run, t, on_fail),
-        Some(Selection::Channel(c)) => channel_details(s, sim, c, on_fifo),
+        Some(Selection::Channel(c)) => channel_details(s, sim, c, on_fifo, on_select),
         Some(Selection::Item { channel, item }) => item_details(s, sim, channel, item),
     }
 }
@@ -200,6 +227,7 @@ fn channel_details(
     sim: &Simulation,
     c: ChannelId,
     on_fifo: &Callback<(ChannelId, bool)>,
+    on_select: &Callback<Option<Selection>>,
 ) -> Html {
     let phys = sim.physical();
     let (Some(info), Some(ch)) = (
@@ -242,7 +270,18 @@ fn channel_details(
                 { row(s.blocked, if view::is_blocked(sim, c) { s.yes } else { s.no }) }
                 { row(s.in_flight, html! {
                     <>{ queue.len() }
-                    <svg class="inline-items" width={width(queue.len())} height="22">{ glyphs(queue.clone()) }</svg></>
+                    // Each item in flight is a button: the keyboard's way to select one.
+                    <span class="item-buttons" data-testid="queue-items">
+                        { for queue.iter().take(24).map(|&item| {
+                            let on_select = on_select.clone();
+                            html! {
+                                <button class="item-button" aria-label={(s.item_kind)(&item)} title={(s.item_kind)(&item)}
+                                    onclick={move |_| on_select.emit(Some(Selection::Item { channel: c, item }))}>
+                                    <svg width="12" height="14" aria-hidden="true"><ItemGlyph kind={item} x={1.5} y={2.5} size={9.0} /></svg>
+                                </button>
+                            }
+                        }) }
+                    </span></>
                 }) }
                 { row(s.held, html! {
                     <>{ held.len() }
@@ -306,7 +345,12 @@ fn checkpoints(
         html! {
             <tr key={c.id} class={classes!((open == Some(c.id)).then_some("open"))}
                 onclick={move |_| on_open.emit(id)} data-status={status_attr(&c.status)}>
-                <th scope="row"><span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>{ c.id }</th>
+                <th scope="row">
+                    <button class="link" data-testid={format!("checkpoint-row-{}", c.id)}
+                        aria-label={(s.checkpoint)(c.id)}>
+                        <span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>{ c.id }
+                    </button>
+                </th>
                 { cells([(s.checkpoint_status)(&c.status), e2e]
                     .into_iter()
                     .chain(mode_figures(mode, f.as_ref()))

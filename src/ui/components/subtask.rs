@@ -87,7 +87,9 @@ pub fn subtask(p: &SubtaskProps) -> Html {
         .sum();
     let badge_w = (text_w + 14.0).min(r.w - 20.0);
     html! {
-        <g class={class} data-testid={p.testid.clone()} data-status={status_class(&p.status)} data-sel={format!("t:{}", p.id)}>
+        <g class={class} data-testid={p.testid.clone()} data-status={status_class(&p.status)} data-sel={format!("t:{}", p.id)}
+            tabindex={p.detailed.then_some("0")} role="button" aria-pressed={if p.selected { "true" } else { "false" }}
+            aria-label={format!("{}: {}", p.name, p.status_text)}>
             <rect class="box" x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx={if p.detailed { "6" } else { "2" }}
                 style={colour.map(|c| format!("stroke:{c}"))} />
             if p.detailed {

@@ -1,0 +1,365 @@
+//! Simplified Chinese (`?lang=zh-Hans`): the Traditional strings of `zh.rs`, converted when
+//! they are produced — character by character, after a few words that differ (資料→数据,
+//! 執行→运行, 行程→进程…). The page carries one copy of the Chinese text and these tables
+//! (1.5 kB, 1.1 kB gzipped), not a second copy of all the text (5 kB more gzipped, even next
+//! to the first) and of the code that formats it.
+//!
+//! [`strings`] is a [`Strings`] like the other languages': its fixed strings are converted once,
+//! its sentence builders convert what the Traditional ones return. Every field is named below,
+//! so a field added to [`Strings`] is a compile error here too until it is added.
+
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use super::zh::STRINGS as ZH;
+use super::Strings;
+
+/// Traditional → Simplified, one pair of characters after another (each of them 3 bytes in
+/// UTF-8), sorted by the Traditional one. Every Traditional character in `zh.rs` that has
+/// another Simplified form is here (the test `every_traditional_character_of_zh_is_converted`
+/// says which are missing); `「」` become the mainland's quotation marks.
+const CHARS: &str = "\
+    「“」”並并佇伫併并來来個个們们側侧傳传價价內内兩两別别則则動动\
+    務务區区協协卻却啟启單单圖图執执場场壓压學学實实將将對对屬属帳帐\
+    帶带廢废後后從从復复態态戶户換换擇择擊击攔拦敗败數数於于時时暫暂\
+    會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏沒没測测滿满濾滤為为\
+    無无狀状現现環环發发盤盘確确種种積积筆笔細细終终結结給给經经網网\
+    線线編编緩缓總总繞绕繼继續续與与蓋盖處处虛虚衝冲裡里製制複复見见\
+    規规觸触計计訊讯記记設设許许詞词話话該该詳详誌志認认語语誤误說说\
+    課课調调證证讀读變变讓让費费資资蹤踪軸轴較较載载輯辑輸输轉转這这\
+    連连進进遊游過过達达遞递遠远遲迟選选遺遗還还邊边銀银錄录錢钱錯错\
+    鍵键長长閉闭開开間间關关隊队隨随離离響响頁页項项順顺須须預预頭头\
+    額额顏颜顯显餘余饋馈驗验驟骤麼么點点齊齐";
+
+/// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
+/// characters; a longer word comes before any word it starts with.
+const WORDS: [(&str, &str); 35] = [
+    ("資料來源", "数据源"),
+    ("詳細資料", "详细信息"),
+    ("資料", "数据"),
+    ("行程", "进程"),
+    ("執行", "运行"),
+    ("訊息", "消息"),
+    ("非同步", "异步"),
+    ("全域", "全局"),
+    ("情境", "场景"),
+    ("項目", "元素"),
+    ("交易", "事务"),
+    ("逾時", "超时"),
+    ("平行度", "并行度"),
+    ("並行", "并发"),
+    ("回饋", "反馈"),
+    ("連結", "链接"),
+    ("開啟", "打开"),
+    ("檔案", "文件"),
+    ("欄位", "字段"),
+    ("佇列", "队列"),
+    ("載入", "加载"),
+    ("效能", "性能"),
+    ("量測", "测量"),
+    ("分頁", "标签页"),
+    ("設定", "设置"),
+    ("重設", "重置"),
+    ("套用", "应用"),
+    ("選取", "选中"),
+    ("遺失", "丢失"),
+    ("空白鍵", "空格键"),
+    ("帳戶", "账户"),
+    ("轉帳", "转账"),
+    ("接著", "接着"),
+    // 筆 and 則 after a number are measure words (records, messages): "3 条记录", not
+    // "3 笔记录".
+    (" 筆", " 条"),
+    (" 則", " 条"),
+];
+
+/// `text` in Simplified characters.
+pub(super) fn to_hans(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    'text: while let Some(c) = rest.chars().next() {
+        for (word, hans) in WORDS {
+            if let Some(after) = rest.strip_prefix(word) {
+                out.push_str(hans);
+                rest = after;
+                continue 'text;
+            }
+        }
+        match simplified(c) {
+            Some(s) => out.push_str(s),
+            None => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// The Simplified form of `c`, if it has another one.
+fn simplified(c: char) -> Option<&'static str> {
+    let mut buf = [0; 4];
+    let key = c.encode_utf8(&mut buf).as_bytes();
+    if key.len() != 3 {
+        return None;
+    }
+    let (mut lo, mut hi) = (0, CHARS.len() / 6);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let at = mid * 6;
+        match CHARS.as_bytes()[at..at + 3].cmp(key) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return CHARS.get(at + 3..at + 6),
+        }
+    }
+    None
+}
+
+/// A converted copy of a fixed string, kept for the page's life.
+fn leak(s: &'static str) -> &'static str {
+    Box::leak(to_hans(s).into_boxed_str())
+}
+
+/// [`leak`] for the strings sentence builders return: each is converted once.
+fn cached(s: &'static str) -> &'static str {
+    static CONVERTED: Mutex<Vec<((usize, usize), &'static str)>> = Mutex::new(Vec::new());
+    let mut converted = CONVERTED.lock().unwrap_or_else(PoisonError::into_inner);
+    let key = (s.as_ptr() as usize, s.len());
+    if let Some(&(_, hans)) = converted.iter().find(|(k, _)| *k == key) {
+        return hans;
+    }
+    let hans = leak(s);
+    converted.push((key, hans));
+    hans
+}
+
+/// The Simplified Chinese strings.
+pub(super) fn strings() -> &'static Strings {
+    static STRINGS: OnceLock<Strings> = OnceLock::new();
+    STRINGS.get_or_init(build)
+}
+
+/// `Strings` from `ZH`: the `fixed` strings are converted now, the `builders` (with their
+/// arguments) convert what they return, the rest are given.
+macro_rules! converted {
+    (
+        fixed: [$($s:ident),* $(,)?],
+        builders: [$($f:ident($($a:ident),*)),* $(,)?],
+        $($field:ident: $value:expr),* $(,)?
+    ) => {{
+        // Every field is named: one added to `Strings` does not compile until it is here too.
+        let Strings { $($s: _,)* $($f: _,)* $($field: _,)* } = ZH;
+        let mut strings = ZH;
+        for text in [$(&mut strings.$s),*] {
+            *text = leak(*text);
+        }
+        $(strings.$f = |$($a),*| converted((ZH.$f)($($a),*));)*
+        $(strings.$field = $value;)*
+        strings
+    }};
+}
+
+/// What a sentence builder returned, converted (one call in each builder, not inlined there).
+#[inline(never)]
+fn converted(text: String) -> String {
+    to_hans(&text)
+}
+
+fn build() -> Strings {
+    converted! {
+        fixed: [
+            app_title, page_title, tagline, preset_label, mode_label, lang_label, seeing, step,
+            step_back, play, pause, reset, trigger, start_snapshot, manual, manual_hint, speed,
+            step_counter, time, timeline, timeline_legend, shortcuts, close, dataflow,
+            status_running, status_finished, status_backpressured, status_failed,
+            status_cancelled, fail_task, skip_failure, final_same, counted_twice, legend_replay,
+            share, share_title, share_link, share_embed, share_hint, copy, open_full,
+            editor_open, editor_title, editor_hint, editor_apply, editor_from_preset,
+            editor_download, editor_open_file, editor_applied, export_svg, export_png, earlier,
+            throughput_title, throughput_hint, blocked, legend, legend_record, legend_barrier,
+            legend_marker, legend_log, token_states_title, fifo, snapshots_title, non_fifo,
+            fifo_on, fifo_off, legend_recorded, legend_cancel, legend_eop, legend_blocked,
+            legend_held, legend_persisted, legend_slips, legend_ticks, coordinator,
+            no_checkpoints, inspector, tab_details, tab_checkpoints, select_hint, subtask,
+            operator, status, state, inputs, held, has_barrier, channel, from, to, latency,
+            in_flight, records_sent, records_received, yes, no, item, payload, derived_from,
+            sent_at, arrives_at, item_gone, counts, recent, trigger_time, end_to_end,
+            alignment_duration, records_held, state_size, persisted, ack_time, start_delay,
+            open_global_state, task_states, channel_states, no_channel_state,
+            aligned_no_channel_state, not_retained, not_completed, consistent, inconsistent,
+            narration, narration_empty, ended, dismiss,
+        ],
+        builders: [
+            start_snapshot_at(a), status_aligning(a), status_tracking(a), status_persisting(a),
+            status_snapshotting(a), status_replaying(a), recovery_planned(a, b),
+            recovery_down(a, b, c), recovery_restored(a, b), recovery_rewound(a, b, c),
+            recovery_duplicates(a), final_differs(a), final_word(a, b, c), sink_committed(a, b),
+            sink_emitted(a), broken_link(a), editor_syntax(a, b, c, d), editor_invalid(a),
+            edited_scenario(a), bad_scenario(a), throughput_latest(a, b), state_offset(a),
+            state_processed(a), state_keys(a), state_received(a), state_token(a),
+            state_balance(a), slow(a), more(a), mode_aligned_timeout(a), timeout_lesson(a),
+            more_checkpoints(a), snapshot(a), global_state_of_snapshot(a), conservation(a, b, c),
+            crossing(a, b, c, d), token_states_caption(a), checkpoint(a), checkpoint_status(a),
+            acked(a, b), input_n(a), item_kind(a), global_state_of(a), verdict_counts(a, b),
+            word_check_ok(a), word_check_bad(a), rows_more(a), narrate(a, b),
+            bad_param(a, b, c), refused(a),
+        ],
+        mode_name: |m| cached((ZH.mode_name)(m)),
+        operator_kind: |k| cached((ZH.operator_kind)(k)),
+        preset_text: |name| (ZH.preset_text)(name).map(|(t, l)| (cached(t), cached(l))),
+        preset_lesson: |name, mode| (ZH.preset_lesson)(name, mode).map(cached),
+        token_state: |place, p, q| {
+            let (name, states) = (ZH.token_state)(place, p, q);
+            (converted(name), converted(states))
+        },
+        shortcut_list: ZH
+            .shortcut_list
+            .iter()
+            .map(|&(key, what)| (leak(key), leak(what)))
+            .collect::<Vec<_>>()
+            .leak(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::view;
+    use crate::engine::BarrierMode;
+    use crate::i18n::{Lang, Names};
+    use crate::scenario::presets;
+
+    /// Characters that are Traditional only (OpenCC's Traditional → Simplified characters,
+    /// without those whose Simplified form may be the same character).
+    const TRADITIONAL_ONLY: &str = include_str!("traditional_only.txt");
+
+    fn traditional_in(text: &str) -> String {
+        let mut found: Vec<char> = text
+            .chars()
+            .filter(|c| !c.is_ascii() && TRADITIONAL_ONLY.contains(*c))
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found.into_iter().collect()
+    }
+
+    fn table() -> Vec<(char, char)> {
+        let chars: Vec<char> = CHARS.chars().collect();
+        chars.chunks(2).map(|p| (p[0], p[1])).collect()
+    }
+
+    #[test]
+    fn the_table_is_pairs_of_three_byte_characters_sorted_once() {
+        assert_eq!(CHARS.chars().count() % 2, 0);
+        assert!(CHARS.chars().all(|c| c.len_utf8() == 3));
+        let table = table();
+        for w in table.windows(2) {
+            assert!(w[0].0 < w[1].0, "{:?} before {:?}", w[0], w[1]);
+        }
+        for &(t, s) in &table {
+            assert_ne!(t, s);
+            assert_eq!(simplified(t), Some(s.to_string().as_str()), "{t}");
+            assert!(
+                !table.iter().any(|&(t2, _)| t2 == s),
+                "{t}→{s}, and {s} is converted again"
+            );
+        }
+        for (i, (t, s)) in WORDS.iter().enumerate() {
+            assert!(traditional_in(s).is_empty(), "{t}→{s} is not Simplified");
+            for (earlier, _) in &WORDS[..i] {
+                assert!(!t.starts_with(earlier), "{earlier} hides {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_traditional_character_of_zh_is_converted() {
+        let source = include_str!("zh.rs");
+        let hans = to_hans(source);
+        let left = traditional_in(&hans);
+        assert!(left.is_empty(), "add to hans.rs's CHARS: {left}");
+        // Nor any Traditional character of the table (some, like 於, are not in the list).
+        for (t, _) in table() {
+            assert!(!hans.contains(t), "{t} is left");
+        }
+        assert!(!hans.contains('「') && !hans.contains('」'));
+    }
+
+    #[test]
+    fn words_convert_as_the_mainland_says_them() {
+        for (t, s) in [
+            ("檢查點", "检查点"),
+            ("屏障", "屏障"),
+            ("對齊", "对齐"),
+            ("資料來源", "数据源"),
+            ("資料流", "数据流"),
+            ("通道", "通道"),
+            ("緩衝", "缓冲"),
+            ("記錄", "记录"),
+            ("一致割集", "一致割集"),
+            ("全域狀態", "全局状态"),
+            ("非同步屏障快照", "异步屏障快照"),
+            ("兩個行程", "两个进程"),
+            ("執行中", "运行中"),
+            ("訊息", "消息"),
+            ("已排隊的 3 筆記錄", "已排队的 3 条记录"),
+            ("記錄「apple」", "记录“apple”"),
+            (
+                "Merge#0 的輸入 1（來自 Src A#0）",
+                "Merge#0 的输入 1（来自 Src A#0）",
+            ),
+            ("t=120 時，p→q", "t=120 时，p→q"),
+            ("用來量測頁面效能", "用来测量页面性能"),
+            ("它記錄的 3 則傳輸中訊息", "它记录的 3 条传输中消息"),
+            ("在「檢查點」分頁", "在“检查点”标签页"),
+            ("否則", "否则"),
+        ] {
+            assert_eq!(to_hans(t), s);
+        }
+    }
+
+    #[test]
+    fn the_simplified_strings_are_the_traditional_ones_converted() {
+        let s = Lang::ZhHans.strings();
+        assert_eq!(s.app_title, "ABS 游乐场");
+        assert_eq!(s.page_title, to_hans(ZH.page_title));
+        assert_eq!(s.consistent, to_hans(ZH.consistent));
+        assert_eq!((s.checkpoint)(2), "检查点 2");
+        assert_eq!((s.acked)(3, 4), "已确认 3/4");
+        assert_eq!(s.shortcut_list[0], ("空格键", "播放／暂停"));
+        assert!(std::ptr::eq(s, Lang::ZhHans.strings()), "built once");
+        for mode in BarrierMode::ALL {
+            let name = (s.mode_name)(mode);
+            assert_eq!(name, to_hans((ZH.mode_name)(mode)));
+            assert!(std::ptr::eq(name, (s.mode_name)(mode)), "converted once");
+        }
+        for name in presets::NAMES {
+            let (title, lesson) = (s.preset_text)(name).unwrap();
+            assert!(traditional_in(&(title.to_string() + lesson)).is_empty());
+        }
+    }
+
+    #[test]
+    fn the_simplified_narration_has_no_traditional_character() {
+        let mut told = 0;
+        for name in ["alignment", "recovery", "token"] {
+            for mode in BarrierMode::ALL {
+                let Ok(mut sim) = presets::by_name(name).unwrap().with_mode(mode).simulation()
+                else {
+                    continue;
+                };
+                for _ in 0..400 {
+                    if sim.step().is_none() {
+                        break;
+                    }
+                    for b in view::beats(sim.physical(), sim.last_events()) {
+                        let text = (Lang::ZhHans.strings().narrate)(&b, &Names(&sim));
+                        let zh = (ZH.narrate)(&b, &Names(&sim));
+                        assert_eq!(text, to_hans(&zh));
+                        assert!(traditional_in(&text).is_empty(), "{text}");
+                        told += 1;
+                    }
+                }
+            }
+        }
+        assert!(told > 500, "{told}");
+    }
+}

@@ -1,0 +1,174 @@
+//! The scenario editor: the running scenario as JSON, edited and applied. An error is shown
+//! inline with its line, column and the field's path, and the running scenario is kept until a
+//! valid one is applied. A preset can be the starting point; the text can be downloaded as a
+//! file and a file opened.
+
+use yew::prelude::*;
+
+use super::dialog::{trap_focus, use_dialog_focus};
+use crate::i18n::{Lang, Strings};
+use crate::scenario::path::field_at;
+use crate::scenario::{presets, Scenario, ScenarioError};
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct EditorProps {
+    pub lang: Lang,
+    /// The running scenario, as the editor starts with it.
+    pub json: AttrValue,
+    pub name: AttrValue,
+    pub on_apply: Callback<Scenario>,
+    pub on_close: Callback<()>,
+}
+
+/// The text an editor shows for an error, with the field named where the parser stopped.
+pub fn error_text(s: &Strings, text: &str, e: &ScenarioError) -> String {
+    match e {
+        ScenarioError::Syntax {
+            line,
+            column,
+            message,
+        } => {
+            // serde's message ends with its own " at line L column C", said once already.
+            let message = message
+                .rfind(" at line ")
+                .map_or(message.as_str(), |at| &message[..at]);
+            (s.editor_syntax)(*line, *column, &field_at(text, *line, *column), message)
+        }
+        other => (s.editor_invalid)(&other.to_string()),
+    }
+}
+
+/// A `data:` address holding the text, for the download link.
+fn data_address(text: &str) -> String {
+    let mut out = String::from("data:application/json;charset=utf-8,");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b" -_.~{}[]:,\"".contains(&b) {
+            out.push(b as char);
+        } else {
+            out += &format!("%{b:02X}");
+        }
+    }
+    out
+}
+
+#[function_component(Editor)]
+pub fn editor(p: &EditorProps) -> Html {
+    let s = p.lang.strings();
+    let text = use_state(|| p.json.to_string());
+    let error = use_state(|| None::<String>);
+    let area = use_node_ref();
+    use_dialog_focus(area.clone());
+
+    let on_input = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+                text.set(t.value());
+            }
+        })
+    };
+    let apply = {
+        let (text, error, cb) = (text.clone(), error.clone(), p.on_apply.clone());
+        Callback::from(move |_: MouseEvent| match Scenario::from_json(&text) {
+            Ok(scenario) => {
+                error.set(None);
+                cb.emit(scenario);
+            }
+            Err(e) => error.set(Some(error_text(s, &text, &e))),
+        })
+    };
+    let from_preset = {
+        let (text, error) = (text.clone(), error.clone());
+        Callback::from(move |e: Event| {
+            let Some(v) = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+            else {
+                return;
+            };
+            if let Ok(preset) = presets::by_name(&v) {
+                text.set(preset.to_json());
+                error.set(None);
+            }
+        })
+    };
+    let open_file = {
+        let (text, error) = (text.clone(), error.clone());
+        Callback::from(move |e: Event| {
+            #[cfg(target_arch = "wasm32")]
+            read_file(&e, text.clone(), error.clone());
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = (&e, &text, &error);
+        })
+    };
+    let close = p.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="editor-title"
+            data-testid="editor-dialog" onkeydown={trap_focus()}>
+            <div class="dialog editor">
+                <h2 id="editor-title">{ s.editor_title }</h2>
+                <p class="hint" id="editor-hint">{ s.editor_hint }</p>
+                <div class="editor-tools">
+                    <label>
+                        <span>{ s.editor_from_preset }</span>
+                        <select data-testid="editor-preset" onchange={from_preset}>
+                            <option value="" selected=true>{ "—" }</option>
+                            { for presets::NAMES.iter().filter(|n| !presets::BENCHMARKS.contains(n)).map(|name| {
+                                let title = (s.preset_text)(name).map_or(*name, |t| t.0);
+                                html! { <option value={*name}>{ title }</option> }
+                            }) }
+                        </select>
+                    </label>
+                    <label class="file">
+                        <span>{ s.editor_open_file }</span>
+                        <input type="file" accept=".json,application/json" onchange={open_file}
+                            data-testid="editor-file" />
+                    </label>
+                    <a href={data_address(&text)} download={format!("{}.json", p.name)}
+                        data-testid="editor-download">{ s.editor_download }</a>
+                </div>
+                <textarea ref={area} data-testid="editor" spellcheck="false" rows="18"
+                    aria-label={s.editor_title} aria-describedby="editor-hint editor-error"
+                    aria-invalid={if error.is_some() { "true" } else { "false" }}
+                    value={(*text).clone()} oninput={on_input} />
+                <p id="editor-error" class="editor-error" role="alert" data-testid="editor-error"
+                    hidden={error.is_none()}>{ (*error).clone().unwrap_or_default() }</p>
+                <div class="dialog-buttons">
+                    <button class="primary" onclick={apply} data-testid="editor-apply">{ s.editor_apply }</button>
+                    <button onclick={close} data-testid="editor-close">{ s.close }</button>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Reads the chosen file into the editor (not applied: the user looks at it first).
+#[cfg(target_arch = "wasm32")]
+fn read_file(e: &Event, text: UseStateHandle<String>, error: UseStateHandle<Option<String>>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+        return;
+    };
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    if file.size() > crate::scenario::MAX_SCENARIO_BYTES as f64 {
+        error.set(Some(
+            crate::scenario::ScenarioError::TooLarge(file.size() as usize).to_string(),
+        ));
+        return;
+    }
+    let Ok(reader) = web_sys::FileReader::new() else {
+        return;
+    };
+    let r = reader.clone();
+    let onload = Closure::once_into_js(move || {
+        if let Some(t) = r.result().ok().and_then(|v| v.as_string()) {
+            text.set(t);
+            error.set(None);
+        }
+    });
+    reader.set_onload(Some(onload.unchecked_ref()));
+    let _ = reader.read_as_text(&file);
+}

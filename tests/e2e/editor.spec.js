@@ -1,0 +1,123 @@
+// The scenario editor: the running scenario as JSON; invalid text is refused with its line,
+// column and field while the run goes on untouched; a valid change runs from step 0 and travels
+// whole in the permalink; a host page can load a whole scenario too.
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+
+test('the editor refuses invalid JSON with line, column and field, and keeps the run', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=wordcount');
+  await app.stepFast(25);
+  const before = await app.fingerprint();
+  await app.testId('editor-open').click();
+  const editor = app.testId('editor');
+  await expect(editor).toBeFocused();
+  const original = await editor.inputValue();
+  const scenario = JSON.parse(original);
+  expect(scenario.name).toBe('wordcount');
+  expect(scenario.graph.operators.map((o) => o.name)).toEqual(['Sentences', 'Split', 'Count', 'Sink']);
+
+  // A missing comma: a syntax error with its place.
+  await editor.fill(original.replace('"title":', '"title" '));
+  await app.testId('editor-apply').click();
+  const error = app.testId('editor-error');
+  await expect(error).toBeVisible();
+  await expect(error).toHaveText(/^Line 3, column \d+/);
+  await expect(editor).toHaveAttribute('aria-invalid', 'true');
+
+  // A value of the wrong type deep in the graph: the field is named.
+  const lines = original.split('\n');
+  const at = lines.findIndex((l) => l.includes('"name": "Count"'));
+  const p = lines.findIndex((l, i) => i > at && l.includes('"parallelism"'));
+  lines[p] = lines[p].replace(/\d+/, '"three"');
+  await editor.fill(lines.join('\n'));
+  await app.testId('editor-apply').click();
+  await expect(error).toHaveText(new RegExp(`^Line ${p + 1}, column \\d+, in graph\\.operators\\[2\\]\\.parallelism: invalid type`));
+
+  // A valid file that the engine refuses (forward between different parallelisms).
+  const bad = JSON.parse(original);
+  bad.graph.operators[1].parallelism = 3;
+  await editor.fill(JSON.stringify(bad, null, 2));
+  await app.testId('editor-apply').click();
+  await expect(error).toContainText('forward');
+  await app.screenshot('editor-error');
+
+  // Nothing of that reached the run.
+  await app.testId('editor-close').click();
+  await expect(app.testId('editor-dialog')).toHaveCount(0);
+  expect(await app.fingerprint()).toEqual(before);
+  await expect(app.testId('editor-open')).toBeFocused();
+});
+
+test('a valid change runs from step 0, and the permalink carries the edited scenario', async ({ page, browser }) => {
+  const app = new Playground(page);
+  await app.open('?preset=wordcount&mode=unaligned');
+  await expect(app.subtask('Count', 2)).toHaveCount(0);
+  await app.stepFast(10);
+  await app.testId('editor-open').click();
+  const scenario = JSON.parse(await app.testId('editor').inputValue());
+  expect(scenario.config.mode).toBe('unaligned');
+  scenario.graph.operators.find((o) => o.name === 'Count').parallelism = 3;
+  scenario.title = 'Word count with three counters';
+  await app.testId('editor').fill(JSON.stringify(scenario, null, 2));
+  await app.testId('editor-apply').click();
+  await expect(app.testId('editor-dialog')).toHaveCount(0);
+  for (const i of [0, 1, 2]) {
+    await expect(app.subtask('Count', i)).toBeVisible();
+  }
+  await expect(app.testId('step-counter')).toContainText('0');
+  await expect(app.testId('mode')).toHaveValue('unaligned');
+  await expect(app.testId('preset').locator('option:checked')).toHaveText(/Word count with three counters \(edited\)/);
+  await expect(app.lesson()).toContainText('Word count with three counters');
+  expect(page.url()).toMatch(/[?&]scenario=[A-Za-z0-9_-]+/);
+  expect(page.url()).not.toMatch(/[?&]preset=/);
+
+  await app.stepFast(30);
+  const before = await app.fingerprint();
+  await app.testId('share').click();
+  const link = await app.testId('permalink').inputValue();
+  expect(link).toMatch(/[?&]scenario=[A-Za-z0-9_-]+&mode=unaligned&/);
+  expect(link.length).toBeLessThan(2500);
+  await page.keyboard.press('Escape');
+
+  const other = await browser.newPage();
+  const again = new Playground(other);
+  await other.goto(link);
+  await expect(again.testId('step-counter')).toContainText('30');
+  await expect(again.subtask('Count', 2)).toBeVisible();
+  expect(await again.fingerprint()).toEqual(before);
+  await other.close();
+
+  // A damaged scenario in a link: a notice and the default scenario, never a blank page.
+  const cut = link.replace(/scenario=([A-Za-z0-9_-]+)/, (_, code) => `scenario=${code.slice(0, code.length / 2)}`);
+  await page.goto(cut);
+  await expect(app.testId('notice')).toContainText('could not be followed');
+  await expect(app.testId('step-counter')).toBeVisible();
+
+  // Back to a preset: links name the preset again.
+  await app.open('?preset=wordcount');
+  expect(page.url()).toMatch(/[?&]preset=wordcount/);
+});
+
+test('start from a preset, and a host page loads a whole scenario', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.testId('editor-open').click();
+  await app.testId('editor-preset').selectOption('token');
+  const token = JSON.parse(await app.testId('editor').inputValue());
+  expect(token.name).toBe('token');
+  await app.testId('editor-close').click();
+  // Nothing applied: still the alignment scenario.
+  await expect(app.subtask('Merge', 0)).toBeVisible();
+
+  // A host page's abs:load with a whole scenario (here the page posts to itself).
+  const recovery = token;
+  recovery.title = 'One token, from the host page';
+  await page.evaluate((s) => window.postMessage({ type: 'abs:load', scenario: s }, '*'), recovery);
+  await expect(app.lesson()).toContainText('One token, from the host page');
+  await expect(app.testId('mode')).toHaveValue('chandy-lamport');
+  // An invalid one gives a notice and keeps what runs.
+  await page.evaluate(() => window.postMessage({ type: 'abs:load', scenario: { name: 'x' } }, '*'));
+  await expect(app.testId('notice')).toContainText('could not be loaded');
+  await expect(app.lesson()).toContainText('One token, from the host page');
+});
