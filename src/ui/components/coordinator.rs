@@ -99,7 +99,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
                     <span class="swatch" style={format!("background:{colour}")}></span>
                     <span class="cp-name">{ if p.snapshots { (s.snapshot)(c.id) } else { (s.checkpoint)(c.id) } }</span>
                     <span class="cp-status">{ format!("{} {}", status_icon(&c.status), (s.checkpoint_status)(&c.status)) }</span>
-                    <span class="progress" role="progressbar" aria-valuemin="0"
+                    <span class="progress" role="progressbar" aria-label={(s.acked)(c.acked, c.total)} aria-valuemin="0"
                         aria-valuemax={c.total.to_string()} aria-valuenow={c.acked.to_string()}>
                         <span class="bar" style={format!("width:{}%;background:{colour}", crate::ui::fmt::num(pct, 0))}></span>
                     </span>

@@ -47,10 +47,19 @@ pub fn narration(p: &NarrationProps) -> Html {
             </li>
         }
     });
+    // A screen reader hears the sentences of the step the run is at, once, from a live
+    // region of their own; the list itself is for reading back (and focusable, to scroll it).
+    let current: Vec<&str> = p
+        .lines
+        .iter()
+        .filter(|l| l.step == p.position)
+        .map(|l| l.text.as_str())
+        .collect();
     html! {
-        <section class="narration" aria-live="polite" aria-labelledby="narration-title">
+        <section class="narration" aria-labelledby="narration-title">
             <h2 id="narration-title">{ s.narration }</h2>
-            <ol data-testid="narration">
+            <p class="sr-only" aria-live="polite" data-testid="narration-live">{ current.join(" ") }</p>
+            <ol data-testid="narration" tabindex="0" aria-labelledby="narration-title">
                 if p.lines.is_empty() {
                     <li class="hint">{ s.narration_empty }</li>
                 }

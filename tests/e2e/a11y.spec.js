@@ -1,0 +1,52 @@
+// Accessibility: axe-core finds no serious or critical violation (WCAG 2 A and AA rules) on
+// the page in its main states, in light and in dark, and a keyboard alone can run a lesson.
+const AxeBuilder = require('@axe-core/playwright').default;
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+
+/** The serious and critical violations on the page now, as readable lines. */
+async function violations(page) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe: no serious or critical violations, ${scheme}`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    const app = new Playground(page);
+    await app.open('?preset=alignment');
+    expect(await violations(page), 'at the start').toEqual([]);
+
+    // Mid-alignment with a subtask selected, then a completed checkpoint's global state.
+    await app.stepUntil(async () => (await app.heldItems('Src A#0', 'Merge#0').count()) >= 2);
+    await app.subtask('Merge', 0).click();
+    expect(await violations(page), 'aligning, Merge selected').toEqual([]);
+    await app.stepUntil(async () => (await app.checkpointStatus(1)) === 'completed');
+    await app.openCheckpoint(1);
+    expect(await violations(page), 'a global state open').toEqual([]);
+
+    // The dialogs.
+    await app.testId('share').click();
+    expect(await violations(page), 'the share dialog').toEqual([]);
+    await page.keyboard.press('Escape');
+    await app.testId('editor-open').click();
+    expect(await violations(page), 'the editor').toEqual([]);
+    await page.keyboard.press('Escape');
+    await app.testId('help').click();
+    expect(await violations(page), 'the shortcuts').toEqual([]);
+    await page.keyboard.press('Escape');
+
+    // Other modes and presets draw other things (rings, markers, failures).
+    for (const q of ['?preset=recovery&mode=at-least-once', '?preset=token&mode=chandy-lamport', '?preset=wordcount&mode=unaligned&lang=zh']) {
+      await app.open(q);
+      await app.stepFast(150);
+      expect(await violations(page), q).toEqual([]);
+    }
+    // The compact view for an iframe.
+    await page.setViewportSize({ width: 480, height: 360 });
+    await app.open('?preset=alignment&embed');
+    expect(await violations(page), 'embedded').toEqual([]);
+  });
+}
