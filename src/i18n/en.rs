@@ -694,6 +694,7 @@ pub const STRINGS: Strings = Strings {
     bad_scenario: |why| format!("The scenario could not be loaded ({why}); the current one is kept."),
     export_svg: "SVG",
     export_png: "PNG",
+    export_title: "Download the dataflow at this step, for slides:",
     more_checkpoints: |n| format!("{n} more in the Checkpoints tab →"),
     earlier: "Earlier:",
     throughput_title: "Throughput at the sinks",

@@ -173,7 +173,7 @@ fn build() -> Strings {
             status_cancelled, fail_task, skip_failure, final_same, counted_twice, legend_replay,
             share, share_title, share_link, share_embed, share_hint, copy, open_full,
             editor_open, editor_title, editor_hint, editor_apply, editor_from_preset,
-            editor_download, editor_open_file, editor_applied, export_svg, export_png, earlier,
+            editor_download, editor_open_file, editor_applied, export_svg, export_png, earlier, export_title,
             throughput_title, throughput_hint, blocked, legend, legend_record, legend_barrier,
             legend_marker, legend_log, token_states_title, fifo, snapshots_title, non_fifo,
             fifo_on, fifo_off, legend_recorded, legend_cancel, legend_eop, legend_blocked,

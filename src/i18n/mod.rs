@@ -283,6 +283,8 @@ pub struct Strings {
     pub bad_scenario: fn(&str) -> String,
     pub export_svg: &'static str,
     pub export_png: &'static str,
+    /// Before the export buttons: what they download.
+    pub export_title: &'static str,
     /// The coordinator's link to the checkpoints it does not list.
     pub more_checkpoints: fn(usize) -> String,
     /// Before the chips of the earlier checkpoints.

@@ -14,7 +14,7 @@ use super::components::inspector::Inspector;
 use super::components::legend::Legend;
 use super::components::narration::{Line, Narration};
 use super::components::recovery::{recovery_line, RecoveryProps};
-use super::components::share::{share_dialog, ShareProps};
+use super::components::share::Share;
 use super::components::throughput::Throughput;
 use super::components::timeline::Timeline;
 use super::state::{
@@ -550,11 +550,8 @@ pub fn app() -> Html {
                     on_apply={on_load} on_close={send(|| PlaybackAction::ToggleEditor)} />
             }
             if playback.share {
-                { share_dialog(&ShareProps {
-                    lang: playback.lang,
-                    url: link(),
-                    on_close: send(|| PlaybackAction::ToggleShare),
-                }) }
+                <Share lang={playback.lang} url={link()} on_close={send(|| PlaybackAction::ToggleShare)}
+                    file={AttrValue::from(format!("{}-step-{}", run.scenario.name, run.position()))} />
             }
         </div>
     }

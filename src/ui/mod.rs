@@ -2,6 +2,7 @@
 
 mod app;
 pub mod components;
+pub mod export;
 pub mod fmt;
 pub mod host;
 pub mod layout;

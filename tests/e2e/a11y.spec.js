@@ -50,3 +50,46 @@ for (const scheme of ['light', 'dark']) {
     expect(await violations(page), 'embedded').toEqual([]);
   });
 }
+
+test('a keyboard alone: subtasks, channels and items take the focus and Enter selects them', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  // Subtasks are in the tab order after the header and the lesson's controls.
+  await app.testId('help').focus();
+  let reached = false;
+  for (let i = 0; i < 40 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => Boolean(document.activeElement.closest('[data-testid="dataflow"]')));
+  }
+  expect(reached, 'Tab reaches the dataflow').toBe(true);
+
+  await app.subtask('Merge', 0).focus();
+  await page.keyboard.press('Enter');
+  await expect(app.subtask('Merge', 0)).toHaveClass(/\bselected\b/);
+  await expect(app.subtask('Merge', 0)).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.inspector .details h3')).toContainText('Merge#0');
+
+  // Steps by the arrow key until records queue on the slow channel, then a channel by Enter,
+  // then one of its queued items from the inspector's buttons.
+  await page.keyboard.press('Escape');
+  for (let i = 0; i < 60; i++) await page.keyboard.press('ArrowRight');
+  await app.channel('Src B#0', 'Merge#0').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.inspector .details h3')).toContainText('Src B#0');
+  const items = app.testId('queue-items').locator('button');
+  expect(await items.count()).toBeGreaterThan(0);
+  await items.first().focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.inspector .details h3')).not.toContainText('Src B#0');
+
+  // Manual delivery by keyboard: M, then Enter on a channel delivers its head.
+  await page.keyboard.press('m');
+  const before = await app.stepCount();
+  await app.channel('Src A#0', 'Merge#0').focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => app.stepCount()).toBe(before + 1);
+  // Space on a focused subtask does not start playing.
+  await app.subtask('Sink', 0).focus();
+  await page.keyboard.press(' ');
+  await expect(app.testId('play')).not.toHaveText(/Pause/);
+});

@@ -74,3 +74,30 @@ test('a broken link gives a notice and the scenario from its start; a huge value
   expect(doc).toBeLessThanOrEqual(width + 1);
   await expect(app.lesson()).toContainText('Alignment');
 });
+
+test('the dataflow at this step downloads as SVG and as PNG, for slides', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.stepUntil(async () => (await app.heldItems('Src A#0', 'Merge#0').count()) >= 2);
+  const step = await app.stepCount();
+  await app.testId('share').click();
+  await expect(app.testId('permalink')).toBeFocused();
+
+  const [svg] = await Promise.all([page.waitForEvent('download'), app.testId('export-svg').click()]);
+  expect(svg.suggestedFilename()).toBe(`alignment-step-${step}.svg`);
+  const text = require('fs').readFileSync(await svg.path(), 'utf8');
+  expect(text).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  expect(text).toContain('data-testid="subtask-Merge-0"');
+  expect(text).toContain('<style>');
+  expect(text).toContain('--blocked'); // the page's colours travel with it
+  expect(text).toMatch(/<image [^>]*href="data:image\/png;base64,/); // the moving items
+  const [, , vw, vh] = text.match(/viewBox="([^"]+)"/)[1].split(' ').map(Number);
+
+  const [png] = await Promise.all([page.waitForEvent('download'), app.testId('export-png').click()]);
+  expect(png.suggestedFilename()).toBe(`alignment-step-${step}.png`);
+  const bytes = require('fs').readFileSync(await png.path());
+  expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+  // Twice the view box, for a projector.
+  expect(bytes.readUInt32BE(16)).toBe(2 * vw);
+  expect(bytes.readUInt32BE(20)).toBe(2 * vh);
+});

@@ -4,7 +4,9 @@
 
 use yew::prelude::*;
 
+use super::dialog::{trap_focus, use_dialog_focus};
 use crate::i18n::Lang;
+use crate::ui::export::Format;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct ShareProps {
@@ -12,6 +14,8 @@ pub struct ShareProps {
     /// The permalink.
     pub url: String,
     pub on_close: Callback<()>,
+    /// The exported files' name, without extension (`wordcount-step-120`).
+    pub file: AttrValue,
 }
 
 /// The `<iframe>` that embeds `url` in a course page.
@@ -53,17 +57,28 @@ fn copy(_id: &'static str) -> Callback<MouseEvent> {
     })
 }
 
+fn export(format: Format, file: &AttrValue) -> Callback<MouseEvent> {
+    let file = file.clone();
+    Callback::from(move |_: MouseEvent| crate::ui::export::download(format, &file))
+}
+
+/// The dialog takes the focus (on the link, selected for copying), keeps it while open and
+/// gives it back when it closes.
+#[function_component(Share)]
 pub fn share_dialog(p: &ShareProps) -> Html {
     let s = p.lang.strings();
+    let link = use_node_ref();
+    use_dialog_focus(link.clone());
     let close = p.on_close.reform(|_: MouseEvent| ());
     let code = embed_code(&p.url, s.app_title);
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="share-title" data-testid="share-dialog">
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="share-title" data-testid="share-dialog"
+            onkeydown={trap_focus()}>
             <div class="dialog share">
                 <h2 id="share-title">{ s.share_title }</h2>
                 <label for="permalink">{ s.share_link }</label>
                 <div class="copy-row">
-                    <input id="permalink" type="text" readonly=true value={p.url.clone()} data-testid="permalink" />
+                    <input ref={link} id="permalink" type="text" readonly=true value={p.url.clone()} data-testid="permalink" />
                     <button onclick={copy("permalink")} data-testid="copy-permalink">{ s.copy }</button>
                 </div>
                 <label for="embed-code">{ s.share_embed }</label>
@@ -72,6 +87,11 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                     <button onclick={copy("embed-code")} data-testid="copy-embed">{ s.copy }</button>
                 </div>
                 <p class="hint">{ s.share_hint }</p>
+                <div class="export-row">
+                    <span>{ s.export_title }</span>
+                    <button data-testid="export-svg" onclick={export(Format::Svg, &p.file)}>{ s.export_svg }</button>
+                    <button data-testid="export-png" onclick={export(Format::Png, &p.file)}>{ s.export_png }</button>
+                </div>
                 <button onclick={close}>{ s.close }</button>
             </div>
         </div>

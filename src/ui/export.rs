@@ -1,0 +1,178 @@
+//! Export of the dataflow as it is at this moment, for slides: an SVG file (the graph with the
+//! page's style sheet inside it, and the moving items as an image over it) or a PNG (the same
+//! drawn at twice the size). Browser-only; nothing here is part of the engine's state.
+
+/// What to download.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn download(_format: Format, _name: &str) {}
+
+/// Downloads the dataflow as `name.svg` or `name.png`. Does nothing when the graph is not on
+/// the page.
+#[cfg(target_arch = "wasm32")]
+pub fn download(format: Format, name: &str) {
+    let _ = browser::download(format, name);
+}
+
+#[cfg(target_arch = "wasm32")]
+mod browser {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    use web_sys::{Document, Element, HtmlCanvasElement};
+
+    use super::Format;
+
+    /// The PNG's pixels per SVG unit: sharp on a projector.
+    const PNG_SCALE: f64 = 2.0;
+
+    pub fn download(format: Format, name: &str) -> Option<()> {
+        let doc = web_sys::window()?.document()?;
+        let graph = doc
+            .query_selector("[data-testid=dataflow] svg.graph")
+            .ok()??;
+        let items = doc
+            .query_selector("[data-testid=dataflow] canvas.items")
+            .ok()?
+            .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok());
+        let (w, h) = view_box(&graph)?;
+        let svg = standalone(&doc, &graph, items.as_ref(), w, h)?;
+        match format {
+            Format::Svg => save(&doc, &svg_address(&svg)?, &format!("{name}.svg")),
+            Format::Png => {
+                let image = web_sys::HtmlImageElement::new().ok()?;
+                let (doc2, image2, file) = (doc.clone(), image.clone(), format!("{name}.png"));
+                let onload = Closure::once_into_js(move || {
+                    let _ = rasterise(&doc2, &image2, w, h, &file);
+                });
+                image.set_onload(Some(onload.unchecked_ref()));
+                image.set_src(&svg_address(&svg)?);
+                Some(())
+            }
+        }
+    }
+
+    fn view_box(graph: &Element) -> Option<(f64, f64)> {
+        let vb = graph.get_attribute("viewBox")?;
+        let mut parts = vb.split(' ').skip(2).map(|p| p.parse::<u32>().ok());
+        Some((f64::from(parts.next()??), f64::from(parts.next()??)))
+    }
+
+    /// The graph as a file of its own: its size, the page's rules (the colours are CSS
+    /// variables), a background, and the items' canvas as an image over the whole view box.
+    fn standalone(
+        doc: &Document,
+        graph: &Element,
+        items: Option<&HtmlCanvasElement>,
+        w: f64,
+        h: f64,
+    ) -> Option<String> {
+        let copy = graph
+            .clone_node_with_deep(true)
+            .ok()?
+            .dyn_into::<Element>()
+            .ok()?;
+        let ns = "http://www.w3.org/2000/svg";
+        let _ = copy.set_attribute("xmlns", ns);
+        let _ = copy.set_attribute("width", &w.to_string());
+        let _ = copy.set_attribute("height", &h.to_string());
+        let style = doc.create_element_ns(Some(ns), "style").ok()?;
+        style.set_text_content(Some(&page_rules(doc)));
+        let background = doc.create_element_ns(Some(ns), "rect").ok()?;
+        for (k, v) in [
+            ("width", "100%"),
+            ("height", "100%"),
+            ("style", "fill:var(--bg)"),
+        ] {
+            let _ = background.set_attribute(k, v);
+        }
+        let _ = copy.insert_before(&background, copy.first_child().as_ref());
+        let _ = copy.insert_before(&style, copy.first_child().as_ref());
+        if let Some(url) = items.and_then(|c| c.to_data_url().ok()) {
+            let image = doc.create_element_ns(Some(ns), "image").ok()?;
+            for (k, v) in [("x", "0"), ("y", "0"), ("href", url.as_str())] {
+                let _ = image.set_attribute(k, v);
+            }
+            let _ = image.set_attribute("width", &w.to_string());
+            let _ = image.set_attribute("height", &h.to_string());
+            let _ = copy.append_child(&image);
+        }
+        web_sys::XmlSerializer::new()
+            .ok()?
+            .serialize_to_string(&copy)
+            .ok()
+    }
+
+    /// Every rule of the page's style sheets (one, from the same origin), as text.
+    fn page_rules(doc: &Document) -> String {
+        let mut out = String::new();
+        let sheets = doc.style_sheets();
+        for i in 0..sheets.length() {
+            let Some(sheet) = sheets
+                .item(i)
+                .and_then(|s| s.dyn_into::<web_sys::CssStyleSheet>().ok())
+            else {
+                continue;
+            };
+            let Ok(rules) = sheet.css_rules() else {
+                continue;
+            };
+            for r in 0..rules.length() {
+                if let Some(rule) = rules.item(r) {
+                    out += &rule.css_text();
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+
+    fn svg_address(svg: &str) -> Option<String> {
+        let encoded: String = js_sys::encode_uri_component(svg).into();
+        Some(format!("data:image/svg+xml;charset=utf-8,{encoded}"))
+    }
+
+    fn rasterise(
+        doc: &Document,
+        image: &web_sys::HtmlImageElement,
+        w: f64,
+        h: f64,
+        file: &str,
+    ) -> Option<()> {
+        let canvas = doc
+            .create_element("canvas")
+            .ok()?
+            .dyn_into::<HtmlCanvasElement>()
+            .ok()?;
+        canvas.set_width((w * PNG_SCALE) as u32);
+        canvas.set_height((h * PNG_SCALE) as u32);
+        let ctx = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<web_sys::CanvasRenderingContext2d>()
+            .ok()?;
+        ctx.scale(PNG_SCALE, PNG_SCALE).ok()?;
+        ctx.draw_image_with_html_image_element_and_dw_and_dh(image, 0.0, 0.0, w, h)
+            .ok()?;
+        save(doc, &canvas.to_data_url().ok()?, file)
+    }
+
+    fn save(doc: &Document, href: &str, file: &str) -> Option<()> {
+        let a = doc
+            .create_element("a")
+            .ok()?
+            .dyn_into::<web_sys::HtmlAnchorElement>()
+            .ok()?;
+        a.set_href(href);
+        a.set_download(file);
+        let body = doc.body()?;
+        body.append_child(&a).ok()?;
+        a.click();
+        let _ = body.remove_child(&a);
+        Some(())
+    }
+}
