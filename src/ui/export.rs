@@ -56,10 +56,12 @@ mod browser {
         }
     }
 
-    fn view_box(graph: &Element) -> Option<(f64, f64)> {
+    /// The graph's size in SVG units (whole numbers: formatting a float would pull the
+    /// float printer, kilobytes, into the page).
+    fn view_box(graph: &Element) -> Option<(u32, u32)> {
         let vb = graph.get_attribute("viewBox")?;
         let mut parts = vb.split(' ').skip(2).map(|p| p.parse::<u32>().ok());
-        Some((f64::from(parts.next()??), f64::from(parts.next()??)))
+        Some((parts.next()??, parts.next()??))
     }
 
     /// The graph as a file of its own: its size, the page's rules (the colours are CSS
@@ -68,8 +70,8 @@ mod browser {
         doc: &Document,
         graph: &Element,
         items: Option<&HtmlCanvasElement>,
-        w: f64,
-        h: f64,
+        w: u32,
+        h: u32,
     ) -> Option<String> {
         let copy = graph
             .clone_node_with_deep(true)
@@ -139,10 +141,11 @@ mod browser {
     fn rasterise(
         doc: &Document,
         image: &web_sys::HtmlImageElement,
-        w: f64,
-        h: f64,
+        w: u32,
+        h: u32,
         file: &str,
     ) -> Option<()> {
+        let (w, h) = (f64::from(w), f64::from(h));
         let canvas = doc
             .create_element("canvas")
             .ok()?
