@@ -538,7 +538,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
             format!("Channel {} is no longer FIFO: a later item may overtake an earlier one — Chandy-Lamport's snapshots assume FIFO channels.", names.channel(*channel))
         },
         Beat::LatencyChanged { channel, latency } => format!(
-            "Channel {} now takes {latency} time units.",
+            "Channel {} now takes {latency} ms.",
             names.channel(*channel)
         ),
     }
@@ -612,7 +612,7 @@ pub const STRINGS: Strings = Strings {
     manual_hint: "Manual delivery: click a channel to deliver its head item; click a subtask to drain its buffer or to read the next line of a source.",
     speed: "Speed",
     step_counter: "Step",
-    time: "time",
+    time: "Simulated time: at 1× speed one simulated ms takes a quarter of a second",
     timeline: "Timeline",
     timeline_legend: "▲ triggered · ✓ completed · ✕ aborted · ⚡ failure",
     shortcuts: "Keyboard shortcuts",
@@ -698,8 +698,8 @@ pub const STRINGS: Strings = Strings {
     more_checkpoints: |n| format!("{n} more in the Checkpoints tab →"),
     earlier: "Earlier:",
     throughput_title: "Throughput at the sinks",
-    throughput_latest: |v, per| format!("{v} per {per}"),
-    throughput_hint: "Records reaching the sinks per 50 time units; dashed line: checkpoint triggered, solid: completed.",
+    throughput_latest: |v, per| format!("{v} per {per} ms"),
+    throughput_hint: "Records reaching the sinks per 50 ms of simulated time; dashed line: checkpoint triggered, solid: completed.",
     state_offset: |o| format!("offset {o}"),
     state_processed: |n| format!("processed {n}"),
     state_keys: |n| format!("{n} words counted"),
@@ -707,7 +707,7 @@ pub const STRINGS: Strings = Strings {
     state_token: |t| if t { "s1 · has the token".into() } else { "s0 · no token".into() },
     state_balance: |b| format!("balance ${b}"),
     operator_kind,
-    slow: |l| format!("slow · latency {l}"),
+    slow: |l| format!("slow · latency {l} ms"),
     blocked: "blocked",
     more: |n| format!("+{n}"),
 
@@ -716,7 +716,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "barrier n (colour per checkpoint)",
     legend_log: "record logged on a back-edge until the barrier comes round (ABS for cycles)",
     mode_aligned_timeout: |t| format!("Aligned, then unaligned after {t}"),
-    timeout_lesson: |t| format!("Aligned with a timeout (Flink's aligned-checkpoint-timeout, here {t} time units): a task starts aligning as usual, blocking the inputs that delivered the barrier; if it is still aligning {t} later, it goes on unaligned for that checkpoint — it snapshots at once, its barrier overtakes its output queue, and what its other inputs send before the barrier becomes channel state (ringed). Slow alignments stop costing throughput; quick ones record nothing."),
+    timeout_lesson: |t| format!("Aligned with a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): a task starts aligning as usual, blocking the inputs that delivered the barrier; if it is still aligning {t} later, it goes on unaligned for that checkpoint — it snapshots at once, its barrier overtakes its output queue, and what its other inputs send before the barrier becomes channel state (ringed). Slow alignments stop costing throughput; quick ones record nothing."),
     legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
     token_states_title: "The four global states",
     fifo: "FIFO",

@@ -448,7 +448,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
             format!("通道 {} 不再是 FIFO：後送的項目可能超越先送的——Chandy-Lamport 快照假設通道是 FIFO 的。", names.channel(*channel))
         },
         Beat::LatencyChanged { channel, latency } => {
-            format!("通道 {} 現在需要 {latency} 個時間單位。", names.channel(*channel))
+            format!("通道 {} 現在需要 {latency} ms。", names.channel(*channel))
         }
     }
 }
@@ -510,7 +510,7 @@ pub const STRINGS: Strings = Strings {
     manual_hint: "手動遞送：點擊通道，遞送它最前面的項目；點擊子任務，清空它的緩衝或讓資料來源讀下一行。",
     speed: "速度",
     step_counter: "步驟",
-    time: "時間",
+    time: "模擬時間：1× 速度下，每 1 ms 模擬時間需時四分之一秒",
     timeline: "時間軸",
     timeline_legend: "▲ 觸發 · ✓ 完成 · ✕ 中止 · ⚡ 失敗",
     shortcuts: "鍵盤快捷鍵",
@@ -596,8 +596,8 @@ pub const STRINGS: Strings = Strings {
     more_checkpoints: |n| format!("另有 {n} 個在「檢查點」分頁 →"),
     earlier: "較早的：",
     throughput_title: "輸出端的吞吐量",
-    throughput_latest: |v, per| format!("每 {per} 單位 {v} 筆"),
-    throughput_hint: "每 50 個時間單位到達輸出端的記錄數；虛線：觸發檢查點，實線：檢查點完成。",
+    throughput_latest: |v, per| format!("每 {per} ms {v} 筆"),
+    throughput_hint: "每 50 ms（模擬時間）到達輸出端的記錄數；虛線：觸發檢查點，實線：檢查點完成。",
     state_offset: |o| format!("偏移量 {o}"),
     state_processed: |n| format!("已處理 {n}"),
     state_keys: |n| format!("已計數 {n} 個單詞"),
@@ -605,7 +605,7 @@ pub const STRINGS: Strings = Strings {
     state_token: |t| if t { "s1 · 持有令牌".into() } else { "s0 · 沒有令牌".into() },
     state_balance: |b| format!("餘額 ${b}"),
     operator_kind,
-    slow: |l| format!("慢 · 延遲 {l}"),
+    slow: |l| format!("慢 · 延遲 {l} ms"),
     blocked: "阻塞",
     more: |n| format!("+{n}"),
 
@@ -614,7 +614,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "屏障（barrier）n：每個檢查點（checkpoint）一種顏色",
     legend_log: "在屏障繞回之前記入回饋邊日誌的記錄（有環圖的 ABS）",
     mode_aligned_timeout: |t| format!("對齊，{t} 後改為非對齊"),
-    timeout_lesson: |t| format!("帶逾時的對齊（Flink 的 aligned-checkpoint-timeout，這裡是 {t} 個時間單位）：任務照常開始對齊，阻塞已送來屏障的輸入；若 {t} 之後仍在對齊，這個檢查點就改為非對齊——立刻做快照，屏障超越輸出佇列，其餘輸入在屏障之前送來的記錄成為通道狀態（帶圈）。慢的對齊不再拖累吞吐量；快的對齊什麼也不用記錄。"),
+    timeout_lesson: |t| format!("帶逾時的對齊（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：任務照常開始對齊，阻塞已送來屏障的輸入；若 {t} 之後仍在對齊，這個檢查點就改為非對齊——立刻做快照，屏障超越輸出佇列，其餘輸入在屏障之前送來的記錄成為通道狀態（帶圈）。慢的對齊不再拖累吞吐量；快的對齊什麼也不用記錄。"),
     legend_marker: "快照 n 的 Chandy-Lamport 標記（marker，菱形）",
     token_states_title: "四種全域狀態",
     fifo: "FIFO",

@@ -98,9 +98,9 @@ for (const [preset, mode, k] of CASES) {
 
     // The figures of the whole checkpoint, in order.
     const figures = [
-      ['Triggered at', String(want.triggerTime)],
-      ['End to end duration', String(want.endToEnd)],
-      ...(mode === 'aligned' ? [['Alignment duration', String(want.alignment)], ['Records held', String(want.held)]] : []),
+      ['Triggered at', `${want.triggerTime} ms`],
+      ['End to end duration', `${want.endToEnd} ms`],
+      ...(mode === 'aligned' ? [['Alignment duration', `${want.alignment} ms`], ['Records held', String(want.held)]] : []),
       ['State size', `${want.size} B`],
       ...(mode === 'unaligned' ? [['Persisted in-flight', String(want.persisted)]] : []),
     ];
@@ -122,7 +122,7 @@ for (const [preset, mode, k] of CASES) {
         expect(state, what).toEqual(w.state);
       }
       if (mode === 'aligned') {
-        expect(Number(row['Alignment duration']), what).toBe(w.alignment);
+        expect(row['Alignment duration'], what).toBe(`${w.alignment} ms`);
         expect(Number(row['Records held']), what).toBe(w.held);
       }
       if (mode === 'unaligned') expect(Number(row['Persisted in-flight']), what).toBe(w.persisted);
@@ -142,7 +142,7 @@ for (const [preset, mode, k] of CASES) {
       .toEqual(['#', 'Status', 'End to end duration', ...MODE_COLUMNS[mode], 'State size']);
     const row = (await app.checkpointFigures()).find((r) => r['#'] === String(k));
     const cells = {
-      aligned: { 'Alignment duration': String(want.alignment), 'Records held': String(want.held) },
+      aligned: { 'Alignment duration': `${want.alignment} ms`, 'Records held': String(want.held) },
       unaligned: { 'Persisted in-flight': String(want.persisted) },
       'at-least-once': {},
     }[mode];
@@ -150,7 +150,7 @@ for (const [preset, mode, k] of CASES) {
       status: 'completed',
       '#': String(k),
       Status: 'completed',
-      'End to end duration': String(want.endToEnd),
+      'End to end duration': `${want.endToEnd} ms`,
       ...cells,
       'State size': `${want.size} B`,
     });

@@ -87,7 +87,7 @@ pub fn controls(p: &ControlsProps) -> Html {
                 <output>{ speed_label(p.speed_exp) }</output>
             </label>
             <span class="counter" data-testid="step-counter">{ format!("{} {}", s.step_counter, p.position) }</span>
-            <span class="clock" title={s.time}>{ format!("t = {}", p.time) }</span>
+            <span class="clock" title={s.time}>{ format!("t = {} ms", p.time) }</span>
             <span class="spacer"></span>
             <button data-testid="trigger-checkpoint" onclick={emit(&p.on_trigger)} title="B">{ p.trigger_label.clone() }</button>
             <button data-testid="manual-mode" onclick={emit(&p.on_manual)} title="M"

@@ -18,6 +18,12 @@ use crate::ui::palette;
 use crate::ui::run::Run;
 use crate::ui::state::{RunRef, Selection, Tab};
 
+/// A simulated duration or time, with its unit (the engine's time unit is shown as a
+/// simulated millisecond, as Flink's web UI shows its figures in ms).
+fn ms(v: u64) -> String {
+    format!("{v} ms")
+}
+
 /// Tables longer than this end with "… and n more".
 const MAX_ROWS: usize = 40;
 
@@ -255,7 +261,7 @@ fn channel_details(
             <dl>
                 { row(s.from, phys.tasks[info.from as usize].name.clone()) }
                 { row(s.to, format!("{} ({})", phys.tasks[info.to as usize].name, (s.input_n)(info.input_index))) }
-                { row(s.latency, ch.latency.to_string()) }
+                { row(s.latency, ms(ch.latency)) }
                 { row(s.fifo, {
                     let on_fifo = on_fifo.clone();
                     let fifo = ch.fifo;
@@ -310,8 +316,8 @@ fn item_details(s: &Strings, sim: &Simulation, c: ChannelId, kind: ItemKind) -> 
                     if r.parent != 0 { { row(s.derived_from, format!("#{}", r.parent)) } }
                 }
                 if let Some(i) = found {
-                    { row(s.sent_at, i.sent_at.to_string()) }
-                    { row(s.arrives_at, i.arrives_at.to_string()) }
+                    { row(s.sent_at, ms(i.sent_at)) }
+                    { row(s.arrives_at, ms(i.arrives_at)) }
                 }
             </dl>
             if found.is_none() { <p class="hint">{ s.item_gone }</p> }
@@ -336,8 +342,8 @@ fn checkpoints(
         let gs = coord.global_state(c.id);
         let f = gs.map(view::checkpoint_figures);
         let e2e = match (c.end_time, &c.status) {
-            (Some(end), _) => end.saturating_sub(c.trigger_time).to_string(),
-            (None, _) => format!("{}…", sim.now().saturating_sub(c.trigger_time)),
+            (Some(end), _) => ms(end.saturating_sub(c.trigger_time)),
+            (None, _) => format!("{}…", ms(sim.now().saturating_sub(c.trigger_time))),
         };
         let dash = || "—".to_string();
         let on_open = on_open.clone();
@@ -453,10 +459,10 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
                 </ul>
             }
             <dl class="figures-list">
-                { row(s.trigger_time, gs.trigger_time.to_string()) }
-                { row(s.end_to_end, f.end_to_end.to_string()) }
+                { row(s.trigger_time, ms(gs.trigger_time)) }
+                { row(s.end_to_end, ms(f.end_to_end)) }
                 if aligned {
-                    { row(s.alignment_duration, f.alignment_duration.to_string()) }
+                    { row(s.alignment_duration, ms(f.alignment_duration)) }
                     { row(s.records_held, f.records_held.to_string()) }
                 }
                 { row(s.state_size, format!("{} B", f.state_size)) }
@@ -497,7 +503,10 @@ fn mode_figures(mode: BarrierMode, f: Option<&view::CheckpointFigures>) -> Vec<S
         f.map_or_else(|| "—".to_string(), |f| n(f).to_string())
     };
     match mode {
-        BarrierMode::Aligned => vec![show(|f| f.alignment_duration), show(|f| f.records_held)],
+        BarrierMode::Aligned => vec![
+            f.map_or_else(|| "—".to_string(), |f| ms(f.alignment_duration)),
+            show(|f| f.records_held),
+        ],
         BarrierMode::Unaligned | BarrierMode::ChandyLamport => {
             vec![show(|f| f.persisted_in_flight)]
         }
@@ -507,7 +516,7 @@ fn mode_figures(mode: BarrierMode, f: Option<&view::CheckpointFigures>) -> Vec<S
 
 fn task_figures(mode: BarrierMode, m: &TaskMetrics) -> Vec<String> {
     let mut out = match mode {
-        BarrierMode::Aligned => vec![m.alignment_duration.to_string(), m.records_held.to_string()],
+        BarrierMode::Aligned => vec![ms(m.alignment_duration), m.records_held.to_string()],
         BarrierMode::Unaligned | BarrierMode::ChandyLamport => {
             vec![m.persisted_in_flight.to_string()]
         }
