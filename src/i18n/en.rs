@@ -107,6 +107,236 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
     })
 }
 
+/// Why a preset matters in a mode: the idea behind what the student sees, tied to the course
+/// text's argument and pointed at what is on screen. `None` for the benchmark (`large`) and for
+/// names that are not presets.
+fn theory(name: &str, mode: BarrierMode) -> Option<&'static str> {
+    Some(match (name, mode) {
+        ("alignment", BarrierMode::AtLeastOnce) => {
+            "At-least-once drops steps ① and ②: Merge#0 keeps reading Src A's records while it waits \
+             for barrier 1 from Src B, and snapshots only when that barrier arrives. The dots with a \
+             dashed ring came after barrier 1 on input A yet are in Merge#0's state; Src A recorded \
+             its offset before them, so after a recovery it replays them and they are counted again. \
+             Nothing is lost and nothing waits, which is why Flink offers this mode. Open checkpoint 1 \
+             in the Checkpoints tab: when records slipped in, the verdict says the cut is not \
+             consistent."
+        }
+        ("alignment", BarrierMode::Unaligned) => {
+            "Unaligned checkpoints (Flink 1.11 and later) keep exactly-once without blocking. Merge#0 \
+             snapshots on the first barrier 1, and each barrier jumps over the records queued ahead \
+             of it; those records are in no state yet, so they are saved with the checkpoint (the \
+             ringed dots). The cut stays consistent because every record is in exactly one place: a \
+             task's state or a channel's recorded state. Open checkpoint 1 in the Checkpoints tab: \
+             unlike aligned, Channel states lists the overtaken records, and Persisted in-flight \
+             counts them."
+        }
+        ("alignment", BarrierMode::ChandyLamport) => {
+            "Chandy-Lamport, the algorithm ABS grew from, gets a consistent cut without blocking and \
+             without overtaking: Merge#0 records its state at the first marker (the diamond, usually \
+             from Src A), then records every record that arrives from Src B until Src B's marker \
+             comes. Those ringed dots were in flight when the cut was taken. ABS replaces markers with \
+             barriers and, by aligning, moves such records into the state instead, so on a graph \
+             without cycles it stores no channel state. Open snapshot 1 and look at the Src \
+             B#0-Merge#0 channel."
+        }
+        ("alignment", _) => {
+            "Why block at all? A checkpoint must be a consistent cut: each source records its offset \
+             where it injects the barrier and replays everything after it, so Merge#0's snapshot may \
+             hold only records from before the barrier on each input. Had Merge#0 kept taking Src \
+             A's records while waiting for barrier 1 from Src B, they would be in its state and \
+             replayed after a recovery: two snapshots' records mixed (step ①). The lock on input A \
+             and the squares in Merge#0's buffer are the price of exactly-once, Flink's default. In \
+             return nothing in flight is saved: in checkpoint 1, Channel states is empty."
+        }
+        ("wordcount", BarrierMode::AtLeastOnce) => {
+            "Count#0 and Count#1 each have two inputs, and at-least-once does not align them: words \
+             that reach a Count subtask after the barrier on one input and before it on the other \
+             (the dashed rings) are already in the snapshot's counts, although their lines lie after \
+             the offsets Sentences recorded. Such a checkpoint matches no moment of the job: counts \
+             ahead of offsets. That is harmless until a recovery, when those lines are read again \
+             and their words counted twice. When words slipped in, open that checkpoint: the word \
+             check reports counts that differ from the lines before the offsets."
+        }
+        ("wordcount", BarrierMode::Unaligned) => {
+            "Unaligned checkpoints let a Count subtask snapshot before all its inputs have delivered \
+             the barrier, and then add the missing part. Count#0 and Count#1 snapshot on their first \
+             barrier; the words still in flight on the other input, and those a barrier overtook, \
+             are saved as channel state (the ringed dots). On restore they go back on their channels \
+             ahead of new input, so every word is counted once. Open a completed checkpoint: the word \
+             check adds the channel states to the counts, and the sum equals the words of exactly \
+             the lines before the offsets."
+        }
+        ("wordcount", BarrierMode::ChandyLamport) => {
+            "Chandy-Lamport records what alignment avoids: channel state. Sentences#0 and \
+             Sentences#1 start each snapshot together (no marker can reach a source); each Count \
+             subtask records its counts at its first marker, then records the words arriving on its \
+             other input until that input's marker comes (the ringed dots). Markers never overtake \
+             and nothing blocks. The snapshot is the offsets, the counts and those recorded words: \
+             open one, and the word check adds them up to the words of exactly the lines before the \
+             offsets."
+        }
+        ("wordcount", _) => {
+            "Word count is stateful: a Count subtask's result depends on every word it has seen. To \
+             restore it after a failure, the counts must match a position in the input, and the \
+             barrier that Sentences#0 and Sentences#1 inject at their recorded offsets splits each \
+             stream into before and after. Count#0 and Count#1 read from both Split subtasks (hash by \
+             word), so each aligns two inputs; Split#0 and Split#1 have one input and pass the \
+             barrier straight on. Open a completed checkpoint: the word check confirms that offsets \
+             and counts describe the same prefix of the input."
+        }
+        ("concurrent", BarrierMode::AtLeastOnce) => {
+            "Exactly-once and at-least-once differ only in what a task does between the first and the \
+             last barrier of its inputs: aligned blocks the inputs that are ahead, at-least-once lets \
+             them run. Stage 1, Stage 2 and Sink have one input each, so there is no such interval: \
+             the barrier's arrival is the cut, and at-least-once is exactly-once here. No lock, no \
+             buffer, no dashed ring; barriers 1, 2 and 3 still travel in order and complete in order. \
+             Flink's documentation says the same: a job of map-like operators only is exactly-once \
+             even in at-least-once mode."
+        }
+        ("concurrent", BarrierMode::Unaligned) => {
+            "An aligned checkpoint completes only once its barrier has crossed the whole pipeline \
+             behind every record queued ahead of it. Unaligned barriers jump those queues: Src's \
+             barrier overtakes the records already on its channel to Stage 1, and they are saved with \
+             the checkpoint (the ringed dots). Each checkpoint completes sooner than the pipeline's \
+             latency, at the cost of storing in-flight data: compare End to end duration and \
+             Persisted in-flight in the Checkpoints tab. This is why Flink 1.11 added unaligned \
+             checkpoints, for slow, backpressured pipelines."
+        }
+        ("concurrent", BarrierMode::ChandyLamport) => {
+            "On a pipeline, Chandy-Lamport and ABS coincide. Src#0 starts each snapshot; Stage 1, \
+             Stage 2 and Sink have one input each, so when a marker arrives there is no other \
+             channel to record: the marker's place in the FIFO stream is already the cut, and every \
+             channel state stays empty. This is the ABS paper's observation: on a graph without \
+             cycles, barriers plus alignment make channel state unnecessary, and here even alignment \
+             has nothing to do. Three snapshots still run at once, their diamonds in order on the \
+             same channels."
+        }
+        ("concurrent", _) => {
+            "A barrier does not pause the job; it is a mark in each stream: records before barrier n \
+             belong to snapshot n, records after it to the next one. So several checkpoints can be in \
+             progress at once, each at a different place in the pipeline. Src → Stage 1 → Stage 2 → \
+             Sink takes three checkpoint intervals end to end; with one checkpoint at a time (Flink's \
+             default maximum of concurrent checkpoints is 1) the interval would stretch to that \
+             latency. Watch bars of three colours on the same channels, and the coordinator counting \
+             each checkpoint's acknowledgements on its own."
+        }
+        ("backpressure", BarrierMode::AtLeastOnce) => {
+            "At-least-once is Flink's own way out of the cost of blocking: give up exactly-once and \
+             keep the throughput. While barrier 1 crawls along the slow channel from Src B, Merge#0 never \
+             locks input A, so Src A#0 is never backpressured by a checkpoint and the sink's \
+             throughput does not dip at each one. The price is the dots with a dashed ring: Src A's \
+             records after barrier 1 enter Merge#0's state before its snapshot, and the longer Src \
+             B's barrier takes, the more of them there are. After a recovery each of them is \
+             processed twice."
+        }
+        ("backpressure", BarrierMode::Unaligned) => {
+            "Unaligned checkpoints remove the cost of blocking without giving up exactly-once. Merge#0 \
+             snapshots on the first barrier 1 and never locks input A; barrier 1 from Src B jumps over \
+             the records queued on the slow channel instead of waiting behind the backlog. The \
+             overtaken records (ringed) are saved as channel state and replayed on restore. The cost \
+             moves from throughput to storage: in the Checkpoints tab compare Persisted in-flight and \
+             State size here with Alignment duration and Records held in aligned mode."
+        }
+        ("backpressure", BarrierMode::ChandyLamport) => {
+            "Chandy-Lamport never blocks either, but its marker does not overtake: Src B's diamond \
+             waits its turn behind every record on the slow channel. Merge#0 records its state at the \
+             first marker (from Src A), then records everything that arrives from Src B until that \
+             marker comes: under backpressure, a long recording and a large channel state (the ringed \
+             dots). Unaligned checkpoints are this idea plus overtaking: they record in-flight data \
+             too, but let the barrier jump the queue so the checkpoint finishes sooner."
+        }
+        ("backpressure", _) => {
+            "This is the cost of blocking. Barrier 1 reaches Merge#0 from Src A long before it gets \
+             through the very slow channel from Src B, and all that time input A stays locked. Its \
+             records pile up at Merge#0, the channel from Src A fills, and Src A#0 turns \
+             backpressured: it cannot send, and the sink's throughput drops between the chart's \
+             dashed and solid lines. The gain is exactly-once; to keep throughput, Flink offers \
+             at-least-once, unaligned checkpoints (since 1.11), or an aligned-checkpoint timeout \
+             that turns a slow alignment unaligned: try them in the Mode menu."
+        }
+        ("recovery", BarrierMode::AtLeastOnce) => {
+            "Recovery works the same way here: after Count#1 fails, every task restores checkpoint 2 \
+             and the sources rewind to its offsets. What differs is the checkpoint. Without \
+             alignment, Count#0 and Count#1 took some words into their state after the barrier from \
+             one Split subtask and before the other's, and those words come from lines after the \
+             recorded offsets. The replay sends them again and they are counted a second time: at \
+             least once, not exactly once; the final line names them. That is Flink's at-least-once \
+             trade: throughput, and no exact results after a failure."
+        }
+        ("recovery", BarrierMode::Unaligned) => {
+            "Exactly-once needs the restored states, the in-flight data and the source offsets to \
+             describe one cut. Aligned checkpoints get there by processing everything before the \
+             barrier, unaligned ones by saving what the barrier overtook. When Count#1 fails, every \
+             task restores the checkpoint, the saved records go back on their channels ahead of new \
+             input, and Sentences#0 and Sentences#1 rewind and replay (↻). Each word is then in \
+             exactly one of a restored count, a re-injected record or a replayed line, so the job \
+             ends with the counts of a run without the failure."
+        }
+        ("recovery", BarrierMode::ChandyLamport) => {
+            "A Chandy-Lamport snapshot is not only something to look at: it is a state the system \
+             could have been in, so the system can restart from it. When Count#1 fails, every task \
+             restores the latest completed snapshot, each recorded channel state (the ringed dots) \
+             goes back on its channel ahead of new records, and the sources rewind to the offsets \
+             they recorded. Process states, channel states and replayable sources are the recipe \
+             for fault tolerance, and the final line shows the counts of a run without the failure."
+        }
+        ("recovery", _) => {
+            "A stream, unlike a batch job, cannot simply be run again: its input never ends and cannot \
+             all be kept. Flink's fault tolerance rests on distributed snapshots plus sources that \
+             can replay part of their input. When Count#1 fails, every task restores checkpoint 2, and \
+             Sentences#0 and Sentences#1 rewind to the offsets in it (↻ marks replayed records). As \
+             the cut was consistent, the restored counts hold exactly the words before those offsets, \
+             so the replay adds every other word once. Sink#0 commits only what a completed \
+             checkpoint covers, and the final line confirms the failure-free counts."
+        }
+        ("iteration", BarrierMode::Unaligned) => {
+            "Unaligned checkpoints need no special rule for the loop. Step#0 snapshots at the first \
+             barrier, from Src, and forwards it at once; every record that arrives on its feedback \
+             edge before the barrier comes round is saved as channel state (the ringed dots), like any \
+             other overtaken record. That is the back-edge log of the ABS paper's Algorithm 2, \
+             reached by the general rule: data in flight before the barrier belongs to the \
+             checkpoint. Open a completed checkpoint and look at the Step#0-Step#0 channel."
+        }
+        ("iteration", BarrierMode::ChandyLamport) => {
+            "Chandy-Lamport works on any graph, cycles included, because a process never waits for a \
+             marker before recording: Step#0 records its state at the first marker (from Src) and \
+             sends markers on all its outputs, its own feedback edge too. It then records the \
+             feedback channel until that marker comes round (the ringed dots). ABS keeps this \
+             recording only where it cannot be avoided, on back-edges, and aligns everywhere else. \
+             Open a completed snapshot: the only channel that can hold recorded records is \
+             Step#0-Step#0."
+        }
+        ("iteration", _) => {
+            "On a graph without cycles, alignment makes channel state unnecessary: when a task \
+             snapshots, everything sent before the barrier on every input is already in its state. \
+             A cycle breaks this. Step#0's second input is its own feedback edge, where barrier n \
+             arrives only after Step#0 has forwarded it, so waiting for it would mean waiting \
+             forever. The ABS paper's Algorithm 2 snapshots once the input from Src delivered the \
+             barrier, then logs what comes round the loop (ringed) until the barrier returns. That \
+             log, the Step#0-Step#0 channel state, is the only channel state the snapshot needs."
+        }
+        ("token", _) => {
+            "A distributed system's global state is every process's state plus every channel's \
+             state. In the one-token system that matters: while the token is in flight on p→q, both \
+             p and q are s0, so a snapshot of process states alone could hold no token at all. The \
+             marker fixes the cut: a process records its state at the first marker and sends markers \
+             on, then records each input channel until that channel's marker arrives. That is how a \
+             token in flight is caught (ringed); FIFO keeps the marker behind it. In The four global \
+             states, the ringed one is what the snapshot captured: always exactly one token."
+        }
+        ("bank", _) => {
+            "Money moves between accounts A, B and C, so at any moment part of the $300 may be on a \
+             channel. A snapshot of balances alone would miss it, or count it twice if the balances \
+             were read at different moments. Chandy-Lamport records each balance at the account's \
+             first marker, then the transfers arriving on each input until that input's marker \
+             comes (ringed): exactly the money in flight across the cut, so the sum is always $300. \
+             This needs FIFO channels: turn FIFO off for a channel in the Inspector, and a transfer \
+             can overtake a marker and be lost or counted twice."
+        }
+        _ => return None,
+    })
+}
+
 fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
     Some(match name {
         "alignment" => (
@@ -598,6 +828,8 @@ pub const STRINGS: Strings = Strings {
     mode_name,
     preset_text,
     preset_lesson,
+    theory,
+    theory_title: "Why it matters",
     seeing: "What you're seeing:",
 
     step: "Step",

@@ -18,17 +18,18 @@ use super::Strings;
 /// another Simplified form is here (the test `every_traditional_character_of_zh_is_converted`
 /// says which are missing); `「」` become the mainland's quotation marks.
 const CHARS: &str = "\
-    「“」”並并佇伫併并來来個个們们側侧傳传價价內内兩两別别則则動动\
-    務务區区協协卻却啟启單单圖图執执場场壓压學学實实將将對对屬属帳帐\
-    帶带廢废後后從从復复態态戶户換换擇择擊击攔拦敗败數数於于時时暫暂\
-    會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏沒没測测滿满濾滤為为\
-    無无狀状現现環环發发盤盘確确種种積积筆笔細细終终結结給给經经網网\
-    線线編编緩缓總总繞绕繼继續续與与蓋盖處处虛虚衝冲裡里製制複复見见\
-    規规觸触計计訊讯記记設设許许詞词話话該该詳详誌志認认語语誤误說说\
-    課课調调證证讀读變变讓让費费資资蹤踪軸轴較较載载輯辑輸输轉转這这\
-    連连進进遊游過过達达遞递遠远遲迟選选遺遗還还邊边銀银錄录錢钱錯错\
-    鍵键長长閉闭開开間间關关隊队隨随離离響响頁页項项順顺須须預预頭头\
-    額额顏颜顯显餘余饋馈驗验驟骤麼么點点齊齐";
+    「“」”並并佇伫併并來来個个們们側侧傳传價价儲储內内兩两別别則则\
+    動动務务區区協协卻却啟启單单圖图執执場场塊块壓压學学實实將将對对\
+    屬属帳帐帶带廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦\
+    敗败數数於于時时暫暂會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏\
+    決决沒没測测滿满濾滤為为無无狀状現现環环發发盡尽盤盘確确種种積积\
+    筆笔細细終终組组結结給给統统經经網网線线編编緩缓總总繞绕繼继續续\
+    與与蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计\
+    訊讯記记設设許许詞词試试話话該该詳详誌志認认語语誤误說说課课調调\
+    論论證证讀读變变讓让費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连\
+    進进遊游過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错\
+    鍵键鎖锁長长閉闭開开間间關关隊队際际隨随雖虽離离響响頁页項项順顺\
+    須须預预頭头額额顏颜類类顯显餘余饋馈驗验驟骤麼么點点齊齐";
 
 /// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
 /// characters; a longer word comes before any word it starts with.
@@ -173,7 +174,7 @@ fn build() -> Strings {
             status_cancelled, fail_task, skip_failure, final_same, counted_twice, legend_replay,
             share, share_title, share_link, share_embed, share_hint, copy, open_full,
             editor_open, editor_title, editor_hint, editor_apply, editor_from_preset,
-            editor_download, editor_open_file, editor_applied, export_svg, export_png, earlier, export_title,
+            editor_download, editor_open_file, editor_applied, export_svg, export_png, earlier, export_title, theory_title,
             throughput_title, throughput_hint, blocked, legend, legend_record, legend_barrier,
             legend_marker, legend_log, token_states_title, fifo, snapshots_title, non_fifo,
             fifo_on, fifo_off, legend_recorded, legend_cancel, legend_eop, legend_blocked,
@@ -206,6 +207,7 @@ fn build() -> Strings {
         operator_kind: |k| cached((ZH.operator_kind)(k)),
         preset_text: |name| (ZH.preset_text)(name).map(|(t, l)| (cached(t), cached(l))),
         preset_lesson: |name, mode| (ZH.preset_lesson)(name, mode).map(cached),
+        theory: |name, mode| (ZH.theory)(name, mode).map(cached),
         token_state: |place, p, q| {
             let (name, states) = (ZH.token_state)(place, p, q);
             (converted(name), converted(states))

@@ -195,6 +195,11 @@ pub struct Strings {
     /// A preset's lesson in a mode where the aligned lesson would be wrong (`None`: use the
     /// preset's own lesson).
     pub preset_lesson: fn(&str, BarrierMode) -> Option<&'static str>,
+    /// The theory behind a preset in a mode: why it matters, tied to the seed's argument and to
+    /// what is on screen. `None` where there is none.
+    pub theory: fn(&str, BarrierMode) -> Option<&'static str>,
+    /// The button that shows the theory, and its heading.
+    pub theory_title: &'static str,
     pub seeing: &'static str,
 
     // Controls
@@ -543,6 +548,73 @@ mod tests {
                     (lang.strings().preset_text)(name).is_some(),
                     "{lang:?} {name}"
                 );
+            }
+        }
+    }
+
+    /// Whether `text` names `operator` as a word of its own (`Merge` in "Merge#0's buffer", not
+    /// `Src` in "Source").
+    fn names_operator(text: &str, operator: &str) -> bool {
+        text.match_indices(operator).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + operator.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric())
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+        })
+    }
+
+    #[test]
+    fn every_preset_has_a_theory_in_every_mode_it_runs_in() {
+        let han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+        for name in presets::NAMES.iter().filter(|n| **n != "large") {
+            let scenario = presets::by_name(name).unwrap();
+            let modes = scenario.modes();
+            assert!(!modes.is_empty(), "{name} runs in no mode");
+            for mode in modes {
+                for lang in Lang::ALL {
+                    let text = (lang.strings().theory)(name, mode)
+                        .unwrap_or_else(|| panic!("{lang:?} {name} {mode}: no theory"));
+                    assert!(
+                        scenario
+                            .graph
+                            .operators
+                            .iter()
+                            .any(|o| names_operator(text, &o.name)),
+                        "{lang:?} {name} {mode}: names no operator of the preset: {text}"
+                    );
+                    assert!(
+                        !text.contains('!') && !text.contains('！'),
+                        "{lang:?} {name} {mode}: {text}"
+                    );
+                    let chars = text.chars().count();
+                    match lang {
+                        Lang::En => assert!(chars < 700, "{name} {mode}: {chars} chars"),
+                        // The same content in Chinese: full-width punctuation, and a space
+                        // between a Chinese character and a Latin letter or digit.
+                        Lang::Zh | Lang::ZhHans => {
+                            assert!(chars < 350, "{lang:?} {name} {mode}: {chars} chars");
+                            for c in [',', ';', ':', '(', ')', '?'] {
+                                assert!(!text.contains(c), "{lang:?} {name} {mode}: {c} in {text}");
+                            }
+                            let v: Vec<char> = text.chars().collect();
+                            for w in v.windows(2) {
+                                assert!(
+                                    !(han(w[0]) && w[1].is_ascii_alphanumeric()
+                                        || w[0].is_ascii_alphanumeric() && han(w[1])),
+                                    "{lang:?} {name} {mode}: no space in {}{}: {text}",
+                                    w[0],
+                                    w[1]
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for lang in Lang::ALL {
+            for mode in BarrierMode::ALL {
+                assert_eq!((lang.strings().theory)("large", mode), None, "{lang:?}");
+                assert_eq!((lang.strings().theory)("nonsense", mode), None, "{lang:?}");
             }
         }
     }

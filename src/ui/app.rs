@@ -244,6 +244,7 @@ pub fn app() -> Html {
     });
     let dispatcher = playback.dispatcher();
     let s = playback.lang.strings();
+    let theory_open = use_state(|| false);
 
     // The mode as the address spells it (the timeout entry is a mode of the menu).
     let mode_param = {
@@ -415,6 +416,15 @@ pub fn app() -> Html {
             (t.to_string(), l.to_string())
         })
         .unwrap_or_else(|| (run.scenario.title.clone(), run.scenario.lesson.clone()));
+    // Why the preset matters (the seed's argument, pointed at what is on screen); an edited
+    // scenario has none.
+    // Aligned with a timeout has its own lesson (the timeout's), and no theory text.
+    let theory = (s.theory)(&run.scenario.name, mode)
+        .filter(|_| !playback.edited && sim.config().aligned_checkpoint_timeout.is_none());
+    let toggle_theory = {
+        let open = theory_open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
     let notices = playback.notices.iter().enumerate().map(|(i, n)| {
         let d = dispatcher.clone();
         html! {
@@ -488,7 +498,17 @@ pub fn app() -> Html {
                 <section class="view" aria-label={s.dataflow}>
                     <p class="lesson" data-testid="lesson">
                         <strong>{ title }</strong>{ " — " }<span class="seeing">{ s.seeing }</span>{ " " }{ lesson }
+                        if theory.is_some() {
+                            { " " }
+                            <button class="link" data-testid="theory-toggle" aria-expanded={if *theory_open { "true" } else { "false" }}
+                                aria-controls="theory" onclick={toggle_theory}>{ s.theory_title }</button>
+                        }
                     </p>
+                    if let (Some(text), true) = (theory, *theory_open) {
+                        <aside class="theory" id="theory" data-testid="theory" aria-label={s.theory_title} tabindex="0">
+                            <p>{ text }</p>
+                        </aside>
+                    }
                     if playback.manual {
                         <p class="manual-hint">{ s.manual_hint }</p>
                     }

@@ -17,7 +17,8 @@ for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
     const app = new Playground(page);
     await app.open('?preset=alignment');
-    expect(await violations(page), 'at the start').toEqual([]);
+    await app.testId('theory-toggle').click();
+    expect(await violations(page), 'at the start, the theory open').toEqual([]);
 
     // Mid-alignment with a subtask selected, then a completed checkpoint's global state.
     await app.stepUntil(async () => (await app.heldItems('Src A#0', 'Merge#0').count()) >= 2);

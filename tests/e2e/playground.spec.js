@@ -284,3 +284,22 @@ for (const mode of ['aligned', 'at-least-once', 'unaligned']) {
     });
   }
 }
+
+test('the theory panel says why the preset matters, for the mode on screen', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  const toggle = app.testId('theory-toggle');
+  await expect(app.testId('theory')).toHaveCount(0);
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  const aligned = await app.testId('theory').textContent();
+  expect(aligned).toContain('Merge#0');
+  expect(aligned).toMatch(/consistent cut/);
+  await app.setMode('at-least-once');
+  await expect(app.testId('theory')).not.toHaveText(aligned);
+  await expect(app.testId('theory')).toContainText('dashed ring');
+  await app.open('?preset=alignment&lang=zh');
+  await app.testId('theory-toggle').click();
+  await expect(app.testId('theory')).toContainText('一致割集');
+  await app.screenshot('theory-zh');
+});

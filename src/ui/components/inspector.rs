@@ -478,7 +478,8 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             </table>
             if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
             <h4>{ s.channel_states }</h4>
-            if aligned { <p class="hint">{ s.aligned_no_channel_state }</p> }
+            // A cyclic graph's aligned checkpoint does hold channel state: the back-edge log.
+            if aligned && phys.back_edges.is_empty() { <p class="hint">{ s.aligned_no_channel_state }</p> }
             <table class="state-table" data-testid="channel-states">
                 { head(&[s.channel, "n", s.state]) }
                 <tbody>{ for channel_rows }</tbody>
