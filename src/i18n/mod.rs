@@ -1,6 +1,6 @@
 //! Every sentence the page shows, in English and Chinese (Traditional, with the seed's terms:
 //! 屏障 barrier, 對齊 alignment, 快照 snapshot, 檢查點 checkpoint, 通道 channel, 緩衝 buffer;
-//! and Simplified, converted from the Traditional at run time by [`hans`]).
+//! and Simplified, converted from the Traditional at run time by `hans.rs`).
 //!
 //! Each language is a value of [`Strings`]; a string missing from one language is a compile
 //! error, because every field must be given. Sentences with parameters are `fn` fields; the
