@@ -90,19 +90,19 @@ pub enum OperatorKind {
 /// serde ignores extra fields next to the tag of a unit variant.)
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct OperatorKindFile {
+pub(crate) struct OperatorKindFile {
     #[serde(rename = "type")]
-    kind: String,
-    lines: Option<Vec<String>>,
-    interval: Option<u64>,
-    bounded: Option<bool>,
-    min_len: Option<u32>,
-    transactional: Option<bool>,
-    has_token: Option<bool>,
-    hold: Option<u64>,
-    rounds: Option<u32>,
-    balance: Option<u64>,
-    max_transfer: Option<u64>,
+    pub(crate) kind: String,
+    pub(crate) lines: Option<Vec<String>>,
+    pub(crate) interval: Option<u64>,
+    pub(crate) bounded: Option<bool>,
+    pub(crate) min_len: Option<u32>,
+    pub(crate) transactional: Option<bool>,
+    pub(crate) has_token: Option<bool>,
+    pub(crate) hold: Option<u64>,
+    pub(crate) rounds: Option<u32>,
+    pub(crate) balance: Option<u64>,
+    pub(crate) max_transfer: Option<u64>,
 }
 
 /// The operator kinds as a file names them.
@@ -255,6 +255,20 @@ pub struct Edge {
     /// latency, and the channel delivers in arrival order.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub fifo: bool,
+}
+
+impl Edge {
+    /// An edge with the file format's defaults for everything but its ends and partitioning.
+    pub fn new(from: &str, to: &str, partitioning: Partitioning) -> Edge {
+        Edge {
+            from: from.to_string(),
+            to: to.to_string(),
+            partitioning,
+            latency: default_latency(),
+            capacity: default_capacity(),
+            fifo: true,
+        }
+    }
 }
 
 fn yes() -> bool {

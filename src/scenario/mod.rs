@@ -8,6 +8,7 @@
 pub mod codec;
 pub mod path;
 pub mod presets;
+mod read;
 
 use std::fmt;
 
@@ -125,11 +126,7 @@ impl Scenario {
         if text.len() > MAX_SCENARIO_BYTES {
             return Err(ScenarioError::TooLarge(text.len()));
         }
-        let scenario: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Syntax {
-            line: e.line() as u64,
-            column: e.column() as u64,
-            message: e.to_string(),
-        })?;
+        let scenario = read::scenario(text)?;
         scenario.validate()?;
         Ok(scenario)
     }
