@@ -392,3 +392,15 @@ fn an_operator_kind_is_checked_against_its_type() {
     let m = refused(json!({ "lines": ["a"], "interval": 3 }));
     assert!(m.contains("missing field `type`"), "{m}");
 }
+
+#[test]
+fn coordinator_settings_that_must_be_at_least_one_are_refused_at_zero() {
+    for field in ["max_concurrent_checkpoints", "timeout", "retained_checkpoints"] {
+        let mut v = preset_value("alignment");
+        v["config"][field] = json!(0);
+        match parse(&v).1 {
+            Err(ScenarioError::Setting(SettingError::Zero(f))) => assert_eq!(f, field),
+            other => panic!("{field}: expected a refusal, got {other:?}"),
+        }
+    }
+}

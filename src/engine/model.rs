@@ -393,6 +393,16 @@ impl Config {
         if self.checkpoint_interval == Some(0) {
             return Err(SettingError::ZeroCheckpointInterval);
         }
+        // The coordinator would otherwise treat each of these as 1.
+        for (field, value) in [
+            ("max_concurrent_checkpoints", u64::from(self.max_concurrent_checkpoints)),
+            ("timeout", self.timeout),
+            ("retained_checkpoints", u64::from(self.retained_checkpoints)),
+        ] {
+            if value == 0 {
+                return Err(SettingError::Zero(field));
+            }
+        }
         Ok(())
     }
 }
@@ -412,11 +422,15 @@ pub enum SettingError {
     },
     /// An edge whose channels could hold nothing (`capacity: 0`).
     Capacity { edge: u32, from: String, to: String },
+    /// A coordinator setting that must be at least 1 (`max_concurrent_checkpoints`,
+    /// `timeout`, `retained_checkpoints`) is 0.
+    Zero(&'static str),
 }
 
 impl fmt::Display for SettingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            SettingError::Zero(field) => write!(f, "{field} is 0; it must be at least 1"),
             SettingError::ZeroCheckpointInterval => write!(
                 f,
                 "checkpoint_interval is 0; it must be at least 1 \
