@@ -395,7 +395,11 @@ fn an_operator_kind_is_checked_against_its_type() {
 
 #[test]
 fn coordinator_settings_that_must_be_at_least_one_are_refused_at_zero() {
-    for field in ["max_concurrent_checkpoints", "timeout", "retained_checkpoints"] {
+    for field in [
+        "max_concurrent_checkpoints",
+        "timeout",
+        "retained_checkpoints",
+    ] {
         let mut v = preset_value("alignment");
         v["config"][field] = json!(0);
         match parse(&v).1 {

@@ -395,7 +395,10 @@ impl Config {
         }
         // The coordinator would otherwise treat each of these as 1.
         for (field, value) in [
-            ("max_concurrent_checkpoints", u64::from(self.max_concurrent_checkpoints)),
+            (
+                "max_concurrent_checkpoints",
+                u64::from(self.max_concurrent_checkpoints),
+            ),
             ("timeout", self.timeout),
             ("retained_checkpoints", u64::from(self.retained_checkpoints)),
         ] {
