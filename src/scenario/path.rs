@@ -5,36 +5,45 @@
 /// The path of the value being read at `line`:`column` (1-based, as the parser counts them)
 /// of `text`; empty at the top level.
 pub fn field_at(text: &str, line: u64, column: u64) -> String {
+    /// Where an object is between its fields: its key is part of the path from the moment
+    /// it is read until its value is complete.
+    #[derive(PartialEq)]
+    enum At {
+        Key,
+        Field,
+        Done,
+    }
     enum Frame {
-        Object { key: Option<String>, want_key: bool },
+        Object(Option<String>, At),
         Array(u32),
+    }
+    // A value (of whatever kind) was completed in the innermost frame.
+    fn done(stack: &mut [Frame]) {
+        if let Some(Frame::Object(_, at)) = stack.last_mut() {
+            if *at == At::Field {
+                *at = At::Done;
+            }
+        }
     }
     let end = offset(text, line, column);
     let mut stack: Vec<Frame> = Vec::new();
     let mut chars = text[..end].chars();
     while let Some(c) = chars.next() {
         match c {
-            '{' => stack.push(Frame::Object {
-                key: None,
-                want_key: true,
-            }),
+            '{' => stack.push(Frame::Object(None, At::Key)),
             '[' => stack.push(Frame::Array(0)),
             '}' | ']' => {
                 stack.pop();
+                done(&mut stack);
             }
             ',' => match stack.last_mut() {
                 Some(Frame::Array(i)) => *i += 1,
-                Some(Frame::Object { want_key, .. }) => *want_key = true,
+                Some(Frame::Object(key, at)) => (*key, *at) = (None, At::Key),
                 None => {}
             },
-            ':' => {
-                if let Some(Frame::Object { want_key, .. }) = stack.last_mut() {
-                    *want_key = false;
-                }
-            }
             '"' => {
                 let mut s = String::new();
-                let mut escaped = false;
+                let (mut escaped, mut closed) = (false, false);
                 for c in chars.by_ref() {
                     match c {
                         _ if escaped => {
@@ -42,38 +51,48 @@ pub fn field_at(text: &str, line: u64, column: u64) -> String {
                             s.push(c);
                         }
                         '\\' => escaped = true,
-                        '"' => break,
+                        '"' => {
+                            closed = true;
+                            break;
+                        }
                         _ => s.push(c),
                     }
                 }
-                if let Some(Frame::Object {
-                    key,
-                    want_key: true,
-                }) = stack.last_mut()
-                {
-                    *key = Some(s);
+                // A string the position cuts short is the value being read: not done.
+                match stack.last_mut() {
+                    Some(Frame::Object(key, At::Key)) => *key = Some(s),
+                    _ if closed => done(&mut stack),
+                    _ => {}
                 }
             }
-            _ => {}
+            ':' => {
+                if let Some(Frame::Object(Some(_), at)) = stack.last_mut() {
+                    *at = At::Field;
+                }
+            }
+            c if c.is_whitespace() => {}
+            // The end of a number, `true`, `false` or `null`.
+            _ => done(&mut stack),
         }
     }
     let mut path = String::new();
     for frame in &stack {
         match frame {
-            Frame::Object { key: Some(k), .. } => {
+            Frame::Object(Some(k), At::Key | At::Field) => {
                 if !path.is_empty() {
                     path.push('.');
                 }
                 path += k;
             }
-            Frame::Object { key: None, .. } => {}
+            Frame::Object(..) => {}
             Frame::Array(i) => path += &format!("[{i}]"),
         }
     }
     path
 }
 
-/// The byte offset of a 1-based line and column, clamped to the text.
+/// The byte offset of a 1-based line and column (the character the error is at, itself not
+/// read), clamped to the text.
 fn offset(text: &str, line: u64, column: u64) -> usize {
     let mut start = 0;
     for _ in 1..line {
@@ -86,7 +105,7 @@ fn offset(text: &str, line: u64, column: u64) -> usize {
     let line_len = rest.find('\n').unwrap_or(rest.len());
     let col = rest[..line_len]
         .char_indices()
-        .nth(column as usize)
+        .nth(column.saturating_sub(1) as usize)
         .map_or(line_len, |(i, _)| i);
     start + col
 }
@@ -133,6 +152,10 @@ mod tests {
         let (path, message) = error_path("{\"name\": \"x\", \"title\": \"y\"}");
         assert_eq!(path, "");
         assert!(message.contains("missing field `graph`"), "{message}");
+
+        // A value missing after a key: the error is at the closing brace, in that field.
+        let (path, message) = error_path("{\"name\": }");
+        assert_eq!(path, "name", "{message}");
     }
 
     #[test]

@@ -12,6 +12,23 @@ pub enum Format {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn download(_format: Format, _name: &str) {}
 
+#[cfg(not(target_arch = "wasm32"))]
+pub fn download_text(_text: &str, _file: &str) {}
+
+/// Downloads `text` as the file `file` (the scenario editor's JSON).
+#[cfg(target_arch = "wasm32")]
+pub fn download_text(text: &str, file: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let encoded: String = js_sys::encode_uri_component(text).into();
+    let _ = browser::save(
+        &doc,
+        &format!("data:application/json;charset=utf-8,{encoded}"),
+        file,
+    );
+}
+
 /// Downloads the dataflow as `name.svg` or `name.png`. Does nothing when the graph is not on
 /// the page.
 #[cfg(target_arch = "wasm32")]
@@ -164,7 +181,7 @@ mod browser {
         save(doc, &canvas.to_data_url().ok()?, file)
     }
 
-    fn save(doc: &Document, href: &str, file: &str) -> Option<()> {
+    pub fn save(doc: &Document, href: &str, file: &str) -> Option<()> {
         let a = doc
             .create_element("a")
             .ok()?

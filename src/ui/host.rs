@@ -12,7 +12,8 @@
 //! about ten a second while playing. The message text is made here (plain Rust, tested
 //! natively); the page parses it into an object for `postMessage`.
 
-use crate::engine::coordinator::{CheckpointStatus, CheckpointSummary};
+use super::components::coordinator::status_attr;
+use crate::engine::coordinator::CheckpointSummary;
 
 /// What a host asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,14 +73,6 @@ impl HostMessage {
     }
 }
 
-fn status(s: &CheckpointStatus) -> &'static str {
-    match s {
-        CheckpointStatus::InProgress => "in-progress",
-        CheckpointStatus::Completed => "completed",
-        CheckpointStatus::Aborted { .. } => "aborted",
-    }
-}
-
 /// A JSON string literal.
 fn quoted(s: &str) -> String {
     let mut out = String::from("\"");
@@ -106,7 +99,13 @@ pub fn state_message(
 ) -> String {
     let list: Vec<String> = checkpoints
         .iter()
-        .map(|c| format!("{{\"id\":{},\"status\":\"{}\"}}", c.id, status(&c.status)))
+        .map(|c| {
+            format!(
+                "{{\"id\":{},\"status\":\"{}\"}}",
+                c.id,
+                status_attr(&c.status)
+            )
+        })
         .collect();
     format!(
         "{{\"type\":\"abs:state\",\"step\":{step},\"time\":{time},\"playing\":{playing},\"preset\":{},\"mode\":{},\"checkpoints\":[{}]}}",

@@ -106,6 +106,10 @@ test('start from a preset, and a host page loads a whole scenario', async ({ pag
   await app.testId('editor-preset').selectOption('token');
   const token = JSON.parse(await app.testId('editor').inputValue());
   expect(token.name).toBe('token');
+  // Download gives the text as it is in the editor, as a file.
+  const [file] = await Promise.all([page.waitForEvent('download'), app.testId('editor-download').click()]);
+  expect(file.suggestedFilename()).toBe('alignment.json');
+  expect(JSON.parse(require('fs').readFileSync(await file.path(), 'utf8'))).toEqual(token);
   await app.testId('editor-close').click();
   // Nothing applied: still the alignment scenario.
   await expect(app.subtask('Merge', 0)).toBeVisible();

@@ -46,7 +46,7 @@ pub fn status_attr(s: &CheckpointStatus) -> &'static str {
     }
 }
 
-fn status_icon(s: &CheckpointStatus) -> &'static str {
+pub fn status_icon(s: &CheckpointStatus) -> &'static str {
     match s {
         CheckpointStatus::InProgress => "◔",
         CheckpointStatus::Completed => "✓",

@@ -38,19 +38,6 @@ pub fn error_text(s: &Strings, text: &str, e: &ScenarioError) -> String {
     }
 }
 
-/// A `data:` address holding the text, for the download link.
-fn data_address(text: &str) -> String {
-    let mut out = String::from("data:application/json;charset=utf-8,");
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b" -_.~{}[]:,\"".contains(&b) {
-            out.push(b as char);
-        } else {
-            out += &format!("%{b:02X}");
-        }
-    }
-    out
-}
-
 #[function_component(Editor)]
 pub fn editor(p: &EditorProps) -> Html {
     let s = p.lang.strings();
@@ -101,6 +88,11 @@ pub fn editor(p: &EditorProps) -> Html {
             let _ = (&e, &text, &error);
         })
     };
+    // The file is made when asked for, not on every keystroke.
+    let download = {
+        let (text, file) = (text.clone(), format!("{}.json", p.name));
+        Callback::from(move |_: MouseEvent| crate::ui::export::download_text(&text, &file))
+    };
     let close = p.on_close.reform(|_: MouseEvent| ());
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="editor-title"
@@ -124,8 +116,7 @@ pub fn editor(p: &EditorProps) -> Html {
                         <input type="file" accept=".json,application/json" onchange={open_file}
                             data-testid="editor-file" />
                     </label>
-                    <a href={data_address(&text)} download={format!("{}.json", p.name)}
-                        data-testid="editor-download">{ s.editor_download }</a>
+                    <button class="link" onclick={download} data-testid="editor-download">{ s.editor_download }</button>
                 </div>
                 <textarea ref={area} data-testid="editor" spellcheck="false" rows="18"
                     aria-label={s.editor_title} aria-describedby="editor-hint editor-error"

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::coordinator::status_attr;
+use super::coordinator::{status_attr, status_icon};
 use super::dataflow::{state_text, status_text};
 use super::item::ItemGlyph;
 use super::recovery::final_differences;
@@ -58,11 +58,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
             "{} · {} {} {}/{}",
             s.coordinator,
             c.id,
-            match c.status {
-                CheckpointStatus::InProgress => "◔",
-                CheckpointStatus::Completed => "✓",
-                CheckpointStatus::Aborted { .. } => "✕",
-            },
+            status_icon(&c.status),
             c.acked,
             c.total
         ),
