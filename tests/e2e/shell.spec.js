@@ -9,25 +9,92 @@ test('the app shell renders the engine and steps it', async ({ page }) => {
   await app.open();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('ABS Playground');
   await expect(app.testId('operator-Merge')).toBeVisible();
-  // The loading line of the static page is gone once the app is mounted.
-  await expect(page.locator('.boot')).toBeHidden();
+  // The static page (the shell and the loading line) is gone once the app is mounted.
+  await expect(page.locator('.boot')).toHaveCount(0);
   expect(await app.stepCount()).toBe(0);
   await app.step(3);
   expect(await app.stepCount()).toBe(3);
   await app.screenshot('shell');
 });
 
-test('before the WebAssembly arrives, the page already says what it is', async ({ page }) => {
-  // Hold the wasm back: the static page alone must show the loading line.
+// Hold the wasm back until `release()` is called.
+async function holdWasm(page) {
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
+  return () => release();
+}
+
+const squash = (text) => text.replace(/\s+/g, ' ').trim();
+
+test('before the WebAssembly arrives, the default page is drawn: the app\'s header and lesson, where the app puts them', async ({ page }) => {
+  const release = await holdWasm(page);
   await page.goto('index.html');
-  await expect(page.locator('.boot').first()).toBeVisible();
-  await expect(page.locator('.boot').first()).toContainText('ABS Playground');
+  const shell = page.locator('.shell');
+  await expect(shell).toBeVisible();
+  await expect(shell.getByRole('heading', { level: 1 })).toHaveText('ABS Playground');
+  await expect(shell).toContainText('Loading the simulation');
+  await expect(page.locator('.boot-line')).toBeHidden();
+  const drawn = {
+    lesson: squash(await shell.locator('.lesson').textContent()),
+    tagline: squash(await shell.locator('.tagline').textContent()),
+    box: await shell.locator('.lesson').boundingBox(),
+  };
   release();
   await expect(page.getByTestId('step-counter')).toBeVisible();
-  await expect(page.locator('.boot').first()).toBeHidden();
+  await expect(shell).toHaveCount(0);
+  // The static text is the app's own (index.html is written by hand: this is what keeps it
+  // true), and the app's lesson takes the shell's place and size, so nothing jumps and the
+  // largest paint of the page stays the first one.
+  const app = page.locator('.app');
+  expect(drawn.lesson).toBe(squash(await app.getByTestId('lesson').textContent()));
+  expect(drawn.tagline).toBe(squash(await app.locator('.tagline').textContent()));
+  expect(await app.getByTestId('lesson').boundingBox()).toEqual(drawn.box);
+});
+
+test('the lesson keeps its size when the app takes over, at tablet and phone width too', async ({ page }) => {
+  for (const width of [1024, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    const release = await holdWasm(page);
+    await page.goto('index.html');
+    const drawn = await page.locator('.shell .lesson').boundingBox();
+    release();
+    await expect(page.getByTestId('step-counter')).toBeVisible();
+    const box = await page.getByTestId('lesson').boundingBox();
+    // At phone width the app's header wraps its controls onto more rows, so the lesson moves
+    // down; its width and height (what the page's largest paint measures) stay.
+    expect([box.width, box.height], `width ${width}`).toEqual([drawn.width, drawn.height]);
+    await page.unroute('**/*.wasm');
+  }
+});
+
+test('any other page waits with the plain loading line, never the default lesson', async ({ browser }) => {
+  const cases = [
+    { query: '?preset=wordcount' },
+    { query: '?preset=alignment&mode=unaligned' },
+    { query: '?lang=zh-Hant' },
+    { query: '?embed' },
+    { query: '?scenario=abc' },
+    { query: '', locale: 'zh-TW' },
+  ];
+  for (const { query, locale } of cases) {
+    const context = await browser.newContext({ locale, baseURL: `http://127.0.0.1:${sites.port}/` });
+    const page = await context.newPage();
+    await page.route('**/*.wasm', (route) => route.abort());
+    await page.goto(`index.html${query}`);
+    const what = `${query} ${locale ?? ''}`;
+    await expect(page.locator('.boot-line'), what).toBeVisible();
+    await expect(page.locator('.boot-line'), what).toContainText('ABS Playground');
+    await expect(page.locator('.shell'), what).toBeHidden();
+    await context.close();
+  }
+  // The default page's own address, as the app rewrites it, keeps the drawn lesson.
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${sites.port}/` });
+  const page = await context.newPage();
+  await page.route('**/*.wasm', (route) => route.abort());
+  await page.goto('index.html?preset=alignment&mode=aligned&lang=en&step=12');
+  await expect(page.locator('.shell .lesson')).toBeVisible();
+  await context.close();
 });
 
 test('the release build works from a sub-path', async ({ page }) => {
