@@ -303,3 +303,30 @@ test('the theory panel says why the preset matters, for the mode on screen', asy
   await expect(app.testId('theory')).toContainText('一致割集');
   await app.screenshot('theory-zh');
 });
+
+test('channel lines fade by stroke-opacity, never opacity: a large graph stays one compositor group', async ({ page }) => {
+  // An `opacity` below 1 makes every line a group of its own for the compositor; with the
+  // hundreds of lines of `large`, each change of which lines are blocked then cost ~10 ms of
+  // layerizing, a missed frame after Play (perf.bench.js). Checked on compact lines and on
+  // blocked ones.
+  const app = new Playground(page);
+  await app.open('?preset=large');
+  const look = () => page.evaluate(() => {
+    const all = [...document.querySelectorAll('.channel .line')];
+    return {
+      count: all.length,
+      grouped: all.filter((l) => getComputedStyle(l).opacity !== '1').length,
+      faded: all.filter((l) => Number(getComputedStyle(l).strokeOpacity) < 1).length,
+      blocked: document.querySelectorAll('.channel.blocked .line').length,
+    };
+  });
+  await app.testId('speed').fill('2'); // 4×
+  await app.togglePlay();
+  let lines;
+  await expect.poll(async () => (lines = await look()).blocked, { timeout: 20_000 }).toBeGreaterThan(0);
+  await app.togglePlay();
+  expect(lines.count).toBeGreaterThan(100);
+  expect(lines.blocked).toBeGreaterThan(0);
+  expect(lines.faded).toBe(lines.count);
+  expect(lines.grouped).toBe(0);
+});
