@@ -19,7 +19,7 @@ const CHAIN: usize = 32;
 
 /// The scenario as a link's `scenario` value.
 pub fn encode(scenario: &Scenario) -> String {
-    let json = serde_json::to_string(scenario).unwrap_or_default();
+    let json = scenario.to_compact_json();
     base64url(&compress(json.as_bytes()))
 }
 

@@ -9,6 +9,7 @@ pub mod codec;
 pub mod path;
 pub mod presets;
 mod read;
+mod write;
 
 use std::fmt;
 
@@ -140,8 +141,14 @@ impl Scenario {
         Ok(())
     }
 
+    /// The scenario as a file: JSON indented by two spaces, as serde_json writes it.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        write::scenario(self, true)
+    }
+
+    /// The scenario as compact JSON (no spaces, one line): what a link carries.
+    pub fn to_compact_json(&self) -> String {
+        write::scenario(self, false)
     }
 
     /// The scenario with another barrier-handling mode, as the page's mode switch re-runs it.

@@ -5,8 +5,8 @@
 //! weighed about 28 KB of the page's gzipped wasm; this one weighs a fraction of that, and
 //! knows where every value is, so every error — not only a syntax error — has its line and
 //! column. The messages are worded as serde's (`unknown field `x`, expected one of …`,
-//! `missing field `graph``, `invalid type: string "2", expected u32`). Writing a scenario still
-//! uses serde (`Scenario::to_json`); `tests/scenario.rs` reads every preset back equal.
+//! `missing field `graph``, `invalid type: string "2", expected u32`). Writing is by hand too
+//! (`write.rs`); `tests/scenario.rs` reads every preset back equal.
 
 use crate::engine::model::{Edge, JobGraph, Operator, OperatorKind, OperatorKindFile};
 use crate::engine::{BarrierMode, Config, Partitioning};
