@@ -175,6 +175,7 @@ fn build() -> Strings {
             share, share_title, share_link, share_embed, share_hint, copy, open_full,
             editor_open, editor_title, editor_hint, editor_apply, editor_from_preset,
             editor_download, editor_open_file, editor_applied, export_svg, export_png, earlier, export_title, theory_title,
+            theory_loading, theory_failed, theory_retry,
             throughput_title, throughput_hint, blocked, legend, legend_record, legend_barrier,
             legend_marker, legend_log, token_states_title, fifo, snapshots_title, non_fifo,
             fifo_on, fifo_off, legend_recorded, legend_cancel, legend_eop, legend_blocked,
@@ -207,7 +208,6 @@ fn build() -> Strings {
         operator_kind: |k| cached((ZH.operator_kind)(k)),
         preset_text: |name| (ZH.preset_text)(name).map(|(t, l)| (cached(t), cached(l))),
         preset_lesson: |name, mode| (ZH.preset_lesson)(name, mode).map(cached),
-        theory: |name, mode| (ZH.theory)(name, mode).map(cached),
         token_state: |place, p, q| {
             let (name, states) = (ZH.token_state)(place, p, q);
             (converted(name), converted(states))
@@ -274,8 +274,13 @@ mod tests {
 
     #[test]
     fn every_traditional_character_of_zh_is_converted() {
-        let source = include_str!("zh.rs");
-        let hans = to_hans(source);
+        // The strings, and the theory texts the page fetches.
+        let source = [
+            include_str!("zh.rs"),
+            super::super::theory::bundled(super::super::Lang::Zh),
+        ]
+        .concat();
+        let hans = to_hans(&source);
         let left = traditional_in(&hans);
         assert!(left.is_empty(), "add to hans.rs's CHARS: {left}");
         // Nor any Traditional character of the table (some, like 於, are not in the list).

@@ -8,6 +8,7 @@
 
 mod en;
 mod hans;
+pub mod theory;
 mod zh;
 
 use serde::{Deserialize, Serialize};
@@ -195,11 +196,12 @@ pub struct Strings {
     /// A preset's lesson in a mode where the aligned lesson would be wrong (`None`: use the
     /// preset's own lesson).
     pub preset_lesson: fn(&str, BarrierMode) -> Option<&'static str>,
-    /// The theory behind a preset in a mode: why it matters, tied to the seed's argument and to
-    /// what is on screen. `None` where there is none.
-    pub theory: fn(&str, BarrierMode) -> Option<&'static str>,
-    /// The button that shows the theory, and its heading.
+    /// The button that shows the theory (why a preset matters, [`theory`]), and its heading.
     pub theory_title: &'static str,
+    /// While the theory texts are loading, and when they could not be, with a button to retry.
+    pub theory_loading: &'static str,
+    pub theory_failed: &'static str,
+    pub theory_retry: &'static str,
     pub seeing: &'static str,
 
     // Controls
@@ -564,15 +566,28 @@ mod tests {
     }
 
     #[test]
-    fn every_preset_has_a_theory_in_every_mode_it_runs_in() {
+    fn every_preset_has_a_theory_in_every_mode_it_runs_in_and_no_other() {
         let han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+        let files: Vec<(Lang, theory::Texts)> = Lang::ALL
+            .into_iter()
+            .map(|lang| {
+                (
+                    lang,
+                    theory::Texts::parse(theory::bundled(lang), lang).unwrap(),
+                )
+            })
+            .collect();
+        let mut expected = Vec::new();
         for name in presets::NAMES.iter().filter(|n| **n != "large") {
             let scenario = presets::by_name(name).unwrap();
             let modes = scenario.modes();
             assert!(!modes.is_empty(), "{name} runs in no mode");
             for mode in modes {
-                for lang in Lang::ALL {
-                    let text = (lang.strings().theory)(name, mode)
+                expected.push((name.to_string(), mode.as_str()));
+                for (lang, texts) in &files {
+                    let lang = *lang;
+                    let text = texts
+                        .get(name, mode)
                         .unwrap_or_else(|| panic!("{lang:?} {name} {mode}: no theory"));
                     assert!(
                         scenario
@@ -611,11 +626,16 @@ mod tests {
                 }
             }
         }
-        for lang in Lang::ALL {
-            for mode in BarrierMode::ALL {
-                assert_eq!((lang.strings().theory)("large", mode), None, "{lang:?}");
-                assert_eq!((lang.strings().theory)("nonsense", mode), None, "{lang:?}");
-            }
+        // No text for a benchmark, a name that is no preset, or a mode the preset cannot run;
+        // none twice.
+        expected.sort();
+        for (lang, texts) in &files {
+            let mut keys: Vec<(String, &str)> = texts
+                .keys()
+                .map(|(p, m)| (p.to_string(), m.as_str()))
+                .collect();
+            keys.sort();
+            assert_eq!(keys, expected, "{lang:?}");
         }
     }
 

@@ -18,6 +18,7 @@ for (const scheme of ['light', 'dark']) {
     const app = new Playground(page);
     await app.open('?preset=alignment');
     await app.testId('theory-toggle').click();
+    await expect(app.testId('theory')).toHaveAttribute('aria-busy', 'false');
     expect(await violations(page), 'at the start, the theory open').toEqual([]);
 
     // Mid-alignment with a subtask selected, then a completed checkpoint's global state.

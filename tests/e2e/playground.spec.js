@@ -292,8 +292,8 @@ test('the theory panel says why the preset matters, for the mode on screen', asy
   await expect(app.testId('theory')).toHaveCount(0);
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(app.testId('theory')).toContainText('Merge#0');
   const aligned = await app.testId('theory').textContent();
-  expect(aligned).toContain('Merge#0');
   expect(aligned).toMatch(/consistent cut/);
   await app.setMode('at-least-once');
   await expect(app.testId('theory')).not.toHaveText(aligned);
@@ -303,6 +303,40 @@ test('the theory panel says why the preset matters, for the mode on screen', asy
   await expect(app.testId('theory')).toContainText('一致割集');
   await app.screenshot('theory-zh');
 });
+
+test.describe(() => {
+  // The browser itself logs the request this test makes fail.
+  test.use({ expectedErrors: [/Failed to load resource.*\/theory\/en\.txt/] });
+  test('the theory texts are fetched when the panel first opens, and a failed fetch can be retried', async ({ page }) => {
+    const fetched = [];
+    page.on('request', (r) => { if (/\/theory\//.test(r.url())) fetched.push(new URL(r.url()).pathname); });
+    let fail = true;
+    await page.route('**/theory/*.txt', (route) => (fail ? route.abort() : route.continue()));
+    const app = new Playground(page);
+    await app.open('?preset=wordcount');
+    await app.step(3);
+    // Not part of the page's first load.
+    expect(fetched).toEqual([]);
+    await app.testId('theory-toggle').click();
+    await expect(app.testId('theory')).toContainText('could not be loaded');
+    fail = false;
+    await app.testId('theory-retry').click();
+    await expect(app.testId('theory')).toContainText('Count');
+    await expect(app.testId('theory')).toHaveAttribute('aria-busy', 'false');
+    // Kept for the visit: closing and opening again, or another mode, fetches nothing more.
+    const before = fetched.length;
+    await app.testId('theory-toggle').click();
+    await app.testId('theory-toggle').click();
+    await app.setMode('unaligned');
+    await expect(app.testId('theory')).toContainText('Count');
+    expect(fetched.length).toBe(before);
+    // Simplified Chinese is the Traditional file, converted.
+    await app.testId('lang').selectOption('zh-Hans');
+    await expect(app.testId('theory')).toContainText('数');
+    expect(fetched.filter((p) => p.endsWith('/theory/zh-Hant.txt')).length).toBe(1);
+  });
+});
+
 
 test('channel lines fade by stroke-opacity, never opacity: a large graph stays one compositor group', async ({ page }) => {
   // An `opacity` below 1 makes every line a group of its own for the compositor; with the

@@ -18,5 +18,6 @@ pub mod operator;
 pub mod recovery;
 pub mod share;
 pub mod subtask;
+pub mod theory;
 pub mod throughput;
 pub mod timeline;
