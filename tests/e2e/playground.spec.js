@@ -342,10 +342,11 @@ test('channel lines fade by stroke-opacity, never opacity: a large graph stays o
   // An `opacity` below 1 makes every line a group of its own for the compositor; with the
   // hundreds of lines of `large`, each change of which lines are blocked then cost ~10 ms of
   // layerizing, a missed frame after Play (perf.bench.js). Checked on compact lines and on
-  // blocked ones.
+  // blocked ones: at step 1000 checkpoint 1 is aligning and some 170 inputs are blocked (the
+  // engine is deterministic, so the link always restores that moment).
   const app = new Playground(page);
-  await app.open('?preset=large');
-  const look = () => page.evaluate(() => {
+  await app.open('?preset=large&step=1000');
+  const lines = await page.evaluate(() => {
     const all = [...document.querySelectorAll('.channel .line')];
     return {
       count: all.length,
@@ -354,13 +355,8 @@ test('channel lines fade by stroke-opacity, never opacity: a large graph stays o
       blocked: document.querySelectorAll('.channel.blocked .line').length,
     };
   });
-  await app.testId('speed').fill('2'); // 4×
-  await app.togglePlay();
-  let lines;
-  await expect.poll(async () => (lines = await look()).blocked, { timeout: 20_000 }).toBeGreaterThan(0);
-  await app.togglePlay();
   expect(lines.count).toBeGreaterThan(100);
-  expect(lines.blocked).toBeGreaterThan(0);
+  expect(lines.blocked).toBeGreaterThan(100);
   expect(lines.faded).toBe(lines.count);
   expect(lines.grouped).toBe(0);
 });
