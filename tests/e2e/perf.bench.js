@@ -11,6 +11,27 @@ const { Playground } = require('./page');
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 
+/** Starts recording animation-frame intervals; the returned function stops and returns them. */
+async function recordFrames(page) {
+  const id = await page.evaluate(() => {
+    const rec = { frames: [], stop: false };
+    (window.__recordings ||= []).push(rec);
+    let last = performance.now();
+    const loop = (t) => {
+      rec.frames.push(t - last);
+      last = t;
+      if (!rec.stop) requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+    return window.__recordings.length - 1;
+  });
+  return () => page.evaluate((i) => {
+    const rec = window.__recordings[i];
+    rec.stop = true;
+    return rec.frames.slice(1);
+  }, id);
+}
+
 async function taskDuration(cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');
   return metrics.find((m) => m.name === 'TaskDuration').value;
@@ -64,34 +85,16 @@ test(`benchmark: the large preset played for ${SECONDS} s`, async ({ page }) => 
   const speed = process.env.BENCH_SPEED_EXP;
   if (speed) await app.testId('speed').fill(speed);
   // Frames from the moment Play is pressed: the first second included.
-  await page.evaluate(() => {
-    window.__startFrames = [];
-    let last = performance.now();
-    const loop = (t) => {
-      window.__startFrames.push(t - last);
-      last = t;
-      if (!window.__stopStart) requestAnimationFrame(loop);
-    };
-    requestAnimationFrame(loop);
-  });
+  const stopStart = await recordFrames(page);
   await app.togglePlay();
   // Warm up: play until items fill the channels.
   await page.waitForTimeout(3000);
-  const startFrames = await page.evaluate(() => { window.__stopStart = true; return window.__startFrames.slice(1); });
+  const startFrames = await stopStart();
   const startMax = Math.max(...startFrames);
   const startOver33 = startFrames.filter((f) => f > 33).length;
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  await page.evaluate(() => {
-    window.__frames = [];
-    let last = performance.now();
-    const loop = (t) => {
-      window.__frames.push(t - last);
-      last = t;
-      if (!window.__stop) requestAnimationFrame(loop);
-    };
-    requestAnimationFrame(loop);
-  });
+  const stopSteady = await recordFrames(page);
   const busy0 = await taskDuration(cdp);
   const wall0 = Date.now();
   const step0 = await app.stepCount();
@@ -99,7 +102,7 @@ test(`benchmark: the large preset played for ${SECONDS} s`, async ({ page }) => 
   const busy1 = await taskDuration(cdp);
   const wall1 = Date.now();
   const step1 = await app.stepCount();
-  const frames = await page.evaluate(() => { window.__stop = true; return window.__frames.slice(1); });
+  const frames = await stopSteady();
   // Timestamps are precise only in a cross-origin isolated page (perf.config.js serves one).
   const isolated = await page.evaluate(() => window.crossOriginIsolated);
   await app.togglePlay();
