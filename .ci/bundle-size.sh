@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# Prints the release bundle's sizes per kind of file, raw and gzip -9.
+# Prints the release bundle's files, raw and gzip -9, and the weight of the page as a visit
+# loads it: index.html (the style sheet is inlined) and one language's build, its JS loader and
+# its wasm (index.html loads the English or the Chinese build, never both; the theory texts are
+# fetched only when their panel is opened, course-example.html is a separate page).
 set -euo pipefail
 dir="${1:-dist}"
-printf '| %-5s | %10s | %10s |\n' kind raw gzip
-printf '|-------|-----------:|-----------:|\n'
-total_raw=0; total_gz=0
-for kind in wasm js css html; do
-  raw=0; gz=0
-  while IFS= read -r -d '' f; do
-    raw=$((raw + $(wc -c <"$f")))
-    gz=$((gz + $(gzip -9 -c "$f" | wc -c)))
-  done < <(find "$dir" -type f -name "*.$kind" -print0)
-  total_raw=$((total_raw + raw)); total_gz=$((total_gz + gz))
-  printf '| %-5s | %10s | %10s |\n' "$kind" "$raw" "$gz"
+gz() { gzip -9 -c "$1" | wc -c; }
+printf '| %-44s | %9s | %9s |\n' file raw gzip
+printf '|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" '----------:' '----------:'
+while IFS= read -r f; do
+  printf '| %-44s | %9s | %9s |\n' "${f#"$dir"/}" "$(wc -c <"$f")" "$(gz "$f")"
+done < <(find "$dir" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.html' -o -name '*.txt' \) | sort)
+index=$(gz "$dir/index.html")
+for build in en zh; do
+  case $build in
+    en) pattern='abs-playground-[0-9a-f]*' ;;
+    zh) pattern='abs-playground-zh-[0-9a-f]*' ;;
+  esac
+  js=$(find "$dir" -maxdepth 1 -name "$pattern.js" | head -n1)
+  wasm=$(find "$dir" -maxdepth 1 -name "${pattern}_bg.wasm" | head -n1)
+  if [[ -z "$js" || -z "$wasm" ]]; then
+    echo "bundle-size: no $build build in $dir" >&2
+    exit 1
+  fi
+  total=$((index + $(gz "$js") + $(gz "$wasm")))
+  awk -v b="$build" -v t="$total" -v i="$index" -v j="${js#"$dir"/}" -v w="${wasm#"$dir"/}" \
+    'BEGIN { printf "page, %s build: %d bytes gzip (%.1f KB): index.html %d + %s + %s\n", b, t, t / 1000, i, j, w }' 
 done
-printf '| %-5s | %10s | %10s |\n' total "$total_raw" "$total_gz"

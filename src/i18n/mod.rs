@@ -6,10 +6,16 @@
 //! error, because every field must be given. Sentences with parameters are `fn` fields; the
 //! narration is one such function per language over the engine's [`Beat`]s.
 
+#[cfg(feature = "en")]
 mod en;
+#[cfg(feature = "zh")]
 mod hans;
 pub mod theory;
+#[cfg(feature = "zh")]
 mod zh;
+
+#[cfg(not(any(feature = "en", feature = "zh")))]
+compile_error!("build with at least one language: the feature `en`, `zh` or both");
 
 use serde::{Deserialize, Serialize};
 
@@ -109,11 +115,36 @@ impl Lang {
         })
     }
 
+    /// Whether this build carries the language's sentences. The page is built once per
+    /// language (index.html loads the build the address asks for); a language this build
+    /// lacks is reached by loading the page again in it (`ui::app`).
+    pub fn is_built(self) -> bool {
+        match self {
+            Lang::En => cfg!(feature = "en"),
+            Lang::Zh | Lang::ZhHans => cfg!(feature = "zh"),
+        }
+    }
+
+    /// The language's sentences; in a build without it, the build's own language's.
     pub fn strings(self) -> &'static Strings {
         match self {
+            #[cfg(feature = "en")]
             Lang::En => &en::STRINGS,
+            #[cfg(feature = "zh")]
             Lang::Zh => &zh::STRINGS,
+            #[cfg(feature = "zh")]
             Lang::ZhHans => hans::strings(),
+            #[allow(unreachable_patterns)]
+            _ => Lang::built().strings(),
+        }
+    }
+
+    /// This build's first language: the one it falls back to.
+    pub fn built() -> Lang {
+        if cfg!(feature = "en") {
+            Lang::En
+        } else {
+            Lang::Zh
         }
     }
 }
@@ -433,7 +464,7 @@ pub fn step_marker(n: u8) -> &'static str {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "en", feature = "zh"))]
 mod tests {
     use super::*;
     use crate::engine::view;

@@ -32,8 +32,9 @@ impl Texts {
                     .take()
                     .ok_or_else(|| format!("line {line}: {preset} {mode} has no text"))?;
                 let text = match lang {
+                    #[cfg(feature = "zh")]
                     Lang::ZhHans => super::hans::to_hans(&text),
-                    Lang::En | Lang::Zh => text,
+                    _ => text,
                 };
                 texts.push((preset, mode, text));
             }

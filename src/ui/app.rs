@@ -42,6 +42,8 @@ struct Query {
     embed: bool,
     speed: Option<String>,
     autoplay: bool,
+    /// `theory`: "Why it matters" open (written when the page loads again in another language).
+    theory: bool,
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -66,6 +68,7 @@ fn query() -> Query {
             embed: p.has("embed"),
             speed: p.get("speed"),
             autoplay: p.has("autoplay"),
+            theory: p.has("theory"),
         },
         None => Query::default(),
     }
@@ -89,6 +92,16 @@ fn page_address() -> String {
         }
     }
     String::new()
+}
+
+/// Loads `url` in place of this page (a new history entry, so Back returns here).
+fn open_here(url: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().assign(url);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = url;
 }
 
 /// The language the browser prefers, if it is one of ours (used when the address names none).
@@ -197,6 +210,9 @@ pub fn app() -> Html {
         }
         let (mut scenario, mut mode, lang, mut notices) =
             resolve(q.preset.as_deref(), q.mode.as_deref(), q.lang.as_deref());
+        // index.html loaded the build of the language the address asks for (it reads the
+        // address as `resolve` does); were they ever to part, this build's own language.
+        let lang = if lang.is_built() { lang } else { Lang::built() };
         // A whole scenario in the link; one that cannot be read gives a notice and the preset.
         let mut edited = false;
         if let Some(code) = &q.scenario {
@@ -245,7 +261,7 @@ pub fn app() -> Html {
     });
     let dispatcher = playback.dispatcher();
     let s = playback.lang.strings();
-    let theory_open = use_state(|| false);
+    let theory_open = use_state(|| query().theory);
 
     // The mode as the address spells it (the timeout entry is a mode of the menu).
     let mode_param = {
@@ -376,9 +392,41 @@ pub fn app() -> Html {
             d.dispatch(PlaybackAction::LoadScenario(Box::new(sc)))
         })
     };
+    // A language this build lacks (the page is built once per language) is reached by opening
+    // this moment's permalink in it: the page loads again, in that language's build, at the
+    // same step with the same choices and views.
     let on_lang = {
         let d = dispatcher.clone();
-        Callback::from(move |l: Lang| d.dispatch(PlaybackAction::SetLang(l)))
+        let playback = playback.clone();
+        let theory_open = theory_open.clone();
+        Callback::from(move |l: Lang| {
+            if l.is_built() {
+                d.dispatch(PlaybackAction::SetLang(l));
+                return;
+            }
+            let mut query = crate::ui::permalink::query(
+                &playback.run.0.borrow(),
+                playback.edited,
+                mode_param,
+                l.code(),
+                playback.selection,
+                playback.tab,
+                playback.checkpoint,
+            );
+            // What a permalink leaves out and the page shows now (the embedded view has no
+            // language menu, so `embed` and `origin` never need carrying).
+            if playback.speed_exp != 0.0 {
+                let factor = playback.speed_exp.exp2();
+                query += &format!("&speed={}", crate::ui::fmt::num(factor, 4));
+            }
+            if playback.playing {
+                query += "&autoplay";
+            }
+            if *theory_open {
+                query += "&theory";
+            }
+            open_here(&format!("{}?{query}", page_address()));
+        })
     };
 
     let run = playback.run.0.borrow();

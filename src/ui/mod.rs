@@ -6,6 +6,7 @@ pub mod export;
 pub mod fmt;
 pub mod host;
 pub mod layout;
+pub mod mount;
 pub mod palette;
 pub mod permalink;
 pub mod run;

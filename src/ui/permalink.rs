@@ -231,7 +231,7 @@ pub fn parse_speed(text: &str) -> Option<f64> {
 }
 
 /// Percent-encodes what a query value may not hold as it is.
-fn encode(s: &str) -> String {
+pub fn encode(s: &str) -> String {
     let mut out = String::new();
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {

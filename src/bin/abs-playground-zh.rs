@@ -1,0 +1,8 @@
+//! The playground page, in Chinese (Traditional and Simplified): the same program as
+//! `main.rs`, built with the feature `zh` instead of `en` (index.html loads it when the address
+//! or the browser asks for Chinese). A binary of its own so that the two builds, which Trunk
+//! runs side by side, do not write the same file.
+
+fn main() {
+    abs_playground::ui::mount::start();
+}
