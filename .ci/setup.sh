@@ -56,8 +56,9 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wb_version"; t
     || cargo install wasm-bindgen-cli --version "$wb_version"
 fi
 
-# 5. Node packages: Playwright (it drives the system Chromium; no browser download) and
-#    binaryen's wasm-opt (Debian's is too old to read this Rust's output).
+# 5. Node packages: Playwright (it drives the system Chromium; no browser download),
+#    binaryen's wasm-opt (Debian's is too old to read this Rust's output) and terser (the
+#    build's post-build hook, tools/post_build.py, minifies the JS loaders with it).
 node_ok() {
   (cd tests/e2e && node -e '
     const deps = require("./package.json").devDependencies;
