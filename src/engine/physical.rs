@@ -61,6 +61,9 @@ pub enum GraphError {
         initiator: String,
         task: String,
     },
+    /// An iteration step without an edge to itself, round which its words go: they would be
+    /// dropped.
+    IterateWithoutLoop(String),
     TooManyTasks(u64),
     TooManyChannels(u64),
     TooManyLines(usize),
@@ -127,6 +130,11 @@ impl fmt::Display for GraphError {
                 f,
                 "a marker from {initiator:?} can never reach {task:?}, so its snapshot could \
                  never complete (Chandy-Lamport needs every process reachable from the initiator)"
+            ),
+            GraphError::IterateWithoutLoop(n) => write!(
+                f,
+                "iterate {n:?} needs an edge from itself to itself (its feedback loop): its \
+                 words go round it before they leave on its other outputs"
             ),
             GraphError::TooManyTasks(n) => {
                 write!(
@@ -354,6 +362,13 @@ impl Physical {
             }
             if op.kind == OperatorKind::Union && inputs < 2 {
                 return Err(GraphError::UnionNeedsTwoInputs(op.name.clone()));
+            }
+            // The step sends a word round on its own back-edges only: a loop through other
+            // operators would have its back-edge elsewhere, and the word would be lost.
+            if matches!(op.kind, OperatorKind::Iterate { .. })
+                && !edges.contains(&(i as u32, i as u32))
+            {
+                return Err(GraphError::IterateWithoutLoop(op.name.clone()));
             }
         }
         let back_edges = back_edges(ops.len(), &edges);
@@ -660,6 +675,35 @@ mod tests {
         assert_eq!(back.len(), 3);
         // A DAG has none.
         assert!(back_edges(4, &[(0, 1), (1, 3), (0, 3), (2, 3)]).is_empty());
+    }
+
+    #[test]
+    fn an_iteration_step_needs_its_feedback_loop() {
+        use super::{GraphError, Physical};
+        let mut graph = crate::scenario::presets::iteration_graph(true);
+        assert!(Physical::build(&graph).is_ok());
+        // Without the edge Step → Step, words would go nowhere on their rounds.
+        graph.edges.retain(|e| e.from != e.to);
+        assert_eq!(
+            Physical::build(&graph).err(),
+            Some(GraphError::IterateWithoutLoop("Step".into()))
+        );
+        // A loop through another operator is not the step's own: the same error.
+        let mut graph = crate::scenario::presets::iteration_graph(true);
+        graph.edges.retain(|e| e.from != e.to);
+        graph.operators.push(graph.operators[0].clone());
+        let back = graph.operators.len() - 1;
+        graph.operators[back].name = "Back".into();
+        graph.operators[back].kind = crate::engine::OperatorKind::Map;
+        graph.edges.push(graph.edges[0].clone());
+        let n = graph.edges.len();
+        (graph.edges[n - 1].from, graph.edges[n - 1].to) = ("Step".into(), "Back".into());
+        graph.edges.push(graph.edges[0].clone());
+        (graph.edges[n].from, graph.edges[n].to) = ("Back".into(), "Step".into());
+        assert_eq!(
+            Physical::build(&graph).err(),
+            Some(GraphError::IterateWithoutLoop("Step".into()))
+        );
     }
 
     #[test]
