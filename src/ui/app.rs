@@ -94,6 +94,11 @@ fn page_address() -> String {
     String::new()
 }
 
+/// The fragment of an address that opens a moment in another language's build from the
+/// language menu: index.html's loader gives the new page's menu the focus, so that a keyboard
+/// user who changed the language with an arrow key is where they were.
+const LANG_FRAGMENT: &str = "#lang";
+
 /// Loads `url` in place of this page (a new history entry, so Back returns here).
 fn open_here(url: &str) {
     #[cfg(target_arch = "wasm32")]
@@ -425,7 +430,7 @@ pub fn app() -> Html {
             if *theory_open {
                 query += "&theory";
             }
-            open_here(&format!("{}?{query}", page_address()));
+            open_here(&format!("{}?{query}{LANG_FRAGMENT}", page_address()));
         })
     };
 

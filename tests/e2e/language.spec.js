@@ -113,3 +113,20 @@ test('the language menu opens the same moment in the other build, and back', asy
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
   expect(fetched).toHaveLength(4);
 });
+
+test('by keyboard: an arrow key in the language menu opens the other build with the menu focused', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.step(5);
+  await app.testId('lang').focus();
+  // A closed menu changes its choice on an arrow key: English → 繁體中文 loads the zh build.
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
+  await expect(app.testId('lang')).toBeFocused();
+  expect(new URL(page.url()).hash).toBe('');
+  // 繁體中文 → 简体中文 is the same build: no load, the focus stays.
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
+  await expect(app.testId('lang')).toBeFocused();
+  expect(await app.stepCount()).toBe(5);
+});
