@@ -131,30 +131,26 @@ def main() -> int:
         if release:
             js = files[".js"]
             subprocess.run([TERSER, js, "--module", "--compress", "--mangle", "-o", js], check=True)
-            with open(files["_bg.wasm"], "rb") as f:
-                wasm = f.read()
-            with open(js, encoding="utf-8") as f:
-                loader = f.read()
+        contents = {}
+        for ext, path in files.items():
+            with open(path, "rb") as f:
+                contents[ext] = f.read()
+        if release:
             try:
-                wasm, loader = shorten_imports(wasm, loader)
+                wasm, loader = shorten_imports(contents["_bg.wasm"], contents[".js"].decode())
             except ValueError as e:
                 return fail(f"{name}: {e}")
-            with open(files["_bg.wasm"], "wb") as f:
-                f.write(wasm)
-            with open(js, "w", encoding="utf-8") as f:
-                f.write(loader)
-        digest = hashlib.sha256()
-        for path in files.values():
-            with open(path, "rb") as f:
-                digest.update(f.read())
-        hashed = f"{name}-{digest.hexdigest()[:16]}"
+            contents = {".js": loader.encode(), "_bg.wasm": wasm}
+        hashed = f"{name}-{hashlib.sha256(b''.join(contents.values())).hexdigest()[:16]}"
         for ext, path in files.items():
             # A string in the inline script, in whatever quotes the HTML minifier chose.
             old = re.compile(r"(?<=[\"'`])\./" + re.escape(name + ext) + r"(?=[\"'`])")
             index, count = old.subn(f"./{hashed}{ext}", index)
             if count != 1:
                 return fail(f"index.html names ./{name}{ext} {count} times, not once")
-            os.replace(path, os.path.join(stage, hashed + ext))
+            with open(os.path.join(stage, hashed + ext), "wb") as f:
+                f.write(contents[ext])
+            os.remove(path)
     with open(index_path, "w", encoding="utf-8") as f:
         f.write(index)
     return 0

@@ -94,6 +94,23 @@ fn page_address() -> String {
     String::new()
 }
 
+/// The permalink of the moment on screen (`permalink.rs`), in `lang`.
+fn moment_link(playback: &Playback, run: &super::run::Run, mode: &str, lang: Lang) -> String {
+    format!(
+        "{}?{}",
+        page_address(),
+        crate::ui::permalink::query(
+            run,
+            playback.edited,
+            mode,
+            lang.code(),
+            playback.selection,
+            playback.tab,
+            playback.checkpoint,
+        )
+    )
+}
+
 /// The fragment of an address that opens a moment in another language's build from the
 /// language menu: index.html's loader gives the new page's menu the focus, so that a keyboard
 /// user who changed the language with an arrow key is where they were.
@@ -409,28 +426,20 @@ pub fn app() -> Html {
                 d.dispatch(PlaybackAction::SetLang(l));
                 return;
             }
-            let mut query = crate::ui::permalink::query(
-                &playback.run.0.borrow(),
-                playback.edited,
-                mode_param,
-                l.code(),
-                playback.selection,
-                playback.tab,
-                playback.checkpoint,
-            );
+            let mut url = moment_link(&playback, &playback.run.0.borrow(), mode_param, l);
             // What a permalink leaves out and the page shows now (the embedded view has no
             // language menu, so `embed` and `origin` never need carrying).
             if playback.speed_exp != 0.0 {
                 let factor = playback.speed_exp.exp2();
-                query += &format!("&speed={}", crate::ui::fmt::num(factor, 4));
+                url += &format!("&speed={}", crate::ui::fmt::num(factor, 4));
             }
             if playback.playing {
-                query += "&autoplay";
+                url += "&autoplay";
             }
             if *theory_open {
-                query += "&theory";
+                url += "&theory";
             }
-            open_here(&format!("{}?{query}{LANG_FRAGMENT}", page_address()));
+            open_here(&(url + LANG_FRAGMENT));
         })
     };
 
@@ -509,21 +518,7 @@ pub fn app() -> Html {
     });
     let help_close = send(|| PlaybackAction::CloseOverlays);
 
-    let link = || {
-        format!(
-            "{}?{}",
-            page_address(),
-            crate::ui::permalink::query(
-                &run,
-                playback.edited,
-                mode_param,
-                playback.lang.code(),
-                playback.selection,
-                playback.tab,
-                playback.checkpoint,
-            )
-        )
-    };
+    let link = || moment_link(&playback, &run, mode_param, playback.lang);
     let embed_bar = if playback.embed {
         html! {
             <div class="embed-bar">
