@@ -52,18 +52,28 @@ test('before the WebAssembly arrives, the default page is drawn: the app\'s head
   expect(await app.getByTestId('lesson').boundingBox()).toEqual(drawn.box);
 });
 
-test('the lesson keeps its size when the app takes over, at tablet and phone width too', async ({ page }) => {
-  for (const width of [1024, 390]) {
+test('the lesson keeps its place and size when the app takes over, at tablet and phone width too', async ({ page }) => {
+  for (const width of [1024, 800, 390, 360]) {
     await page.setViewportSize({ width, height: 800 });
     const release = await holdWasm(page);
     await page.goto('index.html');
-    const drawn = await page.locator('.shell .lesson').boundingBox();
+    const shell = page.locator('.shell');
+    const drawn = {
+      lesson: await shell.locator('.lesson').boundingBox(),
+      header: await shell.locator('.header').boundingBox(),
+      // The header's invisible stand-ins carry the app's own words, so they wrap as the app's do.
+      menus: await shell.locator('.header label > span:not(.menu-box)').allTextContents(),
+      buttons: await shell.locator('.header button').allTextContents(),
+    };
     release();
     await expect(page.getByTestId('step-counter')).toBeVisible();
-    const box = await page.getByTestId('lesson').boundingBox();
-    // At phone width the app's header wraps its controls onto more rows, so the lesson moves
-    // down; its width and height (what the page's largest paint measures) stay.
-    expect([box.width, box.height], `width ${width}`).toEqual([drawn.width, drawn.height]);
+    const app = page.locator('.app');
+    // Below 1024 px the header wraps its menus onto more rows; the shell's stand-ins wrap the
+    // same way, so the lesson neither moves nor changes size.
+    expect(await app.getByTestId('lesson').boundingBox(), `lesson at width ${width}`).toEqual(drawn.lesson);
+    expect(await app.locator('.header').boundingBox(), `header at width ${width}`).toEqual(drawn.header);
+    expect(drawn.menus).toEqual(await app.locator('.header label > span:not(.sr-only)').allTextContents());
+    expect(drawn.buttons).toEqual(await app.locator('.header button').allTextContents());
     await page.unroute('**/*.wasm');
   }
 });

@@ -77,7 +77,8 @@ pub fn header(p: &HeaderProps) -> Html {
             <h1>{ s.app_title }</h1>
             <span class="tagline">{ s.tagline }</span>
             <span class="spacer"></span>
-            <label>
+            <div class="menus">
+            <label class="preset-menu">
                 <span>{ s.preset_label }</span>
                 <select data-testid="preset" onchange={on_preset}>
                     if let Some(title) = &p.edited {
@@ -89,7 +90,7 @@ pub fn header(p: &HeaderProps) -> Html {
                     }) }
                 </select>
             </label>
-            <label>
+            <label class="mode-menu">
                 <span>{ s.mode_label }</span>
                 <select data-testid="mode" onchange={on_mode}>
                     { for BarrierMode::ALL.iter().map(|m| html! {
@@ -107,7 +108,7 @@ pub fn header(p: &HeaderProps) -> Html {
                     }) }
                 </select>
             </label>
-            <label>
+            <label class="lang-menu">
                 <span class="sr-only">{ s.lang_label }</span>
                 <select data-testid="lang" onchange={on_lang} aria-label={s.lang_label}>
                     { for Lang::ALL.iter().map(|l| html! {
@@ -115,9 +116,12 @@ pub fn header(p: &HeaderProps) -> Html {
                     }) }
                 </select>
             </label>
+            </div>
+            <div class="actions">
             <button class="share-button" data-testid="editor-open" onclick={p.on_editor.reform(|_: MouseEvent| ())}>{ s.editor_open }</button>
             <button class="share-button" data-testid="share" onclick={p.on_share.reform(|_: MouseEvent| ())}>{ s.share }</button>
             <button class="help-button" data-testid="help" onclick={on_help} title={s.shortcuts} aria-label={s.shortcuts}>{ "?" }</button>
+            </div>
         </header>
     }
 }
