@@ -14,7 +14,10 @@
    of another. So `NAME.js` and `NAME_bg.wasm` become `NAME-HASH.js` and `NAME-HASH_bg.wasm`,
    HASH being of both, and index.html's references to them are rewritten.
 
-Steps 1 and 2 are for release builds. Anything it cannot do is an error: no step may stop
+4. Minifies index.html's inline scripts with terser (Trunk's HTML minifier leaves them and
+   their comments as written): 0.3 kB gzipped.
+
+Steps 1, 2 and 4 are for release builds. Anything it cannot do is an error: no step may stop
 silently.
 """
 
@@ -151,9 +154,28 @@ def main() -> int:
             with open(os.path.join(stage, hashed + ext), "wb") as f:
                 f.write(contents[ext])
             os.remove(path)
+    if release:
+        index = minify_inline_scripts(index)
     with open(index_path, "w", encoding="utf-8") as f:
         f.write(index)
     return 0
+
+
+def minify_inline_scripts(index: str) -> str:
+    """Each `<script>` of index.html without a `src`, minified; a module as a module."""
+
+    def minify(m: re.Match) -> str:
+        module = ["--module"] if 'type="module"' in m.group(1) or "type=module" in m.group(1) else []
+        out = subprocess.run(
+            [TERSER, *module, "--compress", "--mangle"],
+            input=m.group(2),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        return f"{m.group(1)}{out}</script>"
+
+    return re.sub(r"(<script(?![^>]*\ssrc=)[^>]*>)(.*?)</script>", minify, index, flags=re.S)
 
 
 if __name__ == "__main__":

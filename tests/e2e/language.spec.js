@@ -99,11 +99,17 @@ test('the language menu opens the same moment in the other build, and back', asy
   await expect(app.testId('theory-toggle')).toHaveAttribute('aria-expanded', 'true');
   await expect(app.speedLabel()).toHaveText('2×');
   await expect(app.testId('play')).toHaveAttribute('aria-pressed', 'false');
+  // What the load carried beyond the permalink has left the address: reloading it or copying
+  // it from the address bar gives the moment, not "Why it matters" open again.
+  const params = () => new URL(page.url()).searchParams;
+  await expect.poll(() => params().has('theory')).toBe(false);
+  expect(params().get('speed')).toBe('2');
   // Back to English while it plays: it plays on after the load.
   await app.togglePlay();
   await app.setLang('en');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(app.testId('play')).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => params().has('autoplay')).toBe(false);
   expect(fetched).toHaveLength(3);
   expect(fetched[2]).toMatch(EN);
   // Traditional to Simplified needs no other build: no load.
