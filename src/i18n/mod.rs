@@ -483,6 +483,20 @@ mod tests {
         });
     }
 
+    /// The aligned-checkpoint timeout is a duration: the mode menu and the lesson give its unit
+    /// wherever they give the number (Simplified is converted from the Traditional).
+    #[test]
+    fn the_timeout_is_given_with_its_unit() {
+        for lang in Lang::ALL {
+            let s = lang.strings();
+            for text in [(s.mode_aligned_timeout)(47), (s.timeout_lesson)(47)] {
+                let figures = text.matches("47").count();
+                assert!(figures > 0, "{lang:?}: {text}");
+                assert_eq!(text.matches("47 ms").count(), figures, "{lang:?}: {text}");
+            }
+        }
+    }
+
     #[test]
     fn the_chinese_narration_uses_the_seed_terms() {
         let mut sim = presets::alignment().simulation().unwrap();
