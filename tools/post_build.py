@@ -156,6 +156,9 @@ def main() -> int:
             os.remove(path)
     if release:
         index = minify_inline_scripts(index)
+    # The skipped `rel="rust"` link (it only stops Trunk building the crate's default binary
+    # on its own) is left in the page by Trunk, marked but inert.
+    index = re.sub(r"<link data-trunk [^>]*data-trunk-skip[^>]*>", "", index)
     with open(index_path, "w", encoding="utf-8") as f:
         f.write(index)
     return 0
