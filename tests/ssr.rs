@@ -11,12 +11,12 @@ use abs_playground::engine::view::MarkKind;
 use abs_playground::i18n::Lang;
 use abs_playground::scenario::presets;
 use abs_playground::ui::components::buffer::{AlignmentBuffer, BufferProps};
-use abs_playground::ui::components::coordinator::{Coordinator, CoordinatorProps};
+use abs_playground::ui::components::coordinator::{coordinator, CoordinatorProps};
 use abs_playground::ui::components::dataflow::{Dataflow, DataflowProps};
 use abs_playground::ui::components::global_states::{global_states, GlobalStatesProps};
-use abs_playground::ui::components::inspector::{Inspector, InspectorProps};
-use abs_playground::ui::components::narration::{Line, Narration, NarrationProps};
-use abs_playground::ui::components::timeline::{Timeline, TimelineProps};
+use abs_playground::ui::components::inspector::{inspector, InspectorProps};
+use abs_playground::ui::components::narration::{narration, Line, NarrationProps};
+use abs_playground::ui::components::timeline::{timeline, TimelineProps};
 use abs_playground::ui::layout::{ChannelPath, Point, DETAILED};
 use abs_playground::ui::run::{Mark, Run};
 use abs_playground::ui::state::{RunRef, Selection, Tab};
@@ -290,7 +290,11 @@ async fn the_timeline_marks_checkpoints() {
 
 #[tokio::test]
 async fn the_throughput_chart_draws_a_bar_per_bucket_and_checkpoint_lines() {
-    use abs_playground::ui::components::throughput::{Throughput, ThroughputProps};
+    use abs_playground::ui::components::throughput::{throughput, ThroughputProps};
+    #[yew::function_component(Throughput)]
+    fn throughput_component(p: &ThroughputProps) -> yew::Html {
+        throughput(p)
+    }
     let props = || ThroughputProps {
         first: 0,
         // 30 buckets: 12 each, then a drop to 3 while a checkpoint blocks, then 12 again.
@@ -384,8 +388,29 @@ async fn the_token_diagram_lights_the_current_state_and_marks_the_captured_one()
     assert!(!html.contains("global-state-diagram"));
 }
 
-/// The token diagram is a plain function on the page; rendered here through a component.
+// The page calls these views as plain functions (`ui/components/mod.rs`); they are rendered
+// here through components.
 #[yew::function_component(GlobalStates)]
 fn global_states_component(p: &GlobalStatesProps) -> yew::Html {
     global_states(p)
+}
+
+#[yew::function_component(Coordinator)]
+fn coordinator_component(p: &CoordinatorProps) -> yew::Html {
+    coordinator(p)
+}
+
+#[yew::function_component(Inspector)]
+fn inspector_component(p: &InspectorProps) -> yew::Html {
+    inspector(p)
+}
+
+#[yew::function_component(Narration)]
+fn narration_component(p: &NarrationProps) -> yew::Html {
+    narration(p)
+}
+
+#[yew::function_component(Timeline)]
+fn timeline_component(p: &TimelineProps) -> yew::Html {
+    timeline(p)
 }

@@ -3,21 +3,21 @@
 
 use yew::prelude::*;
 
-use super::components::controls::Controls;
-use super::components::coordinator::Coordinator;
+use super::components::controls::{controls, ControlsProps};
+use super::components::coordinator::{coordinator, CoordinatorProps};
 use super::components::dataflow::Dataflow;
 use super::components::editor::Editor;
 use super::components::global_states::{global_states, GlobalStatesProps};
-use super::components::header::Header;
+use super::components::header::{header, HeaderProps};
 use super::components::help::Help;
-use super::components::inspector::Inspector;
-use super::components::legend::Legend;
-use super::components::narration::{Line, Narration};
+use super::components::inspector::{inspector, InspectorProps};
+use super::components::legend::{legend, LegendProps};
+use super::components::narration::{narration, Line, NarrationProps};
 use super::components::recovery::{recovery_line, RecoveryProps};
 use super::components::share::Share;
 use super::components::theory::Theory;
-use super::components::throughput::Throughput;
-use super::components::timeline::Timeline;
+use super::components::throughput::{throughput, ThroughputProps};
+use super::components::timeline::{timeline, TimelineProps};
 use super::state::{
     resolve, resolve_for, LinkParams, Notice, Playback, PlaybackAction, Selection, Tab,
 };
@@ -532,14 +532,21 @@ pub fn app() -> Html {
         }
     } else {
         html! {
-            <Header preset={AttrValue::from(playback.preset.clone())} mode={playback.mode} lang={playback.lang}
-                on_preset={on_preset} on_mode={on_mode} on_lang={on_lang}
-                timeout={timeout} on_timeout={send(|| PlaybackAction::SetAlignedTimeout)}
-                modes={run.modes().to_vec()}
-                on_help={send(|| PlaybackAction::ToggleHelp)}
-                on_share={send(|| PlaybackAction::ToggleShare)}
-                on_editor={send(|| PlaybackAction::ToggleEditor)}
-                edited={playback.edited.then(|| AttrValue::from(run.scenario.title.clone()))} />
+            { header(&HeaderProps {
+                preset: AttrValue::from(playback.preset.clone()),
+                mode: playback.mode,
+                lang: playback.lang,
+                on_preset,
+                on_mode,
+                on_lang,
+                timeout,
+                on_timeout: send(|| PlaybackAction::SetAlignedTimeout),
+                modes: run.modes().to_vec(),
+                on_help: send(|| PlaybackAction::ToggleHelp),
+                on_share: send(|| PlaybackAction::ToggleShare),
+                on_editor: send(|| PlaybackAction::ToggleEditor),
+                edited: playback.edited.then(|| AttrValue::from(run.scenario.title.clone())),
+            }) }
         }
     };
     html! {
@@ -572,9 +579,13 @@ pub fn app() -> Html {
                     <Dataflow run={playback.run.clone()} version={playback.version}
                         selection={playback.selection} manual={playback.manual} lang={playback.lang}
                         on_select={on_select.clone()} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
-                    <Legend lang={playback.lang} mode={playback.mode} cyclic={!sim.physical().back_edges.is_empty()}
-                        timeout={timeout.is_some()}
-                        recovery={!sim.planned_failures().is_empty() || !sim.recoveries().is_empty()} />
+                    { legend(&LegendProps {
+                        lang: playback.lang,
+                        mode: playback.mode,
+                        cyclic: !sim.physical().back_edges.is_empty(),
+                        timeout: timeout.is_some(),
+                        recovery: !sim.planned_failures().is_empty() || !sim.recoveries().is_empty(),
+                    }) }
                 </section>
                 <aside class={classes!("side", match playback.tab {
                     Tab::Coordinator => "tab-coordinator",
@@ -587,30 +598,62 @@ pub fn app() -> Html {
                         checkpoint: playback.checkpoint,
                         lang: playback.lang,
                     }) }
-                    <Coordinator checkpoints={checkpoints} open={playback.checkpoint}
-                        snapshots={mode == BarrierMode::ChandyLamport}
-                        lang={playback.lang} on_open={on_open.clone()}
-                        on_more={on_tab.reform(|_| Tab::Checkpoints)} />
+                    { coordinator(&CoordinatorProps {
+                        checkpoints,
+                        open: playback.checkpoint,
+                        snapshots: mode == BarrierMode::ChandyLamport,
+                        lang: playback.lang,
+                        on_open: on_open.clone(),
+                        on_more: on_tab.reform(|_| Tab::Checkpoints),
+                    }) }
                     if has_sink {
-                        <Throughput first={run.throughput().first} bars={run.throughput().buckets.iter().copied().collect::<Vec<_>>()}
-                        marks={run.marks().to_vec()} lang={playback.lang} />
+                        { throughput(&ThroughputProps {
+                            first: run.throughput().first,
+                            bars: run.throughput().buckets.iter().copied().collect(),
+                            marks: run.marks().to_vec(),
+                            lang: playback.lang,
+                        }) }
                     }
-                    <Inspector run={playback.run.clone()} version={playback.version}
-                        selection={playback.selection} tab={playback.tab} checkpoint={playback.checkpoint}
-                        lang={playback.lang} on_tab={on_tab} on_open={on_open} on_fifo={on_fifo} on_fail={on_fail}
-                        on_select={on_select.clone()} />
+                    { inspector(&InspectorProps {
+                        run: playback.run.clone(),
+                        version: playback.version,
+                        selection: playback.selection,
+                        tab: playback.tab,
+                        checkpoint: playback.checkpoint,
+                        lang: playback.lang,
+                        on_tab,
+                        on_open,
+                        on_fifo,
+                        on_fail,
+                        on_select: on_select.clone(),
+                    }) }
                 </aside>
             </main>
             <footer class="bottom">
-                <Controls playing={playback.playing} speed_exp={playback.speed_exp} manual={playback.manual}
-                    position={run.position()} time={sim.now()} lang={playback.lang}
-                    on_step={send(|| PlaybackAction::Step)} on_back={send(|| PlaybackAction::StepBack)}
-                    on_play={send(|| PlaybackAction::TogglePlay)} on_speed={on_speed}
-                    on_reset={send(|| PlaybackAction::Reset)} on_trigger={send(|| PlaybackAction::Trigger)}
-                    on_manual={send(|| PlaybackAction::ToggleManual)} trigger_label={trigger_label} />
-                <Timeline position={run.position()} len={run.len()} marks={run.marks().to_vec()}
-                    lang={playback.lang} on_seek={on_seek.clone()} />
-                <Narration lines={lines} position={run.position()} lang={playback.lang} on_seek={on_seek} />
+                { controls(&ControlsProps {
+                    playing: playback.playing,
+                    speed_exp: playback.speed_exp,
+                    manual: playback.manual,
+                    position: run.position(),
+                    time: sim.now(),
+                    lang: playback.lang,
+                    on_step: send(|| PlaybackAction::Step),
+                    on_back: send(|| PlaybackAction::StepBack),
+                    on_play: send(|| PlaybackAction::TogglePlay),
+                    on_speed,
+                    on_reset: send(|| PlaybackAction::Reset),
+                    on_trigger: send(|| PlaybackAction::Trigger),
+                    on_manual: send(|| PlaybackAction::ToggleManual),
+                    trigger_label,
+                }) }
+                { timeline(&TimelineProps {
+                    position: run.position(),
+                    len: run.len(),
+                    marks: run.marks().to_vec(),
+                    lang: playback.lang,
+                    on_seek: on_seek.clone(),
+                }) }
+                { narration(&NarrationProps { lines, position: run.position(), lang: playback.lang, on_seek }) }
             </footer>
             if playback.help {
                 <Help lang={playback.lang} on_close={help_close} />

@@ -45,7 +45,6 @@ fn icon(d: &'static str) -> Html {
     }
 }
 
-#[function_component(Controls)]
 pub fn controls(p: &ControlsProps) -> Html {
     let s = p.lang.strings();
     let emit = |cb: &Callback<()>| {

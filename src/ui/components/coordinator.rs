@@ -54,7 +54,6 @@ pub fn status_icon(s: &CheckpointStatus) -> &'static str {
     }
 }
 
-#[function_component(Coordinator)]
 pub fn coordinator(p: &CoordinatorProps) -> Html {
     let s = p.lang.strings();
     let shown = short_list(&p.checkpoints);

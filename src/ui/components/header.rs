@@ -33,7 +33,6 @@ fn select_value(e: &Event) -> Option<String> {
         .map(|s| s.value())
 }
 
-#[function_component(Header)]
 pub fn header(p: &HeaderProps) -> Html {
     let s = p.lang.strings();
     let on_preset = {

@@ -44,7 +44,6 @@ pub struct InspectorProps {
     pub on_select: Callback<Option<Selection>>,
 }
 
-#[function_component(Inspector)]
 pub fn inspector(p: &InspectorProps) -> Html {
     let s = p.lang.strings();
     let run = p.run.0.borrow();

@@ -30,7 +30,6 @@ fn swatch(body: Html) -> Html {
     html! { <svg class="swatch-svg" width="30" height="20" viewBox="0 0 30 20" aria-hidden="true">{ body }</svg> }
 }
 
-#[function_component(Legend)]
 pub fn legend(p: &LegendProps) -> Html {
     let s = p.lang.strings();
     let record = ItemKind::Record(Record {

@@ -1,4 +1,7 @@
-//! One component per visual concept.
+//! One component per visual concept: a Yew component where it has state of its own (hooks)
+//! or is drawn many times (an operator, a subtask, an item), and otherwise a plain function of
+//! its props, called by the app. A component's machinery costs about 0.75 KB gzip of wasm each,
+//! and those views are drawn again with the app anyway: their props change with every step.
 
 pub mod buffer;
 pub mod channel;

@@ -24,7 +24,6 @@ pub struct NarrationProps {
     pub on_seek: Callback<u64>,
 }
 
-#[function_component(Narration)]
 pub fn narration(p: &NarrationProps) -> Html {
     let s = p.lang.strings();
     let items = p.lines.iter().rev().map(|l| {

@@ -24,7 +24,6 @@ const H: f64 = 40.0;
 /// Bars drawn at most (the latest).
 const BARS: usize = 120;
 
-#[function_component(Throughput)]
 pub fn throughput(p: &ThroughputProps) -> Html {
     let s = p.lang.strings();
     let skip = p.bars.len().saturating_sub(BARS);

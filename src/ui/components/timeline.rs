@@ -17,7 +17,6 @@ pub struct TimelineProps {
     pub on_seek: Callback<u64>,
 }
 
-#[function_component(Timeline)]
 pub fn timeline(p: &TimelineProps) -> Html {
     let s = p.lang.strings();
     let max = p.len.max(1);
