@@ -10,7 +10,7 @@ use abs_playground::engine::record::{ItemKind, Payload, Record};
 use abs_playground::engine::view::MarkKind;
 use abs_playground::i18n::Lang;
 use abs_playground::scenario::presets;
-use abs_playground::ui::components::buffer::{AlignmentBuffer, BufferProps};
+use abs_playground::ui::components::buffer::{alignment_buffer, BufferProps};
 use abs_playground::ui::components::coordinator::{coordinator, CoordinatorProps};
 use abs_playground::ui::components::dataflow::{Dataflow, DataflowProps};
 use abs_playground::ui::components::global_states::{global_states, GlobalStatesProps};
@@ -393,6 +393,11 @@ async fn the_token_diagram_lights_the_current_state_and_marks_the_captured_one()
 #[yew::function_component(GlobalStates)]
 fn global_states_component(p: &GlobalStatesProps) -> yew::Html {
     global_states(p)
+}
+
+#[yew::function_component(AlignmentBuffer)]
+fn alignment_buffer_component(p: &BufferProps) -> yew::Html {
+    alignment_buffer(p)
 }
 
 #[yew::function_component(Coordinator)]

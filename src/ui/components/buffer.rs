@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::item::{fmt, ItemGlyph};
+use super::item::{fmt, item_glyph, ItemGlyphProps};
 use crate::engine::record::ItemKind;
 use crate::i18n::Lang;
 use crate::ui::layout::{held_capacity, held_slot, ChannelPath, Metrics};
@@ -22,7 +22,6 @@ pub struct BufferProps {
     pub log: Option<u64>,
 }
 
-#[function_component(AlignmentBuffer)]
 pub fn alignment_buffer(p: &BufferProps) -> Html {
     let m = &p.metrics;
     let cap = held_capacity(&p.path, m);
@@ -50,7 +49,7 @@ pub fn alignment_buffer(p: &BufferProps) -> Html {
                             if m.held >= 6.0 {
                                 <rect class="held-box" x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx="1" />
                             }
-                            <ItemGlyph kind={*item} x={r.x} y={r.y} size={r.w} persisted={p.log} />
+                            { item_glyph(&ItemGlyphProps::new(*item, r.x, r.y, r.w).persisted(p.log)) }
                         </g>
                     })
                 }) }

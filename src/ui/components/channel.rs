@@ -13,6 +13,8 @@ pub struct ChannelProps {
     pub id: u32,
     pub testid: AttrValue,
     pub path: ChannelPath,
+    /// `path` as SVG path data: the curve, and its tail at the input port (made once per run).
+    pub d: (AttrValue, AttrValue),
     pub blocked: bool,
     /// Items on the channel now.
     pub queued: u32,
@@ -41,10 +43,7 @@ pub struct ChannelProps {
 
 #[function_component(Channel)]
 pub fn channel(p: &ChannelProps) -> Html {
-    let d = {
-        let path = p.path.clone();
-        use_memo(path, |path| (path.svg_d(), path.tail_d()))
-    };
+    let d = &p.d;
     let mut class = classes!("channel");
     if p.blocked {
         class.push("blocked");

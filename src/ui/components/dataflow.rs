@@ -11,15 +11,16 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::buffer::AlignmentBuffer;
-use super::channel::Channel;
+use super::buffer::{alignment_buffer, BufferProps};
+use super::channel::{Channel, ChannelProps};
 use super::item::{self, Placed};
-use super::operator::Operator;
-use super::subtask::Subtask;
+use super::operator::{operator, OperatorProps};
+use super::subtask::{subtask, SubtaskProps};
 use crate::engine::snapshot::TaskState;
 use crate::engine::view::{self, TaskStatus};
 use crate::engine::{Action, ChannelId, Simulation, TaskId};
 use crate::i18n::{Lang, Strings};
+use crate::ui::layout::Layout;
 use crate::ui::state::{RunRef, Selection};
 
 #[derive(Properties, PartialEq, Clone)]
@@ -102,11 +103,13 @@ struct Scene {
     operators: Vec<(AttrValue, AttrValue)>,
     subtasks: Vec<(AttrValue, AttrValue)>,
     channels: Vec<AttrValue>,
+    /// Each channel's curve and the tail drawn at its input port when blocked, as SVG path data.
+    paths: Vec<(AttrValue, AttrValue)>,
     buffers: Vec<AttrValue>,
 }
 
 impl Scene {
-    fn new(phys: &crate::engine::Physical) -> Scene {
+    fn new(phys: &crate::engine::Physical, layout: &Layout) -> Scene {
         Scene {
             operators: phys
                 .graph
@@ -132,6 +135,11 @@ impl Scene {
                 .collect(),
             channels: (0..phys.channel_count())
                 .map(|c| format!("channel-{}", phys.channel_name(c)).into())
+                .collect(),
+            paths: layout
+                .channels
+                .iter()
+                .map(|path| (path.svg_d().into(), path.tail_d().into()))
                 .collect(),
             buffers: (0..phys.channel_count())
                 .map(|c| format!("buffer-{}", phys.channel_name(c)).into())
@@ -177,7 +185,8 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     let run = p.run.0.borrow();
     let sim = run.sim();
     let phys = sim.physical();
-    let scene = use_memo(run.serial, |_| Scene::new(phys));
+    // The run's layout is made with it, so the run's serial stands for both.
+    let scene = use_memo(run.serial, |_| Scene::new(phys, &run.layout));
     let layout = &run.layout;
     let m = layout.metrics;
     let detailed = layout.detailed;
@@ -213,12 +222,14 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     };
 
     let operators = phys.graph.operators.iter().enumerate().map(|(o, op)| {
-        html! {
-            <Operator key={o} testid={scene.operators[o].0.clone()}
-                name={scene.operators[o].1.clone()} kind={(s.operator_kind)(&op.kind)}
-                parallelism={op.parallelism} rect={layout.operators[o].rect}
-                font={layout.metrics.font} />
-        }
+        operator(&OperatorProps {
+            testid: scene.operators[o].0.clone(),
+            name: scene.operators[o].1.clone(),
+            kind: AttrValue::Static((s.operator_kind)(&op.kind)),
+            parallelism: op.parallelism,
+            rect: layout.operators[o].rect,
+            font: layout.metrics.font,
+        })
     });
     let channels = phys.channels.iter().enumerate().map(|(c, _)| {
         let id = c as ChannelId;
@@ -231,50 +242,80 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             (false, true) => AttrValue::Static(s.non_fifo),
             (false, false) => AttrValue::Static(""),
         };
-        html! {
-            <Channel key={c} id={id} testid={scene.channels[c].clone()}
-                path={layout.channels[c].clone()} blocked={view::is_blocked(sim, id)}
-                queued={if detailed { ch.items().len() as u32 } else { 0 }} deliverable={deliverable.contains(&id)}
-                selected={p.selection == Some(Selection::Channel(id))}
-                slow={slow} detailed={detailed}
-                blocked_label={s.blocked} slow_label={slow_label}
-                recording={view::persisting_checkpoint(sim, id)} non_fifo={!ch.fifo}
-                dropped={view::dropped_on(sim, id)}
-                label={detailed.then(|| AttrValue::from(format!("{} {} → {}", s.channel, phys.tasks[phys.channels[c].from as usize].name, phys.tasks[phys.channels[c].to as usize].name)))} />
-        }
+        let props = ChannelProps {
+            id,
+            testid: scene.channels[c].clone(),
+            path: layout.channels[c].clone(),
+            d: scene.paths[c].clone(),
+            blocked: view::is_blocked(sim, id),
+            queued: if detailed { ch.items().len() as u32 } else { 0 },
+            deliverable: deliverable.contains(&id),
+            selected: p.selection == Some(Selection::Channel(id)),
+            slow,
+            detailed,
+            blocked_label: AttrValue::Static(s.blocked),
+            slow_label,
+            recording: view::persisting_checkpoint(sim, id),
+            non_fifo: !ch.fifo,
+            dropped: view::dropped_on(sim, id),
+            label: detailed.then(|| {
+                AttrValue::from(format!(
+                    "{} {} → {}",
+                    s.channel,
+                    phys.tasks[phys.channels[c].from as usize].name,
+                    phys.tasks[phys.channels[c].to as usize].name
+                ))
+            }),
+        };
+        html! { <Channel key={c} ..props /> }
     });
     let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {
         let id = c as ChannelId;
         if let Some((n, log)) = view::back_edge_log(sim, id) {
-            return Some(html! {
-                <AlignmentBuffer key={c} testid={AttrValue::from(format!("log-{}", phys.channel_name(id)))}
-                    path={layout.channels[c].clone()} metrics={m} held={log} lang={p.lang} log={Some(n)} />
-            });
+            return Some(alignment_buffer(&BufferProps {
+                testid: AttrValue::from(format!("log-{}", phys.channel_name(id))),
+                path: layout.channels[c].clone(),
+                metrics: m,
+                held: log,
+                lang: p.lang,
+                log: Some(n),
+            }));
         }
         let held = view::held_items(sim, id);
         if held.is_empty() && !detailed {
             return None;
         }
-        Some(html! {
-            <AlignmentBuffer key={c} testid={scene.buffers[c].clone()}
-                path={layout.channels[c].clone()} metrics={m} held={held} lang={p.lang} />
-        })
+        Some(alignment_buffer(&BufferProps {
+            testid: scene.buffers[c].clone(),
+            path: layout.channels[c].clone(),
+            metrics: m,
+            held,
+            lang: p.lang,
+            log: None,
+        }))
     });
     let subtasks = phys.tasks.iter().enumerate().map(|(t, _)| {
         let id = t as TaskId;
         let status = view::task_status(sim, id);
         let task = &sim.tasks()[t];
-        html! {
-            <Subtask key={t} id={id}
-                testid={scene.subtasks[t].0.clone()}
-                name={scene.subtasks[t].1.clone()} rect={layout.subtasks[t].rect}
-                ports={layout.subtasks[t].inputs.clone()}
-                status_text={AttrValue::from(status_text(s, &status))}
-                state_text={AttrValue::from(if detailed { task_text(s, sim, task) } else { String::new() })}
-                status={status} acked={acked_in_progress(id)}
-                pokeable={pokeable.contains(&id)} selected={p.selection == Some(Selection::Task(id))}
-                detailed={detailed} />
-        }
+        subtask(&SubtaskProps {
+            id,
+            testid: scene.subtasks[t].0.clone(),
+            name: scene.subtasks[t].1.clone(),
+            rect: layout.subtasks[t].rect,
+            ports: layout.subtasks[t].inputs.clone(),
+            status_text: AttrValue::from(status_text(s, &status)),
+            state_text: AttrValue::from(if detailed {
+                task_text(s, sim, task)
+            } else {
+                String::new()
+            }),
+            status,
+            acked: acked_in_progress(id),
+            pokeable: pokeable.contains(&id),
+            selected: p.selection == Some(Selection::Task(id)),
+            detailed,
+        })
     });
 
     let onclick = {

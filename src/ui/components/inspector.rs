@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::coordinator::{status_attr, status_icon};
 use super::dataflow::{state_text, status_text};
-use super::item::ItemGlyph;
+use super::item::{item_glyph, ItemGlyphProps};
 use super::recovery::final_differences;
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::{ItemKind, Payload};
@@ -243,9 +243,7 @@ fn channel_details(
             .into_iter()
             .take(24)
             .enumerate()
-            .map(|(k, it)| {
-                html! { <ItemGlyph kind={it} x={2.0 + 12.0 * k as f64} y={6.0} size={9.0} /> }
-            })
+            .map(|(k, it)| item_glyph(&ItemGlyphProps::new(it, 2.0 + 12.0 * k as f64, 6.0, 9.0)))
             .collect::<Html>()
     };
     let queue: Vec<ItemKind> = ch.items().iter().map(|i| i.kind).collect();
@@ -278,7 +276,7 @@ fn channel_details(
                             html! {
                                 <button class="item-button" aria-label={(s.item_kind)(&item)} title={(s.item_kind)(&item)}
                                     onclick={move |_| on_select.emit(Some(Selection::Item { channel: c, item }))}>
-                                    <svg width="12" height="14" aria-hidden="true"><ItemGlyph kind={item} x={1.5} y={2.5} size={9.0} /></svg>
+                                    <svg width="12" height="14" aria-hidden="true">{ item_glyph(&ItemGlyphProps::new(item, 1.5, 2.5, 9.0)) }</svg>
                                 </button>
                             }
                         }) }

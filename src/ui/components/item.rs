@@ -3,7 +3,7 @@
 //!
 //! Moving items are painted on a canvas over the SVG every animation frame — thousands of
 //! them cost one pass, not thousands of DOM nodes; [`place`] (pure) says where each one is,
-//! and the same placement answers clicks. [`ItemGlyph`] draws one item in SVG for the
+//! and the same placement answers clicks. [`item_glyph`] draws one item in SVG for the
 //! legend, the alignment buffers and the inspector, in the same vocabulary.
 
 use yew::prelude::*;
@@ -331,27 +331,56 @@ fn px_int(v: f64) -> Tenths {
     })
 }
 
-#[derive(Properties, PartialEq, Clone)]
+#[derive(PartialEq, Clone)]
 pub struct ItemGlyphProps {
     pub kind: ItemKind,
     pub x: f64,
     pub y: f64,
     /// Side of the square a held item is drawn in.
-    #[prop_or(9.0)]
     pub size: f64,
-    #[prop_or_default]
     pub persisted: Option<CheckpointId>,
     /// Draw the ring dashed: the record slips into the snapshot (at-least-once).
-    #[prop_or_default]
     pub dashed: bool,
     /// A barrier as Chandy-Lamport's marker: a diamond.
-    #[prop_or_default]
     pub diamond: bool,
+}
+
+impl ItemGlyphProps {
+    /// `kind` drawn in the `size`-wide square at (`x`, `y`).
+    pub fn new(kind: ItemKind, x: f64, y: f64, size: f64) -> Self {
+        Self {
+            kind,
+            x,
+            y,
+            size,
+            persisted: None,
+            dashed: false,
+            diamond: false,
+        }
+    }
+
+    /// Ringed in the colour of the checkpoint that recorded it, if any.
+    pub fn persisted(self, persisted: Option<CheckpointId>) -> Self {
+        Self { persisted, ..self }
+    }
+
+    pub fn dashed(self) -> Self {
+        Self {
+            dashed: true,
+            ..self
+        }
+    }
+
+    pub fn diamond(self) -> Self {
+        Self {
+            diamond: true,
+            ..self
+        }
+    }
 }
 
 /// One item in SVG: a record as a dot, a barrier as its coloured bar, a cancel marker as a
 /// hollow crossed bar, an end of partition as a hollow square.
-#[function_component(ItemGlyph)]
 pub fn item_glyph(p: &ItemGlyphProps) -> Html {
     let (x, y, s) = (p.x, p.y, p.size);
     let cx = x + s / 2.0;

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use crate::engine::BarrierMode;
 
-use super::item::ItemGlyph;
+use super::item::{item_glyph, ItemGlyphProps};
 use crate::engine::record::{ItemKind, Payload, Record};
 use crate::i18n::Lang;
 use crate::ui::palette;
@@ -48,16 +48,16 @@ pub fn legend(p: &LegendProps) -> Html {
     html! {
         <section class="legend" aria-label={s.legend}>
             <ul>
-                { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} /> }, s.legend_record) }
+                { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0)), s.legend_record) }
                 if p.recovery {
-                    { entry(html! { <ItemGlyph kind={replayed} x={10.0} y={5.0} size={10.0} /> }, s.legend_replay) }
+                    { entry(item_glyph(&ItemGlyphProps::new(replayed, 10.0, 5.0, 10.0)), s.legend_replay) }
                 }
                 if p.mode == BarrierMode::ChandyLamport {
-                    { entry(html! { <ItemGlyph kind={ItemKind::Barrier(1)} x={6.0} y={6.0} size={9.0} diamond=true /> }, s.legend_marker) }
-                    { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_recorded) }
+                    { entry(item_glyph(&ItemGlyphProps::new(ItemKind::Barrier(1), 6.0, 6.0, 9.0).diamond()), s.legend_marker) }
+                    { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0).persisted(Some(1))), s.legend_recorded) }
                 } else {
-                    { entry(html! { <ItemGlyph kind={ItemKind::Barrier(1)} x={6.0} y={6.0} size={9.0} /> }, s.legend_barrier) }
-                    { entry(html! { <ItemGlyph kind={ItemKind::Cancel(2)} x={8.0} y={6.0} size={9.0} /> }, s.legend_cancel) }
+                    { entry(item_glyph(&ItemGlyphProps::new(ItemKind::Barrier(1), 6.0, 6.0, 9.0)), s.legend_barrier) }
+                    { entry(item_glyph(&ItemGlyphProps::new(ItemKind::Cancel(2), 8.0, 6.0, 9.0)), s.legend_cancel) }
                 }
                 if p.mode == BarrierMode::Aligned {
                 { entry(html! {
@@ -73,9 +73,9 @@ pub fn legend(p: &LegendProps) -> Html {
                     <g>
                         <rect class="tray" x="1" y="4" width="28" height="12" rx="2" />
                         <rect class="held-box" x="3" y="6" width="8" height="8" rx="1" />
-                        <ItemGlyph kind={record} x={3.0} y={6.0} size={8.0} />
+                        { item_glyph(&ItemGlyphProps::new(record, 3.0, 6.0, 8.0)) }
                         <rect class="held-box" x="13" y="6" width="8" height="8" rx="1" />
-                        <ItemGlyph kind={record} x={13.0} y={6.0} size={8.0} />
+                        { item_glyph(&ItemGlyphProps::new(record, 13.0, 6.0, 8.0)) }
                     </g>
                 }, s.legend_held) }
                 }
@@ -86,16 +86,16 @@ pub fn legend(p: &LegendProps) -> Html {
                     </g>
                 }, s.legend_ticks) }
                 if p.mode == BarrierMode::Aligned && p.cyclic {
-                    { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_log) }
+                    { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0).persisted(Some(1))), s.legend_log) }
                 }
                 if p.mode == BarrierMode::Unaligned || (p.mode == BarrierMode::Aligned && p.timeout) {
-                    { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} /> }, s.legend_persisted) }
+                    { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0).persisted(Some(1))), s.legend_persisted) }
                 }
                 if p.mode == BarrierMode::AtLeastOnce {
-                    { entry(html! { <ItemGlyph kind={record} x={10.0} y={5.0} size={10.0} persisted={Some(1)} dashed=true /> }, s.legend_slips) }
+                    { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0).persisted(Some(1)).dashed()), s.legend_slips) }
                 }
                 if p.mode != BarrierMode::ChandyLamport {
-                    { entry(html! { <ItemGlyph kind={ItemKind::EndOfPartition} x={10.0} y={5.0} size={10.0} /> }, s.legend_eop) }
+                    { entry(item_glyph(&ItemGlyphProps::new(ItemKind::EndOfPartition, 10.0, 5.0, 10.0)), s.legend_eop) }
                 }
             </ul>
         </section>

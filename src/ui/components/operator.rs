@@ -16,7 +16,6 @@ pub struct OperatorProps {
     pub font: f64,
 }
 
-#[function_component(Operator)]
 pub fn operator(p: &OperatorProps) -> Html {
     let r = p.rect;
     let kind = operator_kind_label(&p.name, &p.kind, p.parallelism, r.w, p.font);

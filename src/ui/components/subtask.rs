@@ -52,7 +52,6 @@ fn status_class(s: &TaskStatus) -> &'static str {
     }
 }
 
-#[function_component(Subtask)]
 pub fn subtask(p: &SubtaskProps) -> Html {
     let r = p.rect;
     let colour = status_checkpoint(&p.status).map(palette::checkpoint);
