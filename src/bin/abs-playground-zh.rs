@@ -3,6 +3,11 @@
 //! or the browser asks for Chinese). A binary of its own so that the two builds, which Trunk
 //! runs side by side, do not write the same file.
 
+/// The page's allocator, as in `main.rs`.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
+
 fn main() {
     abs_playground::ui::mount::start();
 }

@@ -2,12 +2,6 @@
 
 use wasm_bindgen::{closure::Closure, JsCast};
 
-/// The page's allocator. Talc is smaller in wasm than the standard library's dlmalloc, and as
-/// quick. It assumes one thread, which the page has (it uses no web workers).
-#[cfg(target_arch = "wasm32")]
-#[global_allocator]
-static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
-
 /// Mounts the app, then drops the static shell the page was drawn with (`main.rs` and
 /// `bin/abs-playground-zh.rs`, the page's two builds, each call this).
 pub fn start() {
