@@ -6,15 +6,16 @@ use yew::prelude::*;
 use super::components::controls::{controls, ControlsProps};
 use super::components::coordinator::{coordinator, CoordinatorProps};
 use super::components::dataflow::Dataflow;
+use super::components::dialog::use_dialog_focus_while;
 use super::components::editor::Editor;
 use super::components::global_states::{global_states, GlobalStatesProps};
 use super::components::header::{header, HeaderProps};
-use super::components::help::Help;
+use super::components::help::{help, HelpProps};
 use super::components::inspector::{inspector, InspectorProps};
 use super::components::legend::{legend, LegendProps};
 use super::components::narration::{narration, Line, NarrationProps};
 use super::components::recovery::{recovery_line, RecoveryProps};
-use super::components::share::Share;
+use super::components::share::{share_dialog, ShareProps};
 use super::components::theory::Theory;
 use super::components::throughput::{throughput, ThroughputProps};
 use super::components::timeline::{timeline, TimelineProps};
@@ -284,6 +285,11 @@ pub fn app() -> Html {
     let dispatcher = playback.dispatcher();
     let s = playback.lang.strings();
     let theory_open = use_state(|| query().theory);
+    // The help and share dialogs are plain functions: the app moves the focus into them.
+    let help_first = use_node_ref();
+    use_dialog_focus_while(playback.help, help_first.clone());
+    let share_first = use_node_ref();
+    use_dialog_focus_while(playback.share, share_first.clone());
 
     // The mode as the address spells it (the timeout entry is a mode of the menu).
     let mode_param = {
@@ -656,7 +662,7 @@ pub fn app() -> Html {
                 { narration(&NarrationProps { lines, position: run.position(), lang: playback.lang, on_seek }) }
             </footer>
             if playback.help {
-                <Help lang={playback.lang} on_close={help_close} />
+                { help(&HelpProps { lang: playback.lang, on_close: help_close, close: help_first }) }
             }
             if playback.editor {
                 <Editor lang={playback.lang} json={AttrValue::from(run.scenario.to_json())}
@@ -664,8 +670,13 @@ pub fn app() -> Html {
                     on_apply={on_load} on_close={send(|| PlaybackAction::ToggleEditor)} />
             }
             if playback.share {
-                <Share lang={playback.lang} url={link()} on_close={send(|| PlaybackAction::ToggleShare)}
-                    file={AttrValue::from(format!("{}-step-{}", run.scenario.name, run.position()))} />
+                { share_dialog(&ShareProps {
+                    lang: playback.lang,
+                    url: link(),
+                    on_close: send(|| PlaybackAction::ToggleShare),
+                    file: AttrValue::from(format!("{}-step-{}", run.scenario.name, run.position())),
+                    link: share_first,
+                }) }
             }
         </div>
     }

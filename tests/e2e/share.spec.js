@@ -100,4 +100,11 @@ test('the dataflow at this step downloads as SVG and as PNG, for slides', async 
   // Twice the view box, for a projector.
   expect(bytes.readUInt32BE(16)).toBe(2 * vw);
   expect(bytes.readUInt32BE(20)).toBe(2 * vh);
+  // Closed, the dialog gives the focus back to the button that opened it; opened again, it
+  // takes it again.
+  await page.keyboard.press('Escape');
+  await expect(app.testId('share-dialog')).toHaveCount(0);
+  await expect(app.testId('share')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(app.testId('permalink')).toBeFocused();
 });

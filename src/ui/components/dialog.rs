@@ -7,17 +7,28 @@ use yew::prelude::*;
 /// Focuses `first` when the dialog mounts and gives the focus back when it unmounts.
 #[hook]
 pub fn use_dialog_focus(first: NodeRef) {
-    use_effect_with((), move |_| {
+    use_dialog_focus_while(true, first);
+}
+
+/// The same for a dialog that the app draws as a plain function of its props (no hooks of its
+/// own): focuses `first` when `open` turns true, and gives the focus back when it turns false.
+#[hook]
+pub fn use_dialog_focus_while(open: bool, first: NodeRef) {
+    use_effect_with(open, move |&open| {
         #[cfg(target_arch = "wasm32")]
-        let before = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.active_element());
+        let before = open
+            .then(|| {
+                web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.active_element())
+            })
+            .flatten();
         #[cfg(target_arch = "wasm32")]
-        if let Some(el) = first.cast::<web_sys::HtmlElement>() {
+        if let Some(el) = first.cast::<web_sys::HtmlElement>().filter(|_| open) {
             let _ = el.focus();
         }
         #[cfg(not(target_arch = "wasm32"))]
-        let _ = first;
+        let _ = (open, first);
         move || {
             #[cfg(target_arch = "wasm32")]
             {

@@ -2,22 +2,22 @@
 
 use yew::prelude::*;
 
-use super::dialog::{trap_focus, use_dialog_focus};
+use super::dialog::trap_focus;
 use crate::i18n::Lang;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct HelpProps {
     pub lang: Lang,
     pub on_close: Callback<()>,
+    /// Close, its one control: the app gives it the focus while the dialog is open
+    /// (`dialog::use_dialog_focus_while`).
+    pub close: NodeRef,
 }
 
-#[function_component(Help)]
+/// The dialog takes the focus (on its one control, Close), keeps it while open and gives it
+/// back when it closes.
 pub fn help(p: &HelpProps) -> Html {
     let s = p.lang.strings();
-    // The dialog takes the focus (on its one control, Close), keeps it while open and gives it
-    // back when it closes.
-    let close_ref = use_node_ref();
-    use_dialog_focus(close_ref.clone());
     let close = {
         let cb = p.on_close.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
@@ -32,7 +32,7 @@ pub fn help(p: &HelpProps) -> Html {
                     }) }
                 </table>
                 <p class="hint">{ s.manual_hint }</p>
-                <button ref={close_ref} onclick={close} data-testid="close-help">{ s.close }</button>
+                <button ref={p.close.clone()} onclick={close} data-testid="close-help">{ s.close }</button>
             </div>
         </div>
     }

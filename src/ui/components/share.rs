@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::dialog::{trap_focus, use_dialog_focus};
+use super::dialog::trap_focus;
 use crate::i18n::Lang;
 use crate::ui::export::Format;
 
@@ -16,6 +16,9 @@ pub struct ShareProps {
     pub on_close: Callback<()>,
     /// The exported files' name, without extension (`wordcount-step-120`).
     pub file: AttrValue,
+    /// The permalink's field: the app gives it the focus while the dialog is open
+    /// (`dialog::use_dialog_focus_while`).
+    pub link: NodeRef,
 }
 
 /// The `<iframe>` that embeds `url` in a course page.
@@ -64,11 +67,8 @@ fn export(format: Format, file: &AttrValue) -> Callback<MouseEvent> {
 
 /// The dialog takes the focus (on the link, selected for copying), keeps it while open and
 /// gives it back when it closes.
-#[function_component(Share)]
 pub fn share_dialog(p: &ShareProps) -> Html {
     let s = p.lang.strings();
-    let link = use_node_ref();
-    use_dialog_focus(link.clone());
     let close = p.on_close.reform(|_: MouseEvent| ());
     let code = embed_code(&p.url, s.app_title);
     html! {
@@ -78,7 +78,7 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                 <h2 id="share-title">{ s.share_title }</h2>
                 <label for="permalink">{ s.share_link }</label>
                 <div class="copy-row">
-                    <input ref={link} id="permalink" type="text" readonly=true value={p.url.clone()} data-testid="permalink" />
+                    <input ref={p.link.clone()} id="permalink" type="text" readonly=true value={p.url.clone()} data-testid="permalink" />
                     <button onclick={copy("permalink")} data-testid="copy-permalink">{ s.copy }</button>
                 </div>
                 <label for="embed-code">{ s.share_embed }</label>
