@@ -15,7 +15,7 @@
    HASH being of both, and index.html's references to them are rewritten.
 
 4. Minifies index.html's inline scripts with terser (Trunk's HTML minifier leaves them and
-   their comments as written): 0.3 kB gzipped.
+   their comments as written): 0.2 kB gzipped.
 
 Steps 1, 2 and 4 are for release builds. Anything it cannot do is an error: no step may stop
 silently.
