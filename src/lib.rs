@@ -7,4 +7,5 @@
 pub mod engine;
 pub mod i18n;
 pub mod scenario;
+pub mod text;
 pub mod ui;

@@ -446,12 +446,16 @@ impl fmt::Display for SettingError {
                 latency,
             } => write!(
                 f,
-                "edge {edge} ({from:?} → {to:?}) has latency {latency}; \
-                 it must be 1 to {MAX_LATENCY}"
+                "edge {edge} ({} → {}) has latency {latency}; \
+                 it must be 1 to {MAX_LATENCY}",
+                crate::text::Quoted(from),
+                crate::text::Quoted(to)
             ),
             SettingError::Capacity { edge, from, to } => write!(
                 f,
-                "edge {edge} ({from:?} → {to:?}) has capacity 0; a channel must hold at least 1 item"
+                "edge {edge} ({} → {}) has capacity 0; a channel must hold at least 1 item",
+                crate::text::Quoted(from),
+                crate::text::Quoted(to)
             ),
         }
     }

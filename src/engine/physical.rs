@@ -75,18 +75,30 @@ impl fmt::Display for GraphError {
             GraphError::NoOperators => write!(f, "the job graph has no operators"),
             GraphError::NoSource => write!(f, "the job graph has no source"),
             GraphError::EmptyName => write!(f, "an operator has an empty name"),
-            GraphError::DuplicateOperator(n) => write!(f, "two operators are named {n:?}"),
+            GraphError::DuplicateOperator(n) => {
+                write!(f, "two operators are named {}", crate::text::Quoted(n))
+            }
             GraphError::ZeroParallelism(n) => {
-                write!(f, "operator {n:?} has parallelism 0 (it needs at least 1)")
+                write!(
+                    f,
+                    "operator {} has parallelism 0 (it needs at least 1)",
+                    crate::text::Quoted(n)
+                )
             }
             GraphError::UnknownOperator { edge, name } => {
                 write!(
                     f,
-                    "edge {edge} names operator {name:?}, which does not exist"
+                    "edge {edge} names operator {}, which does not exist",
+                    crate::text::Quoted(name)
                 )
             }
             GraphError::DuplicateEdge { from, to } => {
-                write!(f, "there are two edges from {from:?} to {to:?}")
+                write!(
+                    f,
+                    "there are two edges from {} to {}",
+                    crate::text::Quoted(from),
+                    crate::text::Quoted(to)
+                )
             }
             GraphError::ForwardParallelism {
                 from,
@@ -95,28 +107,49 @@ impl fmt::Display for GraphError {
                 to_p,
             } => write!(
                 f,
-                "the forward edge {from:?} → {to:?} joins parallelism {from_p} to {to_p}; \
-                 forward needs equal parallelism (use rebalance or hash)"
+                "the forward edge {} → {} joins parallelism {from_p} to {to_p}; \
+                 forward needs equal parallelism (use rebalance or hash)",
+                crate::text::Quoted(from),
+                crate::text::Quoted(to)
             ),
-            GraphError::SourceHasInputs(n) => write!(f, "source {n:?} cannot have inputs"),
-            GraphError::NoInputs(n) => write!(f, "operator {n:?} has no inputs"),
-            GraphError::UnionNeedsTwoInputs(n) => {
-                write!(f, "union {n:?} needs at least two input edges")
+            GraphError::SourceHasInputs(n) => {
+                write!(f, "source {} cannot have inputs", crate::text::Quoted(n))
             }
-            GraphError::SourceWithoutLines(n) => write!(f, "source {n:?} has no lines to read"),
-            GraphError::ZeroInterval(n) => write!(f, "source {n:?} has interval 0"),
+            GraphError::NoInputs(n) => {
+                write!(f, "operator {} has no inputs", crate::text::Quoted(n))
+            }
+            GraphError::UnionNeedsTwoInputs(n) => {
+                write!(
+                    f,
+                    "union {} needs at least two input edges",
+                    crate::text::Quoted(n)
+                )
+            }
+            GraphError::SourceWithoutLines(n) => {
+                write!(f, "source {} has no lines to read", crate::text::Quoted(n))
+            }
+            GraphError::ZeroInterval(n) => {
+                write!(f, "source {} has interval 0", crate::text::Quoted(n))
+            }
             GraphError::Cycle(n) => write!(
                 f,
-                "the graph has a cycle through {n:?}; at-least-once needs an acyclic graph \
+                "the graph has a cycle through {}; at-least-once needs an acyclic graph \
                  (records in flight round the loop would be lost): run it aligned, unaligned \
-                 or with chandy-lamport"
+                 or with chandy-lamport",
+                crate::text::Quoted(n)
             ),
             GraphError::ProcessParallelism(n) => {
-                write!(f, "process {n:?} must have parallelism 1")
+                write!(
+                    f,
+                    "process {} must have parallelism 1",
+                    crate::text::Quoted(n)
+                )
             }
             GraphError::TwoTokens(a, b) => write!(
                 f,
-                "processes {a:?} and {b:?} both start with the token; at most one may"
+                "processes {} and {} both start with the token; at most one may",
+                crate::text::Quoted(a),
+                crate::text::Quoted(b)
             ),
             GraphError::NoSourceForBarriers => write!(
                 f,
@@ -124,17 +157,24 @@ impl fmt::Display for GraphError {
                  where a process initiates the snapshot"
             ),
             GraphError::UnknownInitiator(n) => {
-                write!(f, "the initiator {n:?} is not a subtask of the graph")
+                write!(
+                    f,
+                    "the initiator {} is not a subtask of the graph",
+                    crate::text::Quoted(n)
+                )
             }
             GraphError::Unreachable { initiator, task } => write!(
                 f,
-                "a marker from {initiator:?} can never reach {task:?}, so its snapshot could \
-                 never complete (Chandy-Lamport needs every process reachable from the initiator)"
+                "a marker from {} can never reach {}, so its snapshot could \
+                 never complete (Chandy-Lamport needs every process reachable from the initiator)",
+                crate::text::Quoted(initiator),
+                crate::text::Quoted(task)
             ),
             GraphError::IterateWithoutLoop(n) => write!(
                 f,
-                "iterate {n:?} needs an edge from itself to itself (its feedback loop): its \
-                 words go round it before they leave on its other outputs"
+                "iterate {} needs an edge from itself to itself (its feedback loop): its \
+                 words go round it before they leave on its other outputs",
+                crate::text::Quoted(n)
             ),
             GraphError::TooManyTasks(n) => {
                 write!(

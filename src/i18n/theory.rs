@@ -54,7 +54,9 @@ impl Texts {
                 let mode = BarrierMode::ALL
                     .into_iter()
                     .find(|m| m.as_str() == mode)
-                    .ok_or_else(|| format!("line {number}: no mode named {mode:?}"))?;
+                    .ok_or_else(|| {
+                        format!("line {number}: no mode named {}", crate::text::Quoted(mode))
+                    })?;
                 section = Some((preset.to_string(), mode, number));
             } else if section.is_none() {
                 return Err(format!(

@@ -96,13 +96,15 @@ impl fmt::Display for ScenarioError {
             ScenarioError::Setting(e) => write!(f, "the scenario is not valid: {e}"),
             ScenarioError::UnknownFailedTask { task, known } => write!(
                 f,
-                "failures: there is no subtask named {task:?} (subtasks: {})",
-                known.join(", ")
+                "failures: there is no subtask named {} (subtasks: {})",
+                known.join(", "),
+                crate::text::Quoted(task)
             ),
             ScenarioError::UnknownPreset(n) => write!(
                 f,
-                "there is no preset named {n:?} (known: {})",
-                presets::NAMES.join(", ")
+                "there is no preset named {} (known: {})",
+                presets::NAMES.join(", "),
+                crate::text::Quoted(n)
             ),
         }
     }

@@ -280,7 +280,7 @@ fn what(n: &Node) -> String {
         Json::Bool(b) => format!("boolean `{b}`"),
         Json::Num(t) if t.contains(['.', 'e', 'E']) => format!("floating point `{t}`"),
         Json::Num(t) => format!("integer `{t}`"),
-        Json::Str(s) => format!("string {s:?}"),
+        Json::Str(s) => format!("string {}", crate::text::Quoted(s)),
         Json::Arr(_) => "sequence".into(),
         Json::Obj { .. } => "map".into(),
     }

@@ -556,8 +556,8 @@ pub fn app() -> Html {
         }
     };
     html! {
-        <div class={classes!("app", playback.manual.then_some("manual"), playback.embed.then_some("embed"),
-            (playback.embed && playback.side_open).then_some("side-open"))}>
+        <div class={crate::ui::fmt::classes(&["app", if playback.manual { "manual" } else { "" }, if playback.embed { "embed" } else { "" },
+            if playback.embed && playback.side_open { "side-open" } else { "" }])}>
             { embed_bar }
             <div class="notices">{ for notices }</div>
             <main class="main">
@@ -593,11 +593,11 @@ pub fn app() -> Html {
                         recovery: !sim.planned_failures().is_empty() || !sim.recoveries().is_empty(),
                     }) }
                 </section>
-                <aside class={classes!("side", match playback.tab {
-                    Tab::Coordinator => "tab-coordinator",
-                    Tab::Details => "tab-details",
-                    Tab::Checkpoints => "tab-checkpoints",
-                })}>
+                <aside class={match playback.tab {
+                    Tab::Coordinator => "side tab-coordinator",
+                    Tab::Details => "side tab-details",
+                    Tab::Checkpoints => "side tab-checkpoints",
+                }}>
                     { global_states(&GlobalStatesProps {
                         run: playback.run.clone(),
                         version: playback.version,

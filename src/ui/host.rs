@@ -75,17 +75,7 @@ impl HostMessage {
 
 /// A JSON string literal.
 fn quoted(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out += "\\\"",
-            '\\' => out += "\\\\",
-            c if (c as u32) < 0x20 => out += &format!("\\u{:04x}", c as u32),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::text::Quoted(s).to_string()
 }
 
 /// The `abs:state` message, as JSON text.

@@ -67,7 +67,7 @@ pub fn encode_choices(log: &[Choice], upto: u64) -> String {
 pub fn decode_choices(text: &str) -> Result<Vec<(u64, Action)>, String> {
     let mut out: Vec<(u64, Action)> = Vec::new();
     for entry in text.split('.').filter(|e| !e.is_empty()) {
-        let bad = || format!("choice {entry:?}");
+        let bad = || format!("choice {}", crate::text::Quoted(entry));
         let at = entry.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
         let step: u64 = entry[..at].parse().map_err(|_| bad())?;
         let letter = entry[at..].chars().next().ok_or_else(bad)?;

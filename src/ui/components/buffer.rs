@@ -32,7 +32,7 @@ pub fn alignment_buffer(p: &BufferProps) -> Html {
         let last = held_slot(&p.path, shown - 1, m);
         match (first, last) {
             (Some(f), Some(l)) => html! {
-                <rect class={classes!("tray", p.log.map(|_| "log-tray"))} x={fmt(l.x - 2.0)} y={fmt(l.y - 2.0)}
+                <rect class={if p.log.is_some() { "tray log-tray" } else { "tray" }} x={fmt(l.x - 2.0)} y={fmt(l.y - 2.0)}
                     width={fmt(f.x + f.w - l.x + 4.0)} height={fmt(f.h + 4.0)} rx="2" />
             },
             _ => html! {},
@@ -41,7 +41,7 @@ pub fn alignment_buffer(p: &BufferProps) -> Html {
     html! {
         <g class="buffer-view">
             { for tray }
-            <g class={classes!("buffer", p.log.map(|_| "log"))} data-testid={p.testid.clone()}
+            <g class={if p.log.is_some() { "buffer log" } else { "buffer" }} data-testid={p.testid.clone()}
                 data-held={p.held.len().to_string()} data-log={p.log.map(|n| n.to_string())}>
                 { for p.held.iter().take(cap).enumerate().filter_map(|(k, item)| {
                     held_slot(&p.path, k, m).map(|r| html! {

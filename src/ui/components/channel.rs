@@ -44,21 +44,21 @@ pub struct ChannelProps {
 #[function_component(Channel)]
 pub fn channel(p: &ChannelProps) -> Html {
     let d = &p.d;
-    let mut class = classes!("channel");
+    let mut class = String::from("channel");
     if p.blocked {
-        class.push("blocked");
+        class += " blocked";
     }
     if p.deliverable {
-        class.push("deliverable");
+        class += " deliverable";
     }
     if p.selected {
-        class.push("selected");
+        class += " selected";
     }
     if p.slow {
-        class.push("slow");
+        class += " slow";
     }
     if p.non_fifo {
-        class.push("non-fifo");
+        class += " non-fifo";
     }
     let to = p.path.to;
     let sel = format!("c:{}", p.id);

@@ -90,7 +90,7 @@ pub fn controls(p: &ControlsProps) -> Html {
             <span class="spacer"></span>
             <button data-testid="trigger-checkpoint" onclick={emit(&p.on_trigger)} title="B">{ p.trigger_label.clone() }</button>
             <button data-testid="manual-mode" onclick={emit(&p.on_manual)} title="M"
-                aria-pressed={if p.manual { "true" } else { "false" }} class={classes!(p.manual.then_some("on"))}>
+                aria-pressed={if p.manual { "true" } else { "false" }} class={if p.manual { "on" } else { "" }}>
                 { s.manual }
             </button>
             <button data-testid="reset" onclick={emit(&p.on_reset)}>{ s.reset }</button>

@@ -374,15 +374,15 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             }
         })
     };
-    let mut class = classes!("stage");
+    let mut class = String::from("stage");
     if p.manual {
-        class.push("manual");
+        class += " manual";
     }
     if !detailed {
-        class.push("compact");
+        class += " compact";
     }
     if sim.restarting_at().is_some() {
-        class.push("down");
+        class += " down";
     }
     html! {
         <div class={class} ref={stage} onclick={onclick} onkeydown={onkeydown} data-testid="dataflow" data-items={in_flight.to_string()}>

@@ -68,9 +68,9 @@ pub fn inspector(p: &InspectorProps) -> Html {
         html! {
             <button role="tab" aria-selected={if p.tab == t { "true" } else { "false" }}
                 aria-controls="side-tab-body"
-                class={classes!("tab", (p.tab == t).then_some("active"),
-                    (wide_shown && t == Tab::Details).then_some("wide-active"),
-                    (t == Tab::Coordinator).then_some("narrow-only"))}
+                class={crate::ui::fmt::classes(&["tab", if p.tab == t { "active" } else { "" },
+                    if wide_shown && t == Tab::Details { "wide-active" } else { "" },
+                    if t == Tab::Coordinator { "narrow-only" } else { "" }])}
                 data-testid={id} onclick={move |_| on_tab.emit(t)}>{ label.to_string() }</button>
         }
     };
@@ -342,7 +342,7 @@ fn checkpoints(
         let on_open = on_open.clone();
         let id = c.id;
         html! {
-            <tr key={c.id} class={classes!((open == Some(c.id)).then_some("open"))}
+            <tr key={c.id} class={if open == Some(c.id) { "open" } else { "" }}
                 onclick={move |_| on_open.emit(id)} data-status={status_attr(&c.status)}>
                 <th scope="row">
                     <button class="link" data-testid={format!("checkpoint-row-{}", c.id)}
@@ -429,7 +429,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
                 <span class="swatch" style={format!("background:{}", palette::checkpoint(gs.checkpoint))}></span>
                 { if sim.mode() == BarrierMode::ChandyLamport { (s.global_state_of_snapshot)(gs.checkpoint) } else { (s.global_state_of)(gs.checkpoint) } }
             </h3>
-            <p class={classes!("verdict", if v.ok() { "ok" } else { "bad" })} data-testid="verdict">
+            <p class={if v.ok() { "verdict ok" } else { "verdict bad" }} data-testid="verdict">
                 { if v.consistent { s.consistent } else { s.inconsistent } }
                 if !v.consistent { <br />{ (s.verdict_counts)(v.duplicated, v.lost) } }
                 if let Some(w) = &v.word_check {

@@ -29,12 +29,12 @@ pub fn narration(p: &NarrationProps) -> Html {
     let items = p.lines.iter().rev().map(|l| {
         let on_seek = p.on_seek.clone();
         let step = l.step;
-        let mut class = classes!("sentence");
+        let mut class = String::from("sentence");
         if l.routine {
-            class.push("routine");
+            class += " routine";
         }
         if l.step == p.position {
-            class.push("current");
+            class += " current";
         }
         html! {
             <li class={class} onclick={move |_| on_seek.emit(step)} data-step={l.step.to_string()}>

@@ -112,7 +112,7 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
                 .collect::<Vec<_>>()
                 .join(" · ");
             return html! {
-                <p class={classes!("recovery", "finished", if same { "same" } else { "differs" })}
+                <p class={if same { "recovery finished same" } else { "recovery finished differs" }}
                     data-testid="final-comparison" data-equal={if same { "true" } else { "false" }}
                     role="status">
                     if same { { s.final_same } } else {
@@ -123,6 +123,6 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
         }
     };
     html! {
-        <p class={classes!("recovery", attr)} data-testid="recovery" data-phase={attr} role="status">{ body }</p>
+        <p class={format!("recovery {attr}")} data-testid="recovery" data-phase={attr} role="status">{ body }</p>
     }
 }

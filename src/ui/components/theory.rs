@@ -106,7 +106,14 @@ fn fetch(lang: Lang, done: impl FnOnce(Result<Texts, String>) + 'static) {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
 
-    let describe = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let describe = |e: wasm_bindgen::JsValue| {
+        e.as_string()
+            .or_else(|| {
+                e.dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+            })
+            .unwrap_or_else(|| "the request failed".into())
+    };
     yew::platform::spawn_local(async move {
         let result = async {
             let window = web_sys::window().ok_or("no window")?;
