@@ -719,7 +719,7 @@ pub const STRINGS: Strings = Strings {
     legend_record: "record",
     legend_barrier: "barrier n (colour per checkpoint)",
     legend_log: "record logged on a back-edge until the barrier comes round (ABS for cycles)",
-    mode_aligned_timeout: |t| format!("Aligned, then unaligned after {t} ms"),
+    mode_aligned_timeout: |t| format!("Aligned, unaligned after {t} ms"),
     timeout_lesson: |t| format!("Aligned with a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): a task starts aligning as usual, blocking the inputs that delivered the barrier; if it is still aligning {t} ms later, it goes on unaligned for that checkpoint — it snapshots at once, its barrier overtakes its output queue, and what its other inputs send before the barrier becomes channel state (ringed). Slow alignments stop costing throughput; quick ones record nothing."),
     legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
     token_states_title: "The four global states",

@@ -348,7 +348,7 @@ pub struct Strings {
     pub legend_record: &'static str,
     pub legend_barrier: &'static str,
     pub legend_marker: &'static str,
-    /// The mode menu's "aligned, then unaligned after T".
+    /// The mode menu's "aligned, unaligned after T ms".
     pub mode_aligned_timeout: fn(u64) -> String,
     pub timeout_lesson: fn(u64) -> String,
     pub legend_log: &'static str,

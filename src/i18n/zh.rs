@@ -24,7 +24,7 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
 
 fn mode_name(m: BarrierMode) -> &'static str {
     match m {
-        BarrierMode::Aligned => "對齊（alignment）· 精確一次（exactly-once）",
+        BarrierMode::Aligned => "對齊 · 精確一次（exactly-once）",
         BarrierMode::AtLeastOnce => "至少一次（at-least-once）",
         BarrierMode::Unaligned => "非對齊（unaligned）",
         BarrierMode::ChandyLamport => "Chandy-Lamport",

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::model::SettingError;
 use crate::engine::{BarrierMode, Config, GraphError, JobGraph, Simulation};
 
-/// The aligned-checkpoint timeout the page's "aligned, then unaligned after T" entry uses when
+/// The aligned-checkpoint timeout the page's "aligned, unaligned after T ms" entry uses when
 /// the scenario sets none.
 pub const ALIGNED_TIMEOUT: u64 = 40;
 

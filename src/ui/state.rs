@@ -135,7 +135,7 @@ pub enum PlaybackAction {
     SetLang(Lang),
     SetPreset(String),
     SetMode(BarrierMode),
-    /// The mode menu's "aligned, then unaligned after T".
+    /// The mode menu's "aligned, unaligned after T ms".
     SetAlignedTimeout,
     /// An animation frame at this timestamp (ms).
     Frame(f64),

@@ -136,3 +136,36 @@ test('by keyboard: an arrow key in the language menu opens the other build with 
   await expect(app.testId('lang')).toBeFocused();
   expect(await app.stepCount()).toBe(5);
 });
+
+// Chromium cuts a select's text at its edge, with no ellipsis, and the closed menus are what a
+// student reads to know the scenario and the mode. At phone width every entry each header menu
+// offers must fit inside its box, in every language: the text as the select's own font draws it,
+// plus its padding and the menu arrow (21 px, measured: an entry 6 px short of it was cut).
+test('at phone width every entry of the header\'s menus fits its box, in every language', async ({ page }) => {
+  const ARROW = 21;
+  for (const [w, h] of [[390, 844], [360, 740]]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const lang of ['en', 'zh-Hant', 'zh-Hans']) {
+      // Backpressure offers the ABS modes and the timeout entry; token, Chandy-Lamport.
+      for (const preset of ['backpressure', 'token']) {
+        const app = new Playground(page);
+        await app.open(`?preset=${preset}&lang=${lang}`);
+        const menus = await page.locator('.app .header select').evaluateAll((selects) => {
+          const ctx = document.createElement('canvas').getContext('2d');
+          return selects.map((s) => {
+            const css = getComputedStyle(s);
+            ctx.font = css.font;
+            const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+            return { id: s.dataset.testid, room, entries: [...s.options].map((o) => [o.text, ctx.measureText(o.text).width]) };
+          });
+        });
+        expect(menus.length, `${lang} ${preset}`).toBe(3);
+        for (const { id, room, entries } of menus) {
+          for (const [text, width] of entries) {
+            expect(width + ARROW, `${w} px, ${lang}, ${preset}: ${id} entry "${text}"`).toBeLessThanOrEqual(room);
+          }
+        }
+      }
+    }
+  }
+});
