@@ -19,6 +19,8 @@ import re
 import sys
 from collections import defaultdict
 
+from post_build import leb  # the same directory: the build hook reads the wasm too
+
 # (part, test on a function's name), first match wins.
 PARTS = [
     ("views (html! of App's and Dataflow's views, their plain view functions inlined)",
@@ -39,17 +41,6 @@ PARTS = [
 
 def gz(data: bytes) -> int:
     return len(gzip.compress(data, 9, mtime=0))
-
-
-def leb(b: bytes, i: int):
-    result = shift = 0
-    while True:
-        x = b[i]
-        i += 1
-        result |= (x & 0x7F) << shift
-        shift += 7
-        if x < 0x80:
-            return result, i
 
 
 def sections(b: bytes):

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::MAX_LATENCY;
 use super::barrier::BarrierMode;
+use crate::text::Quoted;
 
 /// Logical operators and the edges between them, as in Flink's job graph.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -448,14 +449,14 @@ impl fmt::Display for SettingError {
                 f,
                 "edge {edge} ({} → {}) has latency {latency}; \
                  it must be 1 to {MAX_LATENCY}",
-                crate::text::Quoted(from),
-                crate::text::Quoted(to)
+                Quoted(from),
+                Quoted(to)
             ),
             SettingError::Capacity { edge, from, to } => write!(
                 f,
                 "edge {edge} ({} → {}) has capacity 0; a channel must hold at least 1 item",
-                crate::text::Quoted(from),
-                crate::text::Quoted(to)
+                Quoted(from),
+                Quoted(to)
             ),
         }
     }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{JobGraph, OperatorKind, Partitioning};
 use super::names::{self, NameIndex};
 use super::sorted_map::SortedMap;
+use crate::text::Quoted;
 
 /// Index of a subtask in [`Physical::tasks`].
 pub type TaskId = u32;
@@ -76,28 +77,28 @@ impl fmt::Display for GraphError {
             GraphError::NoSource => write!(f, "the job graph has no source"),
             GraphError::EmptyName => write!(f, "an operator has an empty name"),
             GraphError::DuplicateOperator(n) => {
-                write!(f, "two operators are named {}", crate::text::Quoted(n))
+                write!(f, "two operators are named {}", Quoted(n))
             }
             GraphError::ZeroParallelism(n) => {
                 write!(
                     f,
                     "operator {} has parallelism 0 (it needs at least 1)",
-                    crate::text::Quoted(n)
+                    Quoted(n)
                 )
             }
             GraphError::UnknownOperator { edge, name } => {
                 write!(
                     f,
                     "edge {edge} names operator {}, which does not exist",
-                    crate::text::Quoted(name)
+                    Quoted(name)
                 )
             }
             GraphError::DuplicateEdge { from, to } => {
                 write!(
                     f,
                     "there are two edges from {} to {}",
-                    crate::text::Quoted(from),
-                    crate::text::Quoted(to)
+                    Quoted(from),
+                    Quoted(to)
                 )
             }
             GraphError::ForwardParallelism {
@@ -109,47 +110,39 @@ impl fmt::Display for GraphError {
                 f,
                 "the forward edge {} → {} joins parallelism {from_p} to {to_p}; \
                  forward needs equal parallelism (use rebalance or hash)",
-                crate::text::Quoted(from),
-                crate::text::Quoted(to)
+                Quoted(from),
+                Quoted(to)
             ),
             GraphError::SourceHasInputs(n) => {
-                write!(f, "source {} cannot have inputs", crate::text::Quoted(n))
+                write!(f, "source {} cannot have inputs", Quoted(n))
             }
             GraphError::NoInputs(n) => {
-                write!(f, "operator {} has no inputs", crate::text::Quoted(n))
+                write!(f, "operator {} has no inputs", Quoted(n))
             }
             GraphError::UnionNeedsTwoInputs(n) => {
-                write!(
-                    f,
-                    "union {} needs at least two input edges",
-                    crate::text::Quoted(n)
-                )
+                write!(f, "union {} needs at least two input edges", Quoted(n))
             }
             GraphError::SourceWithoutLines(n) => {
-                write!(f, "source {} has no lines to read", crate::text::Quoted(n))
+                write!(f, "source {} has no lines to read", Quoted(n))
             }
             GraphError::ZeroInterval(n) => {
-                write!(f, "source {} has interval 0", crate::text::Quoted(n))
+                write!(f, "source {} has interval 0", Quoted(n))
             }
             GraphError::Cycle(n) => write!(
                 f,
                 "the graph has a cycle through {}; at-least-once needs an acyclic graph \
                  (records in flight round the loop would be lost): run it aligned, unaligned \
                  or with chandy-lamport",
-                crate::text::Quoted(n)
+                Quoted(n)
             ),
             GraphError::ProcessParallelism(n) => {
-                write!(
-                    f,
-                    "process {} must have parallelism 1",
-                    crate::text::Quoted(n)
-                )
+                write!(f, "process {} must have parallelism 1", Quoted(n))
             }
             GraphError::TwoTokens(a, b) => write!(
                 f,
                 "processes {} and {} both start with the token; at most one may",
-                crate::text::Quoted(a),
-                crate::text::Quoted(b)
+                Quoted(a),
+                Quoted(b)
             ),
             GraphError::NoSourceForBarriers => write!(
                 f,
@@ -160,21 +153,21 @@ impl fmt::Display for GraphError {
                 write!(
                     f,
                     "the initiator {} is not a subtask of the graph",
-                    crate::text::Quoted(n)
+                    Quoted(n)
                 )
             }
             GraphError::Unreachable { initiator, task } => write!(
                 f,
                 "a marker from {} can never reach {}, so its snapshot could \
                  never complete (Chandy-Lamport needs every process reachable from the initiator)",
-                crate::text::Quoted(initiator),
-                crate::text::Quoted(task)
+                Quoted(initiator),
+                Quoted(task)
             ),
             GraphError::IterateWithoutLoop(n) => write!(
                 f,
                 "iterate {} needs an edge from itself to itself (its feedback loop): its \
                  words go round it before they leave on its other outputs",
-                crate::text::Quoted(n)
+                Quoted(n)
             ),
             GraphError::TooManyTasks(n) => {
                 write!(

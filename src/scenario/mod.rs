@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::model::SettingError;
 use crate::engine::{BarrierMode, Config, GraphError, JobGraph, Simulation};
+use crate::text::Quoted;
 
 /// The aligned-checkpoint timeout the page's "aligned, unaligned after T ms" entry uses when
 /// the scenario sets none.
@@ -98,13 +99,13 @@ impl fmt::Display for ScenarioError {
                 f,
                 "failures: there is no subtask named {} (subtasks: {})",
                 known.join(", "),
-                crate::text::Quoted(task)
+                Quoted(task)
             ),
             ScenarioError::UnknownPreset(n) => write!(
                 f,
                 "there is no preset named {} (known: {})",
                 presets::NAMES.join(", "),
-                crate::text::Quoted(n)
+                Quoted(n)
             ),
         }
     }

@@ -556,8 +556,8 @@ pub fn app() -> Html {
         }
     };
     html! {
-        <div class={crate::ui::fmt::classes(&["app", if playback.manual { "manual" } else { "" }, if playback.embed { "embed" } else { "" },
-            if playback.embed && playback.side_open { "side-open" } else { "" }])}>
+        <div class={classes!("app", playback.manual.then_some("manual"), playback.embed.then_some("embed"),
+            (playback.embed && playback.side_open).then_some("side-open"))}>
             { embed_bar }
             <div class="notices">{ for notices }</div>
             <main class="main">

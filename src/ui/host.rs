@@ -14,6 +14,7 @@
 
 use super::components::coordinator::status_attr;
 use crate::engine::coordinator::CheckpointSummary;
+use crate::text::Quoted;
 
 /// What a host asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,11 +74,6 @@ impl HostMessage {
     }
 }
 
-/// A JSON string literal.
-fn quoted(s: &str) -> String {
-    crate::text::Quoted(s).to_string()
-}
-
 /// The `abs:state` message, as JSON text.
 pub fn state_message(
     step: u64,
@@ -99,8 +95,8 @@ pub fn state_message(
         .collect();
     format!(
         "{{\"type\":\"abs:state\",\"step\":{step},\"time\":{time},\"playing\":{playing},\"preset\":{},\"mode\":{},\"checkpoints\":[{}]}}",
-        quoted(preset),
-        quoted(mode),
+        Quoted(preset),
+        Quoted(mode),
         list.join(",")
     )
 }

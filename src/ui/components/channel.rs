@@ -44,21 +44,21 @@ pub struct ChannelProps {
 #[function_component(Channel)]
 pub fn channel(p: &ChannelProps) -> Html {
     let d = &p.d;
-    let mut class = String::from("channel");
+    let mut class = classes!("channel");
     if p.blocked {
-        class += " blocked";
+        class.push("blocked");
     }
     if p.deliverable {
-        class += " deliverable";
+        class.push("deliverable");
     }
     if p.selected {
-        class += " selected";
+        class.push("selected");
     }
     if p.slow {
-        class += " slow";
+        class.push("slow");
     }
     if p.non_fifo {
-        class += " non-fifo";
+        class.push("non-fifo");
     }
     let to = p.path.to;
     let sel = format!("c:{}", p.id);

@@ -73,7 +73,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         let label = format!("{name}: {}", (s.checkpoint_status)(&c.status));
         html! {
             <li key={c.id}>
-                <button class={crate::ui::fmt::classes(&["chip", status_attr(&c.status), if p.open == Some(c.id) { "open" } else { "" }])}
+                <button class={classes!("chip", status_attr(&c.status), (p.open == Some(c.id)).then_some("open"))}
                     data-testid={format!("checkpoint-{}", c.id)} data-status={status_attr(&c.status)}
                     aria-label={label.clone()} title={label} onclick={move |_| on_open.emit(id)}>
                     <span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>
@@ -87,9 +87,9 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         let id = c.id;
         let pct = if c.total == 0 { 0.0 } else { 100.0 * c.acked as f64 / c.total as f64 };
         let colour = palette::checkpoint(c.id);
-        let mut class = crate::ui::fmt::classes(&["checkpoint", status_attr(&c.status)]);
+        let mut class = classes!("checkpoint", status_attr(&c.status));
         if p.open == Some(c.id) {
-            class += " open";
+            class.push("open");
         }
         html! {
             <li key={c.id}>

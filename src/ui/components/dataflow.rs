@@ -374,15 +374,15 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             }
         })
     };
-    let mut class = String::from("stage");
+    let mut class = classes!("stage");
     if p.manual {
-        class += " manual";
+        class.push("manual");
     }
     if !detailed {
-        class += " compact";
+        class.push("compact");
     }
     if sim.restarting_at().is_some() {
-        class += " down";
+        class.push("down");
     }
     html! {
         <div class={class} ref={stage} onclick={onclick} onkeydown={onkeydown} data-testid="dataflow" data-items={in_flight.to_string()}>

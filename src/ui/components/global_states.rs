@@ -60,7 +60,7 @@ pub fn global_states(p: &GlobalStatesProps) -> Html {
         html! {
             <g data-testid="global-state-node" data-state={place.as_str()}
                 data-current={is_now.to_string()} data-captured={caught.is_some().to_string()}
-                class={crate::ui::fmt::classes(&["gs-node", if is_now { "now" } else { "" }])}>
+                class={if is_now { "gs-node now" } else { "gs-node" }}>
                 <rect x={px(x)} y={px(y)} width={px(W)} height={px(H)} rx="6" />
                 if let Some(n) = caught {
                     <rect class="gs-captured" x={px(x - 3.0)} y={px(y - 3.0)}

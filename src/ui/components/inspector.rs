@@ -68,9 +68,9 @@ pub fn inspector(p: &InspectorProps) -> Html {
         html! {
             <button role="tab" aria-selected={if p.tab == t { "true" } else { "false" }}
                 aria-controls="side-tab-body"
-                class={crate::ui::fmt::classes(&["tab", if p.tab == t { "active" } else { "" },
-                    if wide_shown && t == Tab::Details { "wide-active" } else { "" },
-                    if t == Tab::Coordinator { "narrow-only" } else { "" }])}
+                class={classes!("tab", (p.tab == t).then_some("active"),
+                    (wide_shown && t == Tab::Details).then_some("wide-active"),
+                    (t == Tab::Coordinator).then_some("narrow-only"))}
                 data-testid={id} onclick={move |_| on_tab.emit(t)}>{ label.to_string() }</button>
         }
     };

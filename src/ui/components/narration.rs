@@ -29,12 +29,12 @@ pub fn narration(p: &NarrationProps) -> Html {
     let items = p.lines.iter().rev().map(|l| {
         let on_seek = p.on_seek.clone();
         let step = l.step;
-        let mut class = String::from("sentence");
+        let mut class = classes!("sentence");
         if l.routine {
-            class += " routine";
+            class.push("routine");
         }
         if l.step == p.position {
-            class += " current";
+            class.push("current");
         }
         html! {
             <li class={class} onclick={move |_| on_seek.emit(step)} data-step={l.step.to_string()}>

@@ -123,6 +123,6 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
         }
     };
     html! {
-        <p class={format!("recovery {attr}")} data-testid="recovery" data-phase={attr} role="status">{ body }</p>
+        <p class={classes!("recovery", attr)} data-testid="recovery" data-phase={attr} role="status">{ body }</p>
     }
 }

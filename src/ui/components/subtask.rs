@@ -55,12 +55,12 @@ fn status_class(s: &TaskStatus) -> &'static str {
 pub fn subtask(p: &SubtaskProps) -> Html {
     let r = p.rect;
     let colour = status_checkpoint(&p.status).map(palette::checkpoint);
-    let mut class = crate::ui::fmt::classes(&["subtask", status_class(&p.status)]);
+    let mut class = classes!("subtask", status_class(&p.status));
     if p.selected {
-        class += " selected";
+        class.push("selected");
     }
     if p.pokeable {
-        class += " pokeable";
+        class.push("pokeable");
     }
     let delivered: &[bool] = match &p.status {
         TaskStatus::Aligning { delivered, .. }

@@ -49,7 +49,7 @@ pub fn timeline(p: &TimelineProps) -> Html {
             (palette::checkpoint(m.checkpoint), (s.checkpoint)(m.checkpoint))
         };
         html! {
-            <button class={format!("mark {kind}")} style={format!("left:{}%;color:{}", crate::ui::fmt::num(left, 2), colour)}
+            <button class={classes!("mark", kind)} style={format!("left:{}%;color:{}", crate::ui::fmt::num(left, 2), colour)}
                 title={format!("{} · {} {}{}", what, s.step_counter, m.step, if n > 1 { format!(" (+{})", n - 1) } else { String::new() })}
                 data-count={n.to_string()}
                 onclick={move |_| on_seek.emit(step)} tabindex="-1">{ glyph }</button>
