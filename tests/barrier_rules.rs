@@ -1,4 +1,4 @@
-//! `BARRIER_RULES.md` end to end through `run_gate`, the function behind `abs-sim gate`.
+//! `docs/barrier-rules.md` end to end through `run_gate`, the function behind `abs-sim gate`.
 //!
 //! Each case is (mode, channels, finished-channels-align, input, expected output). To keep the
 //! table readable the input and output are written in shorthand and turned into the gate's JSON

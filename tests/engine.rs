@@ -1,4 +1,4 @@
-//! The engine end to end: each preset teaches what PRESETS.md promises, history is exact,
+//! The engine end to end: each preset teaches what `docs/presets.md` promises, history is exact,
 //! manual mode and bad input behave.
 #![cfg(not(target_arch = "wasm32"))]
 

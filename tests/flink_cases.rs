@@ -3,7 +3,7 @@
 //! Each case below takes the arrival sequence of one Flink test (`BarrierBufferTestBase` and
 //! `BarrierTrackerTest` of Flink 1.x, `AlignedCheckpointsTest`, `CheckpointBarrierTrackerTest`,
 //! `UnalignedCheckpointsTest` and `CheckpointedInputGateTest` of later versions) and states what
-//! the task must print according to the project's barrier rules (`BARRIER_RULES.md`). Where the rules and Flink
+//! the task must print according to the project's barrier rules (`docs/barrier-rules.md`). Where the rules and Flink
 //! disagree the rules win, and the case says so in a `RULES ≠ FLINK` note. Cases whose name ends
 //! in `_finished_align_off` run with `--finished-channels-align false` (Flink's behaviour before
 //! 1.15, which most of the older tests assume); all others use the default, `true`.

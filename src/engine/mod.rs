@@ -11,7 +11,7 @@
 //! - **Never panics on input.** A bad job graph is a [`physical::GraphError`], a refused
 //!   action an [`action::ActionError`]; nothing changes when either is returned.
 //! - **One set of barrier rules.** [`barrier::BarrierHandler`] is the only implementation of
-//!   `BARRIER_RULES.md`; simulated tasks and `abs-sim gate` both drive it.
+//!   `docs/barrier-rules.md`; simulated tasks and `abs-sim gate` both drive it.
 //!
 //! Map: [`model`] (job graph + coordinator config, serde) → [`physical`] (subtasks, channels,
 //! graph structure) → [`sim`] (`apply`/`step`), whose concerns live one per file: [`action`]
@@ -46,8 +46,9 @@ pub mod sorted_map;
 pub mod task;
 pub mod trace;
 pub mod view;
+pub mod vocab;
 
-pub use action::ActionError;
+pub use vocab::{Action, ActionError};
 pub use barrier::{BarrierMode, CheckpointId};
 pub use history::History;
 pub use model::{Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
@@ -55,4 +56,4 @@ pub use network::Channel;
 pub use physical::{ChannelId, GraphError, Physical, TaskId};
 pub use sim::Simulation;
 pub use task::Task;
-pub use trace::{Action, Event};
+pub use trace::Event;

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::action::MAX_LATENCY;
+use super::vocab::MAX_LATENCY;
 use super::barrier::BarrierMode;
 use crate::text::Quoted;
 

@@ -12,10 +12,7 @@ use super::names::{self, NameIndex};
 use super::sorted_map::SortedMap;
 use crate::text::Quoted;
 
-/// Index of a subtask in [`Physical::tasks`].
-pub type TaskId = u32;
-/// Index of a channel in [`Physical::channels`].
-pub type ChannelId = u32;
+pub use super::vocab::{ChannelId, TaskId};
 
 /// Upper bounds that keep a hostile scenario from freezing the tab.
 pub const MAX_TASKS: u32 = 4096;

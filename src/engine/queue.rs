@@ -1,25 +1,8 @@
 //! The time queue: events bucketed by virtual time, ties broken by the seeded PRNG.
 
-use super::barrier::CheckpointId;
-use super::physical::{ChannelId, TaskId};
 use super::rng::SplitMix64;
+pub(super) use super::vocab::Due;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Due {
-    Deliver(ChannelId, u32),
-    Replay(TaskId),
-    /// The task is free again: deliver one of its waiting channels.
-    Wake(TaskId),
-    Emit(TaskId),
-    Trigger,
-    Expire(CheckpointId),
-    /// Aligned with a timeout: the task's alignment of this checkpoint may have lasted too long.
-    AlignmentTimeout(TaskId, CheckpointId),
-    /// Too many checkpoints failed in a row: the job fails.
-    FailJob,
-    /// The restart delay after a failure is over: every task restores.
-    Restart,
-}
 
 /// The event queue: events bucketed by virtual time. Among the events due at the same time the
 /// seeded PRNG picks one uniformly — the tie-break rule — and buckets are few (times cluster

@@ -2,10 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::barrier::{CheckpointId, Input};
-
-/// Globally unique record id; ids start at 1 so that 0 can mean "no parent".
-pub type RecordId = u64;
+use super::barrier::Input;
+pub use super::vocab::{CheckpointId, RecordId};
 
 /// A record's content, interned so records are small `Copy` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

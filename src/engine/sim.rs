@@ -13,21 +13,21 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::action::ActionError;
 use super::barrier::{BarrierHandler, BarrierMode, CheckpointId, Output};
 use super::coordinator::Coordinator;
 use super::model::{Config, JobGraph, OperatorKind};
 use super::network::Channel;
 use super::physical::{GraphError, Physical, TaskId};
-use super::queue::{Due, TimeQueue};
+use super::queue::TimeQueue;
 use super::record::{Payload, Record, RecordId};
 use super::recovery::{PlannedFailure, Recovery};
 use super::rng::SplitMix64;
 use super::snapshot::TaskState;
 use super::task::Task;
-use super::trace::{Action, Event};
+use super::trace::Event;
+use super::vocab::{Action, ActionError, Due};
 
-pub use super::action::MAX_LATENCY;
+pub use super::vocab::MAX_LATENCY;
 
 #[derive(Clone, Debug)]
 pub struct Simulation {

@@ -11,7 +11,7 @@ use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Record};
 use super::snapshot::Crossing;
 
-pub use super::action::Action;
+pub use super::vocab::Action;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -1,4 +1,4 @@
-//! The scenarios the playground ships (see PRESETS.md for what each must teach).
+//! The scenarios the playground ships (see `docs/presets.md` for what each must teach).
 
 use crate::engine::{BarrierMode, Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
 

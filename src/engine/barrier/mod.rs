@@ -1,6 +1,6 @@
 //! The per-task barrier handler: how one task reacts to what arrives on its input channels.
 //!
-//! This is the single copy of the rules in `BARRIER_RULES.md` (Flink's
+//! This is the single copy of the rules in `docs/barrier-rules.md` (Flink's
 //! `SingleCheckpointBarrierHandler` and `CheckpointBarrierTracker`, restated). The simulation
 //! feeds it one arrival per step and the `abs-sim gate` command feeds it JSON lines; both read
 //! back the same [`Output`] list, so the page and the checks can never disagree.
@@ -38,8 +38,7 @@ use input_set::InputSet;
 use tracking::Tracking;
 use unaligned::Unaligned;
 
-/// Checkpoint ids only grow, so a plain counter is enough to order them.
-pub type CheckpointId = u64;
+pub use super::vocab::CheckpointId;
 /// Position of an input channel among the task's inputs, `0..channels`.
 pub type ChannelIndex = u32;
 

@@ -1,0 +1,164 @@
+//! The engine's shared vocabulary: the ids, what may be done ([`Action`]) and why it is
+//! refused ([`ActionError`]), the time queue's entries ([`Due`]) and the limits.
+//!
+//! Architecture invariant: a leaf. This file imports nothing else of the engine, so every
+//! part can speak these words without importing another part.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a subtask in the physical graph's tasks.
+pub type TaskId = u32;
+/// Index of a channel in the physical graph's channels.
+pub type ChannelId = u32;
+/// Checkpoint ids only grow, so a plain counter is enough to order them.
+pub type CheckpointId = u64;
+/// Globally unique record id; ids start at 1 so that 0 can mean "no parent".
+pub type RecordId = u64;
+
+/// One choice. The scheduler picks these in `step()`; in manual mode the user does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+pub enum Action {
+    /// Hand the head of a channel to its receiving task's barrier handler.
+    Deliver { channel: ChannelId },
+    /// The task takes the next held item out of its alignment buffer (step ④).
+    Replay { task: TaskId },
+    /// A source subtask reads the next line of its log.
+    Emit { task: TaskId },
+    /// The coordinator triggers a new checkpoint (injects barriers at the sources).
+    Trigger,
+    /// A checkpoint ran past its timeout and is aborted.
+    Expire { checkpoint: CheckpointId },
+    /// Aligned with a timeout: the task has aligned this checkpoint too long and switches to
+    /// unaligned for it.
+    TimeOutAlignment {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
+    /// Pause or resume a channel (a paused channel delivers nothing).
+    Pause { channel: ChannelId, paused: bool },
+    /// Change a channel's latency (a slow channel), for items sent from now on.
+    SetLatency { channel: ChannelId, latency: u64 },
+    /// Chandy-Lamport: this process starts a new snapshot (records its state, sends markers).
+    Initiate { task: TaskId },
+    /// Make a channel FIFO or not (a later item may overtake an earlier one), for items sent
+    /// from now on.
+    SetFifo { channel: ChannelId, fifo: bool },
+    /// The subtask fails (by hand, or as the scenario planned): every task is cancelled, the
+    /// channels are emptied, and after the restart delay the job restores.
+    Fail { task: TaskId },
+    /// More checkpoints failed in a row than tolerated: the job fails the same way.
+    FailJob,
+    /// The restart delay is over: every task restores the latest completed checkpoint,
+    /// channel state goes back on its channels, and the sources rewind.
+    Restart,
+    /// The next failure the scenario planned for this subtask will not happen (a different
+    /// future, forked from the past).
+    SkipFailure { task: TaskId },
+}
+
+/// Latencies above this are refused (a "slow" channel is at most this slow).
+pub const MAX_LATENCY: u64 = 1_000_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    NoSuchChannel(ChannelId),
+    NoSuchTask(TaskId),
+    ChannelEmpty(ChannelId),
+    ChannelPaused(ChannelId),
+    /// The task must first replay its alignment buffer (step ④) before reading new input.
+    TaskReplaying(TaskId),
+    NothingToReplay(TaskId),
+    NotASource(TaskId),
+    SourceFinished(TaskId),
+    CannotTrigger,
+    NotExpired(CheckpointId),
+    /// The job has finished: nothing more can be checkpointed, nothing can fail.
+    JobFinished,
+    /// The job is down after a failure: nothing runs until it restarts.
+    Restarting,
+    /// The job is running: there is nothing to restart.
+    NotRestarting,
+    /// No failure of this subtask is planned.
+    NoPlannedFailure(TaskId),
+    /// The task's output channel is full: it takes no input until the receiver consumes.
+    Backpressured(TaskId),
+    BadLatency(u64),
+    /// The task is not aligning that checkpoint (nothing to time out).
+    NotAligning(TaskId),
+    /// Only Chandy-Lamport lets a process initiate a snapshot.
+    NotChandyLamport,
+    /// A marker from this process could not reach every process.
+    CannotReachAll(TaskId),
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::NoSuchChannel(c) => write!(f, "there is no channel {c}"),
+            ActionError::NoSuchTask(t) => write!(f, "there is no task {t}"),
+            ActionError::ChannelEmpty(c) => write!(f, "channel {c} has nothing to deliver"),
+            ActionError::ChannelPaused(c) => write!(f, "channel {c} is paused"),
+            ActionError::TaskReplaying(t) => write!(
+                f,
+                "task {t} must first drain its alignment buffer before it reads new input"
+            ),
+            ActionError::NothingToReplay(t) => write!(f, "task {t} holds nothing to replay"),
+            ActionError::NotASource(t) => write!(f, "task {t} is not a source"),
+            ActionError::SourceFinished(t) => write!(f, "source task {t} has finished"),
+            ActionError::CannotTrigger => write!(
+                f,
+                "no checkpoint can be triggered now (too many in progress, or within the min pause)"
+            ),
+            ActionError::NotExpired(n) => write!(f, "checkpoint {n} has not timed out"),
+            ActionError::Backpressured(t) => write!(
+                f,
+                "task {t} is backpressured: an output channel is full, so it takes no input"
+            ),
+            ActionError::Restarting => write!(
+                f,
+                "the job is down after a failure: nothing runs until it restarts"
+            ),
+            ActionError::NotRestarting => write!(f, "the job is running: nothing to restart"),
+            ActionError::NoPlannedFailure(t) => write!(f, "no failure of task {t} is planned"),
+            ActionError::JobFinished => {
+                write!(f, "the job has finished: no more checkpoints are triggered")
+            }
+            ActionError::BadLatency(l) => {
+                write!(f, "latency {l} is out of range (1 to {MAX_LATENCY})")
+            }
+            ActionError::NotAligning(t) => write!(f, "task {t} is not aligning that checkpoint"),
+            ActionError::NotChandyLamport => write!(
+                f,
+                "only Chandy-Lamport lets a process initiate a snapshot (the ABS modes trigger \
+                 at the sources)"
+            ),
+            ActionError::CannotReachAll(t) => write!(
+                f,
+                "task {t} cannot initiate: its markers could not reach every process"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}
+
+/// What the time queue holds: an event due at some virtual time, and whose it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Due {
+    Deliver(ChannelId, u32),
+    Replay(TaskId),
+    /// The task is free again: deliver one of its waiting channels.
+    Wake(TaskId),
+    Emit(TaskId),
+    Trigger,
+    Expire(CheckpointId),
+    /// Aligned with a timeout: the task's alignment of this checkpoint may have lasted too long.
+    AlignmentTimeout(TaskId, CheckpointId),
+    /// Too many checkpoints failed in a row: the job fails.
+    FailJob,
+    /// The restart delay after a failure is over: every task restores.
+    Restart,
+}
