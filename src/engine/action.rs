@@ -1,13 +1,11 @@
 //! What may be done now, and why an action is refused: the checks every manual action
 //! passes before it changes anything.
 
-use super::barrier::BarrierMode;
+use super::network::Hold;
 use super::sim::Simulation;
 use super::vocab::{ChannelId, TaskId};
 
 pub use super::vocab::{Action, ActionError, MAX_LATENCY};
-
-
 
 impl Simulation {
     // ----- choosing -----
@@ -22,36 +20,26 @@ impl Simulation {
             actions.push(Action::Restart);
             return actions;
         }
-        for (c, ch) in self.channels.iter().enumerate() {
-            let to = self.phys.channels[c].to as usize;
-            let stalled = self.tasks[to].full_outputs > 0
-                && !self.is_priority(c as ChannelId)
-                && !self.takes_input_when_full(to as TaskId);
-            if !ch.queue.is_empty()
-                && !ch.paused
-                && !self.tasks[to].handler.has_replay()
-                && !stalled
-            {
-                actions.push(Action::Deliver {
-                    channel: c as ChannelId,
-                });
+        for c in 0..self.channels.len() as ChannelId {
+            if self.delivery_hold(c).is_none() {
+                actions.push(Action::Deliver { channel: c });
             }
         }
         for (t, task) in self.tasks.iter().enumerate() {
-            if task.handler.has_replay() && task.full_outputs == 0 {
+            if task.handler.has_replay() && !self.flow.has_full_output(t as TaskId) {
                 actions.push(Action::Replay { task: t as TaskId });
             }
         }
         for (t, task) in self.tasks.iter().enumerate() {
             let kind = &self.phys.operator_of(t as TaskId).kind;
             let acts = kind.is_source() || (kind.is_process() && self.can_act(t as TaskId));
-            if acts && !task.finished && task.full_outputs == 0 {
+            if acts && !task.finished && !self.flow.has_full_output(t as TaskId) {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
         if !self.job_done && self.coordinator.earliest_trigger(self.now) == Some(self.now) {
             actions.push(Action::Trigger);
-            if self.config.mode == BarrierMode::ChandyLamport {
+            if self.config.mode.processes_initiate() {
                 // Processes only: checking that a task's markers reach everyone walks the graph.
                 for t in 0..self.phys.task_count() {
                     if self.phys.operator_of(t).kind.is_process()
@@ -92,30 +80,22 @@ impl Simulation {
         let task = |t: TaskId| self.tasks.get(t as usize).ok_or(ActionError::NoSuchTask(t));
         match action {
             Action::Deliver { channel: c } => {
-                let ch = channel(c)?;
+                channel(c)?;
                 let to = self.phys.channels[c as usize].to;
-                if ch.queue.is_empty() {
-                    return Err(ActionError::ChannelEmpty(c));
-                }
-                if ch.paused {
-                    return Err(ActionError::ChannelPaused(c));
-                }
-                if self.tasks[to as usize].handler.has_replay() {
-                    return Err(ActionError::TaskReplaying(to));
-                }
-                if self.tasks[to as usize].full_outputs > 0
-                    && !self.is_priority(c)
-                    && !self.takes_input_when_full(to)
-                {
-                    return Err(ActionError::Backpressured(to));
-                }
+                return match self.delivery_hold(c) {
+                    None => Ok(()),
+                    Some(Hold::Empty) => Err(ActionError::ChannelEmpty(c)),
+                    Some(Hold::Paused) => Err(ActionError::ChannelPaused(c)),
+                    Some(Hold::Replaying) => Err(ActionError::TaskReplaying(to)),
+                    Some(Hold::Backpressured) => Err(ActionError::Backpressured(to)),
+                };
             }
             Action::Replay { task: t } => {
                 let tk = task(t)?;
                 if !tk.handler.has_replay() {
                     return Err(ActionError::NothingToReplay(t));
                 }
-                if tk.full_outputs > 0 {
+                if self.flow.has_full_output(t) {
                     return Err(ActionError::Backpressured(t));
                 }
             }
@@ -129,7 +109,7 @@ impl Simulation {
                 if tk.finished {
                     return Err(ActionError::SourceFinished(t));
                 }
-                if tk.full_outputs > 0 {
+                if self.flow.has_full_output(t) {
                     return Err(ActionError::Backpressured(t));
                 }
             }
@@ -146,7 +126,7 @@ impl Simulation {
                 checkpoint,
             } => {
                 let tk = task(t)?;
-                if tk.aligning() != Some(checkpoint) || self.config.mode != BarrierMode::Aligned {
+                if tk.aligning() != Some(checkpoint) || !self.config.mode.blocks_inputs() {
                     return Err(ActionError::NotAligning(t));
                 }
             }
@@ -164,7 +144,7 @@ impl Simulation {
             }
             Action::Initiate { task: t } => {
                 task(t)?;
-                if self.config.mode != BarrierMode::ChandyLamport {
+                if !self.config.mode.processes_initiate() {
                     return Err(ActionError::NotChandyLamport);
                 }
                 if self.job_done {

@@ -7,8 +7,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::vocab::MAX_LATENCY;
 use super::barrier::BarrierMode;
+use super::vocab::MAX_LATENCY;
 use crate::text::Quoted;
 
 /// Logical operators and the edges between them, as in Flink's job graph.

@@ -5,11 +5,23 @@
 use std::collections::VecDeque;
 
 use super::barrier::CheckpointId;
+use super::flow::Relief;
 use super::physical::{ChannelId, TaskId};
 use super::queue::Due;
 use super::record::{Item, ItemKind, Record, RecordId};
 use super::sim::Simulation;
 use super::trace::Event;
+
+/// Why a channel's head cannot be delivered now ([`Simulation::delivery_hold`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Hold {
+    Empty,
+    Paused,
+    /// The receiver first replays its alignment buffer (step ④).
+    Replaying,
+    /// The receiver has a full output and this is no priority event.
+    Backpressured,
+}
 
 /// One input or output channel, as it is now.
 #[derive(Clone, Debug)]
@@ -231,18 +243,13 @@ impl Simulation {
             return;
         }
         let from = self.phys.channels[c as usize].from;
-        let task = &mut self.tasks[from as usize];
         if now_full {
-            task.full_outputs += 1;
+            self.flow.output_filled(from);
             return;
         }
-        task.full_outputs = task.full_outputs.saturating_sub(1);
-        if task.full_outputs > 0 || !task.backpressured {
+        let Some(Relief { stalled, emit }) = self.flow.output_freed(from) else {
             return;
-        }
-        task.backpressured = false;
-        let stalled = std::mem::take(&mut task.stalled);
-        let emit = std::mem::take(&mut task.stalled_emit);
+        };
         self.events.push(Event::Relieved { task: from });
         for s in stalled {
             self.channels[s as usize].scheduled = false;
@@ -256,24 +263,48 @@ impl Simulation {
         }
     }
 
-    /// Whether task `t` may take the head of channel `c` although its outputs are full:
-    /// unaligned barriers and cancellation markers are priority events, handled at once.
+    /// Whether the receiver of channel `c` may take its head although its outputs are full:
+    /// where barriers are priority events (unaligned), barriers and cancellation markers are
+    /// handled at once.
     pub(super) fn is_priority(&self, c: ChannelId) -> bool {
-        self.config.mode == super::barrier::BarrierMode::Unaligned
+        self.config.mode.has_priority_barriers()
             && matches!(
                 self.channels[c as usize].queue.front().map(|i| i.kind),
                 Some(ItemKind::Barrier(_) | ItemKind::Cancel(_))
             )
     }
 
+    /// **The** rule of delivery: why the head of channel `c` cannot be handed to its receiver
+    /// now, or `None` when it can. The scheduler, [`Simulation::enabled_actions`] and the
+    /// checks of a manual delivery all ask this, in this order: nothing to deliver, a paused
+    /// channel, a receiver that must first replay its alignment buffer, a receiver without
+    /// output credit (unless the head is a priority event, or the receiver is a process, which
+    /// never sends because of what it receives).
+    pub(super) fn delivery_hold(&self, c: ChannelId) -> Option<Hold> {
+        let ch = &self.channels[c as usize];
+        let to = self.phys.channels[c as usize].to;
+        if ch.queue.is_empty() {
+            Some(Hold::Empty)
+        } else if ch.paused {
+            Some(Hold::Paused)
+        } else if self.tasks[to as usize].handler.has_replay() {
+            Some(Hold::Replaying)
+        } else if self.flow.has_full_output(to)
+            && !self.is_priority(c)
+            && !self.takes_input_when_full(to)
+        {
+            Some(Hold::Backpressured)
+        } else {
+            None
+        }
+    }
+
     /// Task `t` wanted to take input (or read its log) but an output channel is full: it is
     /// backpressured until that channel has room again.
     pub(super) fn stall(&mut self, t: TaskId) {
-        let task = &mut self.tasks[t as usize];
-        if task.backpressured {
+        if !self.flow.mark_backpressured(t) {
             return;
         }
-        task.backpressured = true;
         let phys = &self.phys;
         let full = phys.tasks[t as usize]
             .outputs

@@ -3,7 +3,6 @@
 use super::rng::SplitMix64;
 pub(super) use super::vocab::Due;
 
-
 /// The event queue: events bucketed by virtual time. Among the events due at the same time the
 /// seeded PRNG picks one uniformly — the tie-break rule — and buckets are few (times cluster
 /// within one channel latency of now), so push and pop stay cheap at any graph size.

@@ -131,11 +131,8 @@ impl Simulation {
             task.wake_scheduled = false;
             task.awaiting_ack.clear();
             task.direct.clear();
-            task.full_outputs = 0;
-            task.backpressured = false;
-            task.stalled.clear();
-            task.stalled_emit = false;
         }
+        self.flow.reset();
         self.queue = TimeQueue::default();
         let restart_at = self.now.saturating_add(self.config.restart_delay);
         self.events.push(Event::Failed {
@@ -287,7 +284,7 @@ impl Simulation {
         }
         for c in 0..phys.channels.len() {
             if self.channels[c].is_full() {
-                self.tasks[phys.channels[c].from as usize].full_outputs += 1;
+                self.flow.output_filled(phys.channels[c].from);
             }
             self.schedule_channel(c as u32);
         }

@@ -15,8 +15,9 @@ use std::rc::Rc;
 
 use super::barrier::{BarrierHandler, BarrierMode, CheckpointId, Output};
 use super::coordinator::Coordinator;
+use super::flow::FlowControl;
 use super::model::{Config, JobGraph, OperatorKind};
-use super::network::Channel;
+use super::network::{Channel, Hold};
 use super::physical::{GraphError, Physical, TaskId};
 use super::queue::TimeQueue;
 use super::record::{Payload, Record, RecordId};
@@ -28,6 +29,25 @@ use super::trace::Event;
 use super::vocab::{Action, ActionError, Due};
 
 pub use super::vocab::MAX_LATENCY;
+
+/// What a run's snapshots do ([`Simulation::capabilities`]): the questions the page and the
+/// narration ask instead of comparing modes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Tasks block inputs and hold records in an alignment buffer (aligned).
+    pub blocks_inputs: bool,
+    /// Snapshots may persist records in flight (unaligned, Chandy-Lamport, or aligned with a
+    /// timeout).
+    pub persists_in_flight: bool,
+    /// Aligned on a cyclic graph: back-edge records are logged as channel state.
+    pub logs_back_edges: bool,
+    /// A snapshot can hold channel state at all.
+    pub holds_channel_state: bool,
+    /// Records may slip into a snapshot early (at-least-once).
+    pub may_slip: bool,
+    /// Processes initiate snapshots with markers (Chandy-Lamport), not a coordinator.
+    pub processes_initiate: bool,
+}
 
 #[derive(Clone, Debug)]
 pub struct Simulation {
@@ -57,6 +77,8 @@ pub struct Simulation {
     /// Every restart so far, oldest first.
     pub(super) recoveries: Vec<Recovery>,
     pub(super) scratch: Vec<Output<Record>>,
+    /// Credit-based flow control (`flow.rs`).
+    pub(super) flow: FlowControl,
     /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]), and
     /// whether all of them at once (the sources of a dataflow) or one after another.
     pub(super) initiators: Vec<TaskId>,
@@ -68,7 +90,7 @@ impl Simulation {
     pub fn new(graph: &JobGraph, config: &Config, seed: u64) -> Result<Simulation, GraphError> {
         let phys = Rc::new(Physical::build(graph)?);
         let (initiators, initiate_together) = check_mode(&phys, config)?;
-        let tasks = phys
+        let tasks: Vec<Task> = phys
             .tasks
             .iter()
             .enumerate()
@@ -90,10 +112,6 @@ impl Simulation {
                     awaiting_ack: Vec::new(),
                     act_at: 0,
                     direct: Vec::new(),
-                    full_outputs: 0,
-                    backpressured: false,
-                    stalled: Vec::new(),
-                    stalled_emit: false,
                     read_before: 0,
                 }
             })
@@ -123,6 +141,7 @@ impl Simulation {
             now: 0,
             steps: 0,
             rng: SplitMix64::new(seed),
+            flow: FlowControl::new(tasks.len()),
             tasks,
             channels,
             queue: TimeQueue::default(),
@@ -190,6 +209,45 @@ impl Simulation {
         self.config.mode
     }
 
+    /// Whether this run's snapshots may persist records in flight as channel state: the mode
+    /// does ([`BarrierMode::persists_in_flight`]), or aligned mode may time out into an
+    /// unaligned snapshot.
+    pub fn persists_in_flight(&self) -> bool {
+        let mode = self.config.mode;
+        mode.persists_in_flight()
+            || (mode.blocks_inputs() && self.config.aligned_checkpoint_timeout.is_some())
+    }
+
+    /// Whether a completed snapshot of this run can hold channel state at all: records in
+    /// flight, or — aligned on a cyclic graph — the back-edge log (the ABS paper's
+    /// Algorithm 2). An aligned checkpoint of an acyclic graph never does.
+    pub fn holds_channel_state(&self) -> bool {
+        self.persists_in_flight()
+            || (self.config.mode.blocks_inputs() && !self.phys.back_edges.is_empty())
+    }
+
+    /// What this run's snapshots do, as the page's views ask it (one answer, from the mode,
+    /// the settings and the graph).
+    pub fn capabilities(&self) -> Capabilities {
+        let mode = self.config.mode;
+        Capabilities {
+            blocks_inputs: mode.blocks_inputs(),
+            persists_in_flight: self.persists_in_flight(),
+            logs_back_edges: mode.blocks_inputs() && !self.phys.back_edges.is_empty(),
+            holds_channel_state: self.holds_channel_state(),
+            may_slip: mode.may_slip(),
+            processes_initiate: mode.processes_initiate(),
+        }
+    }
+
+    /// Whether task `t` may initiate a snapshot by hand: in a mode where processes initiate
+    /// (Chandy-Lamport), any process may; whether it can *now* is [`Simulation::check`]'s.
+    pub fn may_initiate(&self, t: TaskId) -> bool {
+        self.config.mode.processes_initiate()
+            && (t as usize) < self.phys.tasks.len()
+            && self.phys.operator_of(t).kind.is_process()
+    }
+
     /// Virtual time of the last event.
     pub fn now(&self) -> u64 {
         self.now
@@ -206,6 +264,11 @@ impl Simulation {
 
     pub fn channels(&self) -> &[Channel] {
         &self.channels
+    }
+
+    /// Credit-based flow control: which tasks have a full output, which are backpressured.
+    pub fn flow(&self) -> &FlowControl {
+        &self.flow
     }
 
     pub fn coordinator(&self) -> &Coordinator {
@@ -349,25 +412,24 @@ impl Simulation {
             let time = time.max(self.now);
             let action = match due {
                 Due::Deliver(c, generation) => {
-                    let ch = &self.channels[c as usize];
-                    if ch.generation != generation || ch.paused || ch.queue.is_empty() {
+                    if self.channels[c as usize].generation != generation {
                         continue;
                     }
                     let to = self.phys.channels[c as usize].to as usize;
-                    let task = &mut self.tasks[to];
-                    if task.handler.has_replay() {
-                        task.parked.push(c);
-                        self.channels[c as usize].scheduled = false;
-                        continue;
-                    }
-                    if task.full_outputs > 0
-                        && !self.is_priority(c)
-                        && !self.takes_input_when_full(to as TaskId)
-                    {
-                        self.tasks[to].stalled.push(c);
-                        self.channels[c as usize].scheduled = false;
-                        self.stall(to as TaskId);
-                        continue;
+                    match self.delivery_hold(c) {
+                        None => {}
+                        Some(Hold::Empty | Hold::Paused) => continue,
+                        Some(Hold::Replaying) => {
+                            self.tasks[to].parked.push(c);
+                            self.channels[c as usize].scheduled = false;
+                            continue;
+                        }
+                        Some(Hold::Backpressured) => {
+                            self.flow.stall_inputs(to as TaskId, [c]);
+                            self.channels[c as usize].scheduled = false;
+                            self.stall(to as TaskId);
+                            continue;
+                        }
                     }
                     let task = &mut self.tasks[to];
                     if task.busy_until > time {
@@ -394,13 +456,11 @@ impl Simulation {
                         }
                         continue;
                     }
-                    let full = task.full_outputs > 0;
-                    if full && !self.takes_input_when_full(t) {
-                        let task = &mut self.tasks[t as usize];
+                    if self.flow.has_full_output(t) && !self.takes_input_when_full(t) {
                         // The waiting channels wait for output room; priority items among
                         // them are rescheduled by `schedule_channel` once room comes.
-                        let waiting = std::mem::take(&mut task.waiting);
-                        task.stalled.extend(waiting.iter().copied());
+                        let waiting = std::mem::take(&mut self.tasks[t as usize].waiting);
+                        self.flow.stall_inputs(t, waiting.iter().copied());
                         for c in waiting {
                             self.channels[c as usize].scheduled = false;
                         }
@@ -435,7 +495,7 @@ impl Simulation {
                     if !task.handler.has_replay() {
                         continue;
                     }
-                    if task.full_outputs > 0 {
+                    if self.flow.has_full_output(t) {
                         // `refresh_credit` reschedules the replay when room comes.
                         self.stall(t);
                         continue;
@@ -462,8 +522,8 @@ impl Simulation {
                         // act), or a token holder without the token.
                         continue;
                     }
-                    if self.tasks[t as usize].full_outputs > 0 {
-                        self.tasks[t as usize].stalled_emit = true;
+                    if self.flow.has_full_output(t) {
+                        self.flow.stall_emit(t);
                         self.stall(t);
                         continue;
                     }

@@ -44,14 +44,6 @@ pub struct Task {
     /// Checkpoints the coordinator triggered on this task directly because every task
     /// upstream had finished: it snapshots them when its own input has ended.
     pub(super) direct: Vec<CheckpointId>,
-    /// Output channels with no credit left (full); while any, the task takes no input.
-    pub(super) full_outputs: u32,
-    /// The task wanted to work but an output was full (Flink: backpressured).
-    pub(super) backpressured: bool,
-    /// Input channels whose delivery waits for output room.
-    pub(super) stalled: Vec<ChannelId>,
-    /// A source whose next read waits for output room.
-    pub(super) stalled_emit: bool,
     /// A source: the offset it had read up to before the last failure. Reading below it
     /// again after a restart is a replay.
     pub(super) read_before: u64,

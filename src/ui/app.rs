@@ -301,9 +301,7 @@ pub fn app() -> Html {
             .config
             .aligned_checkpoint_timeout;
         match timeout {
-            Some(_) if playback.mode == BarrierMode::Aligned => {
-                crate::scenario::ALIGNED_TIMEOUT_MODE
-            }
+            Some(_) if playback.mode.blocks_inputs() => crate::scenario::ALIGNED_TIMEOUT_MODE,
             _ => playback.mode.as_str(),
         }
     };
@@ -461,7 +459,7 @@ pub fn app() -> Html {
                 .iter()
                 .map(|b| Line {
                     step: *step,
-                    marker: b.alignment_step(mode == BarrierMode::Aligned),
+                    marker: b.alignment_step(mode.blocks_inputs()),
                     text: AttrValue::from((s.narrate)(b, &names)),
                     routine: b.is_routine(),
                     checkpoint: b.checkpoint(),
@@ -477,7 +475,7 @@ pub fn app() -> Html {
     let (title, lesson) = preset_text
         .map(|(t, l)| {
             let l = match sim.config().aligned_checkpoint_timeout {
-                Some(t) if mode == BarrierMode::Aligned => (s.timeout_lesson)(t),
+                Some(t) if mode.blocks_inputs() => (s.timeout_lesson)(t),
                 _ => (s.preset_lesson)(&run.scenario.name, mode)
                     .unwrap_or(l)
                     .to_string(),
@@ -519,7 +517,7 @@ pub fn app() -> Html {
         .any(|o| o.kind.is_sink());
     let trigger_label = AttrValue::from(match playback.snapshot_initiator() {
         Some(t) => (s.start_snapshot_at)(&sim.physical().tasks[t as usize].name),
-        None if mode == crate::engine::BarrierMode::ChandyLamport => s.start_snapshot.to_string(),
+        None if mode.processes_initiate() => s.start_snapshot.to_string(),
         None => s.trigger.to_string(),
     });
     let help_close = send(|| PlaybackAction::CloseOverlays);
@@ -587,9 +585,7 @@ pub fn app() -> Html {
                         on_select={on_select.clone()} on_deliver={on_deliver} on_poke={on_poke} on_frame={on_frame} />
                     { legend(&LegendProps {
                         lang: playback.lang,
-                        mode: playback.mode,
-                        cyclic: !sim.physical().back_edges.is_empty(),
-                        timeout: timeout.is_some(),
+                        caps: sim.capabilities(),
                         recovery: !sim.planned_failures().is_empty() || !sim.recoveries().is_empty(),
                     }) }
                 </section>
@@ -607,7 +603,7 @@ pub fn app() -> Html {
                     { coordinator(&CoordinatorProps {
                         checkpoints,
                         open: playback.checkpoint,
-                        snapshots: mode == BarrierMode::ChandyLamport,
+                        snapshots: mode.processes_initiate(),
                         lang: playback.lang,
                         on_open: on_open.clone(),
                         on_more: on_tab.reform(|_| Tab::Checkpoints),

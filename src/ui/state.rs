@@ -351,12 +351,7 @@ impl Playback {
         let Some(Selection::Task(t)) = self.selection else {
             return None;
         };
-        let run = self.run.0.borrow();
-        let sim = run.sim();
-        (sim.mode() == BarrierMode::ChandyLamport
-            && sim.physical().tasks.get(t as usize).is_some()
-            && sim.physical().operator_of(t).kind.is_process())
-        .then_some(t)
+        self.run.0.borrow().sim().may_initiate(t).then_some(t)
     }
 
     pub fn new(scenario: Scenario, mode: BarrierMode, lang: Lang, animate: bool) -> Playback {

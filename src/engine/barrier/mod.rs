@@ -63,6 +63,41 @@ impl BarrierMode {
         BarrierMode::ChandyLamport,
     ];
 
+    // ----- what a mode does: the page and the narration ask these, never compare modes -----
+
+    /// Whether a task blocks the inputs that delivered the barrier and holds what arrives on
+    /// them in its alignment buffer (exactly-once alignment).
+    pub fn blocks_inputs(self) -> bool {
+        self == BarrierMode::Aligned
+    }
+
+    /// Whether a snapshot persists records in flight as channel state (unaligned checkpoints,
+    /// Chandy-Lamport's recorded channels). Aligned mode does so only after a timeout or on
+    /// a back-edge: ask [`crate::engine::Simulation::persists_in_flight`] for a run.
+    pub fn persists_in_flight(self) -> bool {
+        matches!(self, BarrierMode::Unaligned | BarrierMode::ChandyLamport)
+    }
+
+    /// Whether records may slip into a snapshot they should not be part of: at-least-once
+    /// tracking neither blocks nor records, so its snapshots can count a record twice after a
+    /// recovery.
+    pub fn may_slip(self) -> bool {
+        self == BarrierMode::AtLeastOnce
+    }
+
+    /// Whether any process may initiate a snapshot (Chandy-Lamport's markers); the other
+    /// modes have a coordinator that injects barriers at the sources.
+    pub fn processes_initiate(self) -> bool {
+        self == BarrierMode::ChandyLamport
+    }
+
+    /// Whether barriers (and cancellation markers) are priority events: they overtake queued
+    /// records and are taken even by a task without output credit. Flink's unaligned
+    /// checkpoints.
+    pub fn has_priority_barriers(self) -> bool {
+        self == BarrierMode::Unaligned
+    }
+
     /// The spelling used on the command line, in permalinks and in serialised scenarios.
     pub fn as_str(self) -> &'static str {
         match self {

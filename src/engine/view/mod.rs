@@ -88,7 +88,7 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
         };
     }
     let Some(checkpoint) = h.current_checkpoint() else {
-        return if task.backpressured {
+        return if sim.flow().is_backpressured(t) {
             TaskStatus::Backpressured
         } else {
             TaskStatus::Running
@@ -169,7 +169,7 @@ pub fn held_items(sim: &Simulation, c: ChannelId) -> Vec<ItemKind> {
 pub fn back_edge_log(sim: &Simulation, c: ChannelId) -> Option<(CheckpointId, Vec<ItemKind>)> {
     let phys = sim.physical();
     let info = phys.channels.get(c as usize)?;
-    if sim.mode() != BarrierMode::Aligned || !phys.is_back_edge(info.edge) {
+    if !sim.mode().blocks_inputs() || !phys.is_back_edge(info.edge) {
         return None;
     }
     let n = persisting_checkpoint(sim, c)?;
@@ -350,7 +350,7 @@ mod tests {
         let mut seen = Vec::new();
         run_until(&mut sim, 400, |s| {
             for b in beats(s.physical(), s.last_events()) {
-                if let Some(n) = b.alignment_step(s.mode() == BarrierMode::Aligned) {
+                if let Some(n) = b.alignment_step(s.mode().blocks_inputs()) {
                     if seen.last() != Some(&n) {
                         seen.push(n);
                     }

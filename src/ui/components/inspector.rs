@@ -10,9 +10,10 @@ use super::item::{item_glyph, ItemGlyphProps};
 use super::recovery::final_differences;
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::{ItemKind, Payload};
+use crate::engine::sim::Capabilities;
 use crate::engine::snapshot::{GlobalState, TaskMetrics, TaskState};
 use crate::engine::view;
-use crate::engine::{BarrierMode, ChannelId, CheckpointId, Simulation, TaskId};
+use crate::engine::{ChannelId, CheckpointId, Simulation, TaskId};
 use crate::i18n::{Lang, Strings};
 use crate::ui::palette;
 use crate::ui::run::Run;
@@ -330,7 +331,7 @@ fn checkpoints(
         return html! { <p class="hint">{ s.no_checkpoints }</p> };
     }
     let skip = list.len().saturating_sub(MAX_ROWS);
-    let mode = sim.mode();
+    let figures = Figures::of(sim.capabilities());
     let rows = list.iter().skip(skip).rev().map(|c| {
         let gs = coord.global_state(c.id);
         let f = gs.map(view::checkpoint_figures);
@@ -352,7 +353,7 @@ fn checkpoints(
                 </th>
                 { cells([(s.checkpoint_status)(&c.status), e2e]
                     .into_iter()
-                    .chain(mode_figures(mode, f.as_ref()))
+                    .chain(mode_figures(figures, f.as_ref()))
                     .chain([f.map_or_else(dash, |f| format!("{} B", f.state_size))])
                     .collect()) }
             </tr>
@@ -372,7 +373,7 @@ fn checkpoints(
     html! {
         <div class="checkpoints-tab">
             <table class="figures">
-                { head(&[&["#", s.status, s.end_to_end][..], &mode_heads(s, mode), &[s.state_size]].concat()) }
+                { head(&[&["#", s.status, s.end_to_end][..], &mode_heads(s, figures), &[s.state_size]].concat()) }
                 <tbody>{ for rows }</tbody>
             </table>
             { for detail }
@@ -393,7 +394,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             <tr key={t.task}>
                 <th scope="row">{ name }</th>
                 <td class="state-cell">{ state_full(s, sim, &t.state, &[]) }</td>
-                { cells(task_figures(sim.mode(), &t.metrics)) }
+                { cells(task_figures(Figures::of(sim.capabilities()), &t.metrics)) }
             </tr>
         }
     });
@@ -422,12 +423,12 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
         });
     let more_tasks = gs.tasks.len().saturating_sub(MAX_ROWS);
     let more_channels = phys.channels.len().saturating_sub(MAX_ROWS);
-    let aligned = sim.mode() == BarrierMode::Aligned;
+    let aligned = sim.mode().blocks_inputs();
     html! {
         <div class="global-state" data-testid="global-state" data-checkpoint={gs.checkpoint.to_string()}>
             <h3>
                 <span class="swatch" style={format!("background:{}", palette::checkpoint(gs.checkpoint))}></span>
-                { if sim.mode() == BarrierMode::ChandyLamport { (s.global_state_of_snapshot)(gs.checkpoint) } else { (s.global_state_of)(gs.checkpoint) } }
+                { if sim.mode().processes_initiate() { (s.global_state_of_snapshot)(gs.checkpoint) } else { (s.global_state_of)(gs.checkpoint) } }
             </h3>
             <p class={if v.ok() { "verdict ok" } else { "verdict bad" }} data-testid="verdict">
                 { if v.consistent { s.consistent } else { s.inconsistent } }
@@ -459,20 +460,19 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
                     { row(s.records_held, f.records_held.to_string()) }
                 }
                 { row(s.state_size, format!("{} B", f.state_size)) }
-                if matches!(sim.mode(), BarrierMode::Unaligned | BarrierMode::ChandyLamport)
-                    || sim.config().aligned_checkpoint_timeout.is_some() {
+                if sim.persists_in_flight() {
                     { row(s.persisted, f.persisted_in_flight.to_string()) }
                 }
             </dl>
             <h4>{ s.task_states }</h4>
             <table class="state-table" data-testid="task-states">
-                { head(&[&[s.subtask, s.state][..], &mode_heads(s, sim.mode()), &[s.state_size]].concat()) }
+                { head(&[&[s.subtask, s.state][..], &mode_heads(s, Figures::of(sim.capabilities())), &[s.state_size]].concat()) }
                 <tbody>{ for task_rows }</tbody>
             </table>
             if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
             <h4>{ s.channel_states }</h4>
             // A cyclic graph's aligned checkpoint does hold channel state: the back-edge log.
-            if aligned && phys.back_edges.is_empty() { <p class="hint">{ s.aligned_no_channel_state }</p> }
+            if aligned && !sim.holds_channel_state() { <p class="hint">{ s.aligned_no_channel_state }</p> }
             <table class="state-table" data-testid="channel-states">
                 { head(&[s.channel, "n", s.state]) }
                 <tbody>{ for channel_rows }</tbody>
@@ -482,39 +482,55 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
     }
 }
 
-/// The checkpoint figures that mean something in `mode`: alignment only when aligned, in-flight
-/// records only when unaligned, neither for at-least-once (it neither waits nor records).
-fn mode_heads(s: &Strings, mode: BarrierMode) -> Vec<&'static str> {
-    match mode {
-        BarrierMode::Aligned => vec![s.alignment_duration, s.records_held],
-        BarrierMode::Unaligned | BarrierMode::ChandyLamport => vec![s.persisted],
-        BarrierMode::AtLeastOnce => vec![],
+/// Which figures a checkpoint's row shows, as the engine answers for the run: alignment where
+/// tasks align, in-flight records where snapshots persist them, neither for at-least-once (it
+/// neither waits nor records).
+#[derive(Clone, Copy)]
+enum Figures {
+    Alignment,
+    InFlight,
+    None,
+}
+
+impl Figures {
+    fn of(caps: Capabilities) -> Figures {
+        if caps.blocks_inputs {
+            Figures::Alignment
+        } else if caps.persists_in_flight {
+            Figures::InFlight
+        } else {
+            Figures::None
+        }
     }
 }
 
-fn mode_figures(mode: BarrierMode, f: Option<&view::CheckpointFigures>) -> Vec<String> {
+fn mode_heads(s: &Strings, figures: Figures) -> Vec<&'static str> {
+    match figures {
+        Figures::Alignment => vec![s.alignment_duration, s.records_held],
+        Figures::InFlight => vec![s.persisted],
+        Figures::None => vec![],
+    }
+}
+
+fn mode_figures(figures: Figures, f: Option<&view::CheckpointFigures>) -> Vec<String> {
     let show = |n: fn(&view::CheckpointFigures) -> u64| {
         f.map_or_else(|| "—".to_string(), |f| n(f).to_string())
     };
-    match mode {
-        BarrierMode::Aligned => vec![
+    match figures {
+        Figures::Alignment => vec![
             f.map_or_else(|| "—".to_string(), |f| ms(f.alignment_duration)),
             show(|f| f.records_held),
         ],
-        BarrierMode::Unaligned | BarrierMode::ChandyLamport => {
-            vec![show(|f| f.persisted_in_flight)]
-        }
-        BarrierMode::AtLeastOnce => vec![],
+        Figures::InFlight => vec![show(|f| f.persisted_in_flight)],
+        Figures::None => vec![],
     }
 }
 
-fn task_figures(mode: BarrierMode, m: &TaskMetrics) -> Vec<String> {
-    let mut out = match mode {
-        BarrierMode::Aligned => vec![ms(m.alignment_duration), m.records_held.to_string()],
-        BarrierMode::Unaligned | BarrierMode::ChandyLamport => {
-            vec![m.persisted_in_flight.to_string()]
-        }
-        BarrierMode::AtLeastOnce => vec![],
+fn task_figures(figures: Figures, m: &TaskMetrics) -> Vec<String> {
+    let mut out = match figures {
+        Figures::Alignment => vec![ms(m.alignment_duration), m.records_held.to_string()],
+        Figures::InFlight => vec![m.persisted_in_flight.to_string()],
+        Figures::None => vec![],
     };
     out.push(format!("{} B", m.state_size));
     out

@@ -92,8 +92,8 @@ pub fn paint(
 ) {
     // At-least-once rings records that slip into a snapshot dashed; Chandy-Lamport's markers
     // are diamonds.
-    let dashed = mode == crate::engine::BarrierMode::AtLeastOnce;
-    let diamonds = mode == crate::engine::BarrierMode::ChandyLamport;
+    let dashed = mode.may_slip();
+    let diamonds = mode.processes_initiate();
     use std::f64::consts::TAU;
 
     let r = m.record_r;

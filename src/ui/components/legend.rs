@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::engine::BarrierMode;
+use crate::engine::sim::Capabilities;
 
 use super::item::{item_glyph, ItemGlyphProps};
 use crate::engine::record::{ItemKind, Payload, Record};
@@ -12,15 +12,10 @@ use crate::ui::palette;
 #[derive(Properties, PartialEq, Clone)]
 pub struct LegendProps {
     pub lang: Lang,
-    /// Only what this mode draws is listed: blocked inputs and buffers when aligned, channel
-    /// state rings when unaligned, slipping records when at-least-once.
-    pub mode: BarrierMode,
-    /// The graph has a cycle: aligned tasks log their back-edges (ABS for cycles).
-    #[prop_or_default]
-    pub cyclic: bool,
-    /// Aligned with a timeout: a timed-out alignment records channel state.
-    #[prop_or_default]
-    pub timeout: bool,
+    /// Only what the run draws is listed: blocked inputs and buffers where tasks align,
+    /// channel state rings where snapshots persist records in flight (or log back-edges),
+    /// slipping records at-least-once, markers where processes initiate.
+    pub caps: Capabilities,
     /// A failure is planned or has happened: replayed records are marked.
     #[prop_or_default]
     pub recovery: bool,
@@ -52,14 +47,14 @@ pub fn legend(p: &LegendProps) -> Html {
                 if p.recovery {
                     { entry(item_glyph(&ItemGlyphProps::new(replayed, 10.0, 5.0, 10.0)), s.legend_replay) }
                 }
-                if p.mode == BarrierMode::ChandyLamport {
+                if p.caps.processes_initiate {
                     { entry(item_glyph(&ItemGlyphProps::new(ItemKind::Barrier(1), 6.0, 6.0, 9.0).diamond()), s.legend_marker) }
                     { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0).persisted(Some(1))), s.legend_recorded) }
                 } else {
                     { entry(item_glyph(&ItemGlyphProps::new(ItemKind::Barrier(1), 6.0, 6.0, 9.0)), s.legend_barrier) }
                     { entry(item_glyph(&ItemGlyphProps::new(ItemKind::Cancel(2), 8.0, 6.0, 9.0)), s.legend_cancel) }
                 }
-                if p.mode == BarrierMode::Aligned {
+                if p.caps.blocks_inputs {
                 { entry(html! {
                     <g>
                         <path d="M1 10H20" stroke={palette::BLOCKED} stroke-width="2" stroke-dasharray="4 3" />
@@ -85,16 +80,16 @@ pub fn legend(p: &LegendProps) -> Html {
                         <circle cx="20" cy="10" r="3.6" fill="none" stroke={palette::checkpoint(1)} stroke-width="1.2" />
                     </g>
                 }, s.legend_ticks) }
-                if p.mode == BarrierMode::Aligned && p.cyclic {
+                if p.caps.logs_back_edges {
                     { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0).persisted(Some(1))), s.legend_log) }
                 }
-                if p.mode == BarrierMode::Unaligned || (p.mode == BarrierMode::Aligned && p.timeout) {
+                if p.caps.persists_in_flight && !p.caps.processes_initiate {
                     { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0).persisted(Some(1))), s.legend_persisted) }
                 }
-                if p.mode == BarrierMode::AtLeastOnce {
+                if p.caps.may_slip {
                     { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0).persisted(Some(1)).dashed()), s.legend_slips) }
                 }
-                if p.mode != BarrierMode::ChandyLamport {
+                if !p.caps.processes_initiate {
                     { entry(item_glyph(&ItemGlyphProps::new(ItemKind::EndOfPartition, 10.0, 5.0, 10.0)), s.legend_eop) }
                 }
             </ul>
