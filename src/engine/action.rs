@@ -37,7 +37,7 @@ impl Simulation {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
-        if !self.job_done && self.coordinator.earliest_trigger(self.now) == Some(self.now) {
+        if !self.job_done && self.coordinator.earliest_trigger(self.clock.now) == Some(self.clock.now) {
             actions.push(Action::Trigger);
             if self.config.mode.processes_initiate() {
                 // Processes only: checking that a task's markers reach everyone walks the graph.
@@ -51,7 +51,7 @@ impl Simulation {
             }
         }
         for id in self.coordinator.in_progress() {
-            if self.coordinator.deadline(id).is_some_and(|d| d <= self.now) {
+            if self.coordinator.deadline(id).is_some_and(|d| d <= self.clock.now) {
                 actions.push(Action::Expire { checkpoint: id });
             }
         }
@@ -117,7 +117,7 @@ impl Simulation {
                 if self.job_done {
                     return Err(ActionError::JobFinished);
                 }
-                if self.coordinator.earliest_trigger(self.now) != Some(self.now) {
+                if self.coordinator.earliest_trigger(self.clock.now) != Some(self.clock.now) {
                     return Err(ActionError::CannotTrigger);
                 }
             }
@@ -134,7 +134,7 @@ impl Simulation {
                 if self
                     .coordinator
                     .deadline(checkpoint)
-                    .is_none_or(|d| d > self.now)
+                    .is_none_or(|d| d > self.clock.now)
                 {
                     return Err(ActionError::NotExpired(checkpoint));
                 }
@@ -150,7 +150,7 @@ impl Simulation {
                 if self.job_done {
                     return Err(ActionError::JobFinished);
                 }
-                if self.coordinator.earliest_trigger(self.now) != Some(self.now) {
+                if self.coordinator.earliest_trigger(self.clock.now) != Some(self.clock.now) {
                     return Err(ActionError::CannotTrigger);
                 }
                 if self.phys.reachable_from(t).iter().any(|r| !r) {

@@ -68,19 +68,19 @@ impl Simulation {
         let trigger_time = self
             .coordinator
             .summary(n)
-            .map_or(self.now, |s| s.trigger_time);
+            .map_or(self.clock.now, |s| s.trigger_time);
         let first = take(&mut task.first_barrier, n).max(trigger_time);
         let first = if info.inputs.is_empty() {
-            self.now
+            self.clock.now
         } else {
             first
         };
         let metrics = TaskMetrics {
-            ack_time: self.now,
+            ack_time: self.clock.now,
             start_delay: first.saturating_sub(trigger_time),
             // Only aligned checkpoints align: the other modes never hold input back.
             alignment_duration: if self.config.mode == BarrierMode::Aligned {
-                self.now.saturating_sub(first)
+                self.clock.now.saturating_sub(first)
             } else {
                 0
             },
@@ -121,8 +121,8 @@ impl Simulation {
             .partition(|(n, _)| !handler.is_recording(*n));
         task.awaiting_ack = waiting;
         for (n, mut snapshot) in done {
-            snapshot.metrics.async_duration = self.now.saturating_sub(snapshot.metrics.ack_time);
-            snapshot.metrics.ack_time = self.now;
+            snapshot.metrics.async_duration = self.clock.now.saturating_sub(snapshot.metrics.ack_time);
+            snapshot.metrics.ack_time = self.clock.now;
             snapshot.metrics.persisted_in_flight += take(&mut self.tasks[t as usize].persisted, n);
             self.acknowledge(t, n, snapshot, AckKind::ChannelState);
         }
@@ -154,7 +154,7 @@ impl Simulation {
         let channels = &self.channels;
         self.coordinator
             .check_in_flight(n, &self.phys, |c| channels[c as usize].items());
-        let Some(gs) = self.coordinator.take_complete(n, self.now, &self.phys) else {
+        let Some(gs) = self.coordinator.take_complete(n, self.clock.now, &self.phys) else {
             return;
         };
         self.events.push(Event::CheckpointCompleted {
@@ -190,7 +190,7 @@ impl Simulation {
             .filter(|&id| subsumes && id < n)
             .collect();
         for id in older {
-            if self.coordinator.abort(id, AbortReason::Subsumed, self.now) {
+            if self.coordinator.abort(id, AbortReason::Subsumed, self.clock.now) {
                 self.events.push(Event::CheckpointAborted {
                     checkpoint: id,
                     reason: AbortReason::Subsumed,
@@ -211,10 +211,10 @@ impl Simulation {
     /// Starts a new checkpoint. Chandy-Lamport: `initiator` (chosen by hand) or the next of the
     /// configured initiators starts it by the marker rule; the ABS modes inject at the sources.
     pub(super) fn trigger_at(&mut self, initiator: Option<TaskId>) {
-        let n = self.coordinator.start(self.now, self.phys.task_count());
+        let n = self.coordinator.start(self.clock.now, self.phys.task_count());
         self.events
             .push(Event::CheckpointTriggered { checkpoint: n });
-        let deadline = self.now.saturating_add(self.coordinator.timeout);
+        let deadline = self.clock.now.saturating_add(self.coordinator.timeout);
         self.schedule(deadline, Due::Expire(n));
         let chandy_lamport = self.config.mode == BarrierMode::ChandyLamport;
         if chandy_lamport && (initiator.is_some() || !self.initiate_together) {
@@ -306,7 +306,7 @@ impl Simulation {
                 .map(|&c| self.channels[c as usize].records_sent)
                 .collect(),
             metrics: TaskMetrics {
-                ack_time: self.now,
+                ack_time: self.clock.now,
                 state_size: task.state.size_bytes(),
                 ..TaskMetrics::default()
             },
@@ -314,7 +314,7 @@ impl Simulation {
     }
 
     pub(super) fn expire(&mut self, n: CheckpointId) {
-        if self.coordinator.abort(n, AbortReason::Expired, self.now) {
+        if self.coordinator.abort(n, AbortReason::Expired, self.clock.now) {
             self.events.push(Event::CheckpointAborted {
                 checkpoint: n,
                 reason: AbortReason::Expired,
@@ -345,10 +345,10 @@ impl Simulation {
             self.events.push(Event::JobFailed {
                 failed_checkpoints: failed,
             });
-            self.schedule(self.now, Due::FailJob);
+            self.schedule(self.clock.now, Due::FailJob);
         }
         if self.coordinator.trigger_waiting {
-            if let Some(at) = self.coordinator.earliest_trigger(self.now) {
+            if let Some(at) = self.coordinator.earliest_trigger(self.clock.now) {
                 self.coordinator.trigger_waiting = false;
                 self.schedule(at, Due::Trigger);
             }

@@ -26,6 +26,7 @@
 pub mod action;
 pub mod barrier;
 mod checkpoint;
+pub mod clock;
 pub mod coordinator;
 pub mod flow;
 pub mod gate;

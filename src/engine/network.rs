@@ -98,7 +98,7 @@ impl Simulation {
         if let ItemKind::Barrier(n) = item.kind {
             let task = &mut self.tasks[t as usize];
             if !task.first_barrier.iter().any(|&(id, _)| id == n) {
-                task.first_barrier.push((n, self.now));
+                task.first_barrier.push((n, self.clock.now));
             }
         }
         self.hand_to_handler(t, Some((input, item.kind)));
@@ -116,14 +116,14 @@ impl Simulation {
             .queue
             .back()
             .map_or(0, |i| i.arrives_at)
-            .max(self.now.saturating_add(ch.latency));
+            .max(self.clock.now.saturating_add(ch.latency));
         if matches!(kind, ItemKind::Record(_)) {
             ch.records_sent += 1;
             ch.queued_records += 1;
         }
         ch.queue.push_back(Item {
             kind,
-            sent_at: self.now,
+            sent_at: self.clock.now,
             arrives_at,
         });
         self.schedule_channel(c);
@@ -134,8 +134,8 @@ impl Simulation {
     /// arrival order (after items arriving at the same time), overtaking slower ones.
     fn send_unordered(&mut self, c: ChannelId, kind: ItemKind, was_full: bool) {
         let latency = self.channels[c as usize].latency;
-        let delay = 1 + self.rng.below(latency.saturating_mul(2).max(1));
-        let arrives_at = self.now.saturating_add(delay);
+        let delay = 1 + self.clock.rng.below(latency.saturating_mul(2).max(1));
+        let arrives_at = self.clock.now.saturating_add(delay);
         let ch = &mut self.channels[c as usize];
         if matches!(kind, ItemKind::Record(_)) {
             ch.records_sent += 1;
@@ -146,7 +146,7 @@ impl Simulation {
             at,
             Item {
                 kind,
-                sent_at: self.now,
+                sent_at: self.clock.now,
                 arrives_at,
             },
         );
@@ -189,13 +189,13 @@ impl Simulation {
         let arrives_at = ch
             .queue
             .get(at)
-            .map_or(self.now.saturating_add(ch.latency), |h| {
-                h.arrives_at.min(self.now.saturating_add(ch.latency))
+            .map_or(self.clock.now.saturating_add(ch.latency), |h| {
+                h.arrives_at.min(self.clock.now.saturating_add(ch.latency))
             })
             .max(after_previous);
         // Drawn where the first record it jumped over is, just ahead of it: the barrier is at
         // the head of the channel, not behind what it overtook.
-        let sent_at = ch.queue.get(at).map_or(self.now, |head| head.sent_at);
+        let sent_at = ch.queue.get(at).map_or(self.clock.now, |head| head.sent_at);
         ch.queue.insert(
             at,
             Item {
@@ -258,8 +258,8 @@ impl Simulation {
         self.schedule_replay(from);
         if emit {
             // A process's stalled act happens now instead of when it was planned.
-            self.tasks[from as usize].act_at = self.now;
-            self.schedule(self.now, Due::Emit(from));
+            self.tasks[from as usize].act_at = self.clock.now;
+            self.schedule(self.clock.now, Due::Emit(from));
         }
     }
 

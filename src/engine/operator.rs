@@ -138,9 +138,10 @@ impl Simulation {
                     }
                     // Kept for a while: `hold` on average, from half to one and a half of it.
                     let at = self
+                        .clock
                         .now
                         .saturating_add(hold / 2)
-                        .saturating_add(self.rng.below(hold + 1));
+                        .saturating_add(self.clock.rng.below(hold + 1));
                     self.tasks[t as usize].act_at = at;
                     self.schedule(at, Due::Emit(t));
                 }
@@ -159,7 +160,7 @@ impl Simulation {
         let task = &mut self.tasks[t as usize];
         task.busy_until = task
             .busy_until
-            .max(self.now)
+            .max(self.clock.now)
             .saturating_add(op.processing_time);
         self.events.push(Event::Processed {
             task: t,
@@ -214,7 +215,7 @@ impl Simulation {
         let task = &mut self.tasks[t as usize];
         task.busy_until = task
             .busy_until
-            .max(self.now)
+            .max(self.clock.now)
             .saturating_add(op.processing_time);
     }
 }
@@ -250,10 +251,11 @@ impl Simulation {
                 ..
             } => {
                 let next = self
+                    .clock
                     .now
                     .saturating_add(interval / 2)
-                    .saturating_add(self.rng.below(interval.max(1)))
-                    .max(self.now + 1);
+                    .saturating_add(self.clock.rng.below(interval.max(1)))
+                    .max(self.clock.now + 1);
                 self.schedule(next, Due::Emit(t));
                 let TaskState::Account { balance } = self.tasks[t as usize].state else {
                     return;
@@ -262,8 +264,8 @@ impl Simulation {
                 if most == 0 || outputs.is_empty() {
                     return;
                 }
-                let amount = 1 + self.rng.below(most);
-                let to = outputs[self.rng.below(outputs.len() as u64) as usize];
+                let amount = 1 + self.clock.rng.below(most);
+                let to = outputs[self.clock.rng.below(outputs.len() as u64) as usize];
                 self.tasks[t as usize].state = TaskState::Account {
                     balance: balance - amount,
                 };

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::barrier::CheckpointId;
 use super::physical::{ChannelId, TaskId};
-use super::queue::{Due, TimeQueue};
+use super::queue::Due;
 use super::record::{Item, ItemKind, Record};
 use super::sim::{handler_for, Simulation};
 use super::snapshot::{Crossing, CrossingKind, GlobalState, TaskState};
@@ -74,7 +74,7 @@ impl Simulation {
         if self.job_done || self.planned.is_empty() {
             return None;
         }
-        let next = self.queue.first_time();
+        let next = self.clock.first_time();
         let (i, f) = self
             .planned
             .iter()
@@ -121,7 +121,7 @@ impl Simulation {
             // The operator state stays as it was, for the page to show greyed out until the
             // restore replaces it; everything the running task was doing is gone.
             task.handler = handler_for(&phys, &self.config, t as TaskId);
-            task.busy_until = self.now;
+            task.busy_until = self.clock.now;
             task.first_barrier.clear();
             task.held_records.clear();
             task.persisted.clear();
@@ -133,8 +133,8 @@ impl Simulation {
             task.direct.clear();
         }
         self.flow.reset();
-        self.queue = TimeQueue::default();
-        let restart_at = self.now.saturating_add(self.config.restart_delay);
+        self.clock.clear_planned();
+        let restart_at = self.clock.now.saturating_add(self.config.restart_delay);
         self.events.push(Event::Failed {
             task,
             dropped,
@@ -142,7 +142,7 @@ impl Simulation {
         });
         let running: Vec<CheckpointId> = self.coordinator.in_progress().collect();
         for id in running {
-            if self.coordinator.abort(id, AbortReason::Failover, self.now) {
+            if self.coordinator.abort(id, AbortReason::Failover, self.clock.now) {
                 self.events.push(Event::CheckpointAborted {
                     checkpoint: id,
                     reason: AbortReason::Failover,
@@ -182,7 +182,7 @@ impl Simulation {
         self.schedule(restart_at, Due::Restart);
         self.recoveries.push(Recovery {
             failed: task,
-            failed_at: self.now,
+            failed_at: self.clock.now,
             restored_at: None,
             checkpoint: None,
             dropped: lost,
@@ -234,7 +234,7 @@ impl Simulation {
                 (_, _, state) => state,
             };
             task.finished = false;
-            task.busy_until = self.now;
+            task.busy_until = self.clock.now;
         }
         // Channels: what the restored cut says was sent and received; the recorded in-flight
         // records go back at their head, in the order they were sent, marked as replays.
@@ -271,11 +271,11 @@ impl Simulation {
             // An at-least-once cut may hold records its sender had not sent yet (they will be
             // received again): the channel counts from where its sender resumes.
             ch.records_received = received.min(sent.saturating_sub(recorded.len() as u64));
-            let arrives_at = self.now.saturating_add(1);
+            let arrives_at = self.clock.now.saturating_add(1);
             for r in recorded {
                 ch.queue.push_back(Item {
                     kind: ItemKind::Record(Record { replay: true, ..r }),
-                    sent_at: self.now,
+                    sent_at: self.clock.now,
                     arrives_at,
                 });
                 ch.queued_records += 1;
@@ -306,7 +306,7 @@ impl Simulation {
             self.events.push(Event::Rewound { task, from, to });
         }
         if let Some(r) = self.recoveries.last_mut() {
-            r.restored_at = Some(self.now);
+            r.restored_at = Some(self.clock.now);
             r.checkpoint = checkpoint;
             r.rewound = rewound;
             r.duplicates = duplicates;

@@ -13,16 +13,15 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use super::clock::Clock;
 use super::barrier::{BarrierHandler, BarrierMode, CheckpointId, Output};
 use super::coordinator::Coordinator;
 use super::flow::FlowControl;
 use super::model::{Config, JobGraph, OperatorKind};
 use super::network::{Channel, Hold};
 use super::physical::{GraphError, Physical, TaskId};
-use super::queue::TimeQueue;
 use super::record::{Payload, Record, RecordId};
 use super::recovery::{PlannedFailure, Recovery};
-use super::rng::SplitMix64;
 use super::snapshot::TaskState;
 use super::task::Task;
 use super::trace::Event;
@@ -53,12 +52,10 @@ pub struct Capabilities {
 pub struct Simulation {
     pub(super) phys: Rc<Physical>,
     pub(super) config: Config,
-    pub(super) now: u64,
-    pub(super) steps: u64,
-    pub(super) rng: SplitMix64,
+    /// Virtual time, steps, the seeded PRNG and the time queue (`clock.rs`).
+    pub(super) clock: Clock,
     pub(super) tasks: Vec<Task>,
     pub(super) channels: Vec<Channel>,
-    pub(super) queue: TimeQueue,
     pub(super) next_record: RecordId,
     pub(super) coordinator: Coordinator,
     pub(super) events: Vec<Event>,
@@ -138,13 +135,10 @@ impl Simulation {
             coordinator: Coordinator::new(config),
             config: config.clone(),
             phys,
-            now: 0,
-            steps: 0,
-            rng: SplitMix64::new(seed),
+            clock: Clock::new(seed),
             flow: FlowControl::new(tasks.len()),
             tasks,
             channels,
-            queue: TimeQueue::default(),
             next_record: 1,
             events: Vec::new(),
             final_checkpoint: None,
@@ -167,7 +161,7 @@ impl Simulation {
     /// start, and again when the job restarts after a failure.
     pub(super) fn start(&mut self) {
         let phys = Rc::clone(&self.phys);
-        let now = self.now;
+        let now = self.clock.now;
         for t in 0..phys.tasks.len() {
             let info = &phys.tasks[t];
             let op = &phys.graph.operators[info.operator as usize];
@@ -181,7 +175,7 @@ impl Simulation {
             // accounts start sending at a random moment of their first interval.
             let first = match (&op.kind, &self.tasks[t].state) {
                 (OperatorKind::Token { hold, .. }, TaskState::Token { token: true }) => Some(*hold),
-                (OperatorKind::Account { interval, .. }, _) => Some(1 + self.rng.below(*interval)),
+                (OperatorKind::Account { interval, .. }, _) => Some(1 + self.clock.rng.below(*interval)),
                 _ => None,
             };
             if let Some(at) = first {
@@ -250,12 +244,12 @@ impl Simulation {
 
     /// Virtual time of the last event.
     pub fn now(&self) -> u64 {
-        self.now
+        self.clock.now
     }
 
     /// Number of actions applied so far.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.clock.steps
     }
 
     pub fn tasks(&self) -> &[Task] {
@@ -310,7 +304,7 @@ impl Simulation {
 
     /// Time of the next scheduled event (stale entries may make it early, never late).
     pub fn next_time(&self) -> Option<u64> {
-        self.queue.first_time().map(|t| t.max(self.now))
+        self.clock.first_time().map(|t| t.max(self.clock.now))
     }
 
     /// The words and lines records refer to.
@@ -337,21 +331,21 @@ impl Simulation {
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
         self.check(action)?;
         self.events.clear();
-        self.steps += 1;
+        self.clock.steps += 1;
         match action {
             Action::Deliver { channel } => {
                 let ch = &mut self.channels[channel as usize];
                 ch.generation = ch.generation.wrapping_add(1);
                 ch.scheduled = false;
                 let to = self.phys.channels[channel as usize].to as usize;
-                let head = ch.queue.front().map_or(self.now, |i| i.arrives_at);
+                let head = ch.queue.front().map_or(self.clock.now, |i| i.arrives_at);
                 self.tasks[to].waiting.retain(|&c| c != channel);
-                self.now = self.now.max(head).max(self.tasks[to].busy_until);
+                self.clock.now = self.clock.now.max(head).max(self.tasks[to].busy_until);
                 self.deliver(channel);
             }
             Action::Replay { task } => {
                 let t = &self.tasks[task as usize];
-                self.now = self.now.max(t.busy_until);
+                self.clock.now = self.clock.now.max(t.busy_until);
                 self.replay(task);
             }
             Action::Emit { task } => self.emit(task),
@@ -382,7 +376,7 @@ impl Simulation {
             Action::Fail { task } => self.fail(Some(task)),
             Action::FailJob => self.fail(None),
             Action::Restart => {
-                self.now = self.now.max(self.down_until.unwrap_or(self.now));
+                self.clock.now = self.clock.now.max(self.down_until.unwrap_or(self.clock.now));
                 self.restart();
             }
             Action::SkipFailure { task } => {
@@ -403,13 +397,13 @@ impl Simulation {
                 let failure = &mut self.planned[i];
                 failure.applied = true;
                 let (task, at) = (failure.task, failure.at);
-                self.now = self.now.max(at);
-                self.steps += 1;
+                self.clock.now = self.clock.now.max(at);
+                self.clock.steps += 1;
                 self.fail(Some(task));
                 return Some(Action::Fail { task });
             }
-            let (time, due) = self.queue.pop(&mut self.rng)?;
-            let time = time.max(self.now);
+            let (time, due) = self.clock.pop()?;
+            let time = time.max(self.clock.now);
             let action = match due {
                 Due::Deliver(c, generation) => {
                     if self.channels[c as usize].generation != generation {
@@ -439,8 +433,8 @@ impl Simulation {
                         continue;
                     }
                     self.channels[c as usize].scheduled = false;
-                    self.now = time;
-                    self.steps += 1;
+                    self.clock.now = time;
+                    self.clock.steps += 1;
                     self.deliver(c);
                     Action::Deliver { channel: c }
                 }
@@ -475,7 +469,7 @@ impl Simulation {
                     if task.waiting.is_empty() {
                         continue;
                     }
-                    let i = self.rng.below(task.waiting.len() as u64) as usize;
+                    let i = self.clock.rng.below(task.waiting.len() as u64) as usize;
                     let c = task.waiting.swap_remove(i);
                     let ch = &mut self.channels[c as usize];
                     ch.scheduled = false;
@@ -483,8 +477,8 @@ impl Simulation {
                         self.schedule_wake(t);
                         continue;
                     }
-                    self.now = time;
-                    self.steps += 1;
+                    self.clock.now = time;
+                    self.clock.steps += 1;
                     self.deliver(c);
                     self.schedule_wake(t);
                     Action::Deliver { channel: c }
@@ -506,8 +500,8 @@ impl Simulation {
                         self.schedule(at, Due::Replay(t));
                         continue;
                     }
-                    self.now = time;
-                    self.steps += 1;
+                    self.clock.now = time;
+                    self.clock.steps += 1;
                     self.replay(t);
                     Action::Replay { task: t }
                 }
@@ -527,8 +521,8 @@ impl Simulation {
                         self.stall(t);
                         continue;
                     }
-                    self.now = time;
-                    self.steps += 1;
+                    self.clock.now = time;
+                    self.clock.steps += 1;
                     self.emit(t);
                     match self.phys.operator_of(t).kind {
                         OperatorKind::Source { interval, .. }
@@ -540,7 +534,7 @@ impl Simulation {
                             // The next transfer after a random pause averaging `interval`.
                             let at = time
                                 .saturating_add(interval / 2)
-                                .saturating_add(self.rng.below(interval))
+                                .saturating_add(self.clock.rng.below(interval))
                                 .max(time + 1);
                             self.tasks[t as usize].act_at = at;
                             self.schedule(at, Due::Emit(t));
@@ -557,8 +551,8 @@ impl Simulation {
                     let interval = self.config.checkpoint_interval.unwrap_or(u64::MAX);
                     match self.coordinator.earliest_trigger(time) {
                         Some(at) if at == time => {
-                            self.now = time;
-                            self.steps += 1;
+                            self.clock.now = time;
+                            self.clock.steps += 1;
                             self.trigger();
                             if self.final_checkpoint.is_none() && interval != u64::MAX {
                                 self.schedule(time.saturating_add(interval), Due::Trigger);
@@ -579,8 +573,8 @@ impl Simulation {
                     if self.tasks[t as usize].aligning() != Some(n) {
                         continue;
                     }
-                    self.now = time;
-                    self.steps += 1;
+                    self.clock.now = time;
+                    self.clock.steps += 1;
                     self.time_out_alignment(t, n);
                     Action::TimeOutAlignment {
                         task: t,
@@ -591,8 +585,8 @@ impl Simulation {
                     if self.coordinator.deadline(id).is_none() {
                         continue;
                     }
-                    self.now = time;
-                    self.steps += 1;
+                    self.clock.now = time;
+                    self.clock.steps += 1;
                     self.expire(id);
                     Action::Expire { checkpoint: id }
                 }
@@ -600,8 +594,8 @@ impl Simulation {
                     if !self.job_failing || self.job_done {
                         continue;
                     }
-                    self.now = time;
-                    self.steps += 1;
+                    self.clock.now = time;
+                    self.clock.steps += 1;
                     self.fail(None);
                     Action::FailJob
                 }
@@ -609,8 +603,8 @@ impl Simulation {
                     if self.down_until != Some(time) {
                         continue;
                     }
-                    self.now = time;
-                    self.steps += 1;
+                    self.clock.now = time;
+                    self.clock.steps += 1;
                     self.restart();
                     Action::Restart
                 }
@@ -622,7 +616,7 @@ impl Simulation {
     // ----- the event queue -----
 
     pub(super) fn schedule(&mut self, time: u64, due: Due) {
-        self.queue.push(time, due);
+        self.clock.schedule(time, due);
     }
 
     pub(super) fn schedule_wake(&mut self, t: TaskId) {
@@ -631,7 +625,7 @@ impl Simulation {
             return;
         }
         task.wake_scheduled = true;
-        let at = task.busy_until.max(self.now);
+        let at = task.busy_until.max(self.clock.now);
         self.schedule(at, Due::Wake(t));
     }
 
@@ -641,7 +635,7 @@ impl Simulation {
             return;
         }
         task.replay_scheduled = true;
-        let at = task.busy_until.max(self.now);
+        let at = task.busy_until.max(self.clock.now);
         self.schedule(at, Due::Replay(t));
     }
 

@@ -216,7 +216,7 @@ impl Simulation {
                     self.config.mode,
                 ) {
                     if have < need {
-                        let at = self.now.saturating_add(after);
+                        let at = self.clock.now.saturating_add(after);
                         self.schedule(at, Due::AlignmentTimeout(t, id));
                     }
                 }
@@ -253,7 +253,7 @@ impl Simulation {
                 self.broadcast(t, ItemKind::Cancel(n));
                 if self
                     .coordinator
-                    .abort(n, AbortReason::Declined { task: t }, self.now)
+                    .abort(n, AbortReason::Declined { task: t }, self.clock.now)
                 {
                     self.events.push(Event::CheckpointAborted {
                         checkpoint: n,
@@ -306,7 +306,7 @@ impl Simulation {
         self.broadcast(t, ItemKind::EndOfPartition);
         self.events.push(Event::TaskFinished { task: t });
         if self.tasks.iter().all(|task| task.finished) && self.final_checkpoint.is_none() {
-            self.schedule(self.now, Due::Trigger);
+            self.schedule(self.clock.now, Due::Trigger);
         }
     }
 }
