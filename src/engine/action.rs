@@ -37,7 +37,9 @@ impl Simulation {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
-        if !self.job_done && self.coordinator.earliest_trigger(self.clock.now) == Some(self.clock.now) {
+        if !self.job_done
+            && self.coordinator.earliest_trigger(self.clock.now) == Some(self.clock.now)
+        {
             actions.push(Action::Trigger);
             if self.config.mode.processes_initiate() {
                 // Processes only: checking that a task's markers reach everyone walks the graph.
@@ -51,7 +53,11 @@ impl Simulation {
             }
         }
         for id in self.coordinator.in_progress() {
-            if self.coordinator.deadline(id).is_some_and(|d| d <= self.clock.now) {
+            if self
+                .coordinator
+                .deadline(id)
+                .is_some_and(|d| d <= self.clock.now)
+            {
                 actions.push(Action::Expire { checkpoint: id });
             }
         }

@@ -121,7 +121,8 @@ impl Simulation {
             .partition(|(n, _)| !handler.is_recording(*n));
         task.awaiting_ack = waiting;
         for (n, mut snapshot) in done {
-            snapshot.metrics.async_duration = self.clock.now.saturating_sub(snapshot.metrics.ack_time);
+            snapshot.metrics.async_duration =
+                self.clock.now.saturating_sub(snapshot.metrics.ack_time);
             snapshot.metrics.ack_time = self.clock.now;
             snapshot.metrics.persisted_in_flight += take(&mut self.tasks[t as usize].persisted, n);
             self.acknowledge(t, n, snapshot, AckKind::ChannelState);
@@ -154,7 +155,10 @@ impl Simulation {
         let channels = &self.channels;
         self.coordinator
             .check_in_flight(n, &self.phys, |c| channels[c as usize].items());
-        let Some(gs) = self.coordinator.take_complete(n, self.clock.now, &self.phys) else {
+        let Some(gs) = self
+            .coordinator
+            .take_complete(n, self.clock.now, &self.phys)
+        else {
             return;
         };
         self.events.push(Event::CheckpointCompleted {
@@ -190,7 +194,10 @@ impl Simulation {
             .filter(|&id| subsumes && id < n)
             .collect();
         for id in older {
-            if self.coordinator.abort(id, AbortReason::Subsumed, self.clock.now) {
+            if self
+                .coordinator
+                .abort(id, AbortReason::Subsumed, self.clock.now)
+            {
                 self.events.push(Event::CheckpointAborted {
                     checkpoint: id,
                     reason: AbortReason::Subsumed,
@@ -211,7 +218,9 @@ impl Simulation {
     /// Starts a new checkpoint. Chandy-Lamport: `initiator` (chosen by hand) or the next of the
     /// configured initiators starts it by the marker rule; the ABS modes inject at the sources.
     pub(super) fn trigger_at(&mut self, initiator: Option<TaskId>) {
-        let n = self.coordinator.start(self.clock.now, self.phys.task_count());
+        let n = self
+            .coordinator
+            .start(self.clock.now, self.phys.task_count());
         self.events
             .push(Event::CheckpointTriggered { checkpoint: n });
         let deadline = self.clock.now.saturating_add(self.coordinator.timeout);
@@ -314,7 +323,10 @@ impl Simulation {
     }
 
     pub(super) fn expire(&mut self, n: CheckpointId) {
-        if self.coordinator.abort(n, AbortReason::Expired, self.clock.now) {
+        if self
+            .coordinator
+            .abort(n, AbortReason::Expired, self.clock.now)
+        {
             self.events.push(Event::CheckpointAborted {
                 checkpoint: n,
                 reason: AbortReason::Expired,

@@ -142,7 +142,10 @@ impl Simulation {
         });
         let running: Vec<CheckpointId> = self.coordinator.in_progress().collect();
         for id in running {
-            if self.coordinator.abort(id, AbortReason::Failover, self.clock.now) {
+            if self
+                .coordinator
+                .abort(id, AbortReason::Failover, self.clock.now)
+            {
                 self.events.push(Event::CheckpointAborted {
                     checkpoint: id,
                     reason: AbortReason::Failover,

@@ -13,8 +13,8 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::clock::Clock;
 use super::barrier::{BarrierHandler, BarrierMode, CheckpointId, Output};
+use super::clock::Clock;
 use super::coordinator::Coordinator;
 use super::flow::FlowControl;
 use super::model::{Config, JobGraph, OperatorKind};
@@ -175,7 +175,9 @@ impl Simulation {
             // accounts start sending at a random moment of their first interval.
             let first = match (&op.kind, &self.tasks[t].state) {
                 (OperatorKind::Token { hold, .. }, TaskState::Token { token: true }) => Some(*hold),
-                (OperatorKind::Account { interval, .. }, _) => Some(1 + self.clock.rng.below(*interval)),
+                (OperatorKind::Account { interval, .. }, _) => {
+                    Some(1 + self.clock.rng.below(*interval))
+                }
                 _ => None,
             };
             if let Some(at) = first {
@@ -376,7 +378,10 @@ impl Simulation {
             Action::Fail { task } => self.fail(Some(task)),
             Action::FailJob => self.fail(None),
             Action::Restart => {
-                self.clock.now = self.clock.now.max(self.down_until.unwrap_or(self.clock.now));
+                self.clock.now = self
+                    .clock
+                    .now
+                    .max(self.down_until.unwrap_or(self.clock.now));
                 self.restart();
             }
             Action::SkipFailure { task } => {

@@ -12,7 +12,10 @@ use crate::engine::history::Choice;
 use crate::engine::{Action, CheckpointId, Physical};
 
 use super::run::Run;
-use super::state::{Selection, Tab};
+use super::vocab::{Notice, Selection, Tab};
+use crate::engine::BarrierMode;
+use crate::i18n::Lang;
+use crate::scenario::{presets, Scenario};
 
 /// The longest run a link may ask to replay: a larger step is refused rather than freezing the
 /// tab.
@@ -28,6 +31,123 @@ pub struct Moment {
     /// `t:Count#1` or `c:Split#0-Count#1`, as the page names them.
     pub select: Option<String>,
     pub tab: Option<Tab>,
+}
+
+/// What a link asks for beyond the scenario, mode and language, as the address spells it.
+#[derive(Clone, Debug, Default)]
+pub struct LinkParams {
+    pub step: Option<String>,
+    pub choices: Option<String>,
+    pub open: Option<String>,
+    pub sel: Option<String>,
+    pub panel: Option<String>,
+}
+
+impl Moment {
+    /// Reads the moment a link names from its parameters: a step or choices that cannot be
+    /// read make the link unusable (the error says which); an `open` or `panel` that names
+    /// nothing is ignored.
+    pub fn parse(link: &LinkParams) -> Result<Moment, String> {
+        let step = match &link.step {
+            None => 0,
+            Some(v) => v.parse::<u64>().map_err(|_| "step".to_string())?,
+        };
+        let choices = match &link.choices {
+            None => Vec::new(),
+            Some(v) => decode_choices(v)?,
+        };
+        Ok(Moment {
+            seed: None,
+            step,
+            choices,
+            open: link.open.as_deref().and_then(|v| v.parse::<u64>().ok()),
+            select: link.sel.clone(),
+            tab: link.panel.as_deref().and_then(tab_by_name),
+        })
+    }
+}
+
+/// How a link names the side panel's tab (`panel=`).
+pub fn tab_name(tab: Tab) -> &'static str {
+    match tab {
+        Tab::Checkpoints => "checkpoints",
+        Tab::Coordinator => "coordinator",
+        Tab::Details => "details",
+    }
+}
+
+/// The tab a link's `panel=` names, if any.
+pub fn tab_by_name(name: &str) -> Option<Tab> {
+    [Tab::Checkpoints, Tab::Coordinator, Tab::Details]
+        .into_iter()
+        .find(|&t| tab_name(t) == name)
+}
+
+/// What the address asked for, resolved: unknown values fall back to the defaults and say so.
+pub fn resolve(
+    preset: Option<&str>,
+    mode: Option<&str>,
+    lang: Option<&str>,
+) -> (Scenario, BarrierMode, Lang, Vec<Notice>) {
+    let mut notices = Vec::new();
+    let scenario = match preset.map(presets::by_name) {
+        None => presets::alignment(),
+        Some(Ok(s)) => s,
+        Some(Err(_)) => {
+            notices.push(Notice::BadParam {
+                param: "preset",
+                value: preset.unwrap_or_default().to_string(),
+                used: "alignment".into(),
+            });
+            presets::alignment()
+        }
+    };
+    let (scenario, mode, lang) = resolve_for(scenario, mode, lang, &mut notices);
+    (scenario, mode, lang, notices)
+}
+
+/// The mode and language asked for, applied to a scenario (a preset, or a whole scenario
+/// from a link).
+pub fn resolve_for(
+    scenario: Scenario,
+    mode: Option<&str>,
+    lang: Option<&str>,
+    notices: &mut Vec<Notice>,
+) -> (Scenario, BarrierMode, Lang) {
+    // Whether the scenario runs in the mode asked for is found when its run is built
+    // (`Playback::new`), which says so with a notice.
+    let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE);
+    let scenario = if timeout {
+        scenario.with_aligned_timeout(true)
+    } else {
+        scenario
+    };
+    let mode = match mode.map(str::parse::<BarrierMode>) {
+        _ if timeout => BarrierMode::Aligned,
+        None => scenario.config.mode,
+        Some(Ok(m)) => m,
+        Some(Err(_)) => {
+            notices.push(Notice::BadParam {
+                param: "mode",
+                value: mode.unwrap_or_default().to_string(),
+                used: scenario.config.mode.as_str().into(),
+            });
+            scenario.config.mode
+        }
+    };
+    let lang = match lang.map(Lang::from_code) {
+        None => Lang::En,
+        Some(Some(l)) => l,
+        Some(None) => {
+            notices.push(Notice::BadParam {
+                param: "lang",
+                value: lang.unwrap_or_default().to_string(),
+                used: "en".into(),
+            });
+            Lang::En
+        }
+    };
+    (scenario, mode, lang)
 }
 
 fn code(a: &Action) -> String {
@@ -202,11 +322,7 @@ pub fn query(
     if let Some(name) = selection_name(run.sim().physical(), selection) {
         q += &format!("&sel={}", encode(&name));
     }
-    q += match tab {
-        Tab::Checkpoints => "&panel=checkpoints",
-        Tab::Coordinator => "&panel=coordinator",
-        Tab::Details => "&panel=details",
-    };
+    q += &format!("&panel={}", tab_name(tab));
     q
 }
 
@@ -290,6 +406,85 @@ mod tests {
             .map(|(i, &a)| (2 * i as u64 + 1, a))
             .collect();
         assert_eq!(back, expected, "{text}");
+    }
+
+    /// The parameters of a written link, as the address would hand them back (values
+    /// percent-decoded).
+    fn link_params(query: &str) -> LinkParams {
+        let decode = |v: &str| {
+            let mut out = Vec::new();
+            let b = v.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i] == b'%' {
+                    out.push(u8::from_str_radix(&v[i + 1..i + 3], 16).unwrap());
+                    i += 3;
+                } else {
+                    out.push(b[i]);
+                    i += 1;
+                }
+            }
+            String::from_utf8(out).unwrap()
+        };
+        let mut p = LinkParams::default();
+        for pair in query.split('&') {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let v = Some(decode(v));
+            match k {
+                "step" => p.step = v,
+                "choices" => p.choices = v,
+                "open" => p.open = v,
+                "sel" => p.sel = v,
+                "panel" => p.panel = v,
+                _ => {}
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn a_written_moment_reads_back_as_the_same_moment() {
+        let mut run = Run::new(presets::wordcount()).unwrap();
+        run.apply(Action::Trigger).unwrap();
+        for _ in 0..300 {
+            run.forward();
+        }
+        let open = run.sim().coordinator().checkpoints().first().map(|c| c.id);
+        let count = run.sim().physical().task_by_name("Count#1").unwrap();
+        for (selection, tab) in [
+            (Some(Selection::Task(count)), Tab::Checkpoints),
+            (Some(Selection::Channel(0)), Tab::Details),
+            (None, Tab::Coordinator),
+        ] {
+            let q = query(&run, false, "aligned", "en", selection, tab, open);
+            let m = Moment::parse(&link_params(&q)).unwrap();
+            assert_eq!(m.step, run.position(), "{q}");
+            assert_eq!(m.choices, vec![(0, Action::Trigger)], "{q}");
+            assert_eq!(m.open, open, "{q}");
+            assert_eq!(m.tab, Some(tab), "{q}");
+            let phys = run.sim().physical();
+            let back = m.select.as_deref().and_then(|n| selection_by_name(phys, n));
+            assert_eq!(back, selection, "{q}");
+        }
+    }
+
+    #[test]
+    fn a_moment_that_cannot_be_read_says_why_and_what_names_nothing_is_ignored() {
+        let bad_step = LinkParams {
+            step: Some("abc".into()),
+            ..LinkParams::default()
+        };
+        assert_eq!(Moment::parse(&bad_step), Err("step".to_string()));
+        let ignored = LinkParams {
+            open: Some("seven".into()),
+            panel: Some("sideways".into()),
+            ..LinkParams::default()
+        };
+        let m = Moment::parse(&ignored).unwrap();
+        assert_eq!((m.step, m.open, m.tab), (0, None, None));
+        for tab in [Tab::Checkpoints, Tab::Coordinator, Tab::Details] {
+            assert_eq!(tab_by_name(tab_name(tab)), Some(tab));
+        }
     }
 
     #[test]

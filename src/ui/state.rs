@@ -12,8 +12,9 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use super::fmt::clamp;
+use super::permalink::{resolve, Moment};
 use super::run::Run;
-use crate::engine::record::ItemKind;
+pub use super::vocab::{Notice, Selection, Tab};
 use crate::engine::{Action, ActionError, BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::Lang;
 use crate::scenario::{presets, Scenario};
@@ -36,43 +37,6 @@ impl PartialEq for RunRef {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Selection {
-    Task(TaskId),
-    Channel(ChannelId),
-    /// An item on a channel, found again by its kind (records have unique ids).
-    Item {
-        channel: ChannelId,
-        item: ItemKind,
-    },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    /// Where the side panel folds into tabs (≤ 1024 px): the coordinator and the throughput.
-    /// Wider, they are always shown and the inspector shows the details.
-    Coordinator,
-    Details,
-    Checkpoints,
-}
-
-/// A message shown above the view until dismissed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Notice {
-    /// An address parameter named something that does not exist.
-    BadParam {
-        param: &'static str,
-        value: String,
-        used: String,
-    },
-    Refused(ActionError),
-    Ended,
-    /// A link to a moment could not be followed (why); the scenario shows from its start.
-    BrokenLink(String),
-    /// A scenario from a link or the host page could not be loaded (why).
-    BadScenario(String),
 }
 
 pub struct Playback {
@@ -154,89 +118,12 @@ pub enum PlaybackAction {
     Dismiss(usize),
 }
 
-/// What the address asked for, resolved: unknown values fall back to the defaults and say so.
-pub fn resolve(
-    preset: Option<&str>,
-    mode: Option<&str>,
-    lang: Option<&str>,
-) -> (Scenario, BarrierMode, Lang, Vec<Notice>) {
-    let mut notices = Vec::new();
-    let scenario = match preset.map(presets::by_name) {
-        None => presets::alignment(),
-        Some(Ok(s)) => s,
-        Some(Err(_)) => {
-            notices.push(Notice::BadParam {
-                param: "preset",
-                value: preset.unwrap_or_default().to_string(),
-                used: "alignment".into(),
-            });
-            presets::alignment()
-        }
-    };
-    let (scenario, mode, lang) = resolve_for(scenario, mode, lang, &mut notices);
-    (scenario, mode, lang, notices)
-}
-
-/// The mode and language asked for, applied to a scenario (a preset, or a whole scenario
-/// from a link).
-pub fn resolve_for(
-    scenario: Scenario,
-    mode: Option<&str>,
-    lang: Option<&str>,
-    notices: &mut Vec<Notice>,
-) -> (Scenario, BarrierMode, Lang) {
-    // Whether the scenario runs in the mode asked for is found when its run is built
-    // (`Playback::new`), which says so with a notice.
-    let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE);
-    let scenario = if timeout {
-        scenario.with_aligned_timeout(true)
-    } else {
-        scenario
-    };
-    let mode = match mode.map(str::parse::<BarrierMode>) {
-        _ if timeout => BarrierMode::Aligned,
-        None => scenario.config.mode,
-        Some(Ok(m)) => m,
-        Some(Err(_)) => {
-            notices.push(Notice::BadParam {
-                param: "mode",
-                value: mode.unwrap_or_default().to_string(),
-                used: scenario.config.mode.as_str().into(),
-            });
-            scenario.config.mode
-        }
-    };
-    let lang = match lang.map(Lang::from_code) {
-        None => Lang::En,
-        Some(Some(l)) => l,
-        Some(None) => {
-            notices.push(Notice::BadParam {
-                param: "lang",
-                value: lang.unwrap_or_default().to_string(),
-                used: "en".into(),
-            });
-            Lang::En
-        }
-    };
-    (scenario, mode, lang)
-}
-
 fn new_run(scenario: &Scenario, mode: BarrierMode) -> Rc<RefCell<Run>> {
     let run = Run::new(scenario.with_mode(mode)).or_else(|_| Run::new(presets::alignment()));
     let Ok(run) = run else {
         unreachable!("the alignment preset always builds")
     };
     Rc::new(RefCell::new(run))
-}
-
-/// What a link asks for beyond the scenario, mode and language, as the address spells it.
-#[derive(Clone, Debug, Default)]
-pub struct LinkParams {
-    pub step: Option<String>,
-    pub choices: Option<String>,
-    pub open: Option<String>,
-    pub sel: Option<String>,
-    pub panel: Option<String>,
 }
 
 impl Playback {
@@ -302,46 +189,39 @@ impl Playback {
         }
     }
 
-    /// Brings the run to the moment a link names: its step (with the choices made on the way),
-    /// the open checkpoint, the selection and the inspector's tab. A link that cannot be
-    /// followed gives a notice and the scenario from its start — never a blank page.
-    pub fn follow(&mut self, link: &LinkParams) {
-        let result = (|| -> Result<(), String> {
-            let step = match &link.step {
-                None => 0,
-                Some(v) => v.parse::<u64>().map_err(|_| "step".to_string())?,
-            };
-            let choices = match &link.choices {
-                None => Vec::new(),
-                Some(v) => super::permalink::decode_choices(v)?,
-            };
+    /// Brings the run to the moment a link names (`permalink::Moment`): its step (with the
+    /// choices made on the way), the open checkpoint, the selection and the inspector's tab.
+    /// A link that cannot be followed gives a notice and the scenario from its start — never
+    /// a blank page.
+    pub fn follow(&mut self, moment: Result<Moment, String>) {
+        let result = moment.and_then(|m| {
             let mut run = self.run.0.borrow_mut();
-            super::permalink::replay(&mut run, step, &choices)?;
+            super::permalink::replay(&mut run, m.step, &m.choices)?;
             run.clock = run.sim().now() as f64;
-            Ok(())
-        })();
-        if let Err(why) = result {
-            let scenario = self.run.0.borrow().scenario.clone();
-            self.restart(&scenario);
-            self.notices.push(Notice::BrokenLink(why));
-            return;
-        }
+            Ok(m)
+        });
+        let m = match result {
+            Ok(m) => m,
+            Err(why) => {
+                let scenario = self.run.0.borrow().scenario.clone();
+                self.restart(&scenario);
+                self.notices.push(Notice::BrokenLink(why));
+                return;
+            }
+        };
         let run = self.run.0.borrow();
         let sim = run.sim();
-        if let Some(n) = link.open.as_deref().and_then(|v| v.parse::<u64>().ok()) {
+        if let Some(n) = m.open {
             if sim.coordinator().global_state(n).is_some() {
                 self.checkpoint = Some(n);
                 self.tab = Tab::Checkpoints;
             }
         }
-        if let Some(sel) = &link.sel {
+        if let Some(sel) = &m.select {
             self.selection = super::permalink::selection_by_name(sim.physical(), sel);
         }
-        match link.panel.as_deref() {
-            Some("checkpoints") => self.tab = Tab::Checkpoints,
-            Some("coordinator") => self.tab = Tab::Coordinator,
-            Some("details") => self.tab = Tab::Details,
-            _ => {}
+        if let Some(tab) = m.tab {
+            self.tab = tab;
         }
     }
 

@@ -1,0 +1,245 @@
+//! The browser's address: what it asks for (read once, at start, into the first playback),
+//! keeping it in sync with what is shown, links to the moment on screen, and the few facts
+//! of the browser the page starts from (its language, its width, reduced motion).
+//! The link format itself — how a moment is spelt — is `permalink.rs`'s.
+
+use super::permalink::{resolve, resolve_for, LinkParams, Moment};
+use super::state::{Notice, Playback, Tab};
+use crate::i18n::Lang;
+
+/// What the address asks for (read once, at start): `preset`, `mode`, `lang`, `seed`, and a
+/// moment (`step`, `choices`, `open`, `sel`, `panel`; see `permalink.rs`).
+#[derive(Default)]
+pub struct Query {
+    preset: Option<String>,
+    /// A whole scenario, compressed (`scenario::codec`); wins over `preset`.
+    scenario: Option<String>,
+    mode: Option<String>,
+    lang: Option<String>,
+    seed: Option<String>,
+    link: LinkParams,
+    /// `embed`: the compact view for an `<iframe>`; `speed` (1 = real pace), `autoplay`.
+    embed: bool,
+    speed: Option<String>,
+    autoplay: bool,
+    /// `theory`: "Why it matters" open (written when the page loads again in another language).
+    pub theory: bool,
+}
+
+#[cfg(target_arch = "wasm32")]
+pub fn query() -> Query {
+    let params = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
+    match params {
+        Some(p) => Query {
+            preset: p.get("preset"),
+            scenario: p.get("scenario"),
+            mode: p.get("mode"),
+            lang: p.get("lang"),
+            seed: p.get("seed"),
+            link: LinkParams {
+                step: p.get("step"),
+                choices: p.get("choices"),
+                open: p.get("open"),
+                sel: p.get("sel"),
+                panel: p.get("panel"),
+            },
+            embed: p.has("embed"),
+            speed: p.get("speed"),
+            autoplay: p.has("autoplay"),
+            theory: p.has("theory"),
+        },
+        None => Query::default(),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn query() -> Query {
+    Query::default()
+}
+
+/// The page's own address without its query: where a permalink points.
+pub fn page_address() -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        if let Some(l) = web_sys::window().map(|w| w.location()) {
+            return format!(
+                "{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default()
+            );
+        }
+    }
+    String::new()
+}
+
+/// The permalink of the moment on screen (`permalink.rs`), in `lang`.
+pub fn moment_link(playback: &Playback, run: &super::run::Run, mode: &str, lang: Lang) -> String {
+    format!(
+        "{}?{}",
+        page_address(),
+        crate::ui::permalink::query(
+            run,
+            playback.edited,
+            mode,
+            lang.code(),
+            playback.selection,
+            playback.tab,
+            playback.checkpoint,
+        )
+    )
+}
+
+/// The fragment of an address that opens a moment in another language's build from the
+/// language menu: index.html's loader gives the new page's menu the focus, so that a keyboard
+/// user who changed the language with an arrow key is where they were.
+pub const LANG_FRAGMENT: &str = "#lang";
+
+/// Loads `url` in place of this page (a new history entry, so Back returns here).
+pub fn open_here(url: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().assign(url);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = url;
+}
+
+/// The language the browser prefers, if it is one of ours (used when the address names none).
+pub fn browser_lang() -> Option<Lang> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let languages: Vec<String> = web_sys::window()?
+            .navigator()
+            .languages()
+            .iter()
+            .filter_map(|v| v.as_string())
+            .collect();
+        Some(Lang::from_browser(&languages))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+/// The page is 1024 px wide or less: the side panel folds into tabs (see style.css).
+pub fn narrow() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+            .and_then(|w| w.match_media("(max-width: 1024px)").ok().flatten())
+            .is_some_and(|q| q.matches())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
+pub fn prefers_reduced_motion() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+            .and_then(|w| {
+                w.match_media("(prefers-reduced-motion: reduce)")
+                    .ok()
+                    .flatten()
+            })
+            .is_some_and(|q| q.matches())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
+/// Writes the scenario (`scenario` is `preset=NAME` or `scenario=CODE`), mode and language
+/// into the address (keeping any other parameter), and the language into `<html lang>` and
+/// the document's title.
+#[cfg(target_arch = "wasm32")]
+pub fn sync_address(scenario: &str, mode: &str, lang: Lang) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if let Some(doc) = window.document() {
+        if let Some(root) = doc.document_element() {
+            let _ = root.set_attribute("lang", lang.tag());
+        }
+        doc.set_title(lang.strings().page_title);
+    }
+    let search = window.location().search().unwrap_or_default();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return;
+    };
+    let (key, value) = scenario.split_once('=').unwrap_or(("preset", scenario));
+    params.delete(if key == "preset" {
+        "scenario"
+    } else {
+        "preset"
+    });
+    params.set(key, value);
+    params.set("mode", mode);
+    params.set("lang", lang.code());
+    let url = format!("?{}", String::from(params.to_string()));
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn sync_address(_scenario: &str, _mode: &str, _lang: Lang) {}
+
+/// The first playback: the address read once — scenario, mode, language, seed, the moment,
+/// embed, speed and autoplay — with a notice for whatever could not be followed.
+pub fn initial_playback() -> Playback {
+    let mut q = query();
+    if q.lang.is_none() {
+        q.lang = browser_lang().map(|l| l.code().to_string());
+    }
+    let (mut scenario, mut mode, lang, mut notices) =
+        resolve(q.preset.as_deref(), q.mode.as_deref(), q.lang.as_deref());
+    // index.html loaded the build of the language the address asks for (it reads the
+    // address as `resolve` does); were they ever to part, this build's own language.
+    let lang = if lang.is_built() { lang } else { Lang::built() };
+    // A whole scenario in the link; one that cannot be read gives a notice and the preset.
+    let mut edited = false;
+    if let Some(code) = &q.scenario {
+        match crate::scenario::codec::decode(code) {
+            Ok(whole) => {
+                // The language's notice, if any, came with the preset above.
+                let (s, m, _) =
+                    resolve_for(whole, q.mode.as_deref(), q.lang.as_deref(), &mut Vec::new());
+                (scenario, mode, edited) = (s, m, true);
+            }
+            Err(why) => notices.push(Notice::BrokenLink(why)),
+        }
+    }
+    if let Some(seed) = &q.seed {
+        match seed.parse::<u64>() {
+            Ok(seed) => scenario.seed = seed,
+            Err(_) => notices.push(Notice::BadParam {
+                param: "seed",
+                value: seed.clone(),
+                used: scenario.seed.to_string(),
+            }),
+        }
+    }
+    let mut p = Playback::new(scenario, mode, lang, !prefers_reduced_motion());
+    p.edited = edited;
+    let own = std::mem::take(&mut p.notices);
+    p.notices = notices;
+    p.notices.extend(own);
+    // Where the side panel folds into tabs, the coordinator's tab comes first.
+    if narrow() {
+        p.tab = Tab::Coordinator;
+    }
+    p.follow(Moment::parse(&q.link));
+    p.embed = q.embed;
+    match q.speed.as_deref().map(crate::ui::permalink::parse_speed) {
+        Some(Some(v)) => p.speed_exp = v.log2(),
+        Some(None) => p.notices.push(Notice::BadParam {
+            param: "speed",
+            value: q.speed.clone().unwrap_or_default(),
+            used: "1".into(),
+        }),
+        None => {}
+    }
+    p.playing = q.autoplay;
+    p
+}

@@ -1,0 +1,69 @@
+//! The keyboard: Space play/pause, → step, ← step back, B trigger, M manual, X fail the
+//! selected subtask, ? shortcuts, Esc close.
+
+use super::state::Playback;
+#[cfg(target_arch = "wasm32")]
+use super::state::PlaybackAction;
+use yew::prelude::*;
+
+#[cfg(target_arch = "wasm32")]
+pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events::EventListener> {
+    use gloo::events::{EventListener, EventListenerOptions};
+    use wasm_bindgen::JsCast;
+
+    let window = web_sys::window()?;
+    let options = EventListenerOptions::enable_prevent_default();
+    Some(EventListener::new_with_options(
+        &window,
+        "keydown",
+        options,
+        move |e| {
+            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                return;
+            };
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let tag = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| el.tag_name());
+            let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
+            let key = e.key();
+            if in_field && key != "Escape" {
+                return;
+            }
+            // Space (and Enter) on a focused button or link presses that, not Play; on a
+            // focused subtask or channel it selects that (the dataflow's own handler).
+            let on_control = matches!(tag.as_deref(), Some("BUTTON" | "A"))
+                || e.target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| el.has_attribute("data-sel"));
+            if on_control && matches!(key.as_str(), " " | "Spacebar" | "Enter") {
+                return;
+            }
+            let action = match key.as_str() {
+                " " | "Spacebar" => PlaybackAction::TogglePlay,
+                "ArrowRight" => PlaybackAction::Step,
+                "ArrowLeft" => PlaybackAction::StepBack,
+                "b" | "B" => PlaybackAction::Trigger,
+                "m" | "M" => PlaybackAction::ToggleManual,
+                "x" | "X" => PlaybackAction::FailSelected,
+                "?" => PlaybackAction::ToggleHelp,
+                "Escape" => PlaybackAction::CloseOverlays,
+                _ => return,
+            };
+            e.prevent_default();
+            dispatcher.dispatch(action);
+        },
+    ))
+}
+
+/// Nothing to listen to outside the browser (server-side rendering).
+#[cfg(not(target_arch = "wasm32"))]
+pub struct Listener;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn listen(_dispatcher: UseReducerDispatcher<Playback>) -> Option<Listener> {
+    None
+}
