@@ -237,7 +237,7 @@ impl Simulation {
     }
 
     /// Whether task `t` may initiate a snapshot by hand: in a mode where processes initiate
-    /// (Chandy-Lamport), any process may; whether it can *now* is [`Simulation::check`]'s.
+    /// (Chandy-Lamport), any process may; whether it can *now* is what `enabled_actions` says.
     pub fn may_initiate(&self, t: TaskId) -> bool {
         self.config.mode.processes_initiate()
             && (t as usize) < self.phys.tasks.len()

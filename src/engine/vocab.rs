@@ -1,5 +1,5 @@
 //! The engine's shared vocabulary: the ids, what may be done ([`Action`]) and why it is
-//! refused ([`ActionError`]), the time queue's entries ([`Due`]) and the limits.
+//! refused ([`ActionError`]), the time queue's entries (`Due`) and the limits.
 //!
 //! Architecture invariant: a leaf. This file imports nothing else of the engine, so every
 //! part can speak these words without importing another part.
