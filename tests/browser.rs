@@ -27,6 +27,22 @@ fn by_test_id(root: &web_sys::Element, id: &str) -> web_sys::Element {
         .unwrap_or_else(|| panic!("no element with data-testid {id}"))
 }
 
+/// The step the counter shows. It reads "<label> <step>" (`controls.rs`: "Step 12" in English):
+/// the number is read whole, so "Step 12" is 12 — not a match for 1 or 2.
+fn step_shown(root: &web_sys::Element) -> u64 {
+    let text = by_test_id(root, "step-counter").text_content().unwrap();
+    let (label, number) = text
+        .rsplit_once(' ')
+        .unwrap_or_else(|| panic!("the step counter reads {text:?}, not \"<label> <step>\""));
+    assert!(
+        !label.trim().is_empty(),
+        "the step counter reads {text:?}: no label"
+    );
+    number
+        .parse()
+        .unwrap_or_else(|_| panic!("the step counter reads {text:?}: {number:?} is not a step"))
+}
+
 #[wasm_bindgen_test]
 async fn the_app_draws_the_preset_and_steps_the_engine() {
     let root = mount();
@@ -35,16 +51,18 @@ async fn the_app_draws_the_preset_and_steps_the_engine() {
         .text_content()
         .unwrap()
         .contains("Merge"));
-    let counter = by_test_id(&root, "step-counter");
-    assert!(counter.text_content().unwrap().contains('0'));
+    assert_eq!(step_shown(&root), 0, "before any step");
     let step: HtmlElement = by_test_id(&root, "step").dyn_into().unwrap();
     step.click();
+    settle().await;
+    assert_eq!(step_shown(&root), 1, "after one step");
     step.click();
     settle().await;
-    assert!(by_test_id(&root, "step-counter")
-        .text_content()
-        .unwrap()
-        .contains('2'));
+    assert_eq!(step_shown(&root), 2, "after two steps");
+    let back: HtmlElement = by_test_id(&root, "step-back").dyn_into().unwrap();
+    back.click();
+    settle().await;
+    assert_eq!(step_shown(&root), 1, "after two steps and one back");
 }
 
 fn attr(root: &web_sys::Element, id: &str, name: &str) -> Option<String> {
@@ -80,9 +98,16 @@ async fn stepping_to_the_alignment_blocks_the_fast_input_and_fills_its_buffer() 
         assert!(steps < 150, "nothing was ever held");
     }
     assert_eq!(attr(&root, buffer, "data-held").as_deref(), Some("1"));
+    // The counter shows every step taken.
+    assert_eq!(step_shown(&root), steps, "after {steps} steps");
     // Stepping back returns to the view before the item was held.
     let back: HtmlElement = by_test_id(&root, "step-back").dyn_into().unwrap();
     back.click();
     settle().await;
     assert_eq!(by_test_id(&root, buffer).child_element_count(), 0);
+    assert_eq!(
+        step_shown(&root),
+        steps - 1,
+        "after {steps} steps and one back"
+    );
 }

@@ -540,11 +540,93 @@ fn unaligned_acknowledges_only_once_all_channel_state_is_in() {
         .is_some_and(|g| g.verdict.ok()));
 }
 
+/// What saturating times promise, checked on `sim` after a step or an action: every channel
+/// item arrives no earlier than one time unit after it was sent (or at `u64::MAX`), a busy
+/// task is busy for at least one processing time from 0 (`busy_until` is 0 or a sum that
+/// includes `processing_time`), checkpoints end no earlier than they began, and every channel
+/// balances (sent = in flight + held + received).
+fn check_saturated(sim: &Simulation, processing_time: u64, after: &str) {
+    let now = sim.now();
+    for (c, ch) in sim.channels().iter().enumerate() {
+        for item in ch.items() {
+            assert!(
+                item.arrives_at >= item.sent_at.saturating_add(1),
+                "{after}: an item on channel {c} sent at {} arrives at {} (wrapped?)",
+                item.sent_at,
+                item.arrives_at
+            );
+            assert!(
+                item.sent_at <= now,
+                "{after}: an item on channel {c} was sent at {}, after now ({now})",
+                item.sent_at
+            );
+        }
+        let in_flight = ch
+            .items()
+            .iter()
+            .filter(|i| matches!(i.kind, ItemKind::Record(_)))
+            .count() as u64;
+        let held = view::held_items(sim, c as u32)
+            .iter()
+            .filter(|i| matches!(i, ItemKind::Record(_)))
+            .count() as u64;
+        assert_eq!(
+            ch.records_sent,
+            in_flight + held + ch.records_received,
+            "{after}: channel {c} does not balance"
+        );
+    }
+    for (t, task) in sim.tasks().iter().enumerate() {
+        assert!(
+            task.busy_until == 0 || task.busy_until >= processing_time,
+            "{after}: task {t} is busy until {}, less than one processing time \
+             ({processing_time}) from 0 (wrapped?)",
+            task.busy_until
+        );
+    }
+    for c in sim.coordinator().checkpoints() {
+        assert!(
+            c.trigger_time <= now,
+            "{after}: checkpoint {} triggered at {}, after now ({now})",
+            c.id,
+            c.trigger_time
+        );
+        if let Some(end) = c.end_time {
+            assert!(
+                c.trigger_time <= end && end <= now,
+                "{after}: checkpoint {} triggered at {} ended at {end} (now {now})",
+                c.id,
+                c.trigger_time
+            );
+        }
+        if let CheckpointStatus::Aborted {
+            reason: AbortReason::Expired,
+        } = c.status
+        {
+            // The timeout is u64::MAX: the deadline saturates at u64::MAX, so a checkpoint
+            // expires at u64::MAX and not a moment earlier.
+            assert_eq!(
+                c.end_time,
+                Some(u64::MAX),
+                "{after}: checkpoint {} expired before its saturated deadline",
+                c.id
+            );
+        }
+    }
+}
+
+/// Every time setting at or near `u64::MAX`: sums of times saturate at `u64::MAX` instead of
+/// wrapping round to small numbers. Virtual time never goes back, neither by a step nor by any
+/// enabled action; the run reaches `u64::MAX` and stays there; the checkpoint triggered at
+/// `u64::MAX - 1` with a timeout of `u64::MAX` is not expired early; a source reads again no
+/// earlier than its interval (`u64::MAX`) after its last read, saturated; and what
+/// [`check_saturated`] checks holds throughout.
 #[test]
 fn extreme_numbers_saturate_instead_of_overflowing() {
+    const PROCESSING_TIME: u64 = u64::MAX / 2 + 7;
     let mut scenario = presets::alignment();
     for op in &mut scenario.graph.operators {
-        op.processing_time = u64::MAX / 2 + 7;
+        op.processing_time = PROCESSING_TIME;
         if let abs_playground::engine::OperatorKind::Source { interval, .. } = &mut op.kind {
             *interval = u64::MAX;
         }
@@ -557,15 +639,70 @@ fn extreme_numbers_saturate_instead_of_overflowing() {
     scenario.config.timeout = u64::MAX;
     scenario.config.min_pause = u64::MAX;
     let mut s = scenario.simulation().unwrap();
+    // The engine clamps the latency to its range (the scenario reader would refuse it).
+    assert!(s
+        .channels()
+        .iter()
+        .all(|c| c.latency == abs_playground::engine::sim::MAX_LATENCY));
+    let mut steps = 0;
+    let mut busy_saturated = false;
+    // Per source subtask, the time of its last read.
+    let mut last_read: std::collections::BTreeMap<u32, u64> = Default::default();
+    let mut reads = 0;
     for _ in 0..300 {
-        if s.step().is_none() {
-            break;
-        }
+        let before = s.now();
         for a in s.enabled_actions() {
-            let _ = s.clone().apply(a);
+            let mut copy = s.clone();
+            if copy.apply(a).is_ok() {
+                assert!(
+                    copy.now() >= before,
+                    "{a:?} took time back from {before} to {}",
+                    copy.now()
+                );
+                check_saturated(&copy, PROCESSING_TIME, &format!("after {a:?}"));
+            }
         }
+        let Some(action) = s.step() else { break };
+        steps += 1;
+        assert!(
+            s.now() >= before,
+            "step {steps} ({action:?}) took time back from {before} to {}",
+            s.now()
+        );
+        assert_eq!(s.steps(), steps, "the step counter");
+        check_saturated(&s, PROCESSING_TIME, &format!("step {steps} ({action:?})"));
+        for e in s.last_events() {
+            if let Event::SourceRead { task, .. } = e {
+                reads += 1;
+                if let Some(last) = last_read.insert(*task, s.now()) {
+                    assert!(
+                        s.now() >= last.saturating_add(u64::MAX),
+                        "step {steps}: source task {task} read at {}, its last read was at \
+                         {last} and the interval is u64::MAX",
+                        s.now()
+                    );
+                }
+            }
+        }
+        busy_saturated |= s.tasks().iter().any(|t| t.busy_until == u64::MAX);
     }
-    assert!(s.steps() > 0);
+    // The run got to the end of time, and does not stop there: sources keep reading at
+    // u64::MAX (their next read saturates to it), so the scheduler never runs dry.
+    assert_eq!(steps, 300, "the run stopped after {steps} steps");
+    assert_eq!(s.now(), u64::MAX, "the run never reached u64::MAX");
+    assert!(busy_saturated, "no task's busy time ever saturated");
+    assert!(
+        reads > last_read.len(),
+        "no source read twice ({reads} reads): the interval's saturation was not exercised"
+    );
+    // The first checkpoint triggered at u64::MAX - 1; with its deadline saturated at u64::MAX,
+    // it cannot have ended before then.
+    let first = &s.coordinator().checkpoints()[0];
+    assert_eq!(first.trigger_time, u64::MAX - 1, "{first:?}");
+    assert!(
+        first.end_time.is_none_or(|end| end == u64::MAX),
+        "{first:?}"
+    );
 }
 
 #[test]

@@ -293,34 +293,101 @@ fn scenario_files_that_were_valid_stay_valid() {
     assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
 }
 
-/// Every number of a preset's file in turn replaced by something extreme, and the file cut
-/// at every position: each is refused with a typed error or runs.
-#[test]
-fn bad_input_never_panics() {
-    let text = presets::alignment().to_json();
-    for cut in 0..text.len() {
-        if text.is_char_boundary(cut) {
-            let _ = Scenario::from_json(&text[..cut]);
-        }
-    }
-    let numbers: Vec<(usize, usize)> = {
-        let bytes = text.as_bytes();
-        let mut spans = Vec::new();
-        let mut i = 0;
-        while i < bytes.len() {
-            if bytes[i].is_ascii_digit() {
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                spans.push((start, i));
-            } else {
+/// The 1-based line and column (in characters) of byte `at` of `text`, as the reader counts.
+fn line_column(text: &str, at: usize) -> (u64, u64) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() as u64 + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() as u64 + 1)
+}
+
+/// The spans of `text`'s runs of ASCII digits, each with whether it lies inside a JSON
+/// string (then it is text, not a number).
+fn digit_runs(text: &str) -> Vec<(usize, usize, bool)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let (mut in_string, mut escaped) = (false, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
+            spans.push((start, i, in_string));
+            escaped = false;
+            continue;
         }
-        spans
-    };
-    assert!(numbers.len() > 10);
+        if in_string {
+            match (escaped, b) {
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => escaped = false,
+            }
+        } else if b == b'"' {
+            in_string = true;
+        }
+        i += 1;
+    }
+    spans
+}
+
+/// What became of the bad inputs: the figures `bad_input_is_refused_where_it_is_or_runs`
+/// prints and checks.
+#[derive(Debug, Default)]
+struct Outcomes {
+    /// Accepted, written back byte for byte, and run.
+    ran: u64,
+    /// Accepted and written back, but too many subtasks to run here.
+    too_large: u64,
+    /// Refused by the reader at the changed number, naming the value.
+    syntax: u64,
+    /// Refused for a setting out of range, naming the value.
+    setting: u64,
+    /// Refused because the job graph does not build.
+    graph: u64,
+}
+
+/// Every number of a preset's file in turn replaced by something extreme, and the file cut at
+/// every position. Each cut is refused where the text ends. Each replaced number is either
+/// refused — by the reader at exactly that number's line and column with the value in the
+/// message, for a setting out of range with the value in the message, or because the graph
+/// does not build — or accepted, written back byte for byte as it was read, and run (up to 300
+/// steps) with virtual time never going back. The figures are printed (`-- --nocapture`);
+/// accepted and refused texts must each be at least a fifth of the whole.
+#[test]
+fn bad_input_is_refused_where_it_is_or_runs() {
+    let text = presets::alignment().to_json();
+    let mut cuts = 0;
+    for cut in 0..text.len() {
+        if !text.is_char_boundary(cut) {
+            continue;
+        }
+        cuts += 1;
+        let prefix = &text[..cut];
+        match Scenario::from_json(prefix) {
+            Err(ScenarioError::Syntax {
+                line,
+                column,
+                message,
+            }) => {
+                // Where the text runs out: its last line (a literal cut short, `tru`, is
+                // refused where it starts).
+                let last = prefix.split('\n').count() as u64;
+                assert_eq!(line, last, "cut at {cut}: {message}");
+                assert!(column >= 1, "cut at {cut}: {message}");
+                let at = format!(" at line {line} column {column}");
+                assert!(
+                    message.len() > at.len() && message.ends_with(&at),
+                    "cut at {cut}: the message {message:?} does not say what and where ({at})"
+                );
+            }
+            other => panic!("the file cut at {cut} was not refused as a syntax error: {other:?}"),
+        }
+    }
+    let numbers = digit_runs(&text);
+    assert!(numbers.iter().filter(|n| !n.2).count() > 10);
     let extremes = [
         "0".to_string(),
         "-1".to_string(),
@@ -330,20 +397,102 @@ fn bad_input_never_panics() {
         "1e400".to_string(),
         "null".to_string(),
     ];
-    for &(start, end) in &numbers {
+    let mut o = Outcomes::default();
+    for &(start, end, in_string) in &numbers {
+        let (line, column) = line_column(&text, start);
         for extreme in &extremes {
             let mutated = format!("{}{extreme}{}", &text[..start], &text[end..]);
-            if let Ok(s) = Scenario::from_json(&mutated) {
-                let tasks: u64 = s.graph.operators.iter().map(|o| o.parallelism as u64).sum();
-                if tasks <= 64 {
-                    let mut sim = s.simulation().unwrap();
-                    for _ in 0..300 {
-                        sim.step();
+            let what = format!(
+                "{:?} → {extreme} at line {line} column {column}",
+                &text[start..end]
+            );
+            let s = match Scenario::from_json(&mutated) {
+                Ok(s) => s,
+                Err(e) => {
+                    let shown = e.to_string();
+                    match &e {
+                        ScenarioError::Syntax {
+                            line: l,
+                            column: c,
+                            message,
+                        } => {
+                            o.syntax += 1;
+                            assert!(!in_string, "{what}: inside a string, refused: {shown}");
+                            assert_eq!((*l, *c), (line, column), "{what}: {message}");
+                            assert!(message.contains(extreme.as_str()), "{what}: {message}");
+                        }
+                        ScenarioError::Setting(_) => {
+                            o.setting += 1;
+                            assert!(shown.contains(extreme.as_str()), "{what}: {shown}");
+                        }
+                        ScenarioError::Graph(_) => {
+                            o.graph += 1;
+                            assert!(!shown.is_empty(), "{what}");
+                        }
+                        other => panic!("{what}: refused as {other:?}"),
                     }
+                    continue;
                 }
+            };
+            // Accepted: the value is kept as written, and the file written back is the same.
+            let written = s.to_json();
+            if written != mutated {
+                let (a, b) = written
+                    .lines()
+                    .zip(mutated.lines())
+                    .find(|(a, b)| a != b)
+                    .unwrap_or_default();
+                panic!("{what}: written back differently: {a:?} where the file has {b:?}");
             }
+            let tasks: u64 = s.graph.operators.iter().map(|o| o.parallelism as u64).sum();
+            if tasks > 64 {
+                o.too_large += 1;
+                continue;
+            }
+            let mut sim = s.simulation().unwrap();
+            let mut now = sim.now();
+            for _ in 0..300 {
+                if sim.step().is_none() {
+                    break;
+                }
+                assert!(
+                    sim.now() >= now,
+                    "{what}: time went back from {now} to {}",
+                    sim.now()
+                );
+                now = sim.now();
+            }
+            o.ran += 1;
         }
     }
+    let texts = (numbers.len() * extremes.len()) as u64;
+    let accepted = o.ran + o.too_large;
+    let refused = o.syntax + o.setting + o.graph;
+    assert_eq!(accepted + refused, texts);
+    let pct = |n: u64| 100.0 * n as f64 / texts as f64;
+    eprintln!(
+        "{cuts} cuts of the file: all refused where the text ends\n\
+         {texts} files with a number replaced ({} numbers × {} values):\n  \
+         accepted: {accepted} ({:.1}%): {} ran (up to 300 steps), {} too large to run\n  \
+         refused: {refused} ({:.1}%): {} by the reader at the number, {} setting out of range, \
+         {} job graph",
+        numbers.len(),
+        extremes.len(),
+        pct(accepted),
+        o.ran,
+        o.too_large,
+        pct(refused),
+        o.syntax,
+        o.setting,
+        o.graph,
+    );
+    assert!(
+        pct(o.ran) >= 20.0,
+        "only {:.1}% accepted and ran",
+        pct(o.ran)
+    );
+    assert!(pct(refused) >= 20.0, "only {:.1}% refused", pct(refused));
+    assert!(o.setting > 0 && o.graph > 0, "{o:?}");
 }
 
 #[test]
