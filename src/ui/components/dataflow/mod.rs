@@ -1,0 +1,297 @@
+//! The dataflow view: operators, subtasks, channels and alignment buffers in SVG, with the
+//! moving items painted on a canvas over it every animation frame.
+//!
+//! The animation loop lives here (`animation.rs`): each frame it tells the reducer the time (which may run
+//! engine events) and repaints the items if anything they depend on changed. Clicks are
+//! resolved in one place (`pick.rs`): an item under the pointer first, else the subtask or channel whose
+//! element carries `data-sel`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::buffer::{alignment_buffer, BufferProps};
+use super::channel::{Channel, ChannelProps};
+use super::item::{self, Placed};
+use super::operator::{operator, OperatorProps};
+use super::subtask::{subtask, SubtaskProps};
+use crate::engine::view;
+use crate::engine::{Action, ChannelId, TaskId};
+use crate::i18n::Lang;
+use crate::ui::state::{RunRef, Selection};
+
+mod animation;
+mod pick;
+mod scene;
+mod wording;
+
+use pick::{pick, Picked};
+use scene::Scene;
+use wording::task_text;
+pub use wording::{state_text, status_text};
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct DataflowProps {
+    pub run: RunRef,
+    pub version: u64,
+    pub selection: Option<Selection>,
+    pub manual: bool,
+    pub lang: Lang,
+    pub on_select: Callback<Option<Selection>>,
+    pub on_deliver: Callback<ChannelId>,
+    pub on_poke: Callback<TaskId>,
+    /// Called with the timestamp of every animation frame.
+    pub on_frame: Callback<f64>,
+}
+
+/// Everything the animation loop reads, refreshed on every render.
+struct LoopInputs {
+    run: RunRef,
+    selection: Option<Selection>,
+    on_frame: Callback<f64>,
+}
+
+#[function_component(Dataflow)]
+pub fn dataflow(p: &DataflowProps) -> Html {
+    let s = p.lang.strings();
+    let canvas = use_node_ref();
+    let stage = use_node_ref();
+    let inputs = use_mut_ref(|| LoopInputs {
+        run: p.run.clone(),
+        selection: p.selection,
+        on_frame: p.on_frame.clone(),
+    });
+    {
+        let mut i = inputs.borrow_mut();
+        i.run = p.run.clone();
+        i.selection = p.selection;
+        i.on_frame = p.on_frame.clone();
+    }
+    {
+        let canvas = canvas.clone();
+        let inputs = inputs.clone();
+        use_effect_with((), move |_| {
+            let frames = animation::start(canvas, inputs);
+            move || {
+                let _keep_until_unmount = frames;
+            }
+        });
+    }
+
+    let run = p.run.0.borrow();
+    let sim = run.sim();
+    let phys = sim.physical();
+    // The run's layout is made with it, so the run's serial stands for both.
+    let scene = use_memo(run.serial, |_| Scene::new(phys, &run.layout));
+    let layout = &run.layout;
+    let m = layout.metrics;
+    let detailed = layout.detailed;
+    let deliverable: Vec<ChannelId> = if p.manual {
+        sim.enabled_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Deliver { channel } => Some(channel),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let pokeable: Vec<TaskId> = if p.manual {
+        sim.enabled_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Replay { task } | Action::Emit { task } => Some(task),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let min_latency = sim.channels().iter().map(|c| c.latency).min().unwrap_or(1);
+    let in_flight: usize = sim.channels().iter().map(|c| c.items().len()).sum();
+    let acked_in_progress = |t: TaskId| {
+        sim.coordinator()
+            .in_progress()
+            .filter(|&n| sim.coordinator().acked_by(n, t))
+            .last()
+    };
+
+    let operators = phys.graph.operators.iter().enumerate().map(|(o, op)| {
+        operator(&OperatorProps {
+            testid: scene.operators[o].0.clone(),
+            name: scene.operators[o].1.clone(),
+            kind: AttrValue::Static((s.operator_kind)(&op.kind)),
+            parallelism: op.parallelism,
+            rect: layout.operators[o].rect,
+            font: layout.metrics.font,
+        })
+    });
+    let channels = phys.channels.iter().enumerate().map(|(c, _)| {
+        let id = c as ChannelId;
+        let ch = &sim.channels()[c];
+        let slow = ch.latency >= 2 * min_latency;
+        // Only the detailed drawing shows the label: no string per channel otherwise.
+        let slow_label = match (slow && detailed, !ch.fifo && detailed) {
+            (true, true) => AttrValue::from(format!("{} · {}", (s.slow)(ch.latency), s.non_fifo)),
+            (true, false) => AttrValue::from((s.slow)(ch.latency)),
+            (false, true) => AttrValue::Static(s.non_fifo),
+            (false, false) => AttrValue::Static(""),
+        };
+        let props = ChannelProps {
+            id,
+            testid: scene.channels[c].clone(),
+            path: layout.channels[c].clone(),
+            d: scene.paths[c].clone(),
+            blocked: view::is_blocked(sim, id),
+            queued: if detailed { ch.items().len() as u32 } else { 0 },
+            deliverable: deliverable.contains(&id),
+            selected: p.selection == Some(Selection::Channel(id)),
+            slow,
+            detailed,
+            blocked_label: AttrValue::Static(s.blocked),
+            slow_label,
+            recording: view::persisting_checkpoint(sim, id),
+            non_fifo: !ch.fifo,
+            dropped: view::dropped_on(sim, id),
+            label: detailed.then(|| {
+                AttrValue::from(format!(
+                    "{} {} → {}",
+                    s.channel,
+                    phys.tasks[phys.channels[c].from as usize].name,
+                    phys.tasks[phys.channels[c].to as usize].name
+                ))
+            }),
+        };
+        html! { <Channel key={c} ..props /> }
+    });
+    let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {
+        let id = c as ChannelId;
+        if let Some((n, log)) = view::back_edge_log(sim, id) {
+            return Some(alignment_buffer(&BufferProps {
+                testid: AttrValue::from(format!("log-{}", phys.channel_name(id))),
+                path: layout.channels[c].clone(),
+                metrics: m,
+                held: log,
+                lang: p.lang,
+                log: Some(n),
+            }));
+        }
+        let held = view::held_items(sim, id);
+        if held.is_empty() && !detailed {
+            return None;
+        }
+        Some(alignment_buffer(&BufferProps {
+            testid: scene.buffers[c].clone(),
+            path: layout.channels[c].clone(),
+            metrics: m,
+            held,
+            lang: p.lang,
+            log: None,
+        }))
+    });
+    let subtasks = phys.tasks.iter().enumerate().map(|(t, _)| {
+        let id = t as TaskId;
+        let status = view::task_status(sim, id);
+        let task = &sim.tasks()[t];
+        subtask(&SubtaskProps {
+            id,
+            testid: scene.subtasks[t].0.clone(),
+            name: scene.subtasks[t].1.clone(),
+            rect: layout.subtasks[t].rect,
+            ports: layout.subtasks[t].inputs.clone(),
+            status_text: AttrValue::from(status_text(s, &status)),
+            state_text: AttrValue::from(if detailed {
+                task_text(s, sim, task)
+            } else {
+                String::new()
+            }),
+            status,
+            acked: acked_in_progress(id),
+            pokeable: pokeable.contains(&id),
+            selected: p.selection == Some(Selection::Task(id)),
+            detailed,
+        })
+    });
+
+    let onclick = {
+        let run = p.run.clone();
+        let stage = stage.clone();
+        let manual = p.manual;
+        let on_select = p.on_select.clone();
+        let on_deliver = p.on_deliver.clone();
+        let on_poke = p.on_poke.clone();
+        Callback::from(move |e: MouseEvent| {
+            let picked = pick(&run, &stage, &e);
+            match picked {
+                Picked::Item(it) if manual => on_deliver.emit(it.channel),
+                Picked::Item(it) => on_select.emit(Some(Selection::Item {
+                    channel: it.channel,
+                    item: it.kind,
+                })),
+                Picked::Channel(c) if manual => on_deliver.emit(c),
+                Picked::Channel(c) => on_select.emit(Some(Selection::Channel(c))),
+                Picked::Task(t) if manual => on_poke.emit(t),
+                Picked::Task(t) => on_select.emit(Some(Selection::Task(t))),
+                Picked::Nothing => on_select.emit(None),
+            }
+        })
+    };
+
+    // The keyboard's click: Enter or Space on a focused subtask or channel.
+    let onkeydown = {
+        let manual = p.manual;
+        let on_select = p.on_select.clone();
+        let on_deliver = p.on_deliver.clone();
+        let on_poke = p.on_poke.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if !matches!(e.key().as_str(), "Enter" | " ") {
+                return;
+            }
+            let Some(sel) = e
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|el| el.get_attribute("data-sel"))
+            else {
+                return;
+            };
+            let id = |v: &str| v.parse::<u32>().ok();
+            let picked = match sel.split_once(':') {
+                Some(("t", v)) => id(v).map(Picked::Task),
+                Some(("c", v)) => id(v).map(Picked::Channel),
+                _ => None,
+            };
+            e.prevent_default();
+            match picked {
+                Some(Picked::Channel(c)) if manual => on_deliver.emit(c),
+                Some(Picked::Channel(c)) => on_select.emit(Some(Selection::Channel(c))),
+                Some(Picked::Task(t)) if manual => on_poke.emit(t),
+                Some(Picked::Task(t)) => on_select.emit(Some(Selection::Task(t))),
+                _ => {}
+            }
+        })
+    };
+    let mut class = classes!("stage");
+    if p.manual {
+        class.push("manual");
+    }
+    if !detailed {
+        class.push("compact");
+    }
+    if sim.restarting_at().is_some() {
+        class.push("down");
+    }
+    html! {
+        <div class={class} ref={stage} onclick={onclick} onkeydown={onkeydown} data-testid="dataflow" data-items={in_flight.to_string()}>
+            <svg class="graph" viewBox={format!("0 0 {} {}", layout.width.ceil() as u32, layout.height.ceil() as u32)}
+                preserveAspectRatio="xMidYMid meet" role="group" aria-label={s.dataflow}
+                style={format!("--font:{}px", super::item::fmt(m.font))}>
+                <g class="operators">{ for operators }</g>
+                <g class="channels">{ for channels }</g>
+                <g class="subtasks">{ for subtasks }</g>
+                <g class="buffers">{ for buffers }</g>
+            </svg>
+            <canvas class="items" ref={canvas} aria-hidden="true"></canvas>
+        </div>
+    }
+}

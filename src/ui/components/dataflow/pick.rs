@@ -1,0 +1,51 @@
+//! Hit-testing: what a click on the stage points at — an item under the pointer first (items
+//! are painted on a canvas, so they are found by geometry), else the subtask or channel whose
+//! element carries `data-sel`.
+
+use super::*;
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(super) enum Picked {
+    Item(Placed),
+    Channel(ChannelId),
+    Task(TaskId),
+    Nothing,
+}
+
+/// What a click on the stage points at.
+pub(super) fn pick(run: &RunRef, stage: &NodeRef, e: &MouseEvent) -> Picked {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = stage.cast::<web_sys::Element>() {
+            let rect = el.get_bounding_client_rect();
+            let run = run.0.borrow();
+            let l = &run.layout;
+            let f = crate::ui::layout::fit(l.width, l.height, rect.width(), rect.height());
+            let at = f.to_layout(
+                e.client_x() as f64 - rect.left(),
+                e.client_y() as f64 - rect.top(),
+            );
+            let items = item::place(run.sim(), l, run.clock);
+            if let Some(it) = item::hit(&items, at, &l.metrics) {
+                return Picked::Item(it);
+            }
+        }
+        let sel = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("[data-sel]").ok().flatten())
+            .and_then(|el| el.get_attribute("data-sel"));
+        if let Some(sel) = sel {
+            let id = sel.get(2..).and_then(|n| n.parse::<u32>().ok());
+            match (sel.get(..2), id) {
+                (Some("c:"), Some(c)) => return Picked::Channel(c),
+                (Some("t:"), Some(t)) => return Picked::Task(t),
+                _ => {}
+            }
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (run, stage, e, item::hit);
+    Picked::Nothing
+}
