@@ -16,7 +16,7 @@ impl Simulation {
     /// is not listed, nor are the settings (pause, latency, FIFO).
     pub fn enabled_actions(&self) -> Vec<Action> {
         let mut actions = Vec::new();
-        if self.down_until.is_some() {
+        if self.life.down_until.is_some() {
             actions.push(Action::Restart);
             return actions;
         }
@@ -37,7 +37,7 @@ impl Simulation {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
-        if !self.job_done
+        if !self.life.done
             && self.coordinator.earliest_trigger(self.clock.now) == Some(self.clock.now)
         {
             actions.push(Action::Trigger);
@@ -75,7 +75,7 @@ impl Simulation {
                 | Action::TimeOutAlignment { .. }
                 | Action::Initiate { .. }
         );
-        if runs && self.down_until.is_some() {
+        if runs && self.life.down_until.is_some() {
             return Err(ActionError::Restarting);
         }
         let channel = |c: ChannelId| {
@@ -120,7 +120,7 @@ impl Simulation {
                 }
             }
             Action::Trigger => {
-                if self.job_done {
+                if self.life.done {
                     return Err(ActionError::JobFinished);
                 }
                 if self.coordinator.earliest_trigger(self.clock.now) != Some(self.clock.now) {
@@ -153,7 +153,7 @@ impl Simulation {
                 if !self.config.mode.processes_initiate() {
                     return Err(ActionError::NotChandyLamport);
                 }
-                if self.job_done {
+                if self.life.done {
                     return Err(ActionError::JobFinished);
                 }
                 if self.coordinator.earliest_trigger(self.clock.now) != Some(self.clock.now) {
@@ -165,17 +165,17 @@ impl Simulation {
             }
             Action::Fail { task: t } => {
                 task(t)?;
-                if self.job_done {
+                if self.life.done {
                     return Err(ActionError::JobFinished);
                 }
             }
             Action::FailJob => {
-                if self.job_done {
+                if self.life.done {
                     return Err(ActionError::JobFinished);
                 }
             }
             Action::Restart => {
-                if self.down_until.is_none() {
+                if self.life.down_until.is_none() {
                     return Err(ActionError::NotRestarting);
                 }
             }

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::barrier::{BarrierMode, CheckpointId};
+use super::initiators::Start;
 use super::physical::TaskId;
 use super::queue::Due;
 use super::record::ItemKind;
@@ -165,7 +166,7 @@ impl Simulation {
             checkpoint: n,
             consistent: gs.verdict.ok(),
         });
-        let job_done = self.final_checkpoint == Some(n);
+        let job_done = self.life.final_checkpoint == Some(n);
         // Notify-complete: transactional sinks commit what their snapshot pre-committed.
         for snap in &gs.tasks {
             if !self.phys.operator_of(snap.task).kind.is_transactional() {
@@ -205,7 +206,7 @@ impl Simulation {
             }
         }
         if job_done {
-            self.job_done = true;
+            self.life.done = true;
             self.events.push(Event::JobFinished { checkpoint: n });
         }
         self.after_checkpoint_end();
@@ -225,21 +226,18 @@ impl Simulation {
             .push(Event::CheckpointTriggered { checkpoint: n });
         let deadline = self.clock.now.saturating_add(self.coordinator.timeout);
         self.schedule(deadline, Due::Expire(n));
-        let chandy_lamport = self.config.mode == BarrierMode::ChandyLamport;
-        if chandy_lamport && (initiator.is_some() || !self.initiate_together) {
-            // One process initiates, chosen by hand or the next in turn.
-            let who = initiator.or_else(|| {
-                let k = self.next_initiator as usize % self.initiators.len().max(1);
-                self.next_initiator = self.next_initiator.wrapping_add(1);
-                self.initiators.get(k).copied()
-            });
-            if let Some(t) = who {
-                self.initiate(t, n);
+        let chandy_lamport = self.config.mode.processes_initiate();
+        if chandy_lamport {
+            if let Start::Alone(who) = self.initiators.start(initiator) {
+                // One process initiates, chosen by hand or the next in turn.
+                if let Some(t) = who {
+                    self.initiate(t, n);
+                }
+                return;
             }
-            return;
         }
         if self.tasks.iter().all(|t| t.finished) {
-            self.final_checkpoint = Some(n);
+            self.life.final_checkpoint = Some(n);
         }
         // Sources snapshot their offsets and inject the barrier; finished tasks acknowledge
         // with their final state (checkpoints after tasks finish).
@@ -348,12 +346,12 @@ impl Simulation {
             .coordinator
             .tolerable_failed
             .is_some_and(|tolerable| failed > tolerable)
-            && !self.job_failing
+            && !self.life.failing
         {
             // Too many failed checkpoints in a row: the job fails, and restarts from the
             // latest completed checkpoint as after any failure (`recovery.rs`), as the next
             // step — not in the middle of this one.
-            self.job_failing = true;
+            self.life.failing = true;
             self.events.push(Event::JobFailed {
                 failed_checkpoints: failed,
             });

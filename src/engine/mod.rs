@@ -31,6 +31,8 @@ pub mod coordinator;
 pub mod flow;
 pub mod gate;
 pub mod history;
+pub mod initiators;
+pub mod lifecycle;
 pub mod model;
 mod names;
 mod network;

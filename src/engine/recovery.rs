@@ -61,7 +61,7 @@ impl Simulation {
     /// Plans a failure of subtask `task` at virtual time `at` (a scenario's `failures`, or
     /// `abs-sim run --fail`). A failure planned after the job has finished does not happen.
     pub fn plan_failure(&mut self, task: TaskId, at: u64) {
-        self.planned.push(PlannedFailure {
+        self.life.planned.push(PlannedFailure {
             task,
             at,
             applied: false,
@@ -71,11 +71,12 @@ impl Simulation {
 
     /// The planned failure that is due before anything else is, if any.
     pub(super) fn planned_failure_due(&self) -> Option<usize> {
-        if self.job_done || self.planned.is_empty() {
+        if self.life.done || self.life.planned.is_empty() {
             return None;
         }
         let next = self.clock.first_time();
         let (i, f) = self
+            .life
             .planned
             .iter()
             .enumerate()
@@ -86,7 +87,8 @@ impl Simulation {
 
     /// The next planned failure of task `t` that has not happened, if any.
     pub(super) fn next_planned_failure_of(&self, t: TaskId) -> Option<usize> {
-        self.planned
+        self.life
+            .planned
             .iter()
             .enumerate()
             .filter(|(_, f)| f.task == t && !f.applied && !f.skipped)
@@ -174,16 +176,16 @@ impl Simulation {
                 }
             }
         }
-        self.final_checkpoint = None;
-        self.job_failing = false;
+        self.life.final_checkpoint = None;
+        self.life.failing = false;
         self.coordinator.trigger_waiting = false;
         self.coordinator.failed_in_a_row = 0;
-        if self.down_until.is_none() || task.is_some() {
-            self.failed_task = task;
+        if self.life.down_until.is_none() || task.is_some() {
+            self.life.failed_task = task;
         }
-        self.down_until = Some(restart_at);
+        self.life.down_until = Some(restart_at);
         self.schedule(restart_at, Due::Restart);
-        self.recoveries.push(Recovery {
+        self.life.recoveries.push(Recovery {
             failed: task,
             failed_at: self.clock.now,
             restored_at: None,
@@ -197,7 +199,7 @@ impl Simulation {
     /// The restart delay is over: every task restores the latest completed checkpoint (or
     /// starts afresh), recorded channel state goes back on its channels, sources rewind.
     pub(super) fn restart(&mut self) {
-        self.down_until = None;
+        self.life.down_until = None;
         let latest: Option<Rc<GlobalState>> = self.coordinator.retained.back().cloned();
         let phys = Rc::clone(&self.phys);
         let mut rewound = Vec::new();
@@ -308,7 +310,7 @@ impl Simulation {
         for &(task, from, to) in &rewound {
             self.events.push(Event::Rewound { task, from, to });
         }
-        if let Some(r) = self.recoveries.last_mut() {
+        if let Some(r) = self.life.recoveries.last_mut() {
             r.restored_at = Some(self.clock.now);
             r.checkpoint = checkpoint;
             r.rewound = rewound;

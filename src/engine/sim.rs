@@ -13,10 +13,12 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::barrier::{BarrierHandler, BarrierMode, CheckpointId, Output};
+use super::barrier::{BarrierHandler, BarrierMode, Output};
 use super::clock::Clock;
 use super::coordinator::Coordinator;
 use super::flow::FlowControl;
+use super::initiators::Initiators;
+use super::lifecycle::Lifecycle;
 use super::model::{Config, JobGraph, OperatorKind};
 use super::network::{Channel, Hold};
 use super::physical::{GraphError, Physical, TaskId};
@@ -59,28 +61,14 @@ pub struct Simulation {
     pub(super) next_record: RecordId,
     pub(super) coordinator: Coordinator,
     pub(super) events: Vec<Event>,
-    /// The checkpoint triggered once every task had finished; its completion ends the job.
-    pub(super) final_checkpoint: Option<CheckpointId>,
-    /// The final checkpoint completed: nothing more happens.
-    pub(super) job_done: bool,
-    /// More checkpoints failed in a row than tolerated: the job fails in the next step.
-    pub(super) job_failing: bool,
-    /// The job is down after a failure and restarts at this time.
-    pub(super) down_until: Option<u64>,
-    /// The task whose failure brought the job down (none: too many failed checkpoints).
-    pub(super) failed_task: Option<TaskId>,
-    /// Failures the scenario plans (`recovery.rs`), in the order given.
-    pub(super) planned: Vec<PlannedFailure>,
-    /// Every restart so far, oldest first.
-    pub(super) recoveries: Vec<Recovery>,
+    /// Where the job is: running, down until its restart, failing, finishing, done; its
+    /// planned failures and restarts (`lifecycle.rs`).
+    pub(super) life: Lifecycle,
     pub(super) scratch: Vec<Output<Record>>,
     /// Credit-based flow control (`flow.rs`).
     pub(super) flow: FlowControl,
-    /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]), and
-    /// whether all of them at once (the sources of a dataflow) or one after another.
-    pub(super) initiators: Vec<TaskId>,
-    pub(super) initiate_together: bool,
-    pub(super) next_initiator: u32,
+    /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]).
+    pub(super) initiators: Initiators,
 }
 
 impl Simulation {
@@ -141,17 +129,9 @@ impl Simulation {
             channels,
             next_record: 1,
             events: Vec::new(),
-            final_checkpoint: None,
-            job_done: false,
-            job_failing: false,
-            down_until: None,
-            failed_task: None,
-            planned: Vec::new(),
-            recoveries: Vec::new(),
+            life: Lifecycle::default(),
             scratch: Vec::new(),
-            initiators,
-            initiate_together,
-            next_initiator: 0,
+            initiators: Initiators::new(initiators, initiate_together),
         };
         sim.start();
         Ok(sim)
@@ -274,29 +254,29 @@ impl Simulation {
     /// True once every task has finished (bounded sources ended and every input closed):
     /// the job is over and nothing more will be triggered.
     pub fn job_finished(&self) -> bool {
-        self.job_done
+        self.life.done
     }
 
     /// While the job is down after a failure: the time it restarts.
     pub fn restarting_at(&self) -> Option<u64> {
-        self.down_until
+        self.life.down_until
     }
 
     /// While the job is down: the task whose failure brought it down (none when too many
     /// checkpoints failed in a row).
     pub fn failed_task(&self) -> Option<TaskId> {
-        self.down_until.and(self.failed_task)
+        self.life.down_until.and(self.life.failed_task)
     }
 
     /// Every restart so far, oldest first: what was restored, which sources rewound, which
     /// records at-least-once will count twice.
     pub fn recoveries(&self) -> &[Recovery] {
-        &self.recoveries
+        &self.life.recoveries
     }
 
     /// The failures the scenario plans, with whether each has happened (or was skipped).
     pub fn planned_failures(&self) -> &[PlannedFailure] {
-        &self.planned
+        &self.life.planned
     }
 
     /// What the last action did.
@@ -381,12 +361,12 @@ impl Simulation {
                 self.clock.now = self
                     .clock
                     .now
-                    .max(self.down_until.unwrap_or(self.clock.now));
+                    .max(self.life.down_until.unwrap_or(self.clock.now));
                 self.restart();
             }
             Action::SkipFailure { task } => {
                 if let Some(i) = self.next_planned_failure_of(task) {
-                    self.planned[i].skipped = true;
+                    self.life.planned[i].skipped = true;
                 }
             }
         }
@@ -399,7 +379,7 @@ impl Simulation {
         self.events.clear();
         loop {
             if let Some(i) = self.planned_failure_due() {
-                let failure = &mut self.planned[i];
+                let failure = &mut self.life.planned[i];
                 failure.applied = true;
                 let (task, at) = (failure.task, failure.at);
                 self.clock.now = self.clock.now.max(at);
@@ -549,7 +529,7 @@ impl Simulation {
                     Action::Emit { task: t }
                 }
                 Due::Trigger => {
-                    if self.job_done || self.final_checkpoint.is_some() {
+                    if self.life.done || self.life.final_checkpoint.is_some() {
                         // The job is over, or its final checkpoint is running: no more.
                         continue;
                     }
@@ -559,7 +539,7 @@ impl Simulation {
                             self.clock.now = time;
                             self.clock.steps += 1;
                             self.trigger();
-                            if self.final_checkpoint.is_none() && interval != u64::MAX {
+                            if self.life.final_checkpoint.is_none() && interval != u64::MAX {
                                 self.schedule(time.saturating_add(interval), Due::Trigger);
                             }
                             Action::Trigger
@@ -596,7 +576,7 @@ impl Simulation {
                     Action::Expire { checkpoint: id }
                 }
                 Due::FailJob => {
-                    if !self.job_failing || self.job_done {
+                    if !self.life.failing || self.life.done {
                         continue;
                     }
                     self.clock.now = time;
@@ -605,7 +585,7 @@ impl Simulation {
                     Action::FailJob
                 }
                 Due::Restart => {
-                    if self.down_until != Some(time) {
+                    if self.life.down_until != Some(time) {
                         continue;
                     }
                     self.clock.now = time;

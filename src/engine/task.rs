@@ -305,7 +305,7 @@ impl Simulation {
         self.tasks[t as usize].finished = true;
         self.broadcast(t, ItemKind::EndOfPartition);
         self.events.push(Event::TaskFinished { task: t });
-        if self.tasks.iter().all(|task| task.finished) && self.final_checkpoint.is_none() {
+        if self.tasks.iter().all(|task| task.finished) && self.life.final_checkpoint.is_none() {
             self.schedule(self.clock.now, Due::Trigger);
         }
     }
