@@ -39,9 +39,9 @@ pub(super) struct Relief {
 
 impl FlowControl {
     pub(super) fn new(tasks: usize) -> FlowControl {
-        FlowControl {
-            tasks: vec![Credit::default(); tasks],
-        }
+        let mut credits = Vec::with_capacity(tasks);
+        credits.resize_with(tasks, Credit::default);
+        FlowControl { tasks: credits }
     }
 
     /// Whether an output channel of `t` is full: then it takes no ordinary input, replays
@@ -99,6 +99,11 @@ impl FlowControl {
 
     /// After a failure: no credit owed, nothing stalled (the channels are empty).
     pub(super) fn reset(&mut self) {
-        self.tasks.fill(Credit::default());
+        for credit in &mut self.tasks {
+            credit.full_outputs = 0;
+            credit.backpressured = false;
+            credit.stalled.clear();
+            credit.stalled_emit = false;
+        }
     }
 }

@@ -204,6 +204,7 @@ impl Simulation {
 
     /// What this run's snapshots do, as the page's views ask it (one answer, from the mode,
     /// the settings and the graph).
+    #[inline(never)]
     pub fn capabilities(&self) -> Capabilities {
         let mode = self.config.mode;
         Capabilities {

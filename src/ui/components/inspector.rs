@@ -10,7 +10,6 @@ use super::item::{item_glyph, ItemGlyphProps};
 use super::recovery::final_differences;
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::{ItemKind, Payload};
-use crate::engine::sim::Capabilities;
 use crate::engine::snapshot::{GlobalState, TaskMetrics, TaskState};
 use crate::engine::view;
 use crate::engine::{ChannelId, CheckpointId, Simulation, TaskId};
@@ -331,7 +330,7 @@ fn checkpoints(
         return html! { <p class="hint">{ s.no_checkpoints }</p> };
     }
     let skip = list.len().saturating_sub(MAX_ROWS);
-    let figures = Figures::of(sim.capabilities());
+    let figures = Figures::of(sim);
     let rows = list.iter().skip(skip).rev().map(|c| {
         let gs = coord.global_state(c.id);
         let f = gs.map(view::checkpoint_figures);
@@ -394,7 +393,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             <tr key={t.task}>
                 <th scope="row">{ name }</th>
                 <td class="state-cell">{ state_full(s, sim, &t.state, &[]) }</td>
-                { cells(task_figures(Figures::of(sim.capabilities()), &t.metrics)) }
+                { cells(task_figures(Figures::of(sim), &t.metrics)) }
             </tr>
         }
     });
@@ -466,7 +465,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             </dl>
             <h4>{ s.task_states }</h4>
             <table class="state-table" data-testid="task-states">
-                { head(&[&[s.subtask, s.state][..], &mode_heads(s, Figures::of(sim.capabilities())), &[s.state_size]].concat()) }
+                { head(&[&[s.subtask, s.state][..], &mode_heads(s, Figures::of(sim)), &[s.state_size]].concat()) }
                 <tbody>{ for task_rows }</tbody>
             </table>
             if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
@@ -493,7 +492,9 @@ enum Figures {
 }
 
 impl Figures {
-    fn of(caps: Capabilities) -> Figures {
+    #[inline(never)]
+    fn of(sim: &Simulation) -> Figures {
+        let caps = sim.capabilities();
         if caps.blocks_inputs {
             Figures::Alignment
         } else if caps.persists_in_flight {
