@@ -1,7 +1,7 @@
 //! What may be done now, and why an action is refused: the checks every manual action
 //! passes before it changes anything.
 
-use super::network::Hold;
+use super::channel::Hold;
 use super::sim::Simulation;
 use super::vocab::{ChannelId, TaskId};
 

@@ -23,6 +23,17 @@ pub enum CheckpointStatus {
     Aborted { reason: AbortReason },
 }
 
+impl CheckpointStatus {
+    /// The status as the page's attributes and the host API spell it (the trace's `status`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            CheckpointStatus::InProgress => "in-progress",
+            CheckpointStatus::Completed => "completed",
+            CheckpointStatus::Aborted { .. } => "aborted",
+        }
+    }
+}
+
 /// The coordinator's line for one checkpoint, as the page's checkpoint list shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckpointSummary {

@@ -3,8 +3,10 @@
 //! a restart is `recovery.rs`; this part holds where the job is in that cycle, the failures the
 //! scenario plans and every restart so far.
 
-use super::recovery::{PlannedFailure, Recovery};
-use super::vocab::{CheckpointId, TaskId};
+use serde::Serialize;
+
+use super::snapshot::Crossing;
+use super::vocab::{ChannelId, CheckpointId, TaskId};
 
 #[derive(Clone, Debug, Default)]
 pub struct Lifecycle {
@@ -22,4 +24,35 @@ pub struct Lifecycle {
     pub(super) planned: Vec<PlannedFailure>,
     /// Every restart so far, oldest first.
     pub(super) recoveries: Vec<Recovery>,
+}
+
+/// A failure the scenario plans: subtask `task` fails at virtual time `at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PlannedFailure {
+    pub task: TaskId,
+    pub at: u64,
+    /// It happened.
+    pub applied: bool,
+    /// The user chose a future without it ([`super::vocab::Action::SkipFailure`]).
+    pub skipped: bool,
+}
+
+/// One restart: what brought the job down, what it restored, and what that will cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recovery {
+    /// The task that failed (none: too many checkpoints failed in a row).
+    pub failed: Option<TaskId>,
+    pub failed_at: u64,
+    /// When the tasks restored (none while the job is still down).
+    pub restored_at: Option<u64>,
+    /// The checkpoint restored; none when no checkpoint had completed (a fresh start).
+    pub checkpoint: Option<CheckpointId>,
+    /// Channels that lost items at the failure, with how many (in flight or queued).
+    pub dropped: Vec<(ChannelId, u32)>,
+    /// Sources that rewound: (task, offset read up to, offset restored).
+    pub rewound: Vec<(TaskId, u64, u64)>,
+    /// At-least-once: the records the restored state already holds although their senders'
+    /// snapshots had not sent them — each entered its receiver's state after that input's
+    /// barrier had arrived, before the receiver's snapshot. The replay counts them again.
+    pub duplicates: Vec<Crossing>,
 }

@@ -25,6 +25,7 @@
 
 pub mod action;
 pub mod barrier;
+pub mod channel;
 mod checkpoint;
 pub mod clock;
 pub mod coordinator;
@@ -32,6 +33,7 @@ pub mod flow;
 pub mod gate;
 pub mod history;
 pub mod initiators;
+mod input;
 pub mod lifecycle;
 pub mod model;
 mod names;

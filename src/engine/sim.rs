@@ -14,16 +14,16 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::barrier::{BarrierHandler, BarrierMode, Output};
+use super::channel::{Channel, Hold};
 use super::clock::Clock;
 use super::coordinator::Coordinator;
 use super::flow::FlowControl;
 use super::initiators::Initiators;
 use super::lifecycle::Lifecycle;
+use super::lifecycle::{PlannedFailure, Recovery};
 use super::model::{Config, JobGraph, OperatorKind};
-use super::network::{Channel, Hold};
 use super::physical::{GraphError, Physical, TaskId};
 use super::record::{Payload, Record, RecordId};
-use super::recovery::{PlannedFailure, Recovery};
 use super::snapshot::TaskState;
 use super::task::Task;
 use super::trace::Event;

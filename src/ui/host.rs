@@ -12,7 +12,6 @@
 //! about ten a second while playing. The message text is made here (plain Rust, tested
 //! natively); the page parses it into an object for `postMessage`.
 
-use super::components::coordinator::status_attr;
 use crate::engine::coordinator::CheckpointSummary;
 use crate::text::Quoted;
 
@@ -85,13 +84,7 @@ pub fn state_message(
 ) -> String {
     let list: Vec<String> = checkpoints
         .iter()
-        .map(|c| {
-            format!(
-                "{{\"id\":{},\"status\":\"{}\"}}",
-                c.id,
-                status_attr(&c.status)
-            )
-        })
+        .map(|c| format!("{{\"id\":{},\"status\":\"{}\"}}", c.id, c.status.name()))
         .collect();
     format!(
         "{{\"type\":\"abs:state\",\"step\":{step},\"time\":{time},\"playing\":{playing},\"preset\":{},\"mode\":{},\"checkpoints\":[{}]}}",

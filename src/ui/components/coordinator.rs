@@ -39,11 +39,7 @@ pub fn short_list(checkpoints: &[CheckpointSummary]) -> usize {
 }
 
 pub fn status_attr(s: &CheckpointStatus) -> &'static str {
-    match s {
-        CheckpointStatus::InProgress => "in-progress",
-        CheckpointStatus::Completed => "completed",
-        CheckpointStatus::Aborted { .. } => "aborted",
-    }
+    s.name()
 }
 
 pub fn status_icon(s: &CheckpointStatus) -> &'static str {

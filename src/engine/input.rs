@@ -1,0 +1,262 @@
+//! A subtask's input side: its barrier handler, what arrives, what the handler decides and how
+//! the task carries that out.
+
+use std::rc::Rc;
+
+use super::barrier::{BarrierMode, BarrierTake, CheckpointId, Output};
+use super::checkpoint::bump;
+use super::physical::TaskId;
+use super::queue::Due;
+use super::record::{ItemKind, Record};
+use super::sim::Simulation;
+
+use super::trace::{AbortReason, Event};
+
+impl Simulation {
+    pub(super) fn replay(&mut self, t: TaskId) {
+        // The replayed item's channel: its occupancy changes (left the buffer, maybe held
+        // again), which may give its sender credit back.
+        let channel = self.tasks[t as usize]
+            .handler
+            .peek_replay()
+            .and_then(|(input, _)| self.phys.tasks[t as usize].inputs.get(input as usize))
+            .copied();
+        let was_full = channel.is_some_and(|c| self.channels[c as usize].is_full());
+        self.hand_to_handler(t, None);
+        let task = &mut self.tasks[t as usize];
+        if !task.handler.has_replay() {
+            let parked = std::mem::take(&mut task.parked);
+            for c in parked {
+                self.schedule_channel(c);
+            }
+        }
+        if let Some(c) = channel {
+            self.refresh_credit(c, was_full);
+        }
+    }
+
+    /// Gives one arriving item (or, with `None`, the next replayed one) to the task's
+    /// barrier handler and carries out what the handler decides.
+    pub(super) fn hand_to_handler(&mut self, t: TaskId, arriving: Option<(u32, ItemKind)>) {
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        let task = &mut self.tasks[t as usize];
+        let item = match arriving {
+            Some((input, kind)) => {
+                task.handler.receive(input, kind.to_input(), &mut out);
+                Some((input, kind))
+            }
+            None => {
+                let next = task
+                    .handler
+                    .peek_replay()
+                    .map(|(input, item)| (input, ItemKind::from_input(item)));
+                task.handler.replay_one(&mut out);
+                if let Some((input, kind)) = next {
+                    let channel = self.phys.tasks[t as usize].inputs[input as usize];
+                    if matches!(kind, ItemKind::Record(_)) {
+                        let ch = &mut self.channels[channel as usize];
+                        ch.held = ch.held.saturating_sub(1);
+                    }
+                    let left = self.tasks[t as usize].handler.held_count();
+                    self.events.push(Event::Replayed {
+                        task: t,
+                        channel,
+                        item: kind,
+                        left,
+                    });
+                }
+                next
+            }
+        };
+        for o in out.drain(..) {
+            self.carry_out(t, o, item.map(|(_, kind)| kind));
+        }
+        self.scratch = out;
+        self.acknowledge_when_recorded(t);
+        self.schedule_replay(t);
+        self.finish_loop_if_drained(t);
+    }
+
+    /// Aligned with a timeout: task `t` has aligned checkpoint `n` too long; it goes on unaligned
+    /// for it.
+    pub(super) fn time_out_alignment(&mut self, t: TaskId, n: CheckpointId) {
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        self.events.push(Event::AlignmentTimedOut {
+            task: t,
+            checkpoint: n,
+        });
+        let task = &mut self.tasks[t as usize];
+        task.handler.time_out_alignment(&mut out);
+        for o in out.drain(..) {
+            self.carry_out(t, o, None);
+        }
+        self.scratch = out;
+        self.acknowledge_when_recorded(t);
+        self.schedule_replay(t);
+    }
+
+    /// A task with back-edges (an iteration's head) never sees them end by themselves: it
+    /// finishes once every other input has ended and nothing is left on its back-edges — no
+    /// record is still going round the loop. (This reads the back-edge channels only, which is
+    /// the whole loop when the feedback goes straight back to the task.)
+    pub(super) fn finish_loop_if_drained(&mut self, t: TaskId) {
+        if self.phys.back_edges.is_empty() {
+            return;
+        }
+        let phys = Rc::clone(&self.phys);
+        let info = &phys.tasks[t as usize];
+        let task = &self.tasks[t as usize];
+        if task.finished || task.handler.has_replay() {
+            return;
+        }
+        let (mut loops, mut regular) = (0, 0);
+        for (i, &c) in info.inputs.iter().enumerate() {
+            let back = phys.is_back_edge(phys.channels[c as usize].edge);
+            if back {
+                loops += 1;
+                if !self.channels[c as usize].items().is_empty() {
+                    return;
+                }
+            } else if !task.handler.is_closed(i as u32) {
+                return;
+            } else {
+                regular += 1;
+            }
+        }
+        // Only a loop fed from outside ends: processes in a cycle of their own (the token,
+        // the bank) run for ever.
+        if loops > 0 && regular > 0 {
+            self.finish(t);
+        }
+    }
+
+    /// Carries out one decision of the handler about `item` (what arrived or was replayed).
+    pub(super) fn carry_out(&mut self, t: TaskId, output: Output<Record>, item: Option<ItemKind>) {
+        let channel_of = |ch: u32| self.phys.tasks[t as usize].inputs[ch as usize];
+        match output {
+            Output::Record { ch, record } => {
+                let channel = channel_of(ch);
+                let early = self.tasks[t as usize].handler.early_on(ch);
+                self.channels[channel as usize].records_received += 1;
+                let sender = self.phys.channels[channel as usize].from;
+                self.coordinator.observe(t, sender, channel, record);
+                self.process(t, channel, record, early);
+            }
+            Output::Barrier {
+                ch,
+                id,
+                take,
+                have,
+                need,
+            } => {
+                let channel = channel_of(ch);
+                self.events.push(Event::Barrier {
+                    task: t,
+                    channel,
+                    checkpoint: id,
+                    take,
+                    have,
+                    need,
+                });
+                if let (Some(after), BarrierTake::First, BarrierMode::Aligned) = (
+                    self.config.aligned_checkpoint_timeout,
+                    take,
+                    self.config.mode,
+                ) {
+                    if have < need {
+                        let at = self.clock.now.saturating_add(after);
+                        self.schedule(at, Due::AlignmentTimeout(t, id));
+                    }
+                }
+            }
+            Output::Held { ch, held } => {
+                let channel = channel_of(ch);
+                if matches!(item, Some(ItemKind::Record(_))) {
+                    self.channels[channel as usize].held += 1;
+                }
+                let kind = item.unwrap_or(ItemKind::EndOfPartition);
+                self.events.push(Event::Held {
+                    task: t,
+                    channel,
+                    item: kind,
+                    held,
+                });
+                let task = &mut self.tasks[t as usize];
+                if let (ItemKind::Record(_), Some(n)) = (kind, task.handler.current_checkpoint()) {
+                    bump(&mut task.held_records, n);
+                }
+            }
+            Output::Unblocked { to_replay } => {
+                self.events.push(Event::Unblocked { task: t, to_replay });
+            }
+            Output::Triggered(n) => self.snapshot_task(t, n),
+            Output::Aborted(n) => {
+                self.events.push(Event::TaskAborted {
+                    task: t,
+                    checkpoint: n,
+                });
+                self.forget(t, n);
+                let task = &mut self.tasks[t as usize];
+                task.awaiting_ack.retain(|(id, _)| *id != n);
+                self.broadcast(t, ItemKind::Cancel(n));
+                if self
+                    .coordinator
+                    .abort(n, AbortReason::Declined { task: t }, self.clock.now)
+                {
+                    self.events.push(Event::CheckpointAborted {
+                        checkpoint: n,
+                        reason: AbortReason::Declined { task: t },
+                    });
+                    self.after_checkpoint_end();
+                }
+            }
+            Output::EndOfPartition(ch) => {
+                let channel = self.phys.tasks[t as usize].inputs[ch as usize];
+                self.events.push(Event::PartitionEnded { task: t, channel });
+                let inputs = self.phys.tasks[t as usize].inputs.len() as u32;
+                let handler = &self.tasks[t as usize].handler;
+                if (0..inputs).all(|i| handler.is_closed(i)) && !self.tasks[t as usize].finished {
+                    self.finish(t);
+                }
+            }
+            Output::ChannelState {
+                checkpoint,
+                ch,
+                record,
+            } => {
+                let channel = self.phys.tasks[t as usize].inputs[ch as usize];
+                self.events.push(Event::ChannelState {
+                    task: t,
+                    checkpoint,
+                    channel,
+                    record,
+                });
+                bump(&mut self.tasks[t as usize].persisted, checkpoint);
+                self.coordinator
+                    .record_channel_state(checkpoint, channel, record);
+            }
+        }
+    }
+
+    /// The task's input has ended (a bounded source read its whole log, or every input
+    /// channel closed). Checkpoints the coordinator triggered directly on it (its upstream had
+    /// finished) are snapshotted now, with the final state, and their barriers go downstream
+    /// ahead of the end of partition. When the last task finishes, one more checkpoint is due:
+    /// the final one, whose completion finishes the job (FLIP-147).
+    pub(super) fn finish(&mut self, t: TaskId) {
+        let direct = std::mem::take(&mut self.tasks[t as usize].direct);
+        for n in direct {
+            if self.coordinator.deadline(n).is_some() && !self.coordinator.acked_by(n, t) {
+                self.snapshot_task(t, n);
+            }
+        }
+        self.tasks[t as usize].finished = true;
+        self.broadcast(t, ItemKind::EndOfPartition);
+        self.events.push(Event::TaskFinished { task: t });
+        if self.tasks.iter().all(|task| task.finished) && self.life.final_checkpoint.is_none() {
+            self.schedule(self.clock.now, Due::Trigger);
+        }
+    }
+}
