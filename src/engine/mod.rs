@@ -13,15 +13,21 @@
 //! - **One set of barrier rules.** [`barrier::BarrierHandler`] is the only implementation of
 //!   `docs/barrier-rules.md`; simulated tasks and `abs-sim gate` both drive it.
 //!
-//! Map: [`model`] (job graph + coordinator config, serde) → [`physical`] (subtasks, channels,
-//! graph structure) → [`sim`] (`apply`/`step`), whose concerns live one per file: [`action`]
-//! (what may be done, and the checks), `queue` (time queue), `network` (channels, delivery,
-//! flow control), [`task`] (input side, barrier handler), `operator`, `routing`,
-//! `checkpoint` (the protocol), [`recovery`] (failure, restart, restore) — with [`coordinator`] and [`snapshot`] (global states and the
-//! consistency checker); [`history`] adds step back / seek / fork; [`trace`] holds the events,
-//! which carry the decisions made; [`view`] is what the page reads.
+//! Map: [`vocab`] (the shared words, a leaf) and [`model`] (job graph + coordinator config,
+//! serde) → [`physical`] (subtasks, channels, graph structure) → [`sim`] (`apply`/`step`), a
+//! dispatcher over parts that own their state — [`clock`] (time, steps, PRNG, time queue),
+//! [`flow`] (credit-based flow control), [`lifecycle`] (failures, restarts, the end of the
+//! job), [`initiators`] (who starts a Chandy-Lamport snapshot), [`coordinator`] and each
+//! task's [`barrier`] handler — with the behaviour one concern per file: [`action`] (what may
+//! be done, and the checks), `network` (the delivery discipline; [`channel`] is one channel),
+//! `input` (a task's input side; [`task`] is one task), `operator`, `routing`, `checkpoint`
+//! (the protocol), [`recovery`] (failure, restart, restore); [`snapshot`] (global states and
+//! the consistency checker); [`history`] adds step back / seek / fork; [`trace`] holds the
+//! events, which carry the decisions made; [`view`] is what the page reads.
 //!
-//! A new algorithm is a new file plus `Action`/`Event` variants, not a branch in `sim.rs`.
+//! A new barrier protocol is today a `barrier/` file, its `BarrierMode` and capability
+//! answers, plus its branches in `checkpoint.rs`, `input.rs` and `view/`; a new delivery
+//! discipline is a change to `network.rs` (`send`, `delivery_hold`).
 
 pub mod action;
 pub mod barrier;
