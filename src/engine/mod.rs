@@ -42,6 +42,7 @@ pub mod initiators;
 mod input;
 pub mod lifecycle;
 pub mod model;
+pub mod modes;
 mod names;
 mod network;
 mod operator;
