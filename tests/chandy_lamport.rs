@@ -827,6 +827,7 @@ fn barrier(ch: u32, id: u64, take: BarrierTake, have: u32, need: u32) -> Output<
         take,
         have,
         need,
+        unawaited: 0,
     }
 }
 

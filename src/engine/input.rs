@@ -150,6 +150,7 @@ impl Simulation {
                 take,
                 have,
                 need,
+                unawaited,
             } => {
                 let channel = channel_of(ch);
                 self.events.push(Event::Barrier {
@@ -158,6 +159,7 @@ impl Simulation {
                     checkpoint: id,
                     take,
                     have,
+                    unawaited,
                     need,
                 });
                 if let (Some(after), BarrierTake::First, BarrierMode::Aligned) = (

@@ -94,6 +94,10 @@ pub enum Event {
         take: BarrierTake,
         have: u32,
         need: u32,
+        /// Of `have`, the inputs counted without awaiting their barrier (back-edges, aligned
+        /// on a cyclic graph); written only when there are some.
+        #[serde(default, skip_serializing_if = "is_none_unawaited")]
+        unawaited: u32,
     },
     /// The item arrived on a blocked channel and went into the alignment buffer, which now
     /// holds `held` items of that channel (step ②).
@@ -251,4 +255,8 @@ pub enum Event {
         channel: ChannelId,
         latency: u64,
     },
+}
+
+fn is_none_unawaited(n: &u32) -> bool {
+    *n == 0
 }

@@ -262,7 +262,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 acked_note(*acked)
             )
         }
-        Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
+        Beat::Barrier { task, input: i, checkpoint: n, take, have, need, unawaited } => {
             let at = input(*task, *i);
             let (have, need) = (*have, *need);
             let waiting = need.saturating_sub(have);
@@ -282,7 +282,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                     "Barrier {n} came round the loop to {at} (a back-edge): {}'s log of what came round the loop for checkpoint {n} is complete.",
                     names.task(*task)
                 ),
-                BarrierMode::Aligned if have == need && names.back_edges(*task) > 0 => format!(
+                BarrierMode::Aligned if have == need && *unawaited > 0 => format!(
                     "Barrier {n} arrived on {at}, its last regular input: {} does not wait for its back-edge (that barrier would have to come round through itself) — it snapshots and forwards barrier {n} now, and logs what comes round the loop until barrier {n} does (ABS for cycles).",
                     names.task(*task)
                 ),
@@ -867,7 +867,7 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             "{} records offset {offset} for snapshot {n} and sends a marker on each output.",
             names.task(*task)
         ),
-        Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
+        Beat::Barrier { task, input: i, checkpoint: n, take, have, need, .. } => {
             let c = from(*task, *i);
             match take {
                 BarrierTake::Ignored => format!("A stray marker of snapshot {n} arrived on {c} and is ignored."),

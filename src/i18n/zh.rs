@@ -204,7 +204,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                 acked_note(*acked)
             )
         }
-        Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
+        Beat::Barrier { task, input: i, checkpoint: n, take, have, need, unawaited } => {
             let at = input(*task, *i);
             let (have, need) = (*have, *need);
             if *take == BarrierTake::Ignored {
@@ -218,7 +218,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
                     "屏障 {n} 繞環回到 {at}（回饋邊）：{} 為檢查點 {n} 記錄繞環記錄的日誌已完整。",
                     names.task(*task)
                 ),
-                BarrierMode::Aligned if have == need && names.back_edges(*task) > 0 => format!(
+                BarrierMode::Aligned if have == need && *unawaited > 0 => format!(
                     "屏障 {n} 到達 {at}，這是最後一個一般輸入：{} 不在回饋邊上等屏障（那要繞過它自己才會到）——它現在就做快照並轉發屏障 {n}，並把繞環回來的記錄記入日誌，直到屏障 {n} 繞回來（有環圖的 ABS）。",
                     names.task(*task)
                 ),
@@ -775,7 +775,7 @@ fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
             "{} 為快照 {n} 記錄偏移量 {offset}，並在每個輸出上送出標記。",
             names.task(*task)
         ),
-        Beat::Barrier { task, input: i, checkpoint: n, take, have, need } => {
+        Beat::Barrier { task, input: i, checkpoint: n, take, have, need, .. } => {
             let c = from(*task, *i);
             match take {
                 BarrierTake::Ignored => format!("快照 {n} 的一個多餘標記到達 {c}，被忽略。"),

@@ -40,6 +40,10 @@ pub(super) struct Aligned<R> {
     /// — snapshotted already, recording what its other inputs still send before their barrier
     /// — with the inputs that have delivered it.
     timed_out: Option<(CheckpointId, InputSet)>,
+    /// The running alignment began with the arrival being handled. If it ends in that same
+    /// arrival (a single open input, or the others are back-edges), no input ever waited, and
+    /// the end is not reported as an unblocking.
+    opened_now: bool,
 }
 
 impl<R> Default for Aligned<R> {
@@ -52,6 +56,7 @@ impl<R> Default for Aligned<R> {
             loops: InputSet::default(),
             logging: Vec::new(),
             timed_out: None,
+            opened_now: false,
         }
     }
 }
@@ -275,13 +280,7 @@ impl<R> Aligned<R> {
         match self.current() {
             Some(current) if id == current => {
                 self.blocked.insert(ch);
-                inputs.taken(
-                    ch,
-                    id,
-                    BarrierTake::Counted,
-                    &self.with_loops(&self.blocked),
-                    out,
-                );
+                self.taken(inputs, ch, id, BarrierTake::Counted, out);
                 self.trigger_if_aligned(inputs, out);
             }
             Some(current) if id > current => {
@@ -328,15 +327,11 @@ impl<R> Aligned<R> {
     ) {
         self.cursor.start(id);
         self.blocked.insert(ch);
-        inputs.taken(
-            ch,
-            id,
-            BarrierTake::First,
-            &self.with_loops(&self.blocked),
-            out,
-        );
+        self.taken(inputs, ch, id, BarrierTake::First, out);
         // With a single open channel the first barrier is the last one too.
+        self.opened_now = true;
         self.trigger_if_aligned(inputs, out);
+        self.opened_now = false;
     }
 
     fn trigger_if_aligned(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) {
@@ -352,6 +347,21 @@ impl<R> Aligned<R> {
         }
     }
 
+    /// Reports a barrier of the running alignment taken: the blocked inputs and the back-edges
+    /// are accounted for, the back-edges without awaiting their barrier.
+    fn taken(
+        &self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        take: BarrierTake,
+        out: &mut Vec<Output<R>>,
+    ) {
+        let delivered = self.with_loops(&self.blocked);
+        let unawaited = self.loops.len() as u32;
+        inputs.taken_unawaited(ch, id, take, &delivered, unawaited, out);
+    }
+
     /// `set` and the back-edges: the regular inputs' alignment never waits for a back-edge.
     fn with_loops(&self, set: &InputSet) -> InputSet {
         let mut all = set.clone();
@@ -364,9 +374,11 @@ impl<R> Aligned<R> {
     /// End the running alignment (if any): unblock every channel and stack its buffer for replay.
     fn release(&mut self, out: &mut Vec<Output<R>>) {
         self.stack_held();
-        out.push(Output::Unblocked {
-            to_replay: self.held_count(),
-        });
+        if !self.opened_now {
+            out.push(Output::Unblocked {
+                to_replay: self.held_count(),
+            });
+        }
     }
 
     fn stack_held(&mut self) {

@@ -179,12 +179,17 @@ pub enum Output<R> {
         take: BarrierTake,
         have: u32,
         need: u32,
+        /// Of `have`, the inputs counted without awaiting their barrier: aligned on a cyclic
+        /// graph, the back-edges (the ABS paper's Algorithm 2 snapshots once the regular
+        /// inputs have it and logs the back-edges until the barrier comes round).
+        unawaited: u32,
     },
     /// Aligned: the item that arrived (or was replayed) on blocked channel `ch` went into the
     /// alignment buffer, which now holds `held` items of that channel (step ②).
     Held { ch: ChannelIndex, held: u32 },
-    /// Aligned: an alignment ended (triggered, subsumed or cancelled); every channel flows
-    /// again and `to_replay` held items come first (step ④).
+    /// Aligned: an alignment during which some input waited ended (triggered, subsumed or
+    /// cancelled); every channel flows again and `to_replay` held items come first (step ④).
+    /// Not reported when the alignment began and ended with the same arrival: nothing waited.
     Unblocked { to_replay: u32 },
 }
 
@@ -253,9 +258,23 @@ impl Inputs {
         delivered: &InputSet,
         out: &mut Vec<Output<R>>,
     ) {
-        let have = match take {
-            BarrierTake::Ignored => 0,
-            _ => self.accounted(delivered),
+        self.taken_unawaited(ch, id, take, delivered, 0, out);
+    }
+
+    /// [`Inputs::taken`], with `unawaited` of the accounted-for inputs counted without
+    /// awaiting their barrier.
+    fn taken_unawaited<R>(
+        &self,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        take: BarrierTake,
+        delivered: &InputSet,
+        unawaited: u32,
+        out: &mut Vec<Output<R>>,
+    ) {
+        let (have, unawaited) = match take {
+            BarrierTake::Ignored => (0, 0),
+            _ => (self.accounted(delivered), unawaited),
         };
         out.push(Output::Barrier {
             ch,
@@ -263,6 +282,7 @@ impl Inputs {
             take,
             have,
             need: self.channels,
+            unawaited,
         });
     }
 }

@@ -82,6 +82,7 @@ impl Pending {
             take,
             have: u32::try_from(have).unwrap_or(u32::MAX),
             need: inputs.channels,
+            unawaited: 0,
         });
     }
 
@@ -158,6 +159,7 @@ impl Tracking {
                 take: BarrierTake::Ignored,
                 have: 0,
                 need: inputs.channels,
+                unawaited: 0,
             });
         }
     }

@@ -56,6 +56,8 @@ pub enum Beat {
         take: BarrierTake,
         have: u32,
         need: u32,
+        /// Of `have`, inputs counted without awaiting their barrier (back-edges).
+        unawaited: u32,
     },
     /// An item arrived on a blocked input and waits in the alignment buffer (②), or a
     /// replayed one was held again.
@@ -304,6 +306,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 take,
                 have,
                 need,
+                unawaited,
             } => Beat::Barrier {
                 task,
                 input: input_of(channel),
@@ -311,6 +314,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 take,
                 have,
                 need,
+                unawaited,
             },
             Event::Held {
                 task,
@@ -417,23 +421,8 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                     },
                 }
             }
-            Event::Unblocked { task, to_replay } => {
-                // Back-edges are never blocked: a single regular input never blocked anything.
-                let inputs = phys.tasks.get(task as usize).map_or(0, |i| {
-                    i.inputs
-                        .iter()
-                        .filter(|&&c| {
-                            phys.channels
-                                .get(c as usize)
-                                .is_some_and(|ch| !phys.is_back_edge(ch.edge))
-                        })
-                        .count()
-                });
-                if inputs < 2 {
-                    continue;
-                }
-                Beat::Unblocked { task, to_replay }
-            }
+            // The handler reports an unblocking only when some input waited.
+            Event::Unblocked { task, to_replay } => Beat::Unblocked { task, to_replay },
             Event::TaskAborted { task, checkpoint } => Beat::TaskAborted { task, checkpoint },
             Event::ChannelState {
                 task,

@@ -229,3 +229,52 @@ fn a_marker_replayed_from_the_buffer_aborts_as_if_it_had_just_arrived() {
     let out = run_on(3, "1:b1 2:b1 2:a1 2:c2 1:b2 0:x1 0:b1 0:a2 0:b2");
     assert_eq!(out, "x1 T1 a1 A2 a2");
 }
+
+/// The notes the handler gives the narration for barrier `n` arriving on `ch`.
+fn notes(handler: &mut crate::engine::barrier::BarrierHandler<u32>, ch: u32, n: u64) -> String {
+    use crate::engine::barrier::{Input, Output};
+    let mut out = Vec::new();
+    handler.receive(ch, Input::Barrier(n), &mut out);
+    let mut text = Vec::new();
+    for o in out {
+        match o {
+            Output::Barrier {
+                have,
+                need,
+                unawaited,
+                ..
+            } => text.push(format!("B{have}/{need}~{unawaited}")),
+            Output::Unblocked { to_replay } => text.push(format!("U{to_replay}")),
+            Output::Triggered(n) => text.push(format!("T{n}")),
+            _ => {}
+        }
+    }
+    text.join(" ")
+}
+
+#[test]
+fn an_unblocking_is_reported_only_when_an_input_waited() {
+    use crate::engine::barrier::BarrierHandler;
+    // One input: the first barrier is the last, nothing ever waited.
+    let mut one = BarrierHandler::<u32>::new(Aligned, 1, true);
+    assert_eq!(notes(&mut one, 0, 1), "B1/1~0 T1");
+    // Two inputs: the first blocks its channel until the second arrives.
+    let mut two = BarrierHandler::<u32>::new(Aligned, 2, true);
+    assert_eq!(notes(&mut two, 0, 1), "B1/2~0");
+    assert_eq!(notes(&mut two, 1, 1), "B2/2~0 T1 U0");
+}
+
+#[test]
+fn a_back_edge_is_counted_without_being_awaited_and_says_so() {
+    use crate::engine::barrier::BarrierHandler;
+    // Input 1 closes a cycle: the regular input's barrier completes the alignment at once, and
+    // the note says one of the inputs counted was not awaited (the ABS paper's Algorithm 2).
+    let mut task = BarrierHandler::<u32>::new(Aligned, 2, true);
+    task.set_back_edges(&[1]);
+    assert_eq!(notes(&mut task, 0, 1), "B2/2~1 T1");
+    // Two regular inputs and a back-edge: the first regular barrier waits for the second.
+    let mut three = BarrierHandler::<u32>::new(Aligned, 3, true);
+    three.set_back_edges(&[2]);
+    assert_eq!(notes(&mut three, 0, 1), "B2/3~1");
+    assert_eq!(notes(&mut three, 1, 1), "B3/3~1 T1 U0");
+}
