@@ -78,9 +78,12 @@ pub fn tab_name(tab: Tab) -> &'static str {
 
 /// The tab a link's `panel=` names, if any.
 pub fn tab_by_name(name: &str) -> Option<Tab> {
-    [Tab::Checkpoints, Tab::Coordinator, Tab::Details]
-        .into_iter()
-        .find(|&t| tab_name(t) == name)
+    match name {
+        "checkpoints" => Some(Tab::Checkpoints),
+        "coordinator" => Some(Tab::Coordinator),
+        "details" => Some(Tab::Details),
+        _ => None,
+    }
 }
 
 /// What the address asked for, resolved: unknown values fall back to the defaults and say so.
