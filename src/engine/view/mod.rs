@@ -11,7 +11,7 @@ mod narration;
 
 pub use narration::{beats, Beat};
 
-use super::barrier::{BarrierMode, CheckpointId};
+use super::barrier::CheckpointId;
 use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Payload};
 use super::sim::Simulation;
@@ -97,21 +97,24 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
     let delivered = (0..h.channels())
         .map(|i| h.has_delivered_current(i))
         .collect();
-    match sim.mode() {
-        BarrierMode::Aligned => TaskStatus::Aligning {
+    let mode = sim.mode();
+    if mode.blocks_inputs() {
+        TaskStatus::Aligning {
             checkpoint,
             delivered,
-        },
-        BarrierMode::AtLeastOnce => TaskStatus::Tracking {
+        }
+    } else if mode.may_slip() {
+        TaskStatus::Tracking {
             checkpoint,
             delivered,
-        },
-        // Chandy-Lamport records like unaligned: the state is taken, inputs whose marker has
-        // not come are recorded.
-        BarrierMode::Unaligned | BarrierMode::ChandyLamport => TaskStatus::Persisting {
+        }
+    } else {
+        // Unaligned and Chandy-Lamport record: the state is taken, inputs whose barrier or
+        // marker has not come are recorded.
+        TaskStatus::Persisting {
             checkpoint,
             delivered,
-        },
+        }
     }
 }
 
@@ -263,11 +266,10 @@ pub fn slip_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<Checkpoin
 /// unaligned ([`channel_state_marks`]), slipping into a snapshot when at-least-once
 /// ([`slip_marks`]), nothing when aligned.
 pub fn item_marks(sim: &Simulation, c: ChannelId, out: &mut Vec<Option<CheckpointId>>) {
-    match sim.mode() {
-        BarrierMode::Unaligned | BarrierMode::ChandyLamport | BarrierMode::Aligned => {
-            channel_state_marks(sim, c, out)
-        }
-        BarrierMode::AtLeastOnce => slip_marks(sim, c, out),
+    if sim.mode().may_slip() {
+        slip_marks(sim, c, out)
+    } else {
+        channel_state_marks(sim, c, out)
     }
 }
 
@@ -326,6 +328,7 @@ pub fn marks(events: &[Event]) -> Vec<(CheckpointId, MarkKind)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::barrier::BarrierMode;
     use crate::scenario::presets;
 
     fn run_until(
