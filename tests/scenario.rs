@@ -50,6 +50,31 @@ fn line_of(text: &str, needle: &str) -> u64 {
 }
 
 #[test]
+fn a_number_with_a_leading_zero_is_refused_where_it_is_as_json_and_serde_do() {
+    let text = preset_value("alignment").to_string();
+    let at = text.find("\"seed\":").unwrap() + "\"seed\":".len();
+    let end = at + text[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
+    for bad in ["017", "00", "-01"] {
+        let zeroed = format!("{}{bad}{}", &text[..at], &text[end..]);
+        assert!(serde_json::from_str::<Value>(&zeroed).is_err(), "{bad}: JSON takes it");
+        match Scenario::from_json(&zeroed) {
+            Err(ScenarioError::Syntax {
+                line,
+                column,
+                message,
+            }) => {
+                assert!(message.contains("leading zero"), "{bad}: {message}");
+                assert_eq!((line, column), (1, at as u64 + 1), "{bad}: {message}");
+            }
+            other => panic!("{bad}: expected a syntax error, got {other:?}"),
+        }
+    }
+    // A plain zero is still a number.
+    let zero = format!("{}0{}", &text[..at], &text[end..]);
+    assert_eq!(Scenario::from_json(&zero).map(|s| s.seed), Ok(0));
+}
+
+#[test]
 fn a_misspelt_top_level_field_is_refused_where_it_is() {
     let mut v = preset_value("alignment");
     v["sede"] = json!(3);
