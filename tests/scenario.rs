@@ -56,7 +56,10 @@ fn a_number_with_a_leading_zero_is_refused_where_it_is_as_json_and_serde_do() {
     let end = at + text[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
     for bad in ["017", "00", "-01"] {
         let zeroed = format!("{}{bad}{}", &text[..at], &text[end..]);
-        assert!(serde_json::from_str::<Value>(&zeroed).is_err(), "{bad}: JSON takes it");
+        assert!(
+            serde_json::from_str::<Value>(&zeroed).is_err(),
+            "{bad}: JSON takes it"
+        );
         match Scenario::from_json(&zeroed) {
             Err(ScenarioError::Syntax {
                 line,

@@ -188,7 +188,9 @@ impl Parser<'_> {
                     self.pos += 1;
                 }
                 // JSON writes no leading zero (`017`): serde refuses it, so does this reader.
-                let digits = self.text[start..self.pos].trim_start_matches('-').as_bytes();
+                let digits = self.text[start..self.pos]
+                    .trim_start_matches('-')
+                    .as_bytes();
                 if digits.len() > 1 && digits[0] == b'0' && digits[1].is_ascii_digit() {
                     return Err(At(start, "invalid number: leading zero".into()));
                 }
