@@ -41,8 +41,8 @@ pub enum AckKind {
     Finished,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
+    *n == N::default()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,7 +96,7 @@ pub enum Event {
         need: u32,
         /// Of `have`, the inputs counted without awaiting their barrier (back-edges, aligned
         /// on a cyclic graph); written only when there are some.
-        #[serde(default, skip_serializing_if = "is_none_unawaited")]
+        #[serde(default, skip_serializing_if = "is_zero")]
         unawaited: u32,
     },
     /// The item arrived on a blocked channel and went into the alignment buffer, which now
@@ -255,8 +255,4 @@ pub enum Event {
         channel: ChannelId,
         latency: u64,
     },
-}
-
-fn is_none_unawaited(n: &u32) -> bool {
-    *n == 0
 }

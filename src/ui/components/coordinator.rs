@@ -38,10 +38,6 @@ pub fn short_list(checkpoints: &[CheckpointSummary]) -> usize {
     to_completed.min(SHORT_LIST).max(checkpoints.len().min(1))
 }
 
-pub fn status_attr(s: &CheckpointStatus) -> &'static str {
-    s.name()
-}
-
 pub fn status_icon(s: &CheckpointStatus) -> &'static str {
     match s {
         CheckpointStatus::InProgress => "◔",
@@ -69,8 +65,8 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         let label = format!("{name}: {}", (s.checkpoint_status)(&c.status));
         html! {
             <li key={c.id}>
-                <button class={classes!("chip", status_attr(&c.status), (p.open == Some(c.id)).then_some("open"))}
-                    data-testid={format!("checkpoint-{}", c.id)} data-status={status_attr(&c.status)}
+                <button class={classes!("chip", c.status.name(), (p.open == Some(c.id)).then_some("open"))}
+                    data-testid={format!("checkpoint-{}", c.id)} data-status={c.status.name()}
                     aria-label={label.clone()} title={label} onclick={move |_| on_open.emit(id)}>
                     <span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>
                     { format!("{} {}", c.id, status_icon(&c.status)) }
@@ -83,14 +79,14 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         let id = c.id;
         let pct = if c.total == 0 { 0.0 } else { 100.0 * c.acked as f64 / c.total as f64 };
         let colour = palette::checkpoint(c.id);
-        let mut class = classes!("checkpoint", status_attr(&c.status));
+        let mut class = classes!("checkpoint", c.status.name());
         if p.open == Some(c.id) {
             class.push("open");
         }
         html! {
             <li key={c.id}>
                 <button class={class} data-testid={format!("checkpoint-{}", c.id)}
-                    data-status={status_attr(&c.status)} onclick={move |_| on_open.emit(id)}>
+                    data-status={c.status.name()} onclick={move |_| on_open.emit(id)}>
                     <span class="swatch" style={format!("background:{colour}")}></span>
                     <span class="cp-name">{ if p.snapshots { (s.snapshot)(c.id) } else { (s.checkpoint)(c.id) } }</span>
                     <span class="cp-status">{ format!("{} {}", status_icon(&c.status), (s.checkpoint_status)(&c.status)) }</span>

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::coordinator::{status_attr, status_icon};
+use super::coordinator::status_icon;
 use super::dataflow::{state_text, status_text};
 use super::item::{item_glyph, ItemGlyphProps};
 use super::recovery::final_differences;
@@ -343,7 +343,7 @@ fn checkpoints(
         let id = c.id;
         html! {
             <tr key={c.id} class={if open == Some(c.id) { "open" } else { "" }}
-                onclick={move |_| on_open.emit(id)} data-status={status_attr(&c.status)}>
+                onclick={move |_| on_open.emit(id)} data-status={c.status.name()}>
                 <th scope="row">
                     <button class="link" data-testid={format!("checkpoint-row-{}", c.id)}
                         aria-label={(s.checkpoint)(c.id)}>
@@ -384,6 +384,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
     let phys = sim.physical();
     let f = view::checkpoint_figures(gs);
     let v = &gs.verdict;
+    let figures = Figures::of(sim);
     let task_rows = gs.tasks.iter().take(MAX_ROWS).map(|t| {
         let name = phys
             .tasks
@@ -393,7 +394,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             <tr key={t.task}>
                 <th scope="row">{ name }</th>
                 <td class="state-cell">{ state_full(s, sim, &t.state, &[]) }</td>
-                { cells(task_figures(Figures::of(sim), &t.metrics)) }
+                { cells(task_figures(figures, &t.metrics)) }
             </tr>
         }
     });
@@ -465,7 +466,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             </dl>
             <h4>{ s.task_states }</h4>
             <table class="state-table" data-testid="task-states">
-                { head(&[&[s.subtask, s.state][..], &mode_heads(s, Figures::of(sim)), &[s.state_size]].concat()) }
+                { head(&[&[s.subtask, s.state][..], &mode_heads(s, figures), &[s.state_size]].concat()) }
                 <tbody>{ for task_rows }</tbody>
             </table>
             if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
