@@ -275,6 +275,8 @@ fn no_trigger_within_the_min_pause_after_a_checkpoint_expires() {
         max_concurrent_checkpoints: 1,
         min_pause: 70,
         timeout: 50,
+        // Every checkpoint expires here: tolerate that (Flink's default, 0, fails the job).
+        tolerable_failed_checkpoints: None,
         ..Config::default()
     };
     let all = check_min_pause(&slow_union(), &config);
@@ -367,6 +369,9 @@ fn a_checkpoint_older_than_the_timeout_expires_and_markers_follow() {
             checkpoint_interval: Some(1000),
             first_trigger: 20,
             timeout: TIMEOUT,
+            // The expiry is the point, not the job failing for it (Flink's default tolerates
+            // none).
+            tolerable_failed_checkpoints: None,
             ..Config::default()
         };
         let mut sim = Simulation::new(&graph, &config, 11).unwrap();

@@ -308,6 +308,9 @@ fn manual_mode_delivers_the_chosen_channel_and_refuses_the_rest() {
 fn a_paused_channel_makes_the_checkpoint_time_out() {
     let mut scenario = presets::alignment();
     scenario.config.timeout = 150;
+    // What happens to the expired checkpoint, not the job failing for it (Flink's default
+    // tolerates no failed checkpoint; `tolerating_no_failed_checkpoint_...` shows that).
+    scenario.config.tolerable_failed_checkpoints = None;
     let mut s = scenario.simulation().unwrap();
     let slow = s.physical().tasks[2].inputs[1];
     s.apply(Action::Pause {

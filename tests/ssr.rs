@@ -143,6 +143,7 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
         lang: Lang::Zh,
         on_open: Callback::noop(),
         snapshots: false,
+        capped: None,
         on_more: Callback::noop(),
     };
     let html = ServerRenderer::<Coordinator>::with_props(props)
@@ -153,6 +154,44 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
     assert!(html.contains("檢查點 1"));
     assert!(html.contains("已確認 4/4"));
     assert!(!html.contains("more-checkpoints"));
+    assert!(!html.contains("concurrency-capped"));
+}
+
+/// Unaligned, where the scenario asks for concurrent checkpoints: the coordinator says that
+/// one runs at a time, as in Flink, in the page's language.
+#[tokio::test]
+async fn the_coordinator_says_when_unaligned_runs_one_checkpoint_at_a_time() {
+    let sim = presets::concurrent()
+        .with_mode(abs_playground::engine::BarrierMode::Unaligned)
+        .simulation()
+        .unwrap();
+    let capped = sim.coordinator().capped();
+    assert_eq!(capped, Some((1, 3)));
+    for (lang, says) in [
+        (
+            Lang::En,
+            "the scenario asks for 3 at once, one runs at a time",
+        ),
+        (Lang::Zh, "情境要求同時 3 個，這裡一次只進行一個"),
+    ] {
+        let props = move || CoordinatorProps {
+            checkpoints: Vec::new(),
+            open: None,
+            lang,
+            on_open: Callback::noop(),
+            snapshots: false,
+            capped,
+            on_more: Callback::noop(),
+        };
+        let html = ServerRenderer::<Coordinator>::with_props(props)
+            .render()
+            .await;
+        assert!(
+            html.contains("data-testid=\"concurrency-capped\""),
+            "{html}"
+        );
+        assert!(html.contains(says), "{html}");
+    }
 }
 
 #[tokio::test]
@@ -171,6 +210,7 @@ async fn a_long_run_keeps_the_coordinator_short_and_points_at_the_checkpoints_ta
         lang: Lang::En,
         on_open: Callback::noop(),
         snapshots: false,
+        capped: None,
         on_more: Callback::noop(),
     };
     let html = ServerRenderer::<Coordinator>::with_props(props)

@@ -11,7 +11,7 @@ impl Simulation {
     // ----- choosing -----
 
     /// What the user may do now to move the run on, in a fixed order: deliveries, replays,
-    /// reads, triggers, expiries — or, while the job is down after a failure, the restart.
+    /// reads, triggers, alignment timeouts, expiries — or, while the job is down after a failure, the restart.
     /// Failing a task ([`Action::Fail`]) is possible at any moment until the job finishes and
     /// is not listed, nor are the settings (pause, latency, FIFO).
     pub fn enabled_actions(&self) -> Vec<Action> {
@@ -50,6 +50,14 @@ impl Simulation {
                         actions.push(Action::Initiate { task: t });
                     }
                 }
+            }
+        }
+        for id in self.coordinator.in_progress() {
+            if self
+                .check(Action::TimeOutAlignment { checkpoint: id })
+                .is_ok()
+            {
+                actions.push(Action::TimeOutAlignment { checkpoint: id });
             }
         }
         for id in self.coordinator.in_progress() {
@@ -127,13 +135,11 @@ impl Simulation {
                     return Err(ActionError::CannotTrigger);
                 }
             }
-            Action::TimeOutAlignment {
-                task: t,
-                checkpoint,
-            } => {
-                let tk = task(t)?;
-                if tk.aligning() != Some(checkpoint) || !self.config.mode.blocks_inputs() {
-                    return Err(ActionError::NotAligning(t));
+            Action::TimeOutAlignment { checkpoint } => {
+                let due = self.coordinator.alignment_deadline(checkpoint);
+                if due.is_none_or(|d| d > self.clock.now) || self.coordinator.timed_out(checkpoint)
+                {
+                    return Err(ActionError::NotAligning(checkpoint));
                 }
             }
             Action::Expire { checkpoint } => {

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use super::record::Item;
+use super::record::{Item, ItemKind};
 use super::vocab::{CheckpointId, RecordId};
 
 /// Why a channel's head cannot be delivered now (`Simulation::delivery_hold`).
@@ -29,9 +29,13 @@ pub struct Channel {
     pub records_sent: u64,
     /// Records from this channel the receiving operator has processed.
     pub records_received: u64,
-    /// Unaligned: records still queued here that a barrier overtook at the sender, with that
+    /// Records still queued here that a priority barrier overtook when it arrived, with that
     /// checkpoint, in queue order. They are that checkpoint's channel state.
     pub(super) overtaken: Vec<(RecordId, CheckpointId)>,
+    /// Priority barriers (unaligned, or of a checkpoint gone unaligned) still behind other
+    /// items, oldest first. Each crosses the channel in its latency and, on arrival, overtakes
+    /// whatever is still queued ahead of it.
+    pub(super) overtaking: Vec<CheckpointId>,
     /// Records of this channel waiting in the receiver's alignment buffer. They keep their
     /// network buffers (no credit goes back to the sender), so they count toward capacity.
     pub(super) held: u32,
@@ -48,6 +52,35 @@ pub struct Channel {
 }
 
 impl Channel {
+    /// Which item the receiver takes next if it takes one now or as soon as one arrives, and
+    /// when that is: the head — unless a priority barrier behind it arrives no later than the
+    /// head can be taken, which then overtakes everything ahead of it.
+    pub(super) fn next_delivery(&self, now: u64) -> Option<(usize, u64)> {
+        let head = self.queue.front()?.arrives_at.max(now);
+        for &n in &self.overtaking {
+            let found = self
+                .queue
+                .iter()
+                .enumerate()
+                .find(|(_, i)| i.kind == ItemKind::Barrier(n));
+            if let Some((at, item)) = found {
+                if item.arrives_at <= head {
+                    return Some((at, item.arrives_at.max(now)));
+                }
+            }
+        }
+        Some((0, head))
+    }
+
+    /// When the first priority barrier still behind other items arrives.
+    pub(super) fn overtaking_arrival(&self) -> Option<u64> {
+        let n = *self.overtaking.first()?;
+        self.queue
+            .iter()
+            .find(|i| i.kind == ItemKind::Barrier(n))
+            .map(|i| i.arrives_at)
+    }
+
     /// Items in flight or waiting at the receiver's port, oldest first.
     pub fn items(&self) -> &VecDeque<Item> {
         &self.queue

@@ -23,10 +23,8 @@ impl Simulation {
             checkpoint: n,
             forwarded: 0,
             offset: None,
-            overtaken: 0,
         });
         let persisted_in = take(&mut self.tasks[t as usize].persisted, n);
-        let mut overtaken = 0;
         // Counters are read before the barrier goes out: they are what the cut contains.
         let received = info
             .inputs
@@ -41,12 +39,13 @@ impl Simulation {
             .collect();
         let mut forwarded = 0;
         // Unaligned barriers overtake the output queue; so does an aligned one whose
-        // alignment timed out (it goes on unaligned).
+        // checkpoint went on unaligned (its alignment timed out).
         let overtake = self.config.mode == BarrierMode::Unaligned
-            || self.tasks[t as usize].handler.timed_out() == Some(n);
+            || self.tasks[t as usize].handler.timed_out() == Some(n)
+            || self.coordinator.timed_out(n);
         for &c in info.outputs.iter().flatten() {
             if overtake {
-                overtaken += self.send_overtaking(c, n);
+                self.send_overtaking(c, n);
             } else {
                 self.send(c, ItemKind::Barrier(n));
             }
@@ -55,12 +54,10 @@ impl Simulation {
         if let Some(Event::Snapshot {
             forwarded: f,
             offset,
-            overtaken: o,
             ..
         }) = self.events.get_mut(at)
         {
             *f = forwarded;
-            *o = overtaken;
             if let TaskState::Source { offset: o } = self.tasks[t as usize].state {
                 *offset = Some(o);
             }
@@ -87,7 +84,7 @@ impl Simulation {
             },
             records_held: take(&mut task.held_records, n),
             state_size: task.state.size_bytes(),
-            persisted_in_flight: persisted_in + overtaken,
+            persisted_in_flight: persisted_in,
             sync_duration: 0,
             async_duration: 0,
         };
@@ -226,6 +223,14 @@ impl Simulation {
             .push(Event::CheckpointTriggered { checkpoint: n });
         let deadline = self.clock.now.saturating_add(self.coordinator.timeout);
         self.schedule(deadline, Due::Expire(n));
+        match self.coordinator.alignment_deadline(n) {
+            // A timeout of 0: every checkpoint starts unaligned (Flink's behaviour too).
+            Some(at) if at <= self.clock.now => {
+                self.coordinator.time_out(n);
+            }
+            Some(at) => self.schedule(at, Due::AlignmentTimeout(n)),
+            None => {}
+        }
         let chandy_lamport = self.config.mode.processes_initiate();
         if chandy_lamport {
             if let Start::Alone(who) = self.initiators.start(initiator) {

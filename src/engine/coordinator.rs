@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::barrier::CheckpointId;
+use super::barrier::{BarrierMode, CheckpointId};
 use super::model::Config;
 use super::physical::Physical;
 use super::physical::{ChannelId, TaskId};
@@ -60,6 +60,9 @@ pub(super) struct Pending {
     pub cuts: Vec<RecordId>,
     /// Records seen crossing the cut the wrong way so far (see [`Coordinator::observe`]).
     pub crossings: Vec<Crossing>,
+    /// Aligned with a timeout: the checkpoint has run longer than the aligned-checkpoint
+    /// timeout and goes on unaligned everywhere.
+    pub unaligned: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -76,9 +79,14 @@ pub struct Coordinator {
     pub(super) max_concurrent: u32,
     pub(super) min_pause: u64,
     pub(super) timeout: u64,
-    /// Checkpoints that expired or were declined since the last one completed.
+    /// Checkpoints that failed since the last one completed, counted as Flink counts them:
+    /// only expired ones (see [`AbortReason::counts_as_failure`]).
     pub(super) failed_in_a_row: u32,
     pub(super) tolerable_failed: Option<u32>,
+    /// Aligned with a timeout: how long after its trigger a checkpoint goes on unaligned.
+    pub(super) aligned_timeout: Option<u64>,
+    /// What the scenario asked for, when the mode allows less (see [`Coordinator::capped`]).
+    asked_concurrent: u32,
 }
 
 impl Coordinator {
@@ -91,11 +99,48 @@ impl Coordinator {
             last_end: None,
             trigger_waiting: false,
             retain: config.retained_checkpoints.max(1) as usize,
-            max_concurrent: config.max_concurrent_checkpoints.max(1),
+            max_concurrent: max_concurrent(config),
             min_pause: config.min_pause,
             timeout: config.timeout.max(1),
             failed_in_a_row: 0,
             tolerable_failed: config.tolerable_failed_checkpoints,
+            aligned_timeout: config
+                .aligned_checkpoint_timeout
+                .filter(|_| config.mode == BarrierMode::Aligned),
+            asked_concurrent: config.max_concurrent_checkpoints.max(1),
+        }
+    }
+
+    /// How many checkpoints may run at once, and how many the scenario asked for when that is
+    /// more: Flink runs no unaligned checkpoint concurrently with another, so where
+    /// checkpoints may go unaligned (unaligned, aligned with a timeout) one runs at a time.
+    pub fn capped(&self) -> Option<(u32, u32)> {
+        (self.asked_concurrent > self.max_concurrent)
+            .then_some((self.max_concurrent, self.asked_concurrent))
+    }
+
+    /// When running checkpoint `id` goes on unaligned (aligned with a timeout).
+    pub(super) fn alignment_deadline(&self, id: CheckpointId) -> Option<u64> {
+        let after = self.aligned_timeout?;
+        self.pending
+            .get(&id)
+            .map(|p| p.trigger_time.saturating_add(after))
+    }
+
+    /// Whether running checkpoint `id` has gone on unaligned after its alignment timed out.
+    pub fn timed_out(&self, id: CheckpointId) -> bool {
+        self.pending.get(&id).is_some_and(|p| p.unaligned)
+    }
+
+    /// Marks running checkpoint `id` unaligned from now on; false if it is not running or
+    /// already was.
+    pub(super) fn time_out(&mut self, id: CheckpointId) -> bool {
+        match self.pending.get_mut(&id) {
+            Some(p) if !p.unaligned => {
+                p.unaligned = true;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -176,6 +221,7 @@ impl Coordinator {
                 channel_state: Vec::new(),
                 cuts: vec![0; tasks as usize],
                 crossings: Vec::new(),
+                unaligned: false,
             },
         );
         self.summaries.push(CheckpointSummary {
@@ -356,7 +402,7 @@ impl Coordinator {
         }
         self.set_status(id, CheckpointStatus::Aborted { reason }, now);
         self.last_end = Some(now);
-        if reason != AbortReason::Subsumed {
+        if reason.counts_as_failure() {
             self.failed_in_a_row += 1;
         }
         true
@@ -395,4 +441,17 @@ fn by_channel(recorded: &[(ChannelId, Record)]) -> SortedMap<ChannelId, Vec<Reco
         }
     }
     state
+}
+
+/// Flink does not run unaligned checkpoints concurrently: with unaligned checkpoints on (the
+/// unaligned mode, and aligned with a timeout) at most one runs at a time.
+fn max_concurrent(config: &Config) -> u32 {
+    let asked = config.max_concurrent_checkpoints.max(1);
+    let may_go_unaligned = config.mode == BarrierMode::Unaligned
+        || (config.mode == BarrierMode::Aligned && config.aligned_checkpoint_timeout.is_some());
+    if may_go_unaligned {
+        1
+    } else {
+        asked
+    }
 }

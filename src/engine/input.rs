@@ -3,9 +3,9 @@
 
 use std::rc::Rc;
 
-use super::barrier::{BarrierMode, BarrierTake, CheckpointId, Output};
+use super::barrier::{CheckpointId, Output};
 use super::checkpoint::bump;
-use super::physical::TaskId;
+use super::physical::{ChannelId, TaskId};
 use super::queue::Due;
 use super::record::{ItemKind, Record};
 use super::sim::Simulation;
@@ -73,9 +73,37 @@ impl Simulation {
             self.carry_out(t, o, item.map(|(_, kind)| kind));
         }
         self.scratch = out;
+        // A barrier of a checkpoint that has already gone on unaligned starts no alignment:
+        // the task goes on unaligned for it at once, as Flink's handler does with a barrier
+        // whose checkpoint started longer ago than the aligned-checkpoint timeout.
+        if let Some(n) = self.tasks[t as usize].aligning() {
+            if self.coordinator.timed_out(n) {
+                self.time_out_alignment(t, n);
+            }
+        }
         self.acknowledge_when_recorded(t);
         self.schedule_replay(t);
         self.finish_loop_if_drained(t);
+    }
+
+    /// Aligned with a timeout: checkpoint `n` has run as long as the aligned-checkpoint
+    /// timeout allows since its trigger, and goes on unaligned everywhere. Every task still
+    /// aligning it snapshots now (its barrier overtakes its output queue), and every barrier of
+    /// `n` still queued behind records on a channel overtakes them — those records become the
+    /// checkpoint's channel state, as Flink persists the output buffers a timed-out barrier
+    /// jumps over.
+    pub(super) fn time_out_checkpoint(&mut self, n: CheckpointId) {
+        if !self.coordinator.time_out(n) {
+            return;
+        }
+        for t in 0..self.tasks.len() as TaskId {
+            if self.tasks[t as usize].aligning() == Some(n) {
+                self.time_out_alignment(t, n);
+            }
+        }
+        for c in 0..self.channels.len() as ChannelId {
+            self.overtake_queued(c, n);
+        }
     }
 
     /// Aligned with a timeout: task `t` has aligned checkpoint `n` too long; it goes on unaligned
@@ -162,16 +190,6 @@ impl Simulation {
                     unawaited,
                     need,
                 });
-                if let (Some(after), BarrierTake::First, BarrierMode::Aligned) = (
-                    self.config.aligned_checkpoint_timeout,
-                    take,
-                    self.config.mode,
-                ) {
-                    if have < need {
-                        let at = self.clock.now.saturating_add(after);
-                        self.schedule(at, Due::AlignmentTimeout(t, id));
-                    }
-                }
             }
             Output::Held { ch, held } => {
                 let channel = channel_of(ch);

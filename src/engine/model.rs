@@ -350,15 +350,18 @@ pub struct Config {
     /// checkpoints); older ones keep only their summary.
     pub retained_checkpoints: u32,
     /// Flink's tolerable failed checkpoints: the job fails when more checkpoints than this fail
-    /// in a row (expired or declined; subsumed ones do not count, a completed one resets the
-    /// count). `None` (the default here) tolerates any number.
+    /// in a row (expired ones count; subsumed, declined and failed-over ones do not, as in
+    /// Flink; a completed one resets the count). 0 by default, Flink's default; `None`
+    /// (`null` in a scenario) tolerates any number.
     pub tolerable_failed_checkpoints: Option<u32>,
     /// Chandy-Lamport: the subtasks (by name) that initiate the periodic snapshots, in turn.
     /// Empty: every source at once if the graph has sources, else every process in turn.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub initiators: Vec<String>,
-    /// Flink's aligned-checkpoint-timeout (aligned mode): a task that has been aligning a
-    /// checkpoint this long switches to unaligned for it. `None`: align for as long as it takes.
+    /// Flink's aligned-checkpoint-timeout (aligned mode): once a checkpoint has run this long
+    /// since its trigger (Flink's checkpoint start delay), it goes on unaligned — every task
+    /// still aligning it, every barrier still queued behind records, every task its barrier
+    /// reaches later. `None`: align for as long as it takes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aligned_checkpoint_timeout: Option<u64>,
     /// After a failure, how long the job stays down before every task restores the latest
@@ -380,7 +383,7 @@ impl Default for Config {
             timeout: 10_000,
             finished_channels_align: true,
             retained_checkpoints: 16,
-            tolerable_failed_checkpoints: None,
+            tolerable_failed_checkpoints: Some(0),
             initiators: Vec::new(),
             aligned_checkpoint_timeout: None,
             restart_delay: DEFAULT_RESTART_DELAY,

@@ -4,6 +4,7 @@
 
 use super::barrier::CheckpointId;
 use super::channel::Hold;
+use super::checkpoint::bump;
 use super::flow::Relief;
 use super::physical::{ChannelId, TaskId};
 use super::queue::Due;
@@ -16,15 +17,27 @@ pub use super::channel::Channel;
 impl Simulation {
     pub(super) fn deliver(&mut self, c: ChannelId) {
         let was_full = self.channels[c as usize].is_full();
+        let now = self.clock.now;
         let ch = &mut self.channels[c as usize];
-        let Some(item) = ch.queue.pop_front() else {
+        let Some((at, _)) = ch.next_delivery(now) else {
             return;
         };
-        if let ItemKind::Record(r) = item.kind {
-            ch.queued_records = ch.queued_records.saturating_sub(1);
-            if ch.overtaken.first().is_some_and(|&(id, _)| id == r.id) {
-                ch.overtaken.remove(0);
+        if at > 0 {
+            self.overtake_on_arrival(c, at);
+        }
+        let ch = &mut self.channels[c as usize];
+        let Some(item) = ch.queue.remove(at) else {
+            return;
+        };
+        match item.kind {
+            ItemKind::Record(r) => {
+                ch.queued_records = ch.queued_records.saturating_sub(1);
+                if ch.overtaken.first().is_some_and(|&(id, _)| id == r.id) {
+                    ch.overtaken.remove(0);
+                }
             }
+            ItemKind::Barrier(n) => ch.overtaking.retain(|&id| id != n),
+            _ => {}
         }
         let info = &self.phys.channels[c as usize];
         let (t, input) = (info.to, info.input_index);
@@ -42,6 +55,43 @@ impl Simulation {
         self.hand_to_handler(t, Some((input, item.kind)));
         self.schedule_channel(c);
         self.refresh_credit(c, was_full);
+    }
+
+    /// A priority barrier, `at` places behind the head of channel `c`, has arrived: it
+    /// overtakes every record still queued ahead of it — sent before it, so before its
+    /// sender's snapshot, and not yet taken by the receiver, which is about to snapshot or
+    /// is recording this channel: the checkpoint's channel state, persisted by the receiver.
+    fn overtake_on_arrival(&mut self, c: ChannelId, at: usize) {
+        let ch = &mut self.channels[c as usize];
+        let Some(ItemKind::Barrier(n)) = ch.queue.get(at).map(|i| i.kind) else {
+            return;
+        };
+        let jumped: Vec<Record> = ch
+            .queue
+            .iter()
+            .take(at)
+            .filter_map(|i| match i.kind {
+                ItemKind::Record(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        if jumped.is_empty() {
+            return;
+        }
+        // Every record ahead is now channel state of `n`, the newest checkpoint; one an older
+        // barrier overtook too belongs to both, and is marked with the newer.
+        ch.overtaken.clear();
+        ch.overtaken.extend(jumped.iter().map(|r| (r.id, n)));
+        let to = self.phys.channels[c as usize].to;
+        for r in &jumped {
+            self.coordinator.record_channel_state(n, c, *r);
+            bump(&mut self.tasks[to as usize].persisted, n);
+        }
+        self.events.push(Event::BarrierOvertook {
+            channel: c,
+            checkpoint: n,
+            overtaken: jumped.len() as u64,
+        });
     }
 
     pub(super) fn send(&mut self, c: ChannelId, kind: ItemKind) {
@@ -99,64 +149,62 @@ impl Simulation {
         self.refresh_credit(c, was_full);
     }
 
-    /// Unaligned checkpoints: the barrier is a priority event. It overtakes every record
-    /// queued on the channel — those records become this checkpoint's channel state — but not
-    /// the priority events already ahead of them (older barriers, cancellation markers), so
-    /// barriers keep their order.
-    pub(super) fn send_overtaking(&mut self, c: ChannelId, n: CheckpointId) -> u64 {
-        let was_full = self.channels[c as usize].is_full();
+    /// Unaligned checkpoints: the barrier is a priority event. It crosses the channel in the
+    /// channel's latency (and behind older priority barriers), but it does not wait for the
+    /// items ahead of it: those the receiver has not taken when it arrives, it overtakes
+    /// ([`Simulation::deliver`]), and they become the checkpoint's channel state. Until then the
+    /// receiver goes on taking what has arrived.
+    pub(super) fn send_overtaking(&mut self, c: ChannelId, n: CheckpointId) {
         let ch = &mut self.channels[c as usize];
-        let at = ch
+        // Barriers keep their order: none arrives before one sent earlier.
+        let after_previous = ch
             .queue
             .iter()
-            .position(|i| matches!(i.kind, ItemKind::Record(_)))
-            .unwrap_or(ch.queue.len());
-        let overtaken: Vec<Record> = ch
-            .queue
-            .iter()
-            .skip(at)
-            .filter_map(|i| match i.kind {
-                ItemKind::Record(r) => Some(r),
-                _ => None,
-            })
-            .collect();
-        let after_previous = at
-            .checked_sub(1)
-            .and_then(|p| ch.queue.get(p))
-            .map_or(0, |i| i.arrives_at);
-        let arrives_at = ch
-            .queue
-            .get(at)
-            .map_or(self.clock.now.saturating_add(ch.latency), |h| {
-                h.arrives_at.min(self.clock.now.saturating_add(ch.latency))
-            })
+            .filter(|i| matches!(i.kind, ItemKind::Barrier(_)))
+            .map(|i| i.arrives_at)
+            .max()
+            .unwrap_or(0);
+        let arrives_at = self
+            .clock
+            .now
+            .saturating_add(ch.latency)
             .max(after_previous);
-        // Drawn where the first record it jumped over is, just ahead of it: the barrier is at
-        // the head of the channel, not behind what it overtook.
-        let sent_at = ch.queue.get(at).map_or(self.clock.now, |head| head.sent_at);
-        ch.queue.insert(
-            at,
-            Item {
-                kind: ItemKind::Barrier(n),
-                sent_at,
-                arrives_at,
-            },
-        );
+        let behind = !ch.queue.is_empty();
+        ch.queue.push_back(Item {
+            kind: ItemKind::Barrier(n),
+            sent_at: self.clock.now,
+            arrives_at,
+        });
+        if behind {
+            ch.overtaking.push(n);
+        }
+        self.reschedule(c);
+    }
+
+    /// Aligned with a timeout: barrier `n`, queued on channel `c` since before its checkpoint
+    /// went on unaligned, becomes a priority event: when it arrives (it may have already) it
+    /// overtakes the records still ahead of it, as Flink's timed-out barrier overtakes the
+    /// output buffers it waited behind.
+    pub(super) fn overtake_queued(&mut self, c: ChannelId, n: CheckpointId) {
+        let ch = &mut self.channels[c as usize];
+        let Some(at) = ch.queue.iter().position(|i| i.kind == ItemKind::Barrier(n)) else {
+            return;
+        };
+        if at == 0 || ch.overtaking.contains(&n) {
+            return;
+        }
+        ch.overtaking.push(n);
+        self.reschedule(c);
+    }
+
+    /// The channel's next delivery may come sooner than the one planned: plan it afresh.
+    fn reschedule(&mut self, c: ChannelId) {
+        let ch = &mut self.channels[c as usize];
         ch.generation = ch.generation.wrapping_add(1);
         ch.scheduled = false;
         let to = self.phys.channels[c as usize].to as usize;
         self.tasks[to].waiting.retain(|&w| w != c);
-        for r in &overtaken {
-            self.coordinator.record_channel_state(n, c, *r);
-        }
-        // Records an older barrier already overtook keep that (older) checkpoint's mark; ids
-        // grow along a channel, so the new ones are those past the last mark.
-        let marks = &mut self.channels[c as usize].overtaken;
-        let last = marks.last().map_or(0, |&(id, _)| id);
-        marks.extend(overtaken.iter().filter(|r| r.id > last).map(|r| (r.id, n)));
         self.schedule_channel(c);
-        self.refresh_credit(c, was_full);
-        overtaken.len() as u64
     }
 
     pub(super) fn schedule_channel(&mut self, c: ChannelId) {
@@ -164,9 +212,11 @@ impl Simulation {
         if ch.scheduled || ch.paused {
             return;
         }
-        let Some(head) = ch.queue.front() else { return };
+        let Some((_, next)) = ch.next_delivery(self.clock.now) else {
+            return;
+        };
         let to = self.phys.channels[c as usize].to as usize;
-        let at = head.arrives_at.max(self.tasks[to].busy_until);
+        let at = next.max(self.tasks[to].busy_until);
         let generation = ch.generation;
         self.channels[c as usize].scheduled = true;
         self.schedule(at, Due::Deliver(c, generation));
@@ -190,7 +240,10 @@ impl Simulation {
         };
         self.events.push(Event::Relieved { task: from });
         for s in stalled {
-            self.channels[s as usize].scheduled = false;
+            // A new plan: any wake planned for a priority barrier meanwhile is stale.
+            let ch = &mut self.channels[s as usize];
+            ch.generation = ch.generation.wrapping_add(1);
+            ch.scheduled = false;
             self.schedule_channel(s);
         }
         self.schedule_replay(from);
@@ -201,15 +254,21 @@ impl Simulation {
         }
     }
 
-    /// Whether the receiver of channel `c` may take its head although its outputs are full:
-    /// where barriers are priority events (unaligned), barriers and cancellation markers are
-    /// handled at once.
-    pub(super) fn is_priority(&self, c: ChannelId) -> bool {
-        self.config.mode.has_priority_barriers()
-            && matches!(
-                self.channels[c as usize].queue.front().map(|i| i.kind),
-                Some(ItemKind::Barrier(_) | ItemKind::Cancel(_))
-            )
+    /// Whether the receiver of channel `c` may take its next item at time `at` although its
+    /// outputs are full: a priority barrier that overtakes, and where barriers are priority
+    /// events (unaligned) a barrier or cancellation marker at the head, are handled at once.
+    pub(super) fn is_priority(&self, c: ChannelId, at: u64) -> bool {
+        let ch = &self.channels[c as usize];
+        match ch.next_delivery(at) {
+            Some((i, _)) if i > 0 => true,
+            Some((_, _)) => {
+                let head = ch.queue.front().map(|i| i.kind);
+                matches!(head, Some(ItemKind::Barrier(n)) if ch.overtaking.contains(&n))
+                    || (self.config.mode.has_priority_barriers()
+                        && matches!(head, Some(ItemKind::Barrier(_) | ItemKind::Cancel(_))))
+            }
+            None => false,
+        }
     }
 
     /// **The** rule of delivery: why the head of channel `c` cannot be handed to its receiver
@@ -219,6 +278,12 @@ impl Simulation {
     /// output credit (unless the head is a priority event, or the receiver is a process, which
     /// never sends because of what it receives).
     pub(super) fn delivery_hold(&self, c: ChannelId) -> Option<Hold> {
+        self.delivery_hold_at(c, self.clock.now)
+    }
+
+    /// [`Simulation::delivery_hold`] for a delivery planned at time `at` (a priority barrier
+    /// that has arrived by then goes first).
+    pub(super) fn delivery_hold_at(&self, c: ChannelId, at: u64) -> Option<Hold> {
         let ch = &self.channels[c as usize];
         let to = self.phys.channels[c as usize].to;
         if ch.queue.is_empty() {
@@ -228,7 +293,7 @@ impl Simulation {
         } else if self.tasks[to as usize].handler.has_replay() {
             Some(Hold::Replaying)
         } else if self.flow.has_full_output(to)
-            && !self.is_priority(c)
+            && !self.is_priority(c, at)
             && !self.takes_input_when_full(to)
         {
             Some(Hold::Backpressured)

@@ -83,6 +83,7 @@ impl Simulation {
             ch.queued_records = 0;
             ch.held = 0;
             ch.overtaken.clear();
+            ch.overtaking.clear();
             ch.generation = ch.generation.wrapping_add(1);
             ch.scheduled = false;
         }

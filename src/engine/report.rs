@@ -286,8 +286,13 @@ pub fn completed_json(phys: &Physical, g: &GlobalState) -> serde_json::Value {
             .collect();
         channels.insert(channel_key(phys, c), json!(recorded));
     }
+    // The figures the inspector shows, as Flink names them: the checkpointed size includes
+    // the persisted in-flight data (bytes).
+    let metrics = g.tasks.iter().map(|t| &t.metrics);
     json!({
         "verdict": verdict,
+        "checkpointed_size": metrics.clone().map(|m| m.checkpointed_size()).sum::<u64>(),
+        "persisted_in_flight": metrics.map(|m| m.persisted_bytes()).sum::<u64>(),
         "global_state": { "tasks": tasks, "channels": channels },
     })
 }

@@ -94,6 +94,7 @@ impl Simulation {
                 records_sent: 0,
                 records_received: 0,
                 overtaken: Vec::new(),
+                overtaking: Vec::new(),
                 held: 0,
                 queued_records: 0,
                 capacity: c.capacity,
@@ -304,9 +305,11 @@ impl Simulation {
                 ch.generation = ch.generation.wrapping_add(1);
                 ch.scheduled = false;
                 let to = self.phys.channels[channel as usize].to as usize;
-                let head = ch.queue.front().map_or(self.clock.now, |i| i.arrives_at);
+                let next = ch
+                    .next_delivery(self.clock.now)
+                    .map_or(self.clock.now, |(_, at)| at);
                 self.tasks[to].waiting.retain(|&c| c != channel);
-                self.clock.now = self.clock.now.max(head).max(self.tasks[to].busy_until);
+                self.clock.now = self.clock.now.max(next).max(self.tasks[to].busy_until);
                 self.deliver(channel);
             }
             Action::Replay { task } => {
@@ -317,9 +320,7 @@ impl Simulation {
             Action::Emit { task } => self.emit(task),
             Action::Trigger => self.trigger(),
             Action::Initiate { task } => self.trigger_at(Some(task)),
-            Action::TimeOutAlignment { task, checkpoint } => {
-                self.time_out_alignment(task, checkpoint)
-            }
+            Action::TimeOutAlignment { checkpoint } => self.time_out_checkpoint(checkpoint),
             Action::SetFifo { channel, fifo } => {
                 self.channels[channel as usize].fifo = fifo;
                 self.events.push(Event::FifoChanged { channel, fifo });
@@ -375,11 +376,18 @@ impl Simulation {
             let time = time.max(self.clock.now);
             let action = match due {
                 Due::Deliver(c, generation) => {
-                    if self.channels[c as usize].generation != generation {
+                    let ch = &mut self.channels[c as usize];
+                    if ch.generation != generation {
+                        continue;
+                    }
+                    if ch.next_delivery(time).is_some_and(|(_, at)| at > time) {
+                        // Nothing has arrived yet (a wake planned for an earlier head).
+                        ch.scheduled = false;
+                        self.schedule_channel(c);
                         continue;
                     }
                     let to = self.phys.channels[c as usize].to as usize;
-                    match self.delivery_hold(c) {
+                    match self.delivery_hold_at(c, time) {
                         None => {}
                         Some(Hold::Empty | Hold::Paused) => continue,
                         Some(Hold::Replaying) => {
@@ -391,6 +399,7 @@ impl Simulation {
                             self.flow.stall_inputs(to as TaskId, [c]);
                             self.channels[c as usize].scheduled = false;
                             self.stall(to as TaskId);
+                            self.wake_for_priority(c, time);
                             continue;
                         }
                     }
@@ -424,10 +433,13 @@ impl Simulation {
                         // them are rescheduled by `schedule_channel` once room comes.
                         let waiting = std::mem::take(&mut self.tasks[t as usize].waiting);
                         self.flow.stall_inputs(t, waiting.iter().copied());
-                        for c in waiting {
+                        for &c in &waiting {
                             self.channels[c as usize].scheduled = false;
                         }
                         self.stall(t);
+                        for c in waiting {
+                            self.wake_for_priority(c, time);
+                        }
                         continue;
                     }
                     let task = &mut self.tasks[t as usize];
@@ -538,17 +550,16 @@ impl Simulation {
                         }
                     }
                 }
-                Due::AlignmentTimeout(t, n) => {
-                    if self.tasks[t as usize].aligning() != Some(n) {
+                Due::AlignmentTimeout(n) => {
+                    if self.coordinator.alignment_deadline(n).is_none()
+                        || self.coordinator.timed_out(n)
+                    {
                         continue;
                     }
                     self.clock.now = time;
                     self.clock.steps += 1;
-                    self.time_out_alignment(t, n);
-                    Action::TimeOutAlignment {
-                        task: t,
-                        checkpoint: n,
-                    }
+                    self.time_out_checkpoint(n);
+                    Action::TimeOutAlignment { checkpoint: n }
                 }
                 Due::Expire(id) => {
                     if self.coordinator.deadline(id).is_none() {
@@ -583,6 +594,18 @@ impl Simulation {
     }
 
     // ----- the event queue -----
+
+    /// Channel `c` waits for its receiver's output room, but a priority barrier behind its
+    /// head does not: wake the channel when that barrier arrives, to overtake.
+    fn wake_for_priority(&mut self, c: super::vocab::ChannelId, now: u64) {
+        let ch = &mut self.channels[c as usize];
+        if let Some(at) = ch.overtaking_arrival() {
+            ch.generation = ch.generation.wrapping_add(1);
+            ch.scheduled = true;
+            let generation = ch.generation;
+            self.schedule(at.max(now), Due::Deliver(c, generation));
+        }
+    }
 
     pub(super) fn schedule(&mut self, time: u64, due: Due) {
         self.clock.schedule(time, due);

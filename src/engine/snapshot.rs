@@ -70,6 +70,9 @@ impl TaskState {
     }
 }
 
+/// Bytes one record takes in a checkpoint's channel state: its id and its payload, 8 each.
+pub const RECORD_BYTES: u64 = 16;
+
 /// Per-task figures for one checkpoint, named as in Flink's web UI.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskMetrics {
@@ -92,6 +95,18 @@ pub struct TaskMetrics {
     /// where the task acknowledges only once its channel state is complete.
     #[serde(default)]
     pub async_duration: u64,
+}
+
+impl TaskMetrics {
+    /// Bytes of in-flight records this task persisted ([`RECORD_BYTES`] each).
+    pub fn persisted_bytes(&self) -> u64 {
+        self.persisted_in_flight.saturating_mul(RECORD_BYTES)
+    }
+
+    /// Flink's checkpointed data size: the state and the persisted in-flight data.
+    pub fn checkpointed_size(&self) -> u64 {
+        self.state_size.saturating_add(self.persisted_bytes())
+    }
 }
 
 /// One task's part of a checkpoint.

@@ -28,6 +28,15 @@ pub enum AbortReason {
     Failover,
 }
 
+impl AbortReason {
+    /// Whether Flink counts this abort against the tolerable failed checkpoints: an expired
+    /// checkpoint does; one subsumed, declined by a task (a newer barrier, a cancellation
+    /// marker, an input that ended) or abandoned in a failover does not.
+    pub fn counts_as_failure(self) -> bool {
+        self == AbortReason::Expired
+    }
+}
+
 /// Why a task acknowledged when it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -119,16 +128,13 @@ pub enum Event {
         early: Option<CheckpointId>,
     },
     /// The task snapshotted its state and forwarded the barrier on `forwarded` output channels
-    /// (step ③). A source's snapshot names its `offset`; unaligned, `overtaken` records on the
-    /// outputs were jumped over by the barrier and became channel state.
+    /// (step ③). A source's snapshot names its `offset`.
     Snapshot {
         task: TaskId,
         checkpoint: CheckpointId,
         forwarded: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         offset: Option<u64>,
-        #[serde(default, skip_serializing_if = "is_zero")]
-        overtaken: u64,
     },
     /// An alignment ended: all channels of the task flow again, `to_replay` held items first.
     Unblocked {
@@ -239,12 +245,21 @@ pub enum Event {
         channel: ChannelId,
         paused: bool,
     },
-    /// Aligned with a timeout: the task aligned `checkpoint` longer than the timeout and goes
-    /// on unaligned for it (snapshot now, barrier overtakes its outputs, the inputs still
-    /// without the barrier are recorded as channel state).
+    /// Aligned with a timeout: `checkpoint` has run longer than the timeout since its trigger
+    /// and the task, aligning it (or just reached by its first barrier), goes on unaligned
+    /// for it (snapshot now, barrier overtakes its outputs, the inputs still without the
+    /// barrier are recorded as channel state).
     AlignmentTimedOut {
         task: TaskId,
         checkpoint: CheckpointId,
+    },
+    /// A priority barrier (unaligned, or of a checkpoint gone unaligned) arrived on `channel`
+    /// and overtook the `overtaken` records still queued ahead of it, sent before it: they are
+    /// channel state of `checkpoint`, persisted by the receiver. `Arrived` follows.
+    BarrierOvertook {
+        channel: ChannelId,
+        checkpoint: CheckpointId,
+        overtaken: u64,
     },
     /// A channel became FIFO or not.
     FifoChanged {

@@ -31,12 +31,10 @@ pub enum Action {
     Trigger,
     /// A checkpoint ran past its timeout and is aborted.
     Expire { checkpoint: CheckpointId },
-    /// Aligned with a timeout: the task has aligned this checkpoint too long and switches to
-    /// unaligned for it.
-    TimeOutAlignment {
-        task: TaskId,
-        checkpoint: CheckpointId,
-    },
+    /// Aligned with a timeout: the checkpoint has run longer than the aligned-checkpoint
+    /// timeout since its trigger and goes on unaligned — every task aligning it switches,
+    /// its barriers still queued behind records overtake them.
+    TimeOutAlignment { checkpoint: CheckpointId },
     /// Pause or resume a channel (a paused channel delivers nothing).
     Pause { channel: ChannelId, paused: bool },
     /// Change a channel's latency (a slow channel), for items sent from now on.
@@ -86,8 +84,9 @@ pub enum ActionError {
     /// The task's output channel is full: it takes no input until the receiver consumes.
     Backpressured(TaskId),
     BadLatency(u64),
-    /// The task is not aligning that checkpoint (nothing to time out).
-    NotAligning(TaskId),
+    /// The checkpoint cannot time out its alignment now: not aligned with a timeout, not
+    /// running, already unaligned, or its timeout has not passed.
+    NotAligning(CheckpointId),
     /// Only Chandy-Lamport lets a process initiate a snapshot.
     NotChandyLamport,
     /// A marker from this process could not reach every process.
@@ -129,7 +128,11 @@ impl fmt::Display for ActionError {
             ActionError::BadLatency(l) => {
                 write!(f, "latency {l} is out of range (1 to {MAX_LATENCY})")
             }
-            ActionError::NotAligning(t) => write!(f, "task {t} is not aligning that checkpoint"),
+            ActionError::NotAligning(n) => write!(
+                f,
+                "checkpoint {n} cannot go on unaligned now (it is not running aligned past its \
+                 aligned-checkpoint timeout)"
+            ),
             ActionError::NotChandyLamport => write!(
                 f,
                 "only Chandy-Lamport lets a process initiate a snapshot (the ABS modes trigger \
@@ -155,8 +158,9 @@ pub(crate) enum Due {
     Emit(TaskId),
     Trigger,
     Expire(CheckpointId),
-    /// Aligned with a timeout: the task's alignment of this checkpoint may have lasted too long.
-    AlignmentTimeout(TaskId, CheckpointId),
+    /// Aligned with a timeout: the checkpoint has run as long as the aligned-checkpoint
+    /// timeout allows.
+    AlignmentTimeout(CheckpointId),
     /// Too many checkpoints failed in a row: the job fails.
     FailJob,
     /// The restart delay after a failure is over: every task restores.

@@ -66,11 +66,12 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              the barrier — after a recovery they would be counted twice."
         }
         ("alignment", BarrierMode::Unaligned) => {
-            "Unaligned: each source's barrier 1 jumps ahead of the records already queued on its \
-             channel — those records become channel state (ringed). Merge snapshots as soon as \
-             the first barrier 1 arrives (from Src A) and acknowledges once it has come on both \
-             inputs; any record reaching Merge on input B before B's barrier would be recorded \
-             too. Nothing is ever blocked."
+            "Unaligned: each source's barrier 1 is a priority event. It still takes its channel's \
+             latency, but when it arrives it overtakes the records still queued ahead of it — \
+             those become channel state (ringed). Merge snapshots as soon as the first barrier 1 \
+             arrives (from Src A) and acknowledges once it has come on both inputs; the records \
+             reaching Merge on input B before B's barrier are recorded too. Nothing is ever \
+             blocked."
         }
         ("wordcount", BarrierMode::AtLeastOnce) => {
             "With parallelism 2, Count has two inputs and barriers reach them at different times. \
@@ -89,9 +90,10 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              Every task has one input, so at-least-once behaves exactly like aligned here."
         }
         ("concurrent", BarrierMode::Unaligned) => {
-            "Barriers 1, 2 and 3 are in flight at once, and each jumps ahead of the records \
-             queued on the source's channel: those records become that checkpoint's channel \
-             state (ringed), so each checkpoint completes sooner than the pipeline's latency."
+            "Flink runs no unaligned checkpoint concurrently with another: this scenario asks \
+             for 3 at once, but unaligned only one runs, and the next is triggered as soon as it \
+             completes — one every 90 ms instead of three. Each barrier still crosses the \
+             pipeline in its latency; nothing blocks."
         }
         ("backpressure", BarrierMode::AtLeastOnce) => {
             "At-least-once under a very slow input: nothing blocks and the fast input keeps \
@@ -99,9 +101,10 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              in the snapshot and would be counted twice after a recovery."
         }
         ("backpressure", BarrierMode::Unaligned) => {
-            "Unaligned under a very slow input: the first barrier is forwarded at once, ahead of \
-             the queued records, which become part of the snapshot as channel state (ringed). \
-             Nothing blocks; the checkpoint is bigger instead."
+            "Unaligned under a very slow input: Merge snapshots at the first barrier and forwards \
+             it at once; each barrier overtakes the records still queued when it arrives, and \
+             they become part of the snapshot as channel state (ringed). Nothing blocks; the \
+             checkpoint is bigger instead — its checkpointed size includes that in-flight data."
         }
         _ => return None,
     })
@@ -146,7 +149,10 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "Each word goes round Step's feedback loop three times before it leaves. Step cannot \
              wait for the barrier on its feedback edge — it would wait for itself: it snapshots and \
              forwards the barrier once the source delivered it, then logs the records coming round \
-             the loop (ringed) until the barrier comes back. The snapshot is the states plus that log.",
+             the loop (ringed) until the barrier comes back. The snapshot is the states plus that log. \
+             This is the ABS paper's algorithm for cycles, not Flink's: Flink never logged its \
+             back-edges (its old iterations could lose records in a loop on failure) and Flink 2.0 \
+             removed iterations.",
         ),
         "token" => (
             "Chandy-Lamport: one token, two processes",
@@ -246,13 +252,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
             if record.replay { " — again, after the restore (a replay)" } else { "" }
         ),
         Beat::SourceEnded { task } => format!("{} reached the end of its log.", names.task(*task)),
-        Beat::SourceSnapshot { task, checkpoint: n, offset, overtaken, acked } => {
-            let inject = if *overtaken > 0 {
-                format!(
-                    "injects barrier {n} ahead of the {} already queued on its outputs ({} channel state)",
-                    plural(*overtaken as u32, "record", "records"),
-                    if *overtaken == 1 { "it becomes" } else { "they become" }
-                )
+        Beat::SourceSnapshot { task, checkpoint: n, offset, acked } => {
+            let inject = if names.0.mode() == BarrierMode::Unaligned {
+                format!("sends barrier {n} as a priority event: it crosses its channels and overtakes whatever is still queued when it arrives")
             } else {
                 format!("injects barrier {n} into its output channels")
             };
@@ -327,15 +329,11 @@ fn narrate(b: &Beat, names: &Names) -> String {
             names.task(*task),
             held
         ),
-        Beat::Snapshot { task, checkpoint: n, forwarded, overtaken, acked } => {
+        Beat::Snapshot { task, checkpoint: n, forwarded, acked } => {
             let forward = if *forwarded == 0 {
                 String::new()
-            } else if *overtaken > 0 {
-                format!(
-                    ", sends barrier {n} downstream ahead of the {} queued on its outputs ({} channel state)",
-                    plural(*overtaken as u32, "record", "records"),
-                    if *overtaken == 1 { "it becomes" } else { "they become" }
-                )
+            } else if names.0.mode() == BarrierMode::Unaligned {
+                format!(", sends barrier {n} downstream as a priority event (it overtakes whatever is still queued when it arrives)")
             } else if *forwarded > 0 {
                 format!(", forwards barrier {n} downstream")
             } else {
@@ -529,8 +527,14 @@ fn narrate(b: &Beat, names: &Names) -> String {
             }
         }
         Beat::AlignmentTimedOut { task, checkpoint: n } => format!(
-            "{} has been aligning checkpoint {n} longer than the aligned-checkpoint timeout: it goes on unaligned for this checkpoint — it snapshots now, its barrier overtakes the records queued on its outputs, and what its other inputs still send before barrier {n} is saved as channel state. Its blocked inputs open; what they held comes after the snapshot.",
+            "Checkpoint {n} was triggered longer ago than the aligned-checkpoint timeout, so {} goes on unaligned for it — it snapshots now, its barrier overtakes the records queued on its outputs, and what its other inputs still send before barrier {n} is saved as channel state. Its blocked inputs open; what they held comes after the snapshot.",
             names.task(*task)
+        ),
+        Beat::BarrierOvertook { channel, checkpoint: n, overtaken } => format!(
+            "Barrier {n} arrives on {} and overtakes the {} still queued ahead of it, sent before it: {} saved as channel state of checkpoint {n}.",
+            names.channel(*channel),
+            plural(*overtaken as u32, "record", "records"),
+            if *overtaken == 1 { "it is" } else { "they are" }
         ),
         Beat::FifoChanged { channel, fifo } => if *fifo {
             format!("Channel {} is FIFO again: items arrive in the order they were sent.", names.channel(*channel))
@@ -720,7 +724,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "barrier n (colour per checkpoint)",
     legend_log: "record logged on a back-edge until the barrier comes round (ABS for cycles)",
     mode_aligned_timeout: |t| format!("Aligned, unaligned after {t} ms"),
-    timeout_lesson: |t| format!("Aligned with a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): a task starts aligning as usual, blocking the inputs that delivered the barrier; if it is still aligning {t} ms later, it goes on unaligned for that checkpoint — it snapshots at once, its barrier overtakes its output queue, and what its other inputs send before the barrier becomes channel state (ringed). Slow alignments stop costing throughput; quick ones record nothing."),
+    timeout_lesson: |t| format!("Aligned with a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): every checkpoint starts aligned; once {t} ms have passed since its trigger (Flink's checkpoint start delay) it goes on unaligned — tasks still aligning snapshot at once, barriers still queued behind records overtake them, and a task its barrier reaches later does not align at all. What they overtake, and what the inputs without the barrier still send, becomes channel state (ringed). Slow checkpoints stop costing throughput; quick ones record nothing. As in Flink, one checkpoint runs at a time."),
     legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
     token_states_title: "The four global states",
     fifo: "FIFO",
@@ -813,7 +817,7 @@ pub const STRINGS: Strings = Strings {
     end_to_end: "End to end duration",
     alignment_duration: "Alignment duration",
     records_held: "Records held",
-    state_size: "State size",
+    state_size: "Checkpointed size",
     persisted: "Persisted in-flight",
     ack_time: "Acknowledged at",
     start_delay: "Start delay",
@@ -830,6 +834,8 @@ pub const STRINGS: Strings = Strings {
     verdict_counts: |d, l| format!("{d} would be processed twice after a recovery, {l} would be lost."),
     word_check_ok: |n| format!("✓ The word counts equal the words of exactly the lines before the offsets ({n} words)."),
     word_check_bad: |n| format!("✕ {n} word counts differ from the lines before the offsets."),
+    persisted_figure: |bytes, records| format!("{bytes} B ({})", plural(records as u32, "record", "records")),
+    concurrency_capped: |asked| format!("Flink runs no unaligned checkpoint concurrently with another: the scenario asks for {asked} at once, one runs at a time."),
     rows_more: |n| format!("… and {n} more"),
 
     narration: "What happened",

@@ -439,6 +439,10 @@ pub struct Strings {
     pub verdict_counts: fn(u64, u64) -> String,
     pub word_check_ok: fn(u64) -> String,
     pub word_check_bad: fn(usize) -> String,
+    /// Persisted in-flight data: bytes, and how many records that is.
+    pub persisted_figure: fn(u64, u64) -> String,
+    /// The mode runs one checkpoint at a time although the scenario asks for this many.
+    pub concurrency_capped: fn(u32) -> String,
     pub rows_more: fn(usize) -> String,
 
     // Narration
@@ -839,11 +843,9 @@ mod tests {
     fn unaligned_barriers_are_told_overtaking_and_at_least_once_records_slipping_in() {
         let (mut overtaking, mut slipping) = (0, 0);
         narrate_all(1500, |mode, _, _, b, text| match (mode, b) {
-            (
-                BarrierMode::Unaligned,
-                Beat::Snapshot { overtaken, .. } | Beat::SourceSnapshot { overtaken, .. },
-            ) if *overtaken > 0 => {
-                assert!(text.contains("ahead of"), "{text}");
+            (BarrierMode::Unaligned, Beat::BarrierOvertook { overtaken, .. }) => {
+                assert!(*overtaken > 0, "{text}");
+                assert!(text.contains("overtakes"), "{text}");
                 overtaking += 1;
             }
             (BarrierMode::AtLeastOnce, Beat::Processed { early: Some(_), .. }) => {

@@ -57,9 +57,9 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              恢復後它們會被計算兩次。"
         }
         ("alignment", BarrierMode::Unaligned) => {
-            "非對齊：每個資料來源的屏障 1 都跳到通道中已排隊的記錄之前——那些記錄成為通道狀態（帶圈）。\
-             第一個屏障 1（來自 Src A）一到，Merge 就做快照；兩個輸入都送來屏障 1 後才確認。\
-             在 B 的屏障之前經輸入 B 到達 Merge 的記錄也會被記錄。從頭到尾沒有阻塞。"
+            "非對齊：每個資料來源的屏障 1 都是優先事件。它仍需通道的延遲才能到達，但一到就超越排在它前面、\
+             仍在排隊的記錄——那些記錄成為通道狀態（帶圈）。第一個屏障 1（來自 Src A）一到，Merge 就做快照；\
+             兩個輸入都送來屏障 1 後才確認。在 B 的屏障之前經輸入 B 到達 Merge 的記錄也會被記錄。從頭到尾沒有阻塞。"
         }
         ("wordcount", BarrierMode::AtLeastOnce) => {
             "平行度 2 時 Count 有兩個輸入，屏障到達的時間不同。至少一次不阻塞，\
@@ -75,16 +75,16 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              每個檢查點各自完成。每個任務只有一個輸入，所以這裡至少一次與對齊完全一樣。"
         }
         ("concurrent", BarrierMode::Unaligned) => {
-            "屏障 1、2、3 同時在傳輸中，每一個都跳到資料來源通道中已排隊的記錄之前：\
-             那些記錄成為該檢查點的通道狀態（帶圈），所以每個檢查點比管線延遲更快完成。"
+            "Flink 不會讓非對齊檢查點並行：這個情境要求同時進行 3 個，但非對齊時一次只進行一個，\
+             上一個完成後立刻觸發下一個——每 90 ms 一個，而不是三個。屏障仍需管線的延遲才能穿過；沒有阻塞。"
         }
         ("backpressure", BarrierMode::AtLeastOnce) => {
             "至少一次遇上很慢的輸入：沒有阻塞，快的輸入照常流動，檢查點不影響吞吐量——\
              但在較早屏障之後的記錄進了快照，恢復後會被計算兩次。"
         }
         ("backpressure", BarrierMode::Unaligned) => {
-            "非對齊遇上很慢的輸入：第一個屏障立刻被轉發，插到排隊的記錄之前，\
-             那些記錄以通道狀態（帶圈）成為快照的一部分。沒有阻塞，代價是檢查點更大。"
+            "非對齊遇上很慢的輸入：Merge 在第一個屏障到達時就做快照並立刻轉發；每個屏障到達時超越仍在排隊的記錄，\
+             那些記錄以通道狀態（帶圈）成為快照的一部分。沒有阻塞，代價是檢查點更大——檢查點資料大小包含這些在途資料。"
         }
         _ => return None,
     })
@@ -122,7 +122,7 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
         ),
         "iteration" => (
             "迭代：有環圖的 ABS",
-            "每個單詞都要繞 Step 的回饋環三圈才離開。Step 不能在回饋邊上等屏障——那等於等它自己：來源送來屏障後，它就做快照並轉發屏障，然後把繞環回來的記錄記入日誌（帶圈），直到屏障繞回來。快照就是各狀態加上這份日誌。",
+            "每個單詞都要繞 Step 的回饋環三圈才離開。Step 不能在回饋邊上等屏障——那等於等它自己：來源送來屏障後，它就做快照並轉發屏障，然後把繞環回來的記錄記入日誌（帶圈），直到屏障繞回來。快照就是各狀態加上這份日誌。這是 ABS 論文處理環的演算法，不是 Flink 的：Flink 從未記錄回饋邊的日誌（它舊的迭代在失敗時可能遺失環中的記錄），Flink 2.0 也移除了迭代。",
         ),
         "token" => (
             "Chandy-Lamport：一個令牌，兩個行程",
@@ -192,9 +192,9 @@ fn narrate(b: &Beat, names: &Names) -> String {
             if record.replay { "——恢復後再讀一次（重放）" } else { "" }
         ),
         Beat::SourceEnded { task } => format!("{} 讀到了日誌的結尾。", names.task(*task)),
-        Beat::SourceSnapshot { task, checkpoint: n, offset, overtaken, acked } => {
-            let inject = if *overtaken > 0 {
-                format!("把屏障 {n} 插到輸出通道中已排隊的 {overtaken} 筆記錄之前（它們成為通道狀態）")
+        Beat::SourceSnapshot { task, checkpoint: n, offset, acked } => {
+            let inject = if names.0.mode() == BarrierMode::Unaligned {
+                format!("以優先事件送出屏障 {n}：它穿過通道，到達時超越仍在排隊的記錄")
             } else {
                 format!("向輸出通道注入屏障 {n}")
             };
@@ -255,11 +255,11 @@ fn narrate(b: &Beat, names: &Names) -> String {
             item(names, it),
             held
         ),
-        Beat::Snapshot { task, checkpoint: n, forwarded, overtaken, acked } => {
+        Beat::Snapshot { task, checkpoint: n, forwarded, acked } => {
             let forward = if *forwarded == 0 {
                 String::new()
-            } else if *overtaken > 0 {
-                format!("，把屏障 {n} 插到輸出通道中已排隊的 {overtaken} 筆記錄之前送往下游（它們成為通道狀態）")
+            } else if names.0.mode() == BarrierMode::Unaligned {
+                format!("，以優先事件向下游送出屏障 {n}（到達時超越仍在排隊的記錄）")
             } else {
                 format!("，向下游轉發屏障 {n}")
             };
@@ -439,8 +439,12 @@ fn narrate(b: &Beat, names: &Names) -> String {
             }
         }
         Beat::AlignmentTimedOut { task, checkpoint: n } => format!(
-            "{} 對齊檢查點 {n} 的時間超過了對齊逾時：這個檢查點改為非對齊——它現在就做快照，屏障超越輸出通道中排隊的記錄，其餘輸入在屏障 {n} 之前送來的記錄存為通道狀態。被阻塞的輸入重新開放，緩衝中的項目在快照之後處理。",
+            "檢查點 {n} 觸發至今已超過對齊逾時，{} 因此對這個檢查點改為非對齊——它現在就做快照，屏障超越輸出通道中排隊的記錄，其餘輸入在屏障 {n} 之前送來的記錄存為通道狀態。被阻塞的輸入重新開放，緩衝中的項目在快照之後處理。",
             names.task(*task)
+        ),
+        Beat::BarrierOvertook { channel, checkpoint: n, overtaken } => format!(
+            "屏障 {n} 到達通道 {}，超越了排在它前面、比它先送出的 {overtaken} 筆記錄：這些記錄存為檢查點 {n} 的通道狀態。",
+            names.channel(*channel)
         ),
         Beat::FifoChanged { channel, fifo } => if *fifo {
             format!("通道 {} 恢復 FIFO：項目按送出的順序到達。", names.channel(*channel))
@@ -618,7 +622,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "屏障（barrier）n：每個檢查點（checkpoint）一種顏色",
     legend_log: "在屏障繞回之前記入回饋邊日誌的記錄（有環圖的 ABS）",
     mode_aligned_timeout: |t| format!("對齊，{t} ms 後改為非對齊"),
-    timeout_lesson: |t| format!("帶逾時的對齊（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：任務照常開始對齊，阻塞已送來屏障的輸入；若 {t} ms 之後仍在對齊，這個檢查點就改為非對齊——立刻做快照，屏障超越輸出佇列，其餘輸入在屏障之前送來的記錄成為通道狀態（帶圈）。慢的對齊不再拖累吞吐量；快的對齊什麼也不用記錄。"),
+    timeout_lesson: |t| format!("帶逾時的對齊（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：每個檢查點都先對齊；從觸發起過了 {t} ms（Flink 的檢查點開始延遲）仍未完成，就改為非對齊——仍在對齊的任務立刻做快照，排在記錄後面的屏障超越它們，之後才收到屏障的任務完全不對齊。被超越的記錄，以及尚未送來屏障的輸入送來的記錄，成為通道狀態（帶圈）。慢的檢查點不再拖累吞吐量；快的什麼也不用記錄。和 Flink 一樣，一次只進行一個檢查點。"),
     legend_marker: "快照 n 的 Chandy-Lamport 標記（marker，菱形）",
     token_states_title: "四種全域狀態",
     fifo: "FIFO",
@@ -711,7 +715,7 @@ pub const STRINGS: Strings = Strings {
     end_to_end: "端到端耗時",
     alignment_duration: "對齊耗時",
     records_held: "緩衝的記錄",
-    state_size: "狀態大小",
+    state_size: "檢查點資料大小",
     persisted: "保存的傳輸中記錄",
     ack_time: "確認時間",
     start_delay: "開始延遲",
@@ -728,6 +732,8 @@ pub const STRINGS: Strings = Strings {
     verdict_counts: |d, l| format!("恢復後有 {d} 筆會被處理兩次，{l} 筆會遺失。"),
     word_check_ok: |n| format!("✓ 單詞計數恰好等於偏移量之前那些行的單詞（共 {n} 個單詞）。"),
     word_check_bad: |n| format!("✕ 有 {n} 個單詞的計數與偏移量之前的行不符。"),
+    persisted_figure: |bytes, records| format!("{bytes} B（{records} 筆記錄）"),
+    concurrency_capped: |asked| format!("Flink 不讓非對齊檢查點並行：情境要求同時 {asked} 個，這裡一次只進行一個。"),
     rows_more: |n| format!("……還有 {n} 項"),
 
     narration: "發生了什麼",

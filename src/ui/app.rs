@@ -277,6 +277,7 @@ pub fn app() -> Html {
         }
     });
     let checkpoints = sim.coordinator().checkpoints().to_vec();
+    let capped = sim.coordinator().capped();
     let timeout = sim.config().aligned_checkpoint_timeout;
     // The throughput chart counts records reaching sinks; Chandy-Lamport's systems have none.
     let has_sink = sim
@@ -374,6 +375,7 @@ pub fn app() -> Html {
                         checkpoints,
                         open: playback.checkpoint,
                         snapshots: mode.processes_initiate(),
+                        capped,
                         lang: playback.lang,
                         on_open: on_open.clone(),
                         on_more: on_tab.reform(|_| Tab::Checkpoints),

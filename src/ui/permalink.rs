@@ -160,7 +160,7 @@ fn code(a: &Action) -> String {
         Action::Emit { task } => format!("e{task}"),
         Action::Trigger => "t".into(),
         Action::Expire { checkpoint } => format!("x{checkpoint}"),
-        Action::TimeOutAlignment { task, checkpoint } => format!("o{task}-{checkpoint}"),
+        Action::TimeOutAlignment { checkpoint } => format!("o{checkpoint}"),
         Action::Pause { channel, paused } => format!("p{channel}-{}", u8::from(paused)),
         Action::SetLatency { channel, latency } => format!("l{channel}-{latency}"),
         Action::Initiate { task } => format!("i{task}"),
@@ -210,10 +210,7 @@ pub fn decode_choices(text: &str) -> Result<Vec<(u64, Action)>, String> {
             ('e', 1) => Action::Emit { task: id(0)? },
             ('t', 0) => Action::Trigger,
             ('x', 1) => Action::Expire { checkpoint: n(0)? },
-            ('o', 2) => Action::TimeOutAlignment {
-                task: id(0)?,
-                checkpoint: n(1)?,
-            },
+            ('o', 1) => Action::TimeOutAlignment { checkpoint: n(0)? },
             ('p', 2) => Action::Pause {
                 channel: id(0)?,
                 paused: n(1)? == 1,
@@ -375,10 +372,7 @@ mod tests {
             Action::Emit { task: 0 },
             Action::Trigger,
             Action::Expire { checkpoint: 7 },
-            Action::TimeOutAlignment {
-                task: 4,
-                checkpoint: 2,
-            },
+            Action::TimeOutAlignment { checkpoint: 2 },
             Action::Pause {
                 channel: 1,
                 paused: true,

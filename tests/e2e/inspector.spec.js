@@ -1,9 +1,10 @@
 // The inspector's numbers against the engine's: the page is stepped to the step at which a
 // checkpoint completes in `abs-sim run`'s trace of the same preset and mode, and the global
 // state it shows — offsets, counts, held records, durations, sizes, channel state, verdict — is
-// compared with what the trace's events say (see trace.js). Each mode shows only the figures it
-// has: alignment when aligned, persisted in-flight records when unaligned, neither for
-// at-least-once (it neither waits nor records).
+// compared with what the trace's events say (see trace.js) and with the summary's figures. Each
+// mode shows only the figures it has: alignment when aligned, persisted in-flight data when
+// unaligned, neither for at-least-once (it neither waits nor records). Sizes are Flink's
+// checkpointed size: the state and the persisted in-flight data.
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
 const { runSim, expectedGlobalState, timeAt } = require('./trace');
@@ -84,7 +85,11 @@ for (const [preset, mode, k] of CASES) {
     await app.openCheckpoint(k);
     await expect(app.globalState()).toHaveAttribute('data-checkpoint', String(k));
     const gs = await app.readGlobalState();
-    const verdict = summary.checkpoints.find((c) => c.id === k).verdict;
+    const line = summary.checkpoints.find((c) => c.id === k);
+    const verdict = line.verdict;
+    // The summary's figures are the inspector's: the checkpointed size includes the in-flight data.
+    expect(line.checkpointed_size).toBe(want.size);
+    expect(line.persisted_in_flight).toBe(want.persistedBytes);
     expect(verdict === 'consistent', 'the summary agrees with checkpoint-completed').toBe(want.consistent);
     if (verdict === 'consistent') {
       expect(gs.verdict).toMatch(/^✓ Consistent cut/);
@@ -101,11 +106,13 @@ for (const [preset, mode, k] of CASES) {
       ['Triggered at', `${want.triggerTime} ms`],
       ['End to end duration', `${want.endToEnd} ms`],
       ...(mode === 'aligned' ? [['Alignment duration', `${want.alignment} ms`], ['Records held', String(want.held)]] : []),
-      ['State size', `${want.size} B`],
-      ...(mode === 'unaligned' ? [['Persisted in-flight', String(want.persisted)]] : []),
+      ['Checkpointed size', `${want.size} B`],
+      ...(mode === 'unaligned'
+        ? [['Persisted in-flight', `${want.persistedBytes} B (${want.persisted} record${want.persisted === 1 ? '' : 's'})`]]
+        : []),
     ];
     expect(Object.entries(gs.figures)).toEqual(figures);
-    expect(gs.taskHeads).toEqual(['Subtask', 'State', ...MODE_COLUMNS[mode], 'State size']);
+    expect(gs.taskHeads).toEqual(['Subtask', 'State', ...MODE_COLUMNS[mode], 'Checkpointed size']);
 
     // Every subtask's state and figures, by task id.
     expect(gs.tasks.length).toBe(want.tasks.length);
@@ -125,8 +132,8 @@ for (const [preset, mode, k] of CASES) {
         expect(row['Alignment duration'], what).toBe(`${w.alignment} ms`);
         expect(Number(row['Records held']), what).toBe(w.held);
       }
-      if (mode === 'unaligned') expect(Number(row['Persisted in-flight']), what).toBe(w.persisted);
-      expect(bytes(row['State size']), what).toBe(w.size);
+      if (mode === 'unaligned') expect(bytes(row['Persisted in-flight']), what).toBe(16 * w.persisted);
+      expect(bytes(row['Checkpointed size']), what).toBe(w.size);
     });
 
     // Every channel's recorded state, by channel id.
@@ -139,11 +146,11 @@ for (const [preset, mode, k] of CASES) {
     // The checkpoints table's row for k says the same, under the mode's own columns: no
     // alignment column outside aligned mode, the persisted records only when unaligned.
     expect(await app.checkpointTableHeads())
-      .toEqual(['#', 'Status', 'End to end duration', ...MODE_COLUMNS[mode], 'State size']);
+      .toEqual(['#', 'Status', 'End to end duration', ...MODE_COLUMNS[mode], 'Checkpointed size']);
     const row = (await app.checkpointFigures()).find((r) => r['#'] === String(k));
     const cells = {
       aligned: { 'Alignment duration': `${want.alignment} ms`, 'Records held': String(want.held) },
-      unaligned: { 'Persisted in-flight': String(want.persisted) },
+      unaligned: { 'Persisted in-flight': `${want.persistedBytes} B` },
       'at-least-once': {},
     }[mode];
     expect(row).toEqual({
@@ -152,7 +159,7 @@ for (const [preset, mode, k] of CASES) {
       Status: 'completed',
       'End to end duration': `${want.endToEnd} ms`,
       ...cells,
-      'State size': `${want.size} B`,
+      'Checkpointed size': `${want.size} B`,
     });
     await app.screenshot(`inspector-${preset}-${mode}-${k}`);
   });

@@ -78,8 +78,8 @@ const CJK = /[\u3400-\u9fff]/;
 // What the engine decides and the narration must tell, with the number it tells.
 const TOLD = {
   en: {
-    // A snapshot (or a source's) sends its barrier ahead of N queued records: channel state.
-    overtaken: /ahead of the (\d+) (?:already )?(?:queued )?records?\b.*\bchannel state\b/,
+    // A priority barrier arrives and overtakes N records still queued: channel state.
+    overtaken: /\bovertakes the (\d+) records? still queued\b.*\bchannel state\b/,
     // At-least-once: a record after an early barrier enters checkpoint n's state.
     twice: /\bcounted twice\b/,
     checkpoint: /\bcheckpoint (\d+)/,
@@ -88,7 +88,7 @@ const TOLD = {
     channelStateComplete: /\bchannel state is complete\b/,
   },
   zh: {
-    overtaken: /已排隊的 (\d+) 筆記錄之前.*通道狀態/,
+    overtaken: /超越了排在它前面、比它先送出的 (\d+) 筆記錄.*通道狀態/,
     twice: /計算兩次/,
     checkpoint: /檢查點 (\d+)/,
     acked: /已確認 (\d+)\/(\d+)/,
@@ -104,7 +104,7 @@ function engineAccount(trace) {
   const out = [];
   for (const line of trace.steps) {
     for (const e of line.events) {
-      if (e.event === 'snapshot' && e.overtaken) out.push(`${line.step}: overtook ${e.overtaken}`);
+      if (e.event === 'barrier-overtook') out.push(`${line.step}: overtook ${e.overtaken}`);
       if (e.event === 'processed' && e.early) out.push(`${line.step}: counted twice in ${e.early}`);
       if (e.event === 'acknowledged') {
         out.push(`${line.step}: acknowledged ${e.acked}/${e.total}${e.why === 'channel-state' ? ' (channel state)' : ''}`);

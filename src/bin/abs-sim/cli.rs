@@ -35,8 +35,9 @@ usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps
 Runs a scenario with the scheduler and prints its trace: one JSON line per step, written as
 the step runs, then {\"summary\": {...}}: steps, time, finished, and every checkpoint (or
 Chandy-Lamport snapshot) with, once completed, its \"verdict\" (\"consistent\" or what is
-wrong) and its \"global_state\" ({\"tasks\": {SUBTASK: STATE}, \"channels\":
-{\"FROM->TO\": [ITEM, ...]}}).
+wrong), its \"checkpointed_size\" and \"persisted_in_flight\" (bytes, as Flink counts them:
+the checkpointed size includes the persisted in-flight data) and its \"global_state\"
+({\"tasks\": {SUBTASK: STATE}, \"channels\": {\"FROM->TO\": [ITEM, ...]}}).
 
   --preset NAME      run a preset (`abs-sim preset` lists them)
   FILE.json          run a scenario file (`abs-sim preset NAME` prints one to start from)

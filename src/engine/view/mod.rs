@@ -282,10 +282,13 @@ pub struct CheckpointFigures {
     pub alignment_duration: u64,
     /// Records that waited in alignment buffers, all tasks together.
     pub records_held: u64,
-    /// Bytes of task state, all tasks together.
-    pub state_size: u64,
-    /// Records persisted as channel state (unaligned).
-    pub persisted_in_flight: u64,
+    /// Flink's checkpointed data size: bytes of task state and of persisted in-flight data,
+    /// all tasks together.
+    pub checkpointed_size: u64,
+    /// Bytes of in-flight records persisted as channel state, all tasks together.
+    pub persisted_bytes: u64,
+    /// The same as a number of records.
+    pub persisted_records: u64,
 }
 
 pub fn checkpoint_figures(gs: &GlobalState) -> CheckpointFigures {
@@ -294,8 +297,9 @@ pub fn checkpoint_figures(gs: &GlobalState) -> CheckpointFigures {
         end_to_end: gs.completion_time.saturating_sub(gs.trigger_time),
         alignment_duration: m.clone().map(|m| m.alignment_duration).max().unwrap_or(0),
         records_held: m.clone().map(|m| m.records_held).sum(),
-        state_size: m.clone().map(|m| m.state_size).sum(),
-        persisted_in_flight: m.map(|m| m.persisted_in_flight).sum(),
+        checkpointed_size: m.clone().map(|m| m.checkpointed_size()).sum(),
+        persisted_bytes: m.clone().map(|m| m.persisted_bytes()).sum(),
+        persisted_records: m.map(|m| m.persisted_in_flight).sum(),
     }
 }
 

@@ -45,7 +45,6 @@ pub enum Beat {
         task: TaskId,
         checkpoint: CheckpointId,
         offset: u64,
-        overtaken: u64,
         acked: Option<(u32, u32)>,
     },
     /// The barrier handler took a barrier: `have` of the task's `need` inputs have it now.
@@ -74,7 +73,6 @@ pub enum Beat {
         task: TaskId,
         checkpoint: CheckpointId,
         forwarded: u32,
-        overtaken: u64,
         acked: Option<(u32, u32)>,
     },
     /// Alignment over: the inputs flow again, held items first (④).
@@ -170,10 +168,17 @@ pub enum Beat {
         channel: ChannelId,
         fifo: bool,
     },
-    /// Aligned with a timeout: the task aligned too long and goes on unaligned.
+    /// Aligned with a timeout: the checkpoint ran too long since its trigger, and the task
+    /// goes on unaligned for it.
     AlignmentTimedOut {
         task: TaskId,
         checkpoint: CheckpointId,
+    },
+    /// A priority barrier arrived and overtook the records queued ahead of it.
+    BarrierOvertook {
+        channel: ChannelId,
+        checkpoint: CheckpointId,
+        overtaken: u64,
     },
     /// A task failed (none: too many failed checkpoints): the whole job is cancelled.
     Failed {
@@ -240,6 +245,7 @@ impl Beat {
             Beat::Triggered { checkpoint }
             | Beat::Initiated { checkpoint, .. }
             | Beat::AlignmentTimedOut { checkpoint, .. }
+            | Beat::BarrierOvertook { checkpoint, .. }
             | Beat::SourceSnapshot { checkpoint, .. }
             | Beat::Barrier { checkpoint, .. }
             | Beat::Snapshot { checkpoint, .. }
@@ -367,20 +373,17 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 checkpoint,
                 forwarded,
                 offset,
-                overtaken,
             } => match offset {
                 Some(offset) => Beat::SourceSnapshot {
                     task,
                     checkpoint,
                     offset,
-                    overtaken,
                     acked: None,
                 },
                 None => Beat::Snapshot {
                     task,
                     checkpoint,
                     forwarded,
-                    overtaken,
                     acked: None,
                 },
             },
@@ -469,6 +472,15 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             Event::AlignmentTimedOut { task, checkpoint } => {
                 Beat::AlignmentTimedOut { task, checkpoint }
             }
+            Event::BarrierOvertook {
+                channel,
+                checkpoint,
+                overtaken,
+            } => Beat::BarrierOvertook {
+                channel,
+                checkpoint,
+                overtaken,
+            },
             Event::Failed {
                 task,
                 dropped,

@@ -353,7 +353,7 @@ fn checkpoints(
                 { cells([(s.checkpoint_status)(&c.status), e2e]
                     .into_iter()
                     .chain(mode_figures(figures, f.as_ref()))
-                    .chain([f.map_or_else(dash, |f| format!("{} B", f.state_size))])
+                    .chain([f.map_or_else(dash, |f| format!("{} B", f.checkpointed_size))])
                     .collect()) }
             </tr>
         }
@@ -459,9 +459,9 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
                     { row(s.alignment_duration, ms(f.alignment_duration)) }
                     { row(s.records_held, f.records_held.to_string()) }
                 }
-                { row(s.state_size, format!("{} B", f.state_size)) }
+                { row(s.state_size, format!("{} B", f.checkpointed_size)) }
                 if sim.persists_in_flight() {
-                    { row(s.persisted, f.persisted_in_flight.to_string()) }
+                    { row(s.persisted, (s.persisted_figure)(f.persisted_bytes, f.persisted_records)) }
                 }
             </dl>
             <h4>{ s.task_states }</h4>
@@ -523,7 +523,9 @@ fn mode_figures(figures: Figures, f: Option<&view::CheckpointFigures>) -> Vec<St
             f.map_or_else(|| "—".to_string(), |f| ms(f.alignment_duration)),
             show(|f| f.records_held),
         ],
-        Figures::InFlight => vec![show(|f| f.persisted_in_flight)],
+        Figures::InFlight => {
+            vec![f.map_or_else(|| "—".to_string(), |f| format!("{} B", f.persisted_bytes))]
+        }
         Figures::None => vec![],
     }
 }
@@ -531,9 +533,9 @@ fn mode_figures(figures: Figures, f: Option<&view::CheckpointFigures>) -> Vec<St
 fn task_figures(figures: Figures, m: &TaskMetrics) -> Vec<String> {
     let mut out = match figures {
         Figures::Alignment => vec![ms(m.alignment_duration), m.records_held.to_string()],
-        Figures::InFlight => vec![m.persisted_in_flight.to_string()],
+        Figures::InFlight => vec![format!("{} B", m.persisted_bytes())],
         Figures::None => vec![],
     };
-    out.push(format!("{} B", m.state_size));
+    out.push(format!("{} B", m.checkpointed_size()));
     out
 }
