@@ -729,7 +729,16 @@ fn the_job_fails_and_restarts_after_more_failed_checkpoints_in_a_row_than_tolera
         for _ in 0..5_000 {
             let Some(action) = s.step() else { break };
             for e in s.last_events() {
-                if let Event::JobFailed { failed_checkpoints } = e {
+                if let Event::JobFailed {
+                    failed_checkpoints,
+                    restore,
+                } = e
+                {
+                    // The narration's "restarts from" is the latest completed checkpoint.
+                    assert_eq!(
+                        *restore,
+                        s.coordinator().latest_completed().map(|g| g.checkpoint)
+                    );
                     failed_at.push((*failed_checkpoints, s.coordinator().checkpoints().len()));
                 }
                 if let Event::Failed { task, .. } = e {

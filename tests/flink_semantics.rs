@@ -264,7 +264,10 @@ fn by_default_an_expired_checkpoint_fails_the_job() {
     let mut failed_after = None;
     run(&mut sim, 3000, |sim| {
         for e in sim.last_events() {
-            if let Event::JobFailed { failed_checkpoints } = *e {
+            if let Event::JobFailed {
+                failed_checkpoints, ..
+            } = *e
+            {
                 failed_after.get_or_insert(failed_checkpoints);
             }
         }

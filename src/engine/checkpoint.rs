@@ -357,8 +357,10 @@ impl Simulation {
             // latest completed checkpoint as after any failure (`recovery.rs`), as the next
             // step — not in the middle of this one.
             self.life.failing = true;
+            let restore = self.coordinator.latest_completed().map(|g| g.checkpoint);
             self.events.push(Event::JobFailed {
                 failed_checkpoints: failed,
+                restore,
             });
             self.schedule(self.clock.now, Due::FailJob);
         }

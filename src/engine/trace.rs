@@ -199,9 +199,12 @@ pub enum Event {
     Relieved {
         task: TaskId,
     },
-    /// More checkpoints failed in a row than tolerated: the job fails (and restarts).
+    /// More checkpoints failed in a row than tolerated: the job fails, and restarts from
+    /// `restore`, its latest completed checkpoint (none: from the beginning).
     JobFailed {
         failed_checkpoints: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restore: Option<CheckpointId>,
     },
     /// A task failed (`task`, or none when too many checkpoints failed): every task is
     /// cancelled, the `dropped` items in flight and in alignment buffers are lost, and the job

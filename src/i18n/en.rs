@@ -468,8 +468,13 @@ fn narrate(b: &Beat, names: &Names) -> String {
             "{}'s output has room again: it resumes.",
             names.task(*task)
         ),
-        Beat::JobFailed { failed_checkpoints } => format!(
-            "{failed_checkpoints} checkpoints failed in a row, more than the job tolerates: the job fails and will restart from its latest completed checkpoint."
+        Beat::JobFailed { failed_checkpoints, restore } => format!(
+            "{} failed in a row, more than the job tolerates: the job fails and will restart {}.",
+            plural(*failed_checkpoints, "checkpoint", "checkpoints"),
+            match restore {
+                Some(n) => format!("from checkpoint {n}, its latest completed one"),
+                None => "from the beginning — no checkpoint has completed yet".into(),
+            }
         ),
         Beat::Failed { task, dropped, restart_at } => format!(
             "{} As in Flink, the whole job stops: every task is cancelled, {} {} lost, and checkpoints in progress are abandoned. It restarts at t={restart_at}.",
@@ -485,7 +490,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
             }
         ),
         Beat::TransactionAborted { task, aborted } => format!(
-            "{} aborts its open transaction: the {aborted} records it received since the last completed checkpoint are never committed — the replay brings them again.",
+            "{} aborts its open transaction: the {aborted} records it had received but not committed are thrown away (its received count drops by {aborted}) and never committed — the replay brings them again.",
             names.task(*task)
         ),
         Beat::Restored { checkpoint: None, .. } => "No checkpoint had completed, so every task starts again from the beginning and the sources read their logs from offset 0.".into(),

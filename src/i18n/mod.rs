@@ -711,6 +711,70 @@ mod tests {
         }
     }
 
+    /// A job that fails for too many failed checkpoints says where it restarts from, as the
+    /// coordinator has it: the latest completed checkpoint, or the beginning when none has
+    /// completed (the recovery banner says the same). And a transactional sink's abort says
+    /// how far its count drops, as its card shows.
+    #[test]
+    fn a_failing_job_says_where_it_restarts_from_as_the_coordinator_has_it() {
+        let (mut none_yet, mut from_one) = (0, 0);
+        // Backpressure with a short timeout fails before any checkpoint completes; alignment
+        // with its slow channel paused after checkpoint 1 fails after one has.
+        for (name, timeout, tolerable) in [("backpressure", 120, 1), ("alignment", 150, 0)] {
+            let mut scenario = presets::by_name(name).unwrap();
+            scenario.config.timeout = timeout;
+            scenario.config.tolerable_failed_checkpoints = Some(tolerable);
+            let mut sim = scenario.simulation().unwrap();
+            let merge = sim.physical().task_by_name("Merge#0").unwrap();
+            let slow = sim.physical().tasks[merge as usize].inputs[1];
+            let mut paused = false;
+            for _ in 0..6000 {
+                sim.step();
+                if name == "alignment" && !paused && sim.coordinator().latest_completed().is_some()
+                {
+                    paused = true;
+                    let pause = crate::engine::Action::Pause {
+                        channel: slow,
+                        paused,
+                    };
+                    sim.apply(pause).unwrap();
+                }
+                let latest = sim.coordinator().latest_completed().map(|g| g.checkpoint);
+                for b in view::beats(sim.physical(), sim.last_events()) {
+                    for strings in [&en::STRINGS, &zh::STRINGS] {
+                        let text = (strings.narrate)(&b, &Names(&sim));
+                        if let Beat::JobFailed { .. } = b {
+                            match latest {
+                                Some(n) => {
+                                    from_one += 1;
+                                    let said = format!("checkpoint {n}, its latest");
+                                    let zh_said = format!("檢查點 {n} 重啟");
+                                    assert!(
+                                        text.contains(&said) || text.contains(&zh_said),
+                                        "{text}"
+                                    );
+                                }
+                                None => {
+                                    none_yet += 1;
+                                    assert!(
+                                        text.contains("no checkpoint has completed")
+                                            || text.contains("還沒有任何檢查點完成"),
+                                        "{text}"
+                                    );
+                                }
+                            }
+                        }
+                        if let Beat::TransactionAborted { aborted, .. } = b {
+                            assert!(!text.contains("since the last completed"), "{text}");
+                            assert!(text.contains(&aborted.to_string()), "{text}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(none_yet > 0 && from_one > 0, "{none_yet} {from_one}");
+    }
+
     #[test]
     fn only_aligned_checkpoints_are_told_as_blocking_or_aligning() {
         narrate_all(1500, |mode, name, _, b, text| {

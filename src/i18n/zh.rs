@@ -385,8 +385,12 @@ fn narrate(b: &Beat, names: &Names) -> String {
             names.channel(*channel)
         ),
         Beat::Relieved { task } => format!("{} 的輸出又有空間了：它繼續工作。", names.task(*task)),
-        Beat::JobFailed { failed_checkpoints } => format!(
-            "連續 {failed_checkpoints} 個檢查點失敗，超過作業能容忍的數量：作業失敗，將從最近完成的檢查點重啟。"
+        Beat::JobFailed { failed_checkpoints, restore } => format!(
+            "連續 {failed_checkpoints} 個檢查點失敗，超過作業能容忍的數量：作業失敗，{}。",
+            match restore {
+                Some(n) => format!("將從最近完成的檢查點 {n} 重啟"),
+                None => "還沒有任何檢查點完成，將從頭開始".into(),
+            }
         ),
         Beat::Failed { task, dropped, restart_at } => format!(
             "{}和 Flink 一樣，整個作業停止：所有任務被取消，{}的 {dropped} 個項目遺失，進行中的檢查點作廢。作業將在 t={restart_at} 重啟。",
@@ -397,7 +401,7 @@ fn narrate(b: &Beat, names: &Names) -> String {
             if names.0.mode() == BarrierMode::Aligned { "通道上和對齊緩衝區裡" } else { "通道上" }
         ),
         Beat::TransactionAborted { task, aborted } => format!(
-            "{} 中止它未提交的交易：自上次完成的檢查點以來收到的 {aborted} 筆記錄永遠不會提交——重放會再帶來它們。",
+            "{} 中止它未提交的交易：已收到但未提交的 {aborted} 筆記錄被丟棄（收到的數量減少 {aborted}），永遠不會提交——重放會再帶來它們。",
             names.task(*task)
         ),
         Beat::Restored { checkpoint: None, .. } => "還沒有任何檢查點完成，所以所有任務從頭開始，資料來源從偏移量 0 重新讀取。".into(),

@@ -147,6 +147,7 @@ pub enum Beat {
     },
     JobFailed {
         failed_checkpoints: u32,
+        restore: Option<CheckpointId>,
     },
     /// The task stopped taking input: its output `channel` is full.
     Backpressured {
@@ -465,7 +466,13 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             Event::JobFinished { checkpoint } => Beat::JobFinished { checkpoint },
             Event::Backpressured { task, channel } => Beat::Backpressured { task, channel },
             Event::Relieved { task } => Beat::Relieved { task },
-            Event::JobFailed { failed_checkpoints } => Beat::JobFailed { failed_checkpoints },
+            Event::JobFailed {
+                failed_checkpoints,
+                restore,
+            } => Beat::JobFailed {
+                failed_checkpoints,
+                restore,
+            },
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
             Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
             Event::FifoChanged { channel, fifo } => Beat::FifoChanged { channel, fifo },
