@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use abs_playground::engine::coordinator::CheckpointStatus;
+use abs_playground::engine::coordinator::{CheckpointStatus, CheckpointSummary};
 use abs_playground::engine::record::{ItemKind, Payload, Record};
 use abs_playground::engine::view::MarkKind;
 use abs_playground::i18n::Lang;
@@ -155,6 +155,48 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
     assert!(html.contains("已確認 4/4"));
     assert!(!html.contains("more-checkpoints"));
     assert!(!html.contains("concurrency-capped"));
+}
+
+/// A completed snapshot is not a correct one: the coordinator marks a completed checkpoint
+/// whose global state is inconsistent with ⚠ and says so, on its card and on its chip.
+#[tokio::test]
+async fn the_coordinator_marks_an_inconsistent_completed_checkpoint() {
+    let one = run(|r| !r.sim().coordinator().checkpoints().is_empty())
+        .sim()
+        .coordinator()
+        .checkpoints()[0]
+        .clone();
+    let list: Vec<CheckpointSummary> = (1..=8)
+        .map(|id| CheckpointSummary {
+            id,
+            status: CheckpointStatus::Completed,
+            consistent: Some(id % 2 == 0),
+            ..one.clone()
+        })
+        .collect();
+    let props = move || CoordinatorProps {
+        checkpoints: list.clone(),
+        open: None,
+        lang: Lang::En,
+        on_open: Callback::noop(),
+        snapshots: true,
+        capped: None,
+        on_more: Callback::noop(),
+    };
+    let html = ServerRenderer::<Coordinator>::with_props(props)
+        .render()
+        .await;
+    // The newest (8, consistent) is a card; 7 down to 1 are chips.
+    assert!(
+        html.contains("aria-label=\"Snapshot 7: completed — inconsistent\""),
+        "{html}"
+    );
+    assert!(html.contains("7 ⚠"), "{html}");
+    assert!(
+        html.contains("aria-label=\"Snapshot 6: completed\""),
+        "{html}"
+    );
+    assert!(html.contains("6 ✓"), "{html}");
 }
 
 /// Unaligned, where the scenario asks for concurrent checkpoints: the coordinator says that

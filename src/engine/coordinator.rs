@@ -43,6 +43,10 @@ pub struct CheckpointSummary {
     pub end_time: Option<u64>,
     pub acked: u32,
     pub total: u32,
+    /// Once completed: whether its global state is consistent (the verdict's `ok`). Kept
+    /// here so the list can say so after the global state itself is no longer retained.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consistent: Option<bool>,
 }
 
 /// A checkpoint still collecting acknowledgements.
@@ -231,6 +235,7 @@ impl Coordinator {
             end_time: None,
             acked: 0,
             total: tasks,
+            consistent: None,
         });
         id
     }
@@ -377,7 +382,7 @@ impl Coordinator {
         self.last_end = Some(now);
         self.failed_in_a_row = 0;
         let tasks = p.snapshots.into_iter().flatten().collect();
-        Some(snapshot::checked(
+        let gs = snapshot::checked(
             id,
             p.trigger_time,
             now,
@@ -385,7 +390,11 @@ impl Coordinator {
             by_channel(&p.channel_state),
             p.crossings,
             phys,
-        ))
+        );
+        if let Some(s) = self.summary_mut(id) {
+            s.consistent = Some(gs.verdict.ok());
+        }
+        Some(gs)
     }
 
     pub(super) fn retain(&mut self, gs: GlobalState) {

@@ -494,7 +494,14 @@ impl Simulation {
                     let stale = self.tasks[t as usize].act_at != time;
                     if kind.is_process() && (stale || !self.can_act(t)) {
                         // A planned act that was replaced (the token came back, a manual
-                        // act), or a token holder without the token.
+                        // act), or a process with nothing to send: a process without the
+                        // token waits for it, an account without money tries again at its
+                        // next turn (it may have been paid meanwhile).
+                        if let (false, OperatorKind::Account { interval, .. }) = (stale, kind) {
+                            let at = self.next_account_act(time, *interval);
+                            self.tasks[t as usize].act_at = at;
+                            self.schedule(at, Due::Emit(t));
+                        }
                         continue;
                     }
                     if self.flow.has_full_output(t) {
@@ -512,11 +519,7 @@ impl Simulation {
                             self.schedule(time.saturating_add(interval), Due::Emit(t));
                         }
                         OperatorKind::Account { interval, .. } => {
-                            // The next transfer after a random pause averaging `interval`.
-                            let at = time
-                                .saturating_add(interval / 2)
-                                .saturating_add(self.clock.rng.below(interval))
-                                .max(time + 1);
+                            let at = self.next_account_act(time, interval);
                             self.tasks[t as usize].act_at = at;
                             self.schedule(at, Due::Emit(t));
                         }
@@ -643,6 +646,13 @@ impl Simulation {
 
     /// Whether process `t` has something to do: the token holder holds the token, an account
     /// has money. Other tasks: always.
+    /// An account's next transfer, after a random pause averaging `interval`.
+    fn next_account_act(&mut self, now: u64, interval: u64) -> u64 {
+        now.saturating_add(interval / 2)
+            .saturating_add(self.clock.rng.below(interval))
+            .max(now + 1)
+    }
+
     pub(super) fn can_act(&self, t: TaskId) -> bool {
         match self.tasks[t as usize].state {
             TaskState::Token { token } => token,

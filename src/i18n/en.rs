@@ -841,6 +841,9 @@ pub const STRINGS: Strings = Strings {
     word_check_bad: |n| format!("✕ {n} word counts differ from the lines before the offsets."),
     persisted_figure: |bytes, records| format!("{bytes} B ({})", plural(records as u32, "record", "records")),
     concurrency_capped: |asked| format!("Flink runs no unaligned checkpoint concurrently with another: the scenario asks for {asked} at once, one runs at a time."),
+    verdict_column: "Verdict",
+    consistent_short: "consistent",
+    inconsistent_short: "inconsistent",
     rows_more: |n| format!("… and {n} more"),
 
     narration: "What happened",

@@ -738,6 +738,9 @@ pub const STRINGS: Strings = Strings {
     word_check_bad: |n| format!("✕ 有 {n} 個單詞的計數與偏移量之前的行不符。"),
     persisted_figure: |bytes, records| format!("{bytes} B（{records} 筆記錄）"),
     concurrency_capped: |asked| format!("Flink 不讓非對齊檢查點並行：情境要求同時 {asked} 個，這裡一次只進行一個。"),
+    verdict_column: "判定",
+    consistent_short: "一致",
+    inconsistent_short: "不一致",
     rows_more: |n| format!("……還有 {n} 項"),
 
     narration: "發生了什麼",

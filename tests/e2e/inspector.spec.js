@@ -146,7 +146,7 @@ for (const [preset, mode, k] of CASES) {
     // The checkpoints table's row for k says the same, under the mode's own columns: no
     // alignment column outside aligned mode, the persisted records only when unaligned.
     expect(await app.checkpointTableHeads())
-      .toEqual(['#', 'Status', 'End to end duration', ...MODE_COLUMNS[mode], 'Checkpointed size']);
+      .toEqual(['#', 'Status', 'Verdict', 'End to end duration', ...MODE_COLUMNS[mode], 'Checkpointed size']);
     const row = (await app.checkpointFigures()).find((r) => r['#'] === String(k));
     const cells = {
       aligned: { 'Alignment duration': `${want.alignment} ms`, 'Records held': String(want.held) },
@@ -157,6 +157,8 @@ for (const [preset, mode, k] of CASES) {
       status: 'completed',
       '#': String(k),
       Status: 'completed',
+      // The table's verdict is the global state's.
+      Verdict: want.consistent ? '✓ consistent' : '⚠ inconsistent',
       'End to end duration': `${want.endToEnd} ms`,
       ...cells,
       'Checkpointed size': `${want.size} B`,

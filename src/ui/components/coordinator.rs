@@ -41,11 +41,24 @@ pub fn short_list(checkpoints: &[CheckpointSummary]) -> usize {
     to_completed.min(SHORT_LIST).max(checkpoints.len().min(1))
 }
 
-pub fn status_icon(s: &CheckpointStatus) -> &'static str {
-    match s {
+/// A checkpoint's mark: running, completed (✓ when its global state is consistent, ⚠ when it
+/// is not — a completed snapshot is not a correct one), aborted.
+pub fn status_icon(c: &CheckpointSummary) -> &'static str {
+    match c.status {
         CheckpointStatus::InProgress => "◔",
+        CheckpointStatus::Completed if c.consistent == Some(false) => "⚠",
         CheckpointStatus::Completed => "✓",
         CheckpointStatus::Aborted { .. } => "✕",
+    }
+}
+
+/// The status in words, with the verdict of a completed one that is not consistent.
+fn status_words(s: &crate::i18n::Strings, c: &CheckpointSummary) -> String {
+    let status = (s.checkpoint_status)(&c.status);
+    if c.consistent == Some(false) {
+        format!("{status} — {}", s.inconsistent_short)
+    } else {
+        status
     }
 }
 
@@ -65,14 +78,14 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         let on_open = p.on_open.clone();
         let id = c.id;
         let name = if p.snapshots { (s.snapshot)(c.id) } else { (s.checkpoint)(c.id) };
-        let label = format!("{name}: {}", (s.checkpoint_status)(&c.status));
+        let label = format!("{name}: {}", status_words(s, c));
         html! {
             <li key={c.id}>
                 <button class={classes!("chip", c.status.name(), (p.open == Some(c.id)).then_some("open"))}
                     data-testid={format!("checkpoint-{}", c.id)} data-status={c.status.name()}
                     aria-label={label.clone()} title={label} onclick={move |_| on_open.emit(id)}>
                     <span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>
-                    { format!("{} {}", c.id, status_icon(&c.status)) }
+                    { format!("{} {}", c.id, status_icon(c)) }
                 </button>
             </li>
         }
@@ -92,7 +105,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
                     data-status={c.status.name()} onclick={move |_| on_open.emit(id)}>
                     <span class="swatch" style={format!("background:{colour}")}></span>
                     <span class="cp-name">{ if p.snapshots { (s.snapshot)(c.id) } else { (s.checkpoint)(c.id) } }</span>
-                    <span class="cp-status">{ format!("{} {}", status_icon(&c.status), (s.checkpoint_status)(&c.status)) }</span>
+                    <span class="cp-status">{ format!("{} {}", status_icon(c), status_words(s, c)) }</span>
                     <span class="progress" role="progressbar" aria-label={(s.acked)(c.acked, c.total)} aria-valuemin="0"
                         aria-valuemax={c.total.to_string()} aria-valuenow={c.acked.to_string()}>
                         <span class="bar" style={format!("width:{}%;background:{colour}", crate::ui::fmt::num(pct, 0))}></span>

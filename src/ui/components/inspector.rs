@@ -57,7 +57,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
             "{} · {} {} {}/{}",
             s.coordinator,
             c.id,
-            status_icon(&c.status),
+            status_icon(c),
             c.acked,
             c.total
         ),
@@ -339,6 +339,11 @@ fn checkpoints(
             (None, _) => format!("{}…", ms(sim.now().saturating_sub(c.trigger_time))),
         };
         let dash = || "—".to_string();
+        let verdict = match c.consistent {
+            Some(true) => format!("✓ {}", s.consistent_short),
+            Some(false) => format!("⚠ {}", s.inconsistent_short),
+            None => dash(),
+        };
         let on_open = on_open.clone();
         let id = c.id;
         html! {
@@ -350,7 +355,7 @@ fn checkpoints(
                         <span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>{ c.id }
                     </button>
                 </th>
-                { cells([(s.checkpoint_status)(&c.status), e2e]
+                { cells([(s.checkpoint_status)(&c.status), verdict, e2e]
                     .into_iter()
                     .chain(mode_figures(figures, f.as_ref()))
                     .chain([f.map_or_else(dash, |f| format!("{} B", f.checkpointed_size))])
@@ -372,7 +377,7 @@ fn checkpoints(
     html! {
         <div class="checkpoints-tab">
             <table class="figures">
-                { head(&[&["#", s.status, s.end_to_end][..], &mode_heads(s, figures), &[s.state_size]].concat()) }
+                { head(&[&["#", s.status, s.verdict_column, s.end_to_end][..], &mode_heads(s, figures), &[s.state_size]].concat()) }
                 <tbody>{ for rows }</tbody>
             </table>
             { for detail }
