@@ -370,6 +370,32 @@ async fn the_timeline_marks_checkpoints() {
     assert!(html.contains("▲") && html.contains("✓"));
 }
 
+/// The chart's scale is what the sinks can take: no bar ever passes it, and it is the same for
+/// a preset in every mode, so the bars of two modes can be compared by height.
+#[test]
+fn the_throughput_scale_holds_every_bar_and_is_the_same_in_every_mode() {
+    use abs_playground::engine::BarrierMode;
+    use abs_playground::ui::components::throughput::sink_capacity;
+    for name in ["alignment", "backpressure", "wordcount", "recovery"] {
+        let mut capacities = Vec::new();
+        for mode in [
+            BarrierMode::Aligned,
+            BarrierMode::Unaligned,
+            BarrierMode::AtLeastOnce,
+        ] {
+            let mut run = Run::new(presets::by_name(name).unwrap().with_mode(mode)).unwrap();
+            for _ in 0..4000 {
+                run.forward();
+            }
+            let capacity = sink_capacity(run.sim().physical());
+            let most = run.throughput().buckets.iter().copied().max().unwrap_or(0);
+            assert!(most > 0 && most <= capacity, "{name} {mode}: {most} > {capacity}");
+            capacities.push(capacity);
+        }
+        assert!(capacities.windows(2).all(|w| w[0] == w[1]), "{name}: {capacities:?}");
+    }
+}
+
 #[tokio::test]
 async fn the_throughput_chart_draws_a_bar_per_bucket_and_checkpoint_lines() {
     use abs_playground::ui::components::throughput::{throughput, ThroughputProps};
@@ -397,22 +423,26 @@ async fn the_throughput_chart_draws_a_bar_per_bucket_and_checkpoint_lines() {
                 kind: MarkKind::Completed,
             },
         ],
+        // The sinks could take 24 per bar: the axis goes to 24, whatever the bars reach.
+        capacity: 24,
         lang: Lang::En,
     };
     let html = ServerRenderer::<Throughput>::with_props(props)
         .render()
         .await;
     assert!(html.contains("data-testid=\"throughput\""));
-    // The latest complete bar (the last one still fills): 12 per 50.
-    assert!(html.contains("12 per 50"), "{html}");
-    // One bar per bucket: 30 closed sub-paths; a full bar is 40 high, a low one 10.
+    // The latest complete bar (the last one still fills), and the average of the 29 complete
+    // ones: (24 × 12 + 5 × 3) / 29 = 10.4.
+    assert!(html.contains("latest 12, average 10.4 per 50"), "{html}");
+    assert!(html.contains("<span>24</span><span>0</span>"), "{html}");
+    // One bar per bucket: 30 closed sub-paths; on a scale of 24, 12 is 20 high, 3 is 5.
     let d = html
         .split(" d=\"")
         .nth(1)
         .unwrap_or_else(|| panic!("{html}"));
     let d = &d[..d.find('"').unwrap()];
     assert_eq!(d.matches('z').count(), 30);
-    assert!(d.contains("v40") && d.contains("v10"), "{d}");
+    assert!(d.contains("v20") && d.contains("v5"), "{d}");
     // A dashed line where checkpoint 2 was triggered, a solid one where it completed.
     assert_eq!(html.matches("<line").count(), 2);
     assert_eq!(html.matches("stroke-dasharray=\"2 2\"").count(), 1);

@@ -329,8 +329,10 @@ pub struct Strings {
     pub earlier: &'static str,
     pub throughput_title: &'static str,
     /// "12 per 50": records at the sinks in the last complete bar of `n` time units.
-    pub throughput_latest: fn(u32, u64) -> String,
-    pub throughput_hint: &'static str,
+    /// The latest complete bar, the average (formatted), per how many ms.
+    pub throughput_latest: fn(u32, &str, u64) -> String,
+    /// The chart's explanation, with the top of its scale.
+    pub throughput_hint: fn(u32) -> String,
     pub state_offset: fn(u64) -> String,
     pub state_processed: fn(u64) -> String,
     pub state_keys: fn(usize) -> String,

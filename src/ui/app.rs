@@ -20,7 +20,7 @@ use super::components::narration::{narration, Line, NarrationProps};
 use super::components::recovery::{recovery_line, RecoveryProps};
 use super::components::share::{share_dialog, ShareProps};
 use super::components::theory::Theory;
-use super::components::throughput::{throughput, ThroughputProps};
+use super::components::throughput::{sink_capacity, throughput, ThroughputProps};
 use super::components::timeline::{timeline, TimelineProps};
 use super::host_link;
 use super::keyboard;
@@ -385,6 +385,7 @@ pub fn app() -> Html {
                             first: run.throughput().first,
                             bars: run.throughput().buckets.iter().copied().collect(),
                             marks: run.marks().to_vec(),
+                            capacity: sink_capacity(sim.physical()),
                             lang: playback.lang,
                         }) }
                     }

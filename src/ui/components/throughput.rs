@@ -1,6 +1,10 @@
 //! The sinks' throughput over the run: records that reached a sink per bar of virtual time,
 //! with the checkpoints' triggers and completions as thin lines in their colours — so a student
 //! sees throughput drop while an aligned checkpoint blocks an input under backpressure.
+//!
+//! The scale is what the sinks can take (`capacity`), which depends on the job and not on the
+//! barrier mode, so the same preset in two modes is drawn on the same axis; the heading gives
+//! the average beside the latest bar, so a burst after an alignment is not mistaken for speed.
 
 use yew::prelude::*;
 
@@ -16,7 +20,23 @@ pub struct ThroughputProps {
     pub first: u64,
     pub bars: Vec<u32>,
     pub marks: Vec<Mark>,
+    /// The most records the sinks can take per bar (their processing time allows no more):
+    /// the top of the axis.
+    pub capacity: u32,
     pub lang: Lang,
+}
+
+/// The most records the sinks (tasks without outputs) can take per bar of virtual time.
+pub fn sink_capacity(phys: &crate::engine::Physical) -> u32 {
+    phys.tasks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.outputs.iter().all(|o| o.is_empty()))
+        .map(|(i, _)| {
+            let time = phys.operator_of(i as u32).processing_time.max(1);
+            THROUGHPUT_BUCKET.div_ceil(time) as u32
+        })
+        .fold(0u32, u32::saturating_add)
 }
 
 const W: f64 = 240.0;
@@ -31,7 +51,13 @@ pub fn throughput(p: &ThroughputProps) -> Html {
     let first = p.first + skip as u64;
     // Bars fill the width as the run grows, up to BARS of them.
     let bar_w = W / bars.len().clamp(30, BARS) as f64;
-    let top = bars.iter().copied().max().unwrap_or(0).max(1);
+    let top = bars
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(p.capacity)
+        .max(1);
     let mut d = String::new();
     for (i, &v) in bars.iter().enumerate() {
         if v == 0 {
@@ -59,22 +85,28 @@ pub fn throughput(p: &ThroughputProps) -> Html {
                 stroke-width="1" stroke-dasharray={dash} />
         })
     });
-    // The last bar is still filling: report the one before it.
-    let latest = bars
-        .len()
-        .checked_sub(2)
-        .and_then(|i| bars.get(i))
-        .copied()
-        .unwrap_or(0);
+    // The last bar is still filling: report the one before it, and the average of the rest.
+    let complete = &p.bars[..p.bars.len().saturating_sub(1)];
+    let latest = complete.last().copied().unwrap_or(0);
+    let average = if complete.is_empty() {
+        0.0
+    } else {
+        complete.iter().map(|&v| f64::from(v)).sum::<f64>() / complete.len() as f64
+    };
     html! {
         <section class="throughput" data-testid="throughput" aria-label={s.throughput_title}>
-            <h2>{ s.throughput_title }<span class="figure" data-testid="throughput-latest">{ (s.throughput_latest)(latest, THROUGHPUT_BUCKET) }</span></h2>
-            <svg viewBox={format!("0 0 {} {}", fmt(W), fmt(H))} preserveAspectRatio="none" role="img"
-                aria-label={s.throughput_hint}>
-                <path class="bars" d={d} />
-                { for lines }
-            </svg>
-            <p class="hint">{ s.throughput_hint }</p>
+            <h2>{ s.throughput_title }<span class="figure" data-testid="throughput-latest">{ (s.throughput_latest)(latest, &crate::ui::fmt::num(average, 1), THROUGHPUT_BUCKET) }</span></h2>
+            <div class="chart">
+                <div class="y-axis" data-testid="throughput-axis" aria-hidden="true">
+                    <span>{ top }</span><span>{ "0" }</span>
+                </div>
+                <svg viewBox={format!("0 0 {} {}", fmt(W), fmt(H))} preserveAspectRatio="none" role="img"
+                    aria-label={(s.throughput_hint)(top)}>
+                    <path class="bars" d={d} />
+                    { for lines }
+                </svg>
+            </div>
+            <p class="hint">{ (s.throughput_hint)(top) }</p>
         </section>
     }
 }
