@@ -389,10 +389,16 @@ fn the_throughput_scale_holds_every_bar_and_is_the_same_in_every_mode() {
             }
             let capacity = sink_capacity(run.sim().physical());
             let most = run.throughput().buckets.iter().copied().max().unwrap_or(0);
-            assert!(most > 0 && most <= capacity, "{name} {mode}: {most} > {capacity}");
+            assert!(
+                most > 0 && most <= capacity,
+                "{name} {mode}: {most} > {capacity}"
+            );
             capacities.push(capacity);
         }
-        assert!(capacities.windows(2).all(|w| w[0] == w[1]), "{name}: {capacities:?}");
+        assert!(
+            capacities.windows(2).all(|w| w[0] == w[1]),
+            "{name}: {capacities:?}"
+        );
     }
 }
 
@@ -530,4 +536,53 @@ fn narration_component(p: &NarrationProps) -> yew::Html {
 #[yew::function_component(Timeline)]
 fn timeline_component(p: &TimelineProps) -> yew::Html {
     timeline(p)
+}
+
+/// The legend names what the records of the job on screen are, in the colours the view gives
+/// them: words by their key (and their round in a loop, told apart from a replay's ↻), the
+/// token, money, or plain records.
+#[tokio::test]
+async fn the_legend_says_what_the_records_are_and_what_their_colours_mean() {
+    use abs_playground::engine::sim::Capabilities;
+    use abs_playground::ui::components::legend::{legend, LegendProps, RecordLook};
+    #[yew::function_component(Legend)]
+    fn legend_component(p: &LegendProps) -> yew::Html {
+        legend(p)
+    }
+    for (name, says, rounds) in [
+        ("alignment", "<span>record</span>", false),
+        ("wordcount", "coloured by its word (its key)", false),
+        ("iteration", "coloured by its word (its key)", true),
+        ("token", "the token", false),
+        ("bank", "a transfer of money", false),
+    ] {
+        let scenario = presets::by_name(name).unwrap();
+        let records = RecordLook::of(&scenario.graph);
+        let caps: Capabilities = scenario.simulation().unwrap().capabilities();
+        let props = move || LegendProps {
+            lang: Lang::En,
+            caps,
+            recovery: false,
+            records,
+        };
+        let html = ServerRenderer::<Legend>::with_props(props).render().await;
+        assert!(html.contains(says), "{name}: {html}");
+        assert_eq!(html.contains("·r2"), rounds, "{name}: {html}");
+    }
+    // The view spells a word's round the way the legend does.
+    let mut sim = presets::iteration().simulation().unwrap();
+    let round = loop {
+        sim.step();
+        let found = sim.last_events().iter().find_map(|e| match e {
+            abs_playground::engine::Event::Processed { record, .. } => match record.payload {
+                Payload::Round { round, .. } if round > 0 => Some(sim.describe(&record.payload)),
+                _ => None,
+            },
+            _ => None,
+        });
+        if let Some(text) = found {
+            break text;
+        }
+    };
+    assert!(round.contains("·r") && !round.contains('↻'), "{round}");
 }

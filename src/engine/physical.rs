@@ -528,6 +528,18 @@ impl Physical {
     }
 
     /// `from-subtask → to-subtask` name, as test hooks and the inspector name a channel.
+    /// A channel as people read it, the same in sentences and tables: `Src A#0→Merge#0`.
+    /// ([`Physical::channel_name`] is the identifier links and test hooks use.)
+    pub fn channel_label(&self, c: ChannelId) -> String {
+        match self.channels.get(c as usize) {
+            Some(ch) => format!(
+                "{}→{}",
+                self.tasks[ch.from as usize].name, self.tasks[ch.to as usize].name
+            ),
+            None => format!("channel {c}"),
+        }
+    }
+
     pub fn channel_name(&self, c: ChannelId) -> String {
         match self.channels.get(c as usize) {
             Some(ch) => format!(

@@ -286,7 +286,8 @@ impl Simulation {
             Payload::Count { word, count } => format!("{}={}", self.word(word), count),
             Payload::Token => "token".into(),
             Payload::Transfer { amount } => format!("${amount}"),
-            Payload::Round { word, round } => format!("{}↻{round}", self.word(word)),
+            // "·r2": on its second round of the loop (↻ marks a replay).
+            Payload::Round { word, round } => format!("{}·r{round}", self.word(word)),
         }
     }
 

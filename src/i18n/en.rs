@@ -844,6 +844,10 @@ pub const STRINGS: Strings = Strings {
     verdict_column: "Verdict",
     consistent_short: "consistent",
     inconsistent_short: "inconsistent",
+    legend_keyed: "record, coloured by its word (its key): the same word is the same colour everywhere",
+    legend_round: "a word on its 2nd time round the loop (↻ is a replay after a recovery)",
+    legend_token: "the token",
+    legend_money: "a transfer of money",
     rows_more: |n| format!("… and {n} more"),
 
     narration: "What happened",

@@ -167,7 +167,8 @@ fn converted(text: String) -> String {
 fn build() -> Strings {
     converted! {
         fixed: [
-            verdict_column, consistent_short, inconsistent_short,
+            verdict_column, consistent_short, inconsistent_short, legend_keyed, legend_round,
+            legend_token, legend_money,
             app_title, page_title, tagline, preset_label, mode_label, lang_label, seeing, step,
             step_back, play, pause, reset, trigger, start_snapshot, manual, manual_hint, speed,
             step_counter, time, timeline, timeline_legend, shortcuts, close, dataflow,

@@ -172,7 +172,7 @@ impl Names<'_> {
     }
 
     pub fn channel(&self, c: u32) -> String {
-        self.0.physical().channel_name(c)
+        self.0.physical().channel_label(c)
     }
 
     /// The subtask channel `c` leads to.
@@ -449,6 +449,11 @@ pub struct Strings {
     pub verdict_column: &'static str,
     pub consistent_short: &'static str,
     pub inconsistent_short: &'static str,
+    /// The legend's record entry for keyed records, rounds of a loop, the token, money.
+    pub legend_keyed: &'static str,
+    pub legend_round: &'static str,
+    pub legend_token: &'static str,
+    pub legend_money: &'static str,
     pub rows_more: fn(usize) -> String,
 
     // Narration

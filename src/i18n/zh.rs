@@ -741,6 +741,10 @@ pub const STRINGS: Strings = Strings {
     verdict_column: "判定",
     consistent_short: "一致",
     inconsistent_short: "不一致",
+    legend_keyed: "記錄，按單詞（它的鍵）著色：同一個單詞到處都是同一種顏色",
+    legend_round: "第 2 次繞環的單詞（↻ 是恢復後的重放）",
+    legend_token: "令牌",
+    legend_money: "一筆轉帳",
     rows_more: |n| format!("……還有 {n} 項"),
 
     narration: "發生了什麼",

@@ -15,7 +15,7 @@ use super::components::global_states::{global_states, GlobalStatesProps};
 use super::components::header::{header, HeaderProps};
 use super::components::help::{help, HelpProps};
 use super::components::inspector::{inspector, InspectorProps};
-use super::components::legend::{legend, LegendProps};
+use super::components::legend::{legend, LegendProps, RecordLook};
 use super::components::narration::{narration, Line, NarrationProps};
 use super::components::recovery::{recovery_line, RecoveryProps};
 use super::components::share::{share_dialog, ShareProps};
@@ -358,6 +358,7 @@ pub fn app() -> Html {
                         lang: playback.lang,
                         caps: sim.capabilities(),
                         recovery: !sim.planned_failures().is_empty() || !sim.recoveries().is_empty(),
+                        records: RecordLook::of(&sim.physical().graph),
                     }) }
                 </section>
                 <aside class={match playback.tab {

@@ -41,7 +41,8 @@ test('iteration: Step logs the records that come round the loop, and checkpoint 
   const summary = runSim('iteration', 'aligned', completed).summary;
   const recorded = summary.checkpoints.find((c) => c.id === 1).global_state.channels['Step#0->Step#0'];
   expect(recorded.length).toBeGreaterThan(0);
-  const row = gs.channels.find((r) => Object.values(r)[0] === 'Step#0-Step#0');
+  // Tables name a channel as sentences do: FROM→TO.
+  const row = gs.channels.find((r) => Object.values(r)[0] === 'Step#0→Step#0');
   expect(row, JSON.stringify(gs.channels)).toBeTruthy();
   expect(Number(Object.values(row)[1])).toBe(recorded.length);
   // At-least-once would lose what is in flight round the loop: not offered.

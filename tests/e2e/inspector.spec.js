@@ -112,7 +112,7 @@ for (const [preset, mode, k] of CASES) {
         : []),
     ];
     expect(Object.entries(gs.figures)).toEqual(figures);
-    expect(gs.taskHeads).toEqual(['Subtask', 'State', ...MODE_COLUMNS[mode], 'Checkpointed size']);
+    expect(gs.taskHeads).toEqual(['Subtask', 'State', 'Start delay', 'Acknowledged at', ...MODE_COLUMNS[mode], 'Checkpointed size']);
 
     // Every subtask's state and figures, by task id.
     expect(gs.tasks.length).toBe(want.tasks.length);
@@ -128,6 +128,8 @@ for (const [preset, mode, k] of CASES) {
       } else {
         expect(state, what).toEqual(w.state);
       }
+      expect(row['Start delay'], what).toBe(`${w.startDelay} ms`);
+      expect(row['Acknowledged at'], what).toBe(`${w.ackTime} ms`);
       if (mode === 'aligned') {
         expect(row['Alignment duration'], what).toBe(`${w.alignment} ms`);
         expect(Number(row['Records held']), what).toBe(w.held);

@@ -125,7 +125,11 @@ function expectedGlobalState(trace, k, mode) {
     const persisted = overtook.filter((e) => receiver.get(e.channel) === t).reduce((a, e) => a + e.overtaken, 0)
       + saved.filter((e) => e.task === t).length;
     size += 16 * persisted;
-    taskStates.push({ task: t, kind: kinds[t], state, alignment, held, size, persisted });
+    // When its first barrier k came after the trigger (0 for a source: the trigger is its
+    // barrier), and when it acknowledged k.
+    const startDelay = first ? Math.max(first.time - triggered.time, 0) : 0;
+    const acked = find((e) => e.event === 'acknowledged' && e.task === t && e.checkpoint === k, `ack of ${k} by task ${t}`);
+    taskStates.push({ task: t, kind: kinds[t], state, alignment, held, size, persisted, startDelay, ackTime: acked.time });
   }
 
   // Channel state, by channel: the records a priority barrier overtook there when it arrived,

@@ -250,7 +250,7 @@ fn channel_details(
     let width = |n: usize| (n.min(24) * 12 + 8).to_string();
     html! {
         <div class="details">
-            <h3>{ format!("{} {}", s.channel, phys.channel_name(c)) }</h3>
+            <h3>{ format!("{} {}", s.channel, phys.channel_label(c)) }</h3>
             <dl>
                 { row(s.from, phys.tasks[info.from as usize].name.clone()) }
                 { row(s.to, format!("{} ({})", phys.tasks[info.to as usize].name, (s.input_n)(info.input_index))) }
@@ -303,7 +303,7 @@ fn item_details(s: &Strings, sim: &Simulation, c: ChannelId, kind: ItemKind) -> 
         <div class="details">
             <h3>{ format!("{}: {}", s.item, (s.item_kind)(&kind)) }</h3>
             <dl>
-                { row(s.channel, phys.channel_name(c)) }
+                { row(s.channel, phys.channel_label(c)) }
                 if let ItemKind::Record(r) = kind {
                     { row(s.payload, sim.describe(&r.payload)) }
                     if r.parent != 0 { { row(s.derived_from, format!("#{}", r.parent)) } }
@@ -420,7 +420,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             };
             html! {
                 <tr key={c}>
-                    <th scope="row">{ phys.channel_name(c as ChannelId) }</th>
+                    <th scope="row">{ phys.channel_label(c as ChannelId) }</th>
                     <td>{ recorded.map_or(0, |r| r.len()) }</td>
                     <td class="state-cell">{ text }</td>
                 </tr>
@@ -471,7 +471,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
             </dl>
             <h4>{ s.task_states }</h4>
             <table class="state-table" data-testid="task-states">
-                { head(&[&[s.subtask, s.state][..], &mode_heads(s, figures), &[s.state_size]].concat()) }
+                { head(&[&[s.subtask, s.state, s.start_delay, s.ack_time][..], &mode_heads(s, figures), &[s.state_size]].concat()) }
                 <tbody>{ for task_rows }</tbody>
             </table>
             if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
@@ -535,12 +535,16 @@ fn mode_figures(figures: Figures, f: Option<&view::CheckpointFigures>) -> Vec<St
     }
 }
 
+/// A subtask's figures for one checkpoint, as Flink's checkpoint details list them: when its
+/// first barrier came after the trigger (start delay) and when it acknowledged, then what its
+/// mode adds, then its checkpointed size.
 fn task_figures(figures: Figures, m: &TaskMetrics) -> Vec<String> {
-    let mut out = match figures {
+    let mut out = vec![ms(m.start_delay), ms(m.ack_time)];
+    out.extend(match figures {
         Figures::Alignment => vec![ms(m.alignment_duration), m.records_held.to_string()],
         Figures::InFlight => vec![format!("{} B", m.persisted_bytes())],
         Figures::None => vec![],
-    };
+    });
     out.push(format!("{} B", m.checkpointed_size()));
     out
 }

@@ -19,6 +19,41 @@ pub struct LegendProps {
     /// A failure is planned or has happened: replayed records are marked.
     #[prop_or_default]
     pub recovery: bool,
+    /// What the job's records carry, which decides their colour.
+    #[prop_or_default]
+    pub records: RecordLook,
+}
+
+/// What a job's records are, as the view colours them: plain lines (one neutral colour),
+/// words (a colour per word, their key — and in a loop, their round), the token (gold), or
+/// money (green).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RecordLook {
+    #[default]
+    Plain,
+    Keyed {
+        rounds: bool,
+    },
+    Token,
+    Money,
+}
+
+impl RecordLook {
+    pub fn of(graph: &crate::engine::JobGraph) -> RecordLook {
+        use crate::engine::OperatorKind as K;
+        let has = |f: fn(&K) -> bool| graph.operators.iter().any(|o| f(&o.kind));
+        if has(|k| matches!(k, K::Token { .. })) {
+            RecordLook::Token
+        } else if has(|k| matches!(k, K::Account { .. })) {
+            RecordLook::Money
+        } else if has(|k| matches!(k, K::Split | K::Count | K::Iterate { .. })) {
+            RecordLook::Keyed {
+                rounds: has(|k| matches!(k, K::Iterate { .. })),
+            }
+        } else {
+            RecordLook::Plain
+        }
+    }
 }
 
 fn swatch(body: Html) -> Html {
@@ -40,10 +75,38 @@ pub fn legend(p: &LegendProps) -> Html {
     let entry = |glyph: Html, text: &'static str| {
         html! { <li>{ swatch(glyph) }<span>{ text }</span></li> }
     };
+    let carrying = |payload| {
+        let r = ItemKind::Record(Record {
+            id: 0,
+            parent: 0,
+            payload,
+            replay: false,
+        });
+        item_glyph(&ItemGlyphProps::new(r, 10.0, 5.0, 10.0))
+    };
+    let words = html! {
+        <g>
+            <g transform="translate(-7 0)">{ carrying(Payload::Word(0)) }</g>
+            { carrying(Payload::Word(1)) }
+            <g transform="translate(7 0)">{ carrying(Payload::Word(2)) }</g>
+        </g>
+    };
+    let first = match p.records {
+        RecordLook::Plain => entry(
+            item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0)),
+            s.legend_record,
+        ),
+        RecordLook::Keyed { .. } => entry(words, s.legend_keyed),
+        RecordLook::Token => entry(carrying(Payload::Token), s.legend_token),
+        RecordLook::Money => entry(carrying(Payload::Transfer { amount: 1 }), s.legend_money),
+    };
     html! {
         <section class="legend" aria-label={s.legend}>
             <ul>
-                { entry(item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0)), s.legend_record) }
+                { first }
+                if p.records == (RecordLook::Keyed { rounds: true }) {
+                    <li><span class="swatch-text" aria-hidden="true">{ "·r2" }</span><span>{ s.legend_round }</span></li>
+                }
                 if p.recovery {
                     { entry(item_glyph(&ItemGlyphProps::new(replayed, 10.0, 5.0, 10.0)), s.legend_replay) }
                 }
