@@ -75,21 +75,19 @@ pub fn legend(p: &LegendProps) -> Html {
     let entry = |glyph: Html, text: &'static str| {
         html! { <li>{ swatch(glyph) }<span>{ text }</span></li> }
     };
-    let carrying = |payload| {
-        let r = ItemKind::Record(Record {
+    // Dots in the colours the view gives these records (the canvas colours them by payload).
+    let dot = |payload, cx: f64| {
+        let r = Record {
             id: 0,
             parent: 0,
             payload,
             replay: false,
-        });
-        item_glyph(&ItemGlyphProps::new(r, 10.0, 5.0, 10.0))
+        };
+        html! { <circle cx={cx.to_string()} cy="10" r="3.6" fill={palette::record(&r, "currentColor")} /> }
     };
+    let carrying = |payload| dot(payload, 15.0);
     let words = html! {
-        <g>
-            <g transform="translate(-7 0)">{ carrying(Payload::Word(0)) }</g>
-            { carrying(Payload::Word(1)) }
-            <g transform="translate(7 0)">{ carrying(Payload::Word(2)) }</g>
-        </g>
+        <g>{ dot(Payload::Word(0), 7.0) }{ dot(Payload::Word(1), 15.0) }{ dot(Payload::Word(2), 23.0) }</g>
     };
     let first = match p.records {
         RecordLook::Plain => entry(
