@@ -848,6 +848,7 @@ pub const STRINGS: Strings = Strings {
     legend_round: "a word on its 2nd time round the loop (↻ is a replay after a recovery)",
     legend_token: "the token",
     legend_money: "a transfer of money",
+    word_check_inherited: |n| format!("✕ {n} word counts differ from the lines before the offsets, although the cut is consistent: the state it captured already held words counted twice after an earlier recovery (at-least-once replays)."),
     rows_more: |n| format!("… and {n} more"),
 
     narration: "What happened",

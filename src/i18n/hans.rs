@@ -205,7 +205,7 @@ fn build() -> Strings {
             acked(a, b), input_n(a), item_kind(a), global_state_of(a), verdict_counts(a, b),
             word_check_ok(a), word_check_bad(a), rows_more(a), narrate(a, b),
             bad_param(a, b, c), refused(a), persisted_figure(a, b),
-            concurrency_capped(a),
+            concurrency_capped(a), word_check_inherited(a),
         ],
         mode_name: |m| cached((ZH.mode_name)(m)),
         operator_kind: |k| cached((ZH.operator_kind)(k)),

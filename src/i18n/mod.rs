@@ -454,6 +454,8 @@ pub struct Strings {
     pub legend_round: &'static str,
     pub legend_token: &'static str,
     pub legend_money: &'static str,
+    /// The word counts differ although the cut is consistent: inherited from a recovery.
+    pub word_check_inherited: fn(usize) -> String,
     pub rows_more: fn(usize) -> String,
 
     // Narration

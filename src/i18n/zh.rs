@@ -745,6 +745,7 @@ pub const STRINGS: Strings = Strings {
     legend_round: "第 2 次繞環的單詞（↻ 是恢復後的重放）",
     legend_token: "令牌",
     legend_money: "一筆轉帳",
+    word_check_inherited: |n| format!("✕ 有 {n} 個單詞的計數與偏移量之前的行不符，雖然割集是一致的：它捕捉的狀態裡早已有在先前的恢復後被計算兩次的單詞（至少一次會重放）。"),
     rows_more: |n| format!("……還有 {n} 項"),
 
     narration: "發生了什麼",

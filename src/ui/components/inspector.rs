@@ -440,7 +440,15 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
                 if !v.consistent { <br />{ (s.verdict_counts)(v.duplicated, v.lost) } }
                 if let Some(w) = &v.word_check {
                     <br />
-                    { if w.mismatches.is_empty() { (s.word_check_ok)(w.words_checked) } else { (s.word_check_bad)(w.mismatches.len()) } }
+                    { if w.mismatches.is_empty() {
+                        (s.word_check_ok)(w.words_checked)
+                    } else if v.consistent {
+                        // A consistent cut of a state that was already wrong: counted twice by
+                        // an earlier recovery's replay (at-least-once).
+                        (s.word_check_inherited)(w.mismatches.len())
+                    } else {
+                        (s.word_check_bad)(w.mismatches.len())
+                    } }
                 }
                 if let Some(c) = &v.conservation {
                     <br /><span data-testid="conservation">{ (s.conservation)(c.what, c.expected, c.found) }</span>
