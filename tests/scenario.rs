@@ -585,3 +585,65 @@ fn coordinator_settings_that_must_be_at_least_one_are_refused_at_zero() {
         }
     }
 }
+
+/// The editor says a syntax error in words a person reads, in the page's language: every
+/// message the scenario reader gives for these broken texts is understood (none falls through
+/// as serde's own words), and the Chinese has no English in it but the names quoted from the
+/// text.
+#[test]
+fn syntax_errors_are_told_in_words_in_each_language() {
+    use abs_playground::i18n::{Lang, Syntax};
+    let good = presets::alignment().to_json();
+    let broken = [
+        good.replacen("\"name\": \"", "\"name\": ", 1), // a quote missing
+        good.replacen("\"seed\"", "\"seed\" ", 1)
+            .replacen(": 1,", " 1,", 1), // a colon missing
+        good.replacen('}', ",}", 1),                    // a comma before }
+        format!("{good} x"),                            // text after the end
+        good[..good.len() / 2].to_string(),             // cut short
+        good.replacen("\"seed\": 1", "\"seed\": 01", 1), // a leading zero
+        good.replacen("\"seed\"", "\"sead\"", 1),       // an unknown field
+        good.replacen("\"forward\"", "\"sideways\"", 1), // an unknown name
+        good.replacen("\"seed\": 1", "\"seed\": \"one\"", 1), // the wrong type
+        good.replacen("\"name\": \"alignment\",", "\"name\": \"a\\q\",", 1), // a bad escape
+        good.replacen("[", "[ 1,", 1)
+            .replacen("\"seed\": 1,", "", 1), // wrong element type
+    ];
+    let mut told = 0;
+    for text in &broken {
+        let Err(ScenarioError::Syntax { message, .. }) = Scenario::from_json(text) else {
+            continue;
+        };
+        assert!(
+            !matches!(Syntax::of(&message), Syntax::Other(_)),
+            "not understood: {message}"
+        );
+        let en = (Lang::En.strings().syntax_words)(&message);
+        let zh = (Lang::Zh.strings().syntax_words)(&message);
+        assert_ne!(en, message);
+        // Chinese: no run of English letters outside the quoted names and the field lists.
+        let outside: String = zh
+            .split(['「', '」', '`'])
+            .step_by(2)
+            .collect::<Vec<_>>()
+            .concat();
+        let english = outside
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() > 2)
+            .filter(|w| !["JSON"].contains(w))
+            .collect::<Vec<_>>();
+        assert!(
+            english.is_empty()
+                || matches!(
+                    Syntax::of(&message),
+                    Syntax::InvalidType(..) | Syntax::UnknownField(..) | Syntax::UnknownVariant(..)
+                ),
+            "{zh}: {english:?}"
+        );
+        told += 1;
+    }
+    assert!(
+        told >= 9,
+        "only {told} broken texts were refused as syntax errors"
+    );
+}

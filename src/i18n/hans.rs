@@ -19,16 +19,16 @@ use super::Strings;
 /// says which are missing); `「」` become the mainland's quotation marks.
 const CHARS: &str = "\
     「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储內内兩两別别則则\
-    動动務务區区協协卻却啟启單单圖图執执場场塊块壓压學学實实將将對对\
+    動动務务區区協协卻却啟启單单圖图執执場场塊块壓压學学實实寫写將将對对\
     屬属帳帐帶带廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦\
     敗败數数於于時时暫暂會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏\
-    決决沒没減减測测滿满濾滤為为無无狀状現现環环發发盡尽盤盘確确種种積积\
+    決决沒没減减測测滿满濾滤為为無无狀状現现環环發发盡尽盤盘確确種种稱称積积\
     筆笔細细終终組组結结給给統统經经網网線线編编緩缓總总繞绕繼继續续\
-    與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计\
+    脫脱與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计\
     訊讯記记設设許许詞词試试話话該该詳详誌志認认語语誤误說说課课調调\
     論论證证讀读變变讓让費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连\
     進进遊游過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错\
-    鍵键鎖锁長长閉闭開开間间關关隊队際际隨随雖虽離离響响頁页項项順顺\
+    鍵键鎖锁長长閉闭開开間间關关隊队際际隨随雖虽雙双離离響响頁页項项順顺\
     須须預预頭头額额顏颜類类顯显餘余饋馈驗验驟骤麼么點点齊齐";
 
 /// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
@@ -205,7 +205,7 @@ fn build() -> Strings {
             acked(a, b), input_n(a), item_kind(a), global_state_of(a), verdict_counts(a, b),
             word_check_ok(a), word_check_bad(a), rows_more(a), narrate(a, b),
             bad_param(a, b, c), refused(a), persisted_figure(a, b),
-            concurrency_capped(a), word_check_inherited(a),
+            concurrency_capped(a), word_check_inherited(a), syntax_words(a),
         ],
         mode_name: |m| cached((ZH.mode_name)(m)),
         operator_kind: |k| cached((ZH.operator_kind)(k)),

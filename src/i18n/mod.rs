@@ -456,6 +456,8 @@ pub struct Strings {
     pub legend_money: &'static str,
     /// The word counts differ although the cut is consistent: inherited from a recovery.
     pub word_check_inherited: fn(usize) -> String,
+    /// A scenario reader's message in words (see [`Syntax`]).
+    pub syntax_words: fn(&str) -> String,
     pub rows_more: fn(usize) -> String,
 
     // Narration
@@ -478,6 +480,78 @@ pub fn step_marker(n: u8) -> &'static str {
         3 => "③",
         4 => "④",
         _ => "",
+    }
+}
+
+/// A message of the scenario reader (which speaks serde's words, so that the two agree) taken
+/// apart, so each language can say it in words a person reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax<'a> {
+    /// The text ends inside a string.
+    EndInString,
+    /// The text ends before the value does.
+    EndEarly,
+    /// Something else stands where this was expected (`` `,` or `}` ``, `` `:` ``, …).
+    Expected(&'a str),
+    Trailing,
+    Escape,
+    LeadingZero,
+    TooDeep,
+    Missing(&'a str),
+    Duplicate(&'a str),
+    /// An unknown field, and the fields there are.
+    UnknownField(&'a str, &'a str),
+    /// An unknown name, and the names there are.
+    UnknownVariant(&'a str, &'a str),
+    /// What was given, and what was expected.
+    InvalidType(&'a str, &'a str),
+    Other(&'a str),
+}
+
+impl<'a> Syntax<'a> {
+    pub fn of(message: &'a str) -> Syntax<'a> {
+        // serde's " at line L column C" is said apart.
+        let message = message
+            .rfind(" at line ")
+            .map_or(message, |at| &message[..at]);
+        let tick = |m: &'a str, prefix: &str| -> Option<(&'a str, &'a str)> {
+            let rest = m.strip_prefix(prefix)?;
+            let end = rest.find('`')?;
+            Some((
+                &rest[..end],
+                rest[end + 1..].trim_start_matches(", expected one of "),
+            ))
+        };
+        if message == "EOF while parsing a string" {
+            Syntax::EndInString
+        } else if message.starts_with("EOF while parsing") {
+            Syntax::EndEarly
+        } else if message == "trailing characters" {
+            Syntax::Trailing
+        } else if message == "invalid escape" || message == "invalid unicode code point" {
+            Syntax::Escape
+        } else if message == "invalid number: leading zero" {
+            Syntax::LeadingZero
+        } else if message == "recursion limit exceeded" {
+            Syntax::TooDeep
+        } else if let Some((name, _)) = tick(message, "missing field `") {
+            Syntax::Missing(name)
+        } else if let Some((name, _)) = tick(message, "duplicate field `") {
+            Syntax::Duplicate(name)
+        } else if let Some((name, known)) = tick(message, "unknown field `") {
+            Syntax::UnknownField(name, known)
+        } else if let Some((name, known)) = tick(message, "unknown variant `") {
+            Syntax::UnknownVariant(name, known)
+        } else if let Some(rest) = message.strip_prefix("invalid type: ") {
+            match rest.split_once(", expected ") {
+                Some((given, wanted)) => Syntax::InvalidType(given, wanted),
+                None => Syntax::Other(message),
+            }
+        } else if let Some(what) = message.strip_prefix("expected ") {
+            Syntax::Expected(what)
+        } else {
+            Syntax::Other(message)
+        }
     }
 }
 

@@ -23,7 +23,17 @@ test('the editor refuses invalid JSON with line, column and field, and keeps the
   const error = app.testId('editor-error');
   await expect(error).toBeVisible();
   await expect(error).toHaveText(/^Line 3, column \d+/);
+  // In words, not the parser's: the colon after "title" is missing.
+  await expect(error).toContainText('a colon : is missing');
   await expect(editor).toHaveAttribute('aria-invalid', 'true');
+  // The caret is where the reader stopped, and the gutter marks that line.
+  const column = Number((await error.textContent()).match(/^Line 3, column (\d+)/)[1]);
+  const broken = original.replace('"title":', '"title" ');
+  const want = broken.split('\n').slice(0, 2).join('\n').length + 1 + column - 1;
+  await expect(editor).toBeFocused();
+  expect(await editor.evaluate((el) => el.selectionStart)).toBe(want);
+  await expect(app.testId('editor-lines')).toHaveAttribute('data-error-line', '3');
+  expect((await app.testId('editor-lines').textContent()).split('\n').length).toBe(broken.split('\n').length);
 
   // A value of the wrong type deep in the graph: the field is named.
   const lines = original.split('\n');
@@ -32,7 +42,7 @@ test('the editor refuses invalid JSON with line, column and field, and keeps the
   lines[p] = lines[p].replace(/\d+/, '"three"');
   await editor.fill(lines.join('\n'));
   await app.testId('editor-apply').click();
-  await expect(error).toHaveText(new RegExp(`^Line ${p + 1}, column \\d+, in graph\\.operators\\[2\\]\\.parallelism: invalid type`));
+  await expect(error).toHaveText(new RegExp(`^Line ${p + 1}, column \\d+, in graph\\.operators\\[2\\]\\.parallelism: string "three" is given where u32 is expected`));
 
   // A valid file that the engine refuses (forward between different parallelisms).
   const bad = JSON.parse(original);
@@ -47,6 +57,21 @@ test('the editor refuses invalid JSON with line, column and field, and keeps the
   await expect(app.testId('editor-dialog')).toHaveCount(0);
   expect(await app.fingerprint()).toEqual(before);
   await expect(app.testId('editor-open')).toBeFocused();
+});
+
+test('in Chinese the editor says a syntax error in Chinese', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment&lang=zh');
+  await app.testId('editor-open').click();
+  const editor = app.testId('editor');
+  const original = await editor.inputValue();
+  await editor.fill(`${original} x`);
+  await app.testId('editor-apply').click();
+  const error = app.testId('editor-error');
+  await expect(error).toBeVisible();
+  const text = await error.textContent();
+  expect(text).toMatch(/[\u4e00-\u9fff]/);
+  expect(text).not.toMatch(/expected|trailing|EOF/);
 });
 
 test('a valid change runs from step 0, and the permalink carries the edited scenario', async ({ page, browser }) => {

@@ -1,6 +1,7 @@
-//! The scenario editor: the running scenario as JSON, edited and applied. An error is shown
-//! inline with its line, column and the field's path, and the running scenario is kept until a
-//! valid one is applied. A preset can be the starting point; the text can be downloaded as a
+//! The scenario editor: the running scenario as JSON, edited and applied, with line numbers. An
+//! error is shown inline with its line, column and the field's path, in words and in the page's
+//! language for a syntax error, the caret is taken to it, and the running scenario is kept until
+//! a valid one is applied. A preset can be the starting point; the text can be downloaded as a
 //! file and a file opened.
 
 use yew::prelude::*;
@@ -32,10 +33,38 @@ pub fn error_text(s: &Strings, text: &str, e: &ScenarioError) -> String {
             let message = message
                 .rfind(" at line ")
                 .map_or(message.as_str(), |at| &message[..at]);
-            (s.editor_syntax)(*line, *column, &field_at(text, *line, *column), message)
+            let words = (s.syntax_words)(message);
+            (s.editor_syntax)(*line, *column, &field_at(text, *line, *column), &words)
         }
         other => (s.editor_invalid)(&other.to_string()),
     }
+}
+
+/// Where line `line`, column `column` (both from 1, columns in characters) is in `text`, in
+/// the UTF-16 units a text area's selection counts.
+pub fn caret_offset(text: &str, line: u64, column: u64) -> u32 {
+    let mut offset = 0usize;
+    for (i, l) in text.split('\n').enumerate() {
+        if i as u64 + 1 == line {
+            let before: usize = l
+                .chars()
+                .take(column.saturating_sub(1) as usize)
+                .map(char::len_utf16)
+                .sum();
+            return (offset + before) as u32;
+        }
+        offset += l.encode_utf16().count() + 1;
+    }
+    offset.saturating_sub(1) as u32
+}
+
+/// The gutter's numbers, one per line of `text`.
+fn line_numbers(text: &str) -> String {
+    let lines = text.split('\n').count();
+    (1..=lines)
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[function_component(Editor)]
@@ -44,6 +73,8 @@ pub fn editor(p: &EditorProps) -> Html {
     let text = use_state(|| p.json.to_string());
     let error = use_state(|| None::<String>);
     let area = use_node_ref();
+    let gutter = use_node_ref();
+    let error_line = use_state(|| None::<u64>);
     use_dialog_focus(area.clone());
 
     let on_input = {
@@ -56,12 +87,39 @@ pub fn editor(p: &EditorProps) -> Html {
     };
     let apply = {
         let (text, error, cb) = (text.clone(), error.clone(), p.on_apply.clone());
+        let (area, error_line) = (area.clone(), error_line.clone());
         Callback::from(move |_: MouseEvent| match Scenario::from_json(&text) {
             Ok(scenario) => {
                 error.set(None);
+                error_line.set(None);
                 cb.emit(scenario);
             }
-            Err(e) => error.set(Some(error_text(s, &text, &e))),
+            Err(e) => {
+                error.set(Some(error_text(s, &text, &e)));
+                // The caret goes where the reader stopped, so the fix starts there.
+                if let ScenarioError::Syntax { line, column, .. } = e {
+                    error_line.set(Some(line));
+                    if let Some(a) = area.cast::<web_sys::HtmlTextAreaElement>() {
+                        let at = caret_offset(&text, line, column);
+                        let _ = a.focus();
+                        let _ = a.set_selection_range(at, at);
+                    }
+                } else {
+                    error_line.set(None);
+                }
+            }
+        })
+    };
+    // The gutter scrolls with the text.
+    let on_scroll = {
+        let (area, gutter) = (area.clone(), gutter.clone());
+        Callback::from(move |_: Event| {
+            if let (Some(a), Some(g)) = (
+                area.cast::<web_sys::HtmlTextAreaElement>(),
+                gutter.cast::<web_sys::HtmlElement>(),
+            ) {
+                g.set_scroll_top(a.scroll_top());
+            }
         })
     };
     let from_preset = {
@@ -118,10 +176,14 @@ pub fn editor(p: &EditorProps) -> Html {
                     </label>
                     <button class="link" onclick={download} data-testid="editor-download">{ s.editor_download }</button>
                 </div>
-                <textarea ref={area} data-testid="editor" spellcheck="false" rows="18"
-                    aria-label={s.editor_title} aria-describedby="editor-hint editor-error"
-                    aria-invalid={if error.is_some() { "true" } else { "false" }}
-                    value={(*text).clone()} oninput={on_input} />
+                <div class="editor-code">
+                    <pre ref={gutter} class="gutter" aria-hidden="true" data-testid="editor-lines"
+                        data-error-line={error_line.map(|l| l.to_string())}>{ line_numbers(&text) }</pre>
+                    <textarea ref={area} data-testid="editor" spellcheck="false" rows="18" wrap="off"
+                        aria-label={s.editor_title} aria-describedby="editor-hint editor-error"
+                        aria-invalid={if error.is_some() { "true" } else { "false" }}
+                        value={(*text).clone()} oninput={on_input} onscroll={on_scroll} />
+                </div>
                 <p id="editor-error" class="editor-error" role="alert" data-testid="editor-error"
                     hidden={error.is_none()}>{ (*error).clone().unwrap_or_default() }</p>
                 <div class="dialog-buttons">
@@ -162,4 +224,23 @@ fn read_file(e: &Event, text: UseStateHandle<String>, error: UseStateHandle<Opti
     });
     reader.set_onload(Some(onload.unchecked_ref()));
     let _ = reader.read_as_text(&file);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_caret_goes_to_the_line_and_column_in_utf16_units() {
+        let text = "{\n  \"name\": \"é𝄞x\",\n  \"seed\": 01\n}";
+        assert_eq!(caret_offset(text, 1, 1), 0);
+        assert_eq!(caret_offset(text, 2, 3), 4);
+        // "é" is one unit, "𝄞" two: column 14 of line 2 (at "x") is 14 units into it, and
+        // line 2 is 17 units and a newline long.
+        assert_eq!(caret_offset(text, 2, 14), 2 + 14);
+        assert_eq!(caret_offset(text, 3, 11), 2 + 18 + 10);
+        // Past the end: the end.
+        assert_eq!(caret_offset(text, 9, 1), text.encode_utf16().count() as u32);
+        assert_eq!(line_numbers(text), "1\n2\n3\n4");
+    }
 }
