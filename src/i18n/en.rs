@@ -624,7 +624,7 @@ pub const STRINGS: Strings = Strings {
         ("Space", "play / pause"),
         ("→", "one step"),
         ("←", "one step back"),
-        ("B", "trigger a checkpoint now"),
+        ("B", "trigger checkpoint now"),
         ("M", "manual delivery on / off"),
         ("X", "fail the selected subtask"),
         ("?", "show these shortcuts"),
@@ -774,6 +774,8 @@ pub const STRINGS: Strings = Strings {
 
     coordinator: "Checkpoint coordinator",
     no_checkpoints: "No checkpoint yet. The coordinator triggers one periodically; press “Trigger checkpoint” (B) for one now.",
+    no_snapshots: "No snapshot yet. One starts periodically; press “Start snapshot” (B) for one now.",
+    shortcut_snapshot: "start snapshot now",
     checkpoint: |n| format!("Checkpoint {n}"),
     checkpoint_status,
     acked: |a, t| format!("{a}/{t} acknowledged"),

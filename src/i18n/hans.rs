@@ -180,7 +180,7 @@ fn build() -> Strings {
             legend_marker, legend_log, token_states_title, fifo, snapshots_title, non_fifo,
             fifo_on, fifo_off, legend_recorded, legend_cancel, legend_eop, legend_blocked,
             legend_held, legend_persisted, legend_slips, legend_ticks, coordinator,
-            no_checkpoints, inspector, tab_details, tab_checkpoints, select_hint, subtask,
+            no_checkpoints, no_snapshots, shortcut_snapshot, inspector, tab_details, tab_checkpoints, select_hint, subtask,
             operator, status, state, inputs, held, has_barrier, channel, from, to, latency,
             in_flight, records_sent, records_received, yes, no, item, payload, derived_from,
             sent_at, arrives_at, item_gone, counts, recent, trigger_time, end_to_end,

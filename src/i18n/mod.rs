@@ -381,6 +381,10 @@ pub struct Strings {
     // Coordinator
     pub coordinator: &'static str,
     pub no_checkpoints: &'static str,
+    /// Chandy-Lamport's: the trigger button is "Start snapshot" there.
+    pub no_snapshots: &'static str,
+    /// Chandy-Lamport's line for the B key in the shortcuts (the others' is in `shortcut_list`).
+    pub shortcut_snapshot: &'static str,
     pub checkpoint: fn(u64) -> String,
     pub checkpoint_status: fn(&CheckpointStatus) -> String,
     pub acked: fn(u32, u32) -> String,

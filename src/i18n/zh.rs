@@ -672,6 +672,8 @@ pub const STRINGS: Strings = Strings {
 
     coordinator: "檢查點協調器",
     no_checkpoints: "還沒有檢查點。協調器會定期觸發；按「觸發檢查點」（B）立即觸發一個。",
+    no_snapshots: "還沒有快照。快照會定期發起；按「發起快照」（B）立即發起一個。",
+    shortcut_snapshot: "立即發起快照",
     checkpoint: |n| format!("檢查點 {n}"),
     checkpoint_status,
     acked: |a, t| format!("已確認 {a}/{t}"),

@@ -428,7 +428,7 @@ pub fn app() -> Html {
                 { narration(&NarrationProps { lines, position: run.position(), lang: playback.lang, on_seek }) }
             </footer>
             if playback.help {
-                { help(&HelpProps { lang: playback.lang, on_close: help_close, close: help_first }) }
+                { help(&HelpProps { lang: playback.lang, snapshots: mode.processes_initiate(), on_close: help_close, close: help_first }) }
             }
             if playback.editor {
                 <Editor lang={playback.lang} json={AttrValue::from(run.scenario.to_json())}

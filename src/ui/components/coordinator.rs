@@ -103,7 +103,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         <section class="panel coordinator" aria-labelledby="coordinator-title">
             <h2 id="coordinator-title">{ if p.snapshots { s.snapshots_title } else { s.coordinator } }</h2>
             if p.checkpoints.is_empty() {
-                <p class="hint">{ s.no_checkpoints }</p>
+                <p class="hint">{ if p.snapshots { s.no_snapshots } else { s.no_checkpoints } }</p>
             } else {
                 <ul class="checkpoints">{ for rows }</ul>
                 if !earlier.is_empty() {
