@@ -720,7 +720,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "barrier n (colour per checkpoint)",
     legend_log: "record logged on a back-edge until the barrier comes round (ABS for cycles)",
     mode_aligned_timeout: |t| format!("Aligned, unaligned after {t} ms"),
-    timeout_lesson: |t| format!("Aligned with a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): a task starts aligning as usual, blocking the inputs that delivered the barrier; if it is still aligning {t} ms later, it goes on unaligned for that checkpoint — it snapshots at once, its barrier overtakes its output queue, and what its other inputs send before the barrier becomes channel state (ringed). Slow alignments stop costing throughput; quick ones record nothing."),
+    timeout_note: |t| format!("With a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): a task still aligning {t} ms after its first barrier goes on unaligned for that checkpoint — it snapshots at once, its barrier overtakes its output queue, and what its other inputs send before their barrier becomes channel state (ringed)."),
     legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
     token_states_title: "The four global states",
     fifo: "FIFO",

@@ -197,7 +197,7 @@ fn build() -> Strings {
             sink_emitted(a), broken_link(a), editor_syntax(a, b, c, d), editor_invalid(a),
             edited_scenario(a), bad_scenario(a), throughput_latest(a, b), state_offset(a),
             state_processed(a), state_keys(a), state_received(a), state_token(a),
-            state_balance(a), slow(a), more(a), mode_aligned_timeout(a), timeout_lesson(a),
+            state_balance(a), slow(a), more(a), mode_aligned_timeout(a), timeout_note(a),
             more_checkpoints(a), snapshot(a), global_state_of_snapshot(a), conservation(a, b, c),
             crossing(a, b, c, d), token_states_caption(a), checkpoint(a), checkpoint_status(a),
             acked(a, b), input_n(a), item_kind(a), global_state_of(a), verdict_counts(a, b),

@@ -350,7 +350,8 @@ pub struct Strings {
     pub legend_marker: &'static str,
     /// The mode menu's "aligned, unaligned after T ms".
     pub mode_aligned_timeout: fn(u64) -> String,
-    pub timeout_lesson: fn(u64) -> String,
+    /// Aligned with a timeout: what the timeout changes, told after the preset's aligned lesson.
+    pub timeout_note: fn(u64) -> String,
     pub legend_log: &'static str,
     pub token_states_title: &'static str,
     pub fifo: &'static str,
@@ -493,7 +494,7 @@ mod tests {
     fn the_timeout_is_given_with_its_unit() {
         for lang in Lang::ALL {
             let s = lang.strings();
-            for text in [(s.mode_aligned_timeout)(47), (s.timeout_lesson)(47)] {
+            for text in [(s.mode_aligned_timeout)(47), (s.timeout_note)(47)] {
                 let figures = text.matches("47").count();
                 assert!(figures > 0, "{lang:?}: {text}");
                 assert_eq!(text.matches("47 ms").count(), figures, "{lang:?}: {text}");

@@ -618,7 +618,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "屏障（barrier）n：每個檢查點（checkpoint）一種顏色",
     legend_log: "在屏障繞回之前記入回饋邊日誌的記錄（有環圖的 ABS）",
     mode_aligned_timeout: |t| format!("對齊，{t} ms 後改為非對齊"),
-    timeout_lesson: |t| format!("帶逾時的對齊（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：任務照常開始對齊，阻塞已送來屏障的輸入；若 {t} ms 之後仍在對齊，這個檢查點就改為非對齊——立刻做快照，屏障超越輸出佇列，其餘輸入在屏障之前送來的記錄成為通道狀態（帶圈）。慢的對齊不再拖累吞吐量；快的對齊什麼也不用記錄。"),
+    timeout_note: |t| format!("帶逾時（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：任務在第一個屏障之後 {t} ms 仍在對齊，這個檢查點就改為非對齊——立刻做快照，屏障超越輸出佇列，其餘輸入在自己的屏障之前送來的記錄成為通道狀態（帶圈）。"),
     legend_marker: "快照 n 的 Chandy-Lamport 標記（marker，菱形）",
     token_states_title: "四種全域狀態",
     fifo: "FIFO",

@@ -49,6 +49,41 @@ fn notice_text(s: &Strings, n: &Notice) -> String {
     }
 }
 
+/// The title and lesson above the dataflow. An edited scenario speaks for itself; a preset's
+/// title and lesson are translated, its lesson the one of the mode on screen. Aligned with a
+/// timeout is aligned until an alignment takes longer: the aligned lesson, then what the
+/// timeout changes.
+fn lesson_line(
+    s: &Strings,
+    scenario: &crate::scenario::Scenario,
+    edited: bool,
+    mode: BarrierMode,
+    timeout: Option<u64>,
+) -> (String, String) {
+    let preset_text = (s.preset_text)(&scenario.name).filter(|_| !edited);
+    let (title, lesson) = preset_text
+        .map(|(t, l)| {
+            let l = (s.preset_lesson)(&scenario.name, mode).unwrap_or(l);
+            (t.to_string(), l.to_string())
+        })
+        .unwrap_or_else(|| (scenario.title.clone(), scenario.lesson.clone()));
+    let lesson = match timeout {
+        Some(t) => {
+            // Chinese sentences follow one another without a space.
+            let gap = if lesson.ends_with(|c: char| c.is_ascii()) {
+                " "
+            } else {
+                ""
+            };
+            format!("{lesson}{gap}{}", (s.timeout_note)(t))
+                .trim_start()
+                .to_string()
+        }
+        None => lesson,
+    };
+    (title, lesson)
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let playback = use_reducer(initial_playback);
@@ -240,26 +275,16 @@ pub fn app() -> Html {
     if lines.len() > NARRATION_LINES {
         lines.drain(..lines.len() - NARRATION_LINES);
     }
-    // An edited scenario speaks for itself; a preset's title and lesson are translated.
-    let preset_text = (s.preset_text)(&run.scenario.name).filter(|_| !playback.edited);
-    let (title, lesson) = preset_text
-        .map(|(t, l)| {
-            let l = match sim.config().aligned_checkpoint_timeout {
-                Some(t) if mode.blocks_inputs() => (s.timeout_lesson)(t),
-                _ => (s.preset_lesson)(&run.scenario.name, mode)
-                    .unwrap_or(l)
-                    .to_string(),
-            };
-            (t.to_string(), l.to_string())
-        })
-        .unwrap_or_else(|| (run.scenario.title.clone(), run.scenario.lesson.clone()));
+    let timeout = sim
+        .config()
+        .aligned_checkpoint_timeout
+        .filter(|_| mode.blocks_inputs());
+    let (title, lesson) = lesson_line(s, &run.scenario, playback.edited, mode, timeout);
     // Why the preset matters (the seed's argument, pointed at what is on screen); an edited
-    // scenario has none.
-    // Aligned with a timeout has its own lesson (the timeout's), and no theory text.
-    // Every preset but the benchmarks has one in every mode it runs in (the i18n tests hold the
-    // texts to that); the texts themselves are fetched when the panel first opens.
+    // scenario has none. Every preset but the benchmarks has one in every mode it runs in (the
+    // i18n tests hold the texts to that); the texts themselves are fetched when the panel first
+    // opens.
     let theory = !playback.edited
-        && sim.config().aligned_checkpoint_timeout.is_none()
         && crate::scenario::presets::NAMES.contains(&run.scenario.name.as_str())
         && !crate::scenario::presets::BENCHMARKS.contains(&run.scenario.name.as_str());
     let toggle_theory = {
@@ -277,7 +302,6 @@ pub fn app() -> Html {
         }
     });
     let checkpoints = sim.coordinator().checkpoints().to_vec();
-    let timeout = sim.config().aligned_checkpoint_timeout;
     // The throughput chart counts records reaching sinks; Chandy-Lamport's systems have none.
     let has_sink = sim
         .physical()
@@ -313,7 +337,7 @@ pub fn app() -> Html {
                 on_preset,
                 on_mode,
                 on_lang,
-                timeout,
+                timeout: sim.config().aligned_checkpoint_timeout,
                 on_timeout: send(|| PlaybackAction::SetAlignedTimeout),
                 modes: run.modes().to_vec(),
                 on_help: send(|| PlaybackAction::ToggleHelp),
@@ -339,7 +363,7 @@ pub fn app() -> Html {
                         }
                     </p>
                     if theory && *theory_open {
-                        <Theory lang={playback.lang} preset={AttrValue::from(run.scenario.name.clone())} mode={mode} />
+                        <Theory lang={playback.lang} preset={AttrValue::from(run.scenario.name.clone())} mode={mode} {timeout} />
                     }
                     if playback.manual {
                         <p class="manual-hint">{ s.manual_hint }</p>
@@ -445,5 +469,43 @@ pub fn app() -> Html {
                 }) }
             }
         </div>
+    }
+}
+#[cfg(all(test, feature = "en", feature = "zh"))]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    #[test]
+    fn aligned_with_a_timeout_tells_the_presets_aligned_lesson_then_the_timeout() {
+        for lang in Lang::ALL {
+            let s = lang.strings();
+            for name in presets::NAMES {
+                let scenario = presets::by_name(name).unwrap();
+                if !scenario.modes().contains(&BarrierMode::Aligned) {
+                    continue;
+                }
+                let (_, aligned) = lesson_line(s, &scenario, false, BarrierMode::Aligned, None);
+                let (_, timed) = lesson_line(s, &scenario, false, BarrierMode::Aligned, Some(40));
+                let note = (s.timeout_note)(40);
+                assert!(
+                    timed.starts_with(&aligned) && timed.ends_with(&note),
+                    "{lang:?} {name}: {timed}"
+                );
+                assert!(
+                    timed.len() > aligned.len() + note.len() - 1,
+                    "{lang:?} {name}"
+                );
+            }
+            // The recovery preset's lesson is about its failure, with or without a timeout.
+            let (_, recovery) = lesson_line(
+                s,
+                &presets::recovery(),
+                false,
+                BarrierMode::Aligned,
+                Some(40),
+            );
+            assert!(recovery.contains("Count#1"), "{lang:?}: {recovery}");
+        }
     }
 }
