@@ -841,6 +841,27 @@ pub const STRINGS: Strings = Strings {
     bad_param: |param, value, used| {
         format!("The address asks for {param} “{value}”, which does not exist; showing “{used}” instead.")
     },
+    host_bad_param: |param, value, used| {
+        format!("The page embedding this player asks for {param} “{value}”, which does not exist; showing “{used}” instead.")
+    },
+    host_load_empty: "The page embedding this player sent abs:load without a preset or a scenario; nothing was loaded.",
+    mode_unavailable: |mode, scenario, used| {
+        format!("The mode “{mode}” is not available for this scenario (“{scenario}”); showing it in “{used}” instead.")
+    },
+    step_past_end: |shown, ended| {
+        if ended {
+            format!("The link's step is past the end of this run, which ends at step {shown}: showing its last step.")
+        } else {
+            format!("The link's step is further than a link goes (at most {shown} steps): showing step {shown}.")
+        }
+    },
+    ignored_step: |v| format!("The link's step “{v}” is not a step number, so it was ignored: showing step 0."),
+    ignored_open: |v, snapshot| {
+        let what = if snapshot { "snapshot" } else { "checkpoint" };
+        format!("The link opens {what} “{v}”, which has not completed at this step, so nothing is opened.")
+    },
+    ignored_sel: |v| format!("The link selects “{v}”, which is not in this dataflow, so nothing is selected."),
+    ignored_panel: |v| format!("The link's panel “{v}” is not one of the side panel's tabs, so it was ignored."),
     refused,
     ended: "Nothing is left to happen in this run.",
     dismiss: "Dismiss",

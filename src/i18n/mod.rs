@@ -453,6 +453,23 @@ pub struct Strings {
 
     // Notices
     pub bad_param: fn(&str, &str, &str) -> String,
+    /// The page embedding the player asked `abs:load` for something that does not exist.
+    pub host_bad_param: fn(&str, &str, &str) -> String,
+    /// Its `abs:load` named neither a preset nor a scenario.
+    pub host_load_empty: &'static str,
+    /// A mode the scenario cannot run: (the mode's name, the scenario's title, the mode shown).
+    pub mode_unavailable: fn(&str, &str, &str) -> String,
+    /// A link's step past what the run reaches: (the last step shown, whether the run ended
+    /// there — or a link goes no further).
+    pub step_past_end: fn(u64, bool) -> String,
+    /// A link's step that is not a number (as the link spelt it).
+    pub ignored_step: fn(&str) -> String,
+    /// A link's `open` naming no completed checkpoint (snapshot, if true) at its step.
+    pub ignored_open: fn(&str, bool) -> String,
+    /// A link's `sel` naming nothing in the graph.
+    pub ignored_sel: fn(&str) -> String,
+    /// A link's `panel` naming no tab.
+    pub ignored_panel: fn(&str) -> String,
     pub refused: fn(&ActionError) -> String,
     pub ended: &'static str,
     pub dismiss: &'static str,

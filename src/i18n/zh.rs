@@ -22,6 +22,18 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
     }
 }
 
+/// A parameter of the address or of the host page's message, in words.
+fn param_name(param: &str) -> &str {
+    match param {
+        "preset" => "情境",
+        "mode" => "模式",
+        "lang" => "語言",
+        "seed" => "隨機種子",
+        "speed" => "速度",
+        other => other,
+    }
+}
+
 fn mode_name(m: BarrierMode) -> &'static str {
     match m {
         BarrierMode::Aligned => "對齊 · 精確一次（exactly-once）",
@@ -737,8 +749,29 @@ pub const STRINGS: Strings = Strings {
     narrate,
 
     bad_param: |param, value, used| {
-        format!("網址要求的 {param}「{value}」不存在；改為顯示「{used}」。")
+        format!("網址要求的{}「{value}」不存在；改為顯示「{used}」。", param_name(param))
     },
+    host_bad_param: |param, value, used| {
+        format!("嵌入這個播放器的頁面要求的{}「{value}」不存在；改為顯示「{used}」。", param_name(param))
+    },
+    host_load_empty: "嵌入這個播放器的頁面送來的載入訊息沒有指定情境；沒有載入任何情境。",
+    mode_unavailable: |mode, scenario, used| {
+        format!("「{mode}」模式不適用於這個情境（「{scenario}」）；改以「{used}」顯示。")
+    },
+    step_past_end: |shown, ended| {
+        if ended {
+            format!("連結的步驟超過了這次執行的結尾（它在第 {shown} 步結束）：顯示最後一步。")
+        } else {
+            format!("連結的步驟超過了連結能走到的最遠處（最多 {shown} 步）：顯示第 {shown} 步。")
+        }
+    },
+    ignored_step: |v| format!("連結中的步驟「{v}」不是步數，已略過：顯示第 0 步。"),
+    ignored_open: |v, snapshot| {
+        let what = if snapshot { "快照" } else { "檢查點" };
+        format!("連結要開啟的{what}「{v}」在這一步並未完成，所以沒有開啟任何{what}。")
+    },
+    ignored_sel: |v| format!("連結要選取的「{v}」不在這個資料流中，所以沒有選取任何項目。"),
+    ignored_panel: |v| format!("連結中的面板「{v}」不是側欄的分頁，已略過。"),
     refused,
     ended: "這次執行已經沒有要發生的事了。",
     dismiss: "關閉",

@@ -3,7 +3,7 @@
 //! of the browser the page starts from (its language, its width, reduced motion).
 //! The link format itself — how a moment is spelt — is `permalink.rs`'s.
 
-use super::permalink::{resolve, resolve_for, LinkParams, Moment};
+use super::permalink::{preset_or_default, resolve_for, LinkParams, Moment};
 use super::state::{Notice, Playback, Tab};
 use crate::i18n::Lang;
 
@@ -192,24 +192,26 @@ pub fn initial_playback() -> Playback {
     if q.lang.is_none() {
         q.lang = browser_lang().map(|l| l.code().to_string());
     }
-    let (mut scenario, mut mode, lang, mut notices) =
-        resolve(q.preset.as_deref(), q.mode.as_deref(), q.lang.as_deref());
+    // A whole scenario in the link wins over a preset; one that cannot be read gives a notice
+    // and the preset.
+    let mut notices = Vec::new();
+    let whole = q
+        .scenario
+        .as_deref()
+        .and_then(|code| match crate::scenario::codec::decode(code) {
+            Ok(whole) => Some(whole),
+            Err(why) => {
+                notices.push(Notice::BrokenLink(why));
+                None
+            }
+        });
+    let edited = whole.is_some();
+    let asked = whole.unwrap_or_else(|| preset_or_default(q.preset.as_deref(), &mut notices));
+    let (mut scenario, mode, lang) =
+        resolve_for(asked, q.mode.as_deref(), q.lang.as_deref(), &mut notices);
     // index.html loaded the build of the language the address asks for (it reads the
     // address as `resolve` does); were they ever to part, this build's own language.
     let lang = if lang.is_built() { lang } else { Lang::built() };
-    // A whole scenario in the link; one that cannot be read gives a notice and the preset.
-    let mut edited = false;
-    if let Some(code) = &q.scenario {
-        match crate::scenario::codec::decode(code) {
-            Ok(whole) => {
-                // The language's notice, if any, came with the preset above.
-                let (s, m, _) =
-                    resolve_for(whole, q.mode.as_deref(), q.lang.as_deref(), &mut Vec::new());
-                (scenario, mode, edited) = (s, m, true);
-            }
-            Err(why) => notices.push(Notice::BrokenLink(why)),
-        }
-    }
     if let Some(seed) = &q.seed {
         match seed.parse::<u64>() {
             Ok(seed) => scenario.seed = seed,

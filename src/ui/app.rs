@@ -24,7 +24,7 @@ use super::components::throughput::{throughput, ThroughputProps};
 use super::components::timeline::{timeline, TimelineProps};
 use super::host_link;
 use super::keyboard;
-use super::state::{Notice, PlaybackAction, Selection, Tab};
+use super::state::{Ignored, Notice, PlaybackAction, Selection, Tab};
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::{Lang, Names, Strings};
 
@@ -39,9 +39,36 @@ fn shorten(v: &str) -> String {
     }
 }
 
-fn notice_text(s: &Strings, n: &Notice) -> String {
+/// A notice's text. `snapshots`: the run's checkpoints are Chandy-Lamport snapshots.
+fn notice_text(s: &Strings, n: &Notice, snapshots: bool) -> String {
     match n {
         Notice::BadParam { param, value, used } => (s.bad_param)(param, &shorten(value), used),
+        Notice::HostBadParam { param, value, used } => {
+            (s.host_bad_param)(param, &shorten(value), used)
+        }
+        Notice::HostLoadEmpty => s.host_load_empty.to_string(),
+        Notice::ModeUnavailable {
+            mode,
+            timeout,
+            scenario,
+            title,
+            used,
+        } => {
+            let asked = if *timeout {
+                (s.mode_aligned_timeout)(crate::scenario::ALIGNED_TIMEOUT)
+            } else {
+                (s.mode_name)(*mode).to_string()
+            };
+            let title = (s.preset_text)(scenario).map_or(title.as_str(), |(t, _)| t);
+            (s.mode_unavailable)(&asked, &shorten(title), (s.mode_name)(*used))
+        }
+        Notice::StepPastEnd { shown, ended } => (s.step_past_end)(*shown, *ended),
+        Notice::Ignored(what) => match what {
+            Ignored::Step(v) => (s.ignored_step)(&shorten(v)),
+            Ignored::Open(v) => (s.ignored_open)(&shorten(v), snapshots),
+            Ignored::Select(v) => (s.ignored_sel)(&shorten(v)),
+            Ignored::Panel(v) => (s.ignored_panel)(&shorten(v)),
+        },
         Notice::Refused(e) => (s.refused)(e),
         Notice::Ended => s.ended.to_string(),
         Notice::BrokenLink(why) => (s.broken_link)(&shorten(why)),
@@ -97,19 +124,7 @@ pub fn app() -> Html {
     use_dialog_focus_while(playback.share, share_first.clone());
 
     // The mode as the address spells it (the timeout entry is a mode of the menu).
-    let mode_param = {
-        let timeout = playback
-            .run
-            .0
-            .borrow()
-            .scenario
-            .config
-            .aligned_checkpoint_timeout;
-        match timeout {
-            Some(_) if playback.mode.blocks_inputs() => crate::scenario::ALIGNED_TIMEOUT_MODE,
-            _ => playback.mode.as_str(),
-        }
-    };
+    let mode_param = playback.mode_param();
     {
         // A new run (`Rc` identity) is a new scenario; only then is an edited one encoded.
         let run = playback.run.clone();
@@ -132,6 +147,19 @@ pub fn app() -> Html {
             host_link::post("{\"type\":\"abs:ready\"}");
             move || {
                 let _keep_until_unmount = (listener, messages);
+            }
+        });
+    }
+    {
+        // An `abs:load` that could not be done as asked is answered with its notice.
+        let snapshots = playback.mode.processes_initiate();
+        let error = playback.host_error.as_ref().map(|(n, notice)| {
+            let text = notice_text(s, notice, snapshots);
+            (*n, crate::ui::host::error_message(&text))
+        });
+        use_effect_with(error, |error| {
+            if let Some((_, text)) = error {
+                host_link::post(text);
             }
         });
     }
@@ -295,7 +323,7 @@ pub fn app() -> Html {
         let d = dispatcher.clone();
         html! {
             <div class="notice" role="status" data-testid="notice">
-                <span>{ notice_text(s, n) }</span>
+                <span>{ notice_text(s, n, mode.processes_initiate()) }</span>
                 <button onclick={move |_| d.dispatch(PlaybackAction::Dismiss(i))}
                     aria-label={s.dismiss}>{ "×" }</button>
             </div>
@@ -471,6 +499,7 @@ pub fn app() -> Html {
         </div>
     }
 }
+
 #[cfg(all(test, feature = "en", feature = "zh"))]
 mod tests {
     use super::*;
@@ -507,5 +536,108 @@ mod tests {
             );
             assert!(recovery.contains("Count#1"), "{lang:?}: {recovery}");
         }
+    }
+
+    fn texts(n: &Notice) -> [String; 3] {
+        Lang::ALL.map(|lang| notice_text(lang.strings(), n, false))
+    }
+
+    /// Chinese text carries no English words: Latin letters only in the names it quotes.
+    fn assert_no_english(text: &str, names: &[&str]) {
+        let mut rest = text.to_string();
+        for name in names {
+            rest = rest.replace(name, "");
+        }
+        assert!(
+            !rest.chars().any(|c| c.is_ascii_alphabetic()),
+            "English in {text:?}"
+        );
+    }
+
+    #[test]
+    fn a_mode_the_scenario_cannot_run_is_not_available_for_it_not_missing() {
+        let n = Notice::ModeUnavailable {
+            mode: BarrierMode::Aligned,
+            timeout: true,
+            scenario: "token".into(),
+            title: "x".into(),
+            used: BarrierMode::ChandyLamport,
+        };
+        let [en, zh, hans] = texts(&n);
+        let title = (Lang::En.strings().preset_text)("token").unwrap().0;
+        assert!(en.contains("not available for this scenario"), "{en}");
+        assert!(en.contains(title), "{en}");
+        assert!(en.contains("Aligned, unaligned after 40 ms"), "{en}");
+        assert!(!en.contains("does not exist"), "{en}");
+        assert!(zh.contains("不適用於這個情境"), "{zh}");
+        assert!(
+            zh.contains((Lang::Zh.strings().preset_text)("token").unwrap().0),
+            "{zh}"
+        );
+        assert!(hans.contains("不适用于这个场景"), "{hans}");
+        for t in [&zh, &hans] {
+            assert_no_english(t, &["Chandy-Lamport", "ms"]);
+        }
+        // A mode that does not exist at all still says so.
+        let bad = Notice::BadParam {
+            param: "mode",
+            value: "sideways".into(),
+            used: "aligned".into(),
+        };
+        assert!(texts(&bad)[0].contains("does not exist"));
+    }
+
+    #[test]
+    fn what_a_link_left_out_is_said_in_both_languages() {
+        let cases = [
+            (Notice::Ignored(Ignored::Step("abc".into())), "abc"),
+            (Notice::Ignored(Ignored::Open("7".into())), "7"),
+            (
+                Notice::Ignored(Ignored::Select("t:Nope#0".into())),
+                "t:Nope#0",
+            ),
+            (
+                Notice::Ignored(Ignored::Panel("sideways".into())),
+                "sideways",
+            ),
+            (
+                Notice::StepPastEnd {
+                    shown: 143,
+                    ended: true,
+                },
+                "143",
+            ),
+            (
+                Notice::StepPastEnd {
+                    shown: 200_000,
+                    ended: false,
+                },
+                "200000",
+            ),
+            (
+                Notice::HostBadParam {
+                    param: "preset",
+                    value: "nope".into(),
+                    used: "alignment".into(),
+                },
+                "nope",
+            ),
+            (Notice::HostLoadEmpty, ""),
+        ];
+        for (n, value) in cases {
+            let [en, zh, hans] = texts(&n);
+            for t in [&en, &zh, &hans] {
+                assert!(t.contains(value), "{n:?}: {t}");
+            }
+            for t in [&zh, &hans] {
+                assert_no_english(t, &[value, "alignment"]);
+            }
+            assert!(!en.is_empty() && zh != en && hans != en, "{n:?}");
+        }
+        // A snapshot is a snapshot.
+        let open = Notice::Ignored(Ignored::Open("7".into()));
+        assert!(notice_text(Lang::En.strings(), &open, false).contains("checkpoint"));
+        assert!(notice_text(Lang::En.strings(), &open, true).contains("snapshot"));
+        assert!(notice_text(Lang::Zh.strings(), &open, true).contains("快照"));
     }
 }

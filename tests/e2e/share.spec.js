@@ -108,3 +108,32 @@ test('the dataflow at this step downloads as SVG and as PNG, for slides', async 
   await page.keyboard.press('Enter');
   await expect(app.testId('permalink')).toBeFocused();
 });
+
+test('a step past the end goes to the last step there is; what a link names that is not there is ignored, each with a notice', async ({ page }) => {
+  const app = new Playground(page);
+  // The recovery job ends: its last step.
+  await app.open('?preset=recovery&step=999999');
+  const notice = app.testId('notice');
+  await expect(notice).toHaveCount(1);
+  const last = await app.stepCount();
+  expect(last).toBeGreaterThan(100);
+  await expect(notice).toContainText(`past the end of this run, which ends at step ${last}`);
+  await app.step();
+  expect(await app.stepCount()).toBe(last);
+  await expect(app.testId('notice').last()).toContainText('Nothing is left to happen');
+
+  // A step that is no number, a checkpoint that has not completed, a subtask that is not there.
+  for (const [lang, quote] of [['en', ['“', '”']], ['zh', ['「', '」']]]) {
+    await app.open(`?preset=wordcount&lang=${lang}&step=abc&open=7&sel=t:Nope%230`);
+    const notices = app.testId('notice');
+    await expect(notices).toHaveCount(3);
+    const texts = await notices.allTextContents();
+    for (const [i, value] of ['abc', '7', 't:Nope#0'].entries()) {
+      expect(texts[i], lang).toContain(`${quote[0]}${value}${quote[1]}`);
+      if (lang === 'zh') expect(texts[i].replace(value, '')).not.toMatch(/[A-Za-z]/);
+    }
+    expect(await app.stepCount()).toBe(0);
+    await expect(page.locator('[data-testid^="subtask-"].selected')).toHaveCount(0);
+  }
+  await app.screenshot('link-notices-zh');
+});
