@@ -126,17 +126,34 @@ pub fn app() -> Html {
     // The mode as the address spells it (the timeout entry is a mode of the menu).
     let mode_param = playback.mode_param();
     {
-        // A new run (`Rc` identity) is a new scenario; only then is an edited one encoded.
+        // The address names what is shown: the scenario, mode and language always (a new run,
+        // by `Rc` identity, is a new scenario; only then is an edited one encoded); and, once
+        // playback is paused or stepped, the moment — the permalink's step, choices, open
+        // checkpoint, selection and tab — so that a reload comes back to it. Not while playing
+        // (not on every frame), and not embedded: there the page embedding the player owns its
+        // address (the iframe's `src`) and drives the moment with `abs:seek` and `abs:load`.
         let run = playback.run.clone();
+        let moment = (!playback.playing && !playback.embed).then(|| {
+            crate::ui::permalink::query(
+                &run.0.borrow(),
+                playback.edited,
+                mode_param,
+                playback.lang.code(),
+                playback.selection,
+                playback.tab,
+                playback.checkpoint,
+            )
+        });
         let key = (
             std::rc::Rc::as_ptr(&run.0) as usize,
             playback.edited,
             mode_param,
             playback.lang,
+            moment,
         );
-        use_effect_with(key, move |(_, edited, mode, lang)| {
+        use_effect_with(key, move |(_, edited, mode, lang, moment)| {
             let param = crate::ui::permalink::scenario_param(&run.0.borrow(), *edited);
-            sync_address(&param, mode, *lang);
+            sync_address(&param, mode, *lang, moment.as_deref());
         });
     }
     {
