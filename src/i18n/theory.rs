@@ -91,8 +91,21 @@ impl Texts {
 
     /// The note on aligned checkpoints with a timeout of `t` ms, if the file has one.
     pub fn timeout_note(&self, t: u64) -> Option<String> {
-        let note = self.timeout.as_ref()?;
-        Some(note.replace("{t}", &t.to_string()))
+        // By hand: `str::replace` brings a substring searcher (~0.5 KB gzip) into the page.
+        let mut rest = self.timeout.as_deref()?;
+        let mut note = String::new();
+        while let Some(at) = rest.find('{') {
+            note += &rest[..at];
+            rest = &rest[at..];
+            if let Some(after) = rest.strip_prefix("{t}") {
+                note += &t.to_string();
+                rest = after;
+            } else {
+                note.push('{');
+                rest = &rest[1..];
+            }
+        }
+        Some(note + rest)
     }
 
     /// The text for a preset in a mode, if there is one.
@@ -163,8 +176,8 @@ mod tests {
         assert_eq!(ok.get("alignment", BarrierMode::Aligned), Some("why"));
         assert_eq!(ok.get("alignment", BarrierMode::Unaligned), None);
         assert_eq!(ok.timeout_note(40), None);
-        let note = Texts::parse("== aligned-timeout\nafter {t} ms, {t} ms\n", Lang::En).unwrap();
-        assert_eq!(note.timeout_note(40).as_deref(), Some("after 40 ms, 40 ms"));
+        let note = Texts::parse("== aligned-timeout\n{t} ms, {x} {t}{\n", Lang::En).unwrap();
+        assert_eq!(note.timeout_note(40).as_deref(), Some("40 ms, {x} 40{"));
     }
 
     #[test]
