@@ -201,12 +201,12 @@ impl Playback {
                     Err(e) => return self.host_refuse(Notice::BadScenario(e.to_string())),
                 };
                 let mut notices = Vec::new();
-                let (mut scenario, mode, _) =
+                let (mut scenario, _, _) =
                     resolve_for(scenario, mode.as_deref(), None, &mut notices);
                 if let Some(seed) = seed {
                     scenario.seed = seed;
                 }
-                scenario.config.mode = mode;
+                // `resolve_for` gave the scenario the mode it runs in, which `load` takes.
                 self.load(scenario);
                 self.host_notices(notices);
             }
