@@ -9,8 +9,18 @@ use web_sys::HtmlElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Mounts the app at the default address. The tests share one page, and the app writes the
+/// moment on screen into the address (`ui::address::sync_address`): each test starts from a
+/// clean one, not where the previous test left it.
 fn mount() -> web_sys::Element {
-    let document = web_sys::window().unwrap().document().unwrap();
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path))
+        .unwrap();
+    let document = window.document().unwrap();
     let host = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&host).unwrap();
     yew::Renderer::<abs_playground::ui::App>::with_root(host.clone()).render();
@@ -110,4 +120,29 @@ async fn stepping_to_the_alignment_blocks_the_fast_input_and_fills_its_buffer() 
         steps - 1,
         "after {steps} steps and one back"
     );
+}
+
+/// Stepped, the app keeps the moment in the address, replacing the history entry: a reload
+/// would come back to it.
+#[wasm_bindgen_test]
+async fn stepping_writes_the_step_into_the_address_without_a_new_history_entry() {
+    let root = mount();
+    settle().await;
+    let window = web_sys::window().unwrap();
+    let entries = window.history().unwrap().length().unwrap();
+    let step: HtmlElement = by_test_id(&root, "step").dyn_into().unwrap();
+    for _ in 0..3 {
+        step.click();
+        settle().await;
+    }
+    assert_eq!(step_shown(&root), 3);
+    let search = window.location().search().unwrap();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).unwrap();
+    assert_eq!(params.get("step").as_deref(), Some("3"), "{search}");
+    assert_eq!(
+        params.get("preset").as_deref(),
+        Some("alignment"),
+        "{search}"
+    );
+    assert_eq!(window.history().unwrap().length().unwrap(), entries);
 }

@@ -14,6 +14,7 @@ use abs_playground::ui::components::buffer::{alignment_buffer, BufferProps};
 use abs_playground::ui::components::coordinator::{coordinator, CoordinatorProps};
 use abs_playground::ui::components::dataflow::{Dataflow, DataflowProps};
 use abs_playground::ui::components::global_states::{global_states, GlobalStatesProps};
+use abs_playground::ui::components::help::{help, HelpProps};
 use abs_playground::ui::components::inspector::{inspector, InspectorProps};
 use abs_playground::ui::components::narration::{narration, Line, NarrationProps};
 use abs_playground::ui::components::timeline::{timeline, TimelineProps};
@@ -454,6 +455,84 @@ async fn the_throughput_chart_draws_a_bar_per_bucket_and_checkpoint_lines() {
     assert_eq!(html.matches("stroke-dasharray=\"2 2\"").count(), 1);
 }
 
+/// Chandy-Lamport's trigger button reads "Start snapshot" (`app.rs`): every text that names
+/// it — the empty Snapshots panel, the shortcuts — names it so, and the panel's tab where the
+/// side panel folds into tabs (≤ 1024 px) is "Snapshots" as the panel is; in both languages.
+/// The ABS modes' texts name "Trigger checkpoint" and the coordinator.
+#[tokio::test]
+async fn chandy_lamport_texts_name_the_controls_as_they_are_labelled() {
+    for lang in [Lang::En, Lang::Zh] {
+        let s = lang.strings();
+        for (preset, snapshots) in [("token", true), ("alignment", false)] {
+            let (button, other) = if snapshots {
+                (s.start_snapshot, s.trigger)
+            } else {
+                (s.trigger, s.start_snapshot)
+            };
+            let props = move || CoordinatorProps {
+                checkpoints: Vec::new(),
+                open: None,
+                lang,
+                on_open: Callback::noop(),
+                snapshots,
+                capped: None,
+                on_more: Callback::noop(),
+            };
+            let panel = ServerRenderer::<Coordinator>::with_props(props)
+                .render()
+                .await;
+            let props = move || HelpProps {
+                lang,
+                snapshots,
+                on_close: Callback::noop(),
+                close: Default::default(),
+            };
+            let shortcuts = ServerRenderer::<Help>::with_props(props).render().await;
+            for (what, html) in [("the empty panel", &panel), ("the shortcuts", &shortcuts)] {
+                let text = html.to_lowercase();
+                assert!(
+                    text.contains(&button.to_lowercase()),
+                    "{lang:?} {preset}: {what} does not name {button:?}: {html}"
+                );
+                assert!(
+                    !text.contains(&other.to_lowercase()),
+                    "{lang:?} {preset}: {what} names {other:?}: {html}"
+                );
+            }
+            let props = move || InspectorProps {
+                run: RunRef(Rc::new(RefCell::new(
+                    Run::new(presets::by_name(preset).unwrap()).unwrap(),
+                ))),
+                version: 1,
+                selection: None,
+                tab: Tab::Coordinator,
+                checkpoint: None,
+                lang,
+                on_tab: Callback::noop(),
+                on_open: Callback::noop(),
+                on_fifo: Callback::noop(),
+                on_fail: Callback::noop(),
+                on_select: Callback::noop(),
+            };
+            let html = ServerRenderer::<Inspector>::with_props(props)
+                .render()
+                .await;
+            let tab = html
+                .split("data-testid=\"tab-coordinator\"")
+                .nth(1)
+                .and_then(|rest| rest.split_once('>'))
+                .and_then(|(_, rest)| rest.split('<').next())
+                .unwrap_or_else(|| panic!("no coordinator tab: {html}"));
+            let name = if snapshots {
+                s.snapshots_title
+            } else {
+                s.coordinator
+            };
+            assert_eq!(tab, name, "{lang:?} {preset}");
+        }
+    }
+}
+
 /// The token preset run until its first snapshot completed (deterministic, so two calls give
 /// the same run).
 fn token_run() -> Run {
@@ -521,6 +600,11 @@ fn alignment_buffer_component(p: &BufferProps) -> yew::Html {
 #[yew::function_component(Coordinator)]
 fn coordinator_component(p: &CoordinatorProps) -> yew::Html {
     coordinator(p)
+}
+
+#[yew::function_component(Help)]
+fn help_component(p: &HelpProps) -> yew::Html {
+    help(p)
 }
 
 #[yew::function_component(Inspector)]

@@ -633,7 +633,7 @@ pub const STRINGS: Strings = Strings {
         ("Space", "play / pause"),
         ("→", "one step"),
         ("←", "one step back"),
-        ("B", "trigger a checkpoint now"),
+        ("B", "trigger checkpoint now"),
         ("M", "manual delivery on / off"),
         ("X", "fail the selected subtask"),
         ("?", "show these shortcuts"),
@@ -729,7 +729,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "barrier n (colour per checkpoint)",
     legend_log: "record logged on a back-edge until the barrier comes round (ABS for cycles)",
     mode_aligned_timeout: |t| format!("Aligned, unaligned after {t} ms"),
-    timeout_lesson: |t| format!("Aligned with a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): every checkpoint starts aligned; once {t} ms have passed since its trigger (Flink's checkpoint start delay) it goes on unaligned — tasks still aligning snapshot at once, barriers still queued behind records overtake them, and a task its barrier reaches later does not align at all. What they overtake, and what the inputs without the barrier still send, becomes channel state (ringed). Slow checkpoints stop costing throughput; quick ones record nothing. As in Flink, one checkpoint runs at a time."),
+    timeout_note: |t| format!("With a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): once {t} ms have passed since a checkpoint's trigger (Flink's checkpoint start delay) it goes on unaligned — tasks still aligning snapshot at once, barriers still queued behind records overtake them, a task its barrier reaches later does not align, and what the inputs without the barrier still send becomes channel state (ringed). As in Flink, one checkpoint runs at a time."),
     legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
     token_states_title: "The four global states",
     fifo: "FIFO",
@@ -783,6 +783,8 @@ pub const STRINGS: Strings = Strings {
 
     coordinator: "Checkpoint coordinator",
     no_checkpoints: "No checkpoint yet. The coordinator triggers one periodically; press “Trigger checkpoint” (B) for one now.",
+    no_snapshots: "No snapshot yet. One starts periodically; press “Start snapshot” (B) for one now.",
+    shortcut_snapshot: "start snapshot now",
     checkpoint: |n| format!("Checkpoint {n}"),
     checkpoint_status,
     acked: |a, t| format!("{a}/{t} acknowledged"),
@@ -878,6 +880,27 @@ pub const STRINGS: Strings = Strings {
     bad_param: |param, value, used| {
         format!("The address asks for {param} “{value}”, which does not exist; showing “{used}” instead.")
     },
+    host_bad_param: |param, value, used| {
+        format!("The page embedding this player asks for {param} “{value}”, which does not exist; showing “{used}” instead.")
+    },
+    host_load_empty: "The page embedding this player sent abs:load without a preset or a scenario; nothing was loaded.",
+    mode_unavailable: |mode, scenario, used| {
+        format!("The mode “{mode}” is not available for this scenario (“{scenario}”); showing it in “{used}” instead.")
+    },
+    step_past_end: |shown, ended| {
+        if ended {
+            format!("The link's step is past the end of this run, which ends at step {shown}: showing its last step.")
+        } else {
+            format!("The link's step is further than a link goes (at most {shown} steps): showing step {shown}.")
+        }
+    },
+    ignored_step: |v| format!("The link's step “{v}” is not a step number, so it was ignored: showing step 0."),
+    ignored_open: |v, snapshot| {
+        let what = if snapshot { "snapshot" } else { "checkpoint" };
+        format!("The link opens {what} “{v}”, which has not completed at this step, so nothing is opened.")
+    },
+    ignored_sel: |v| format!("The link selects “{v}”, which is not in this dataflow, so nothing is selected."),
+    ignored_panel: |v| format!("The link's panel “{v}” is not one of the side panel's tabs, so it was ignored."),
     refused,
     ended: "Nothing is left to happen in this run.",
     dismiss: "Dismiss",

@@ -26,7 +26,7 @@ const CHARS: &str = "\
     筆笔細细終终組组結结給给統统經经網网線线編编緩缓總总繞绕繼继續续\
     脫脱與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计\
     訊讯記记設设許许詞词試试話话該该詳详誌志認认語语誤误說说課课調调\
-    論论證证讀读變变讓让費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连\
+    請请論论證证讀读變变讓让費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连\
     進进遊游過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错\
     鍵键鎖锁長长閉闭開开間间關关隊队際际隨随雖虽雙双離离響响頁页項项順顺\
     須须預预頭头額额顏颜類类顯显餘余饋馈驗验驟骤麼么點点齊齐";
@@ -182,7 +182,8 @@ fn build() -> Strings {
             legend_marker, legend_log, token_states_title, fifo, snapshots_title, non_fifo,
             fifo_on, fifo_off, legend_recorded, legend_cancel, legend_eop, legend_blocked,
             legend_held, legend_persisted, legend_slips, legend_ticks, coordinator,
-            no_checkpoints, inspector, tab_details, tab_checkpoints, select_hint, subtask,
+            no_checkpoints, no_snapshots, shortcut_snapshot, host_load_empty, inspector,
+            tab_details, tab_checkpoints, select_hint, subtask,
             operator, status, state, inputs, held, has_barrier, channel, from, to, latency,
             in_flight, records_sent, records_received, yes, no, item, payload, derived_from,
             sent_at, arrives_at, item_gone, counts, recent, trigger_time, end_to_end,
@@ -199,13 +200,16 @@ fn build() -> Strings {
             sink_emitted(a), broken_link(a), editor_syntax(a, b, c, d), editor_invalid(a),
             edited_scenario(a), bad_scenario(a), throughput_latest(a, b, c), throughput_hint(a), state_offset(a),
             state_processed(a), state_keys(a), state_received(a), state_token(a),
-            state_balance(a), slow(a), more(a), mode_aligned_timeout(a), timeout_lesson(a),
+            state_balance(a), slow(a), more(a), mode_aligned_timeout(a), timeout_note(a),
             more_checkpoints(a), snapshot(a), global_state_of_snapshot(a), conservation(a, b, c),
             crossing(a, b, c, d), token_states_caption(a), checkpoint(a), checkpoint_status(a),
             acked(a, b), input_n(a), item_kind(a), global_state_of(a), verdict_counts(a, b),
             word_check_ok(a), word_check_bad(a), rows_more(a), narrate(a, b),
             bad_param(a, b, c), refused(a), persisted_figure(a, b),
             concurrency_capped(a), word_check_inherited(a), syntax_words(a),
+            host_bad_param(a, b, c), mode_unavailable(a, b, c),
+            step_past_end(a, b), ignored_step(a), ignored_open(a, b), ignored_sel(a),
+            ignored_panel(a),
         ],
         mode_name: |m| cached((ZH.mode_name)(m)),
         operator_kind: |k| cached((ZH.operator_kind)(k)),

@@ -352,7 +352,8 @@ pub struct Strings {
     pub legend_marker: &'static str,
     /// The mode menu's "aligned, unaligned after T ms".
     pub mode_aligned_timeout: fn(u64) -> String,
-    pub timeout_lesson: fn(u64) -> String,
+    /// Aligned with a timeout: what the timeout changes, told after the preset's aligned lesson.
+    pub timeout_note: fn(u64) -> String,
     pub legend_log: &'static str,
     pub token_states_title: &'static str,
     pub fifo: &'static str,
@@ -383,6 +384,10 @@ pub struct Strings {
     // Coordinator
     pub coordinator: &'static str,
     pub no_checkpoints: &'static str,
+    /// Chandy-Lamport's: the trigger button is "Start snapshot" there.
+    pub no_snapshots: &'static str,
+    /// Chandy-Lamport's line for the B key in the shortcuts (the others' is in `shortcut_list`).
+    pub shortcut_snapshot: &'static str,
     pub checkpoint: fn(u64) -> String,
     pub checkpoint_status: fn(&CheckpointStatus) -> String,
     pub acked: fn(u32, u32) -> String,
@@ -467,6 +472,23 @@ pub struct Strings {
 
     // Notices
     pub bad_param: fn(&str, &str, &str) -> String,
+    /// The page embedding the player asked `abs:load` for something that does not exist.
+    pub host_bad_param: fn(&str, &str, &str) -> String,
+    /// Its `abs:load` named neither a preset nor a scenario.
+    pub host_load_empty: &'static str,
+    /// A mode the scenario cannot run: (the mode's name, the scenario's title, the mode shown).
+    pub mode_unavailable: fn(&str, &str, &str) -> String,
+    /// A link's step past what the run reaches: (the last step shown, whether the run ended
+    /// there — or a link goes no further).
+    pub step_past_end: fn(u64, bool) -> String,
+    /// A link's step that is not a number (as the link spelt it).
+    pub ignored_step: fn(&str) -> String,
+    /// A link's `open` naming no completed checkpoint (snapshot, if true) at its step.
+    pub ignored_open: fn(&str, bool) -> String,
+    /// A link's `sel` naming nothing in the graph.
+    pub ignored_sel: fn(&str) -> String,
+    /// A link's `panel` naming no tab.
+    pub ignored_panel: fn(&str) -> String,
     pub refused: fn(&ActionError) -> String,
     pub ended: &'static str,
     pub dismiss: &'static str,
@@ -580,7 +602,7 @@ mod tests {
     fn the_timeout_is_given_with_its_unit() {
         for lang in Lang::ALL {
             let s = lang.strings();
-            for text in [(s.mode_aligned_timeout)(47), (s.timeout_lesson)(47)] {
+            for text in [(s.mode_aligned_timeout)(47), (s.timeout_note)(47)] {
                 let figures = text.matches("47").count();
                 assert!(figures > 0, "{lang:?}: {text}");
                 assert_eq!(text.matches("47 ms").count(), figures, "{lang:?}: {text}");

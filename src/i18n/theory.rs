@@ -9,37 +9,50 @@
 //! A file holds one section per text: a line `== <preset> <mode>` (the mode as the address
 //! spells it), then the text on one line. Lines starting with `#` are comments. The tests read
 //! the files themselves: every preset but the benchmarks has a text in every mode it runs in,
-//! in every language, and no other.
+//! in every language, and no other. One more section, `== aligned-timeout`, is the note shown
+//! after a preset's aligned text when the mode menu's "aligned, unaligned after T ms" runs it
+//! (`{t}` is T); every file has it.
 
 use super::Lang;
 use crate::engine::BarrierMode;
+use crate::scenario::ALIGNED_TIMEOUT_MODE;
 
 /// One language's texts.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Texts(Vec<(String, BarrierMode, String)>);
+pub struct Texts {
+    texts: Vec<(String, BarrierMode, String)>,
+    /// The `== aligned-timeout` note, with `{t}` for the timeout.
+    timeout: Option<String>,
+}
 
 impl Texts {
     /// Reads a file; a malformed one is an error naming its line.
     pub fn parse(file: &str, lang: Lang) -> Result<Texts, String> {
         let mut texts = Vec::new();
-        let mut section: Option<(String, BarrierMode, usize)> = None;
+        let mut timeout = None;
+        // The open section: a preset and mode (`None`: the timeout's note), and its line.
+        type Section = (Option<(String, BarrierMode)>, usize);
+        let mut section: Option<Section> = None;
         let mut text: Option<String> = None;
-        let mut close = |section: &mut Option<(String, BarrierMode, usize)>,
-                         text: &mut Option<String>|
-         -> Result<(), String> {
-            if let Some((preset, mode, line)) = section.take() {
-                let text = text
-                    .take()
-                    .ok_or_else(|| format!("line {line}: {preset} {mode} has no text"))?;
-                let text = match lang {
-                    #[cfg(feature = "zh")]
-                    Lang::ZhHans => super::hans::to_hans(&text),
-                    _ => text,
-                };
-                texts.push((preset, mode, text));
-            }
-            Ok(())
-        };
+        let mut close =
+            |section: &mut Option<Section>, text: &mut Option<String>| -> Result<(), String> {
+                if let Some((key, line)) = section.take() {
+                    let text = text.take().ok_or_else(|| match &key {
+                        Some((preset, mode)) => format!("line {line}: {preset} {mode} has no text"),
+                        None => format!("line {line}: {ALIGNED_TIMEOUT_MODE} has no text"),
+                    })?;
+                    let text = match lang {
+                        #[cfg(feature = "zh")]
+                        Lang::ZhHans => super::hans::to_hans(&text),
+                        _ => text,
+                    };
+                    match key {
+                        Some((preset, mode)) => texts.push((preset, mode, text)),
+                        None => timeout = Some(text),
+                    }
+                }
+                Ok(())
+            };
         for (i, line) in file.lines().enumerate() {
             let number = i + 1;
             let line = line.trim();
@@ -48,6 +61,10 @@ impl Texts {
             }
             if let Some(head) = line.strip_prefix("== ") {
                 close(&mut section, &mut text)?;
+                if head == ALIGNED_TIMEOUT_MODE {
+                    section = Some((None, number));
+                    continue;
+                }
                 let (preset, mode) = head
                     .split_once(' ')
                     .ok_or_else(|| format!("line {number}: `== <preset> <mode>` expected"))?;
@@ -57,7 +74,7 @@ impl Texts {
                     .ok_or_else(|| {
                         format!("line {number}: no mode named {}", crate::text::Quoted(mode))
                     })?;
-                section = Some((preset.to_string(), mode, number));
+                section = Some((Some((preset.to_string(), mode)), number));
             } else if section.is_none() {
                 return Err(format!(
                     "line {number}: text before any `== <preset> <mode>`"
@@ -69,12 +86,31 @@ impl Texts {
             }
         }
         close(&mut section, &mut text)?;
-        Ok(Texts(texts))
+        Ok(Texts { texts, timeout })
+    }
+
+    /// The note on aligned checkpoints with a timeout of `t` ms, if the file has one.
+    pub fn timeout_note(&self, t: u64) -> Option<String> {
+        // By hand: `str::replace` brings a substring searcher (~0.5 KB gzip) into the page.
+        let mut rest = self.timeout.as_deref()?;
+        let mut note = String::new();
+        while let Some(at) = rest.find('{') {
+            note += &rest[..at];
+            rest = &rest[at..];
+            if let Some(after) = rest.strip_prefix("{t}") {
+                note += &t.to_string();
+                rest = after;
+            } else {
+                note.push('{');
+                rest = &rest[1..];
+            }
+        }
+        Some(note + rest)
     }
 
     /// The text for a preset in a mode, if there is one.
     pub fn get(&self, preset: &str, mode: BarrierMode) -> Option<&str> {
-        self.0
+        self.texts
             .iter()
             .find(|(p, m, _)| p == preset && *m == mode)
             .map(|(_, _, t)| t.as_str())
@@ -82,7 +118,7 @@ impl Texts {
 
     /// Every preset and mode with a text, in the file's order.
     pub fn keys(&self) -> impl Iterator<Item = (&str, BarrierMode)> {
-        self.0.iter().map(|(p, m, _)| (p.as_str(), *m))
+        self.texts.iter().map(|(p, m, _)| (p.as_str(), *m))
     }
 }
 
@@ -127,6 +163,10 @@ mod tests {
                 "== alignment aligned\none\ntwo\n",
                 "line 3: a text is one line",
             ),
+            (
+                "== aligned-timeout\n",
+                "line 1: aligned-timeout has no text",
+            ),
         ];
         for (file, error) in cases {
             let got = Texts::parse(file, Lang::En).unwrap_err();
@@ -135,6 +175,39 @@ mod tests {
         let ok = Texts::parse("# c\n== alignment aligned\n  why  \n", Lang::En).unwrap();
         assert_eq!(ok.get("alignment", BarrierMode::Aligned), Some("why"));
         assert_eq!(ok.get("alignment", BarrierMode::Unaligned), None);
+        assert_eq!(ok.timeout_note(40), None);
+        let note = Texts::parse("== aligned-timeout\n{t} ms, {x} {t}{\n", Lang::En).unwrap();
+        assert_eq!(note.timeout_note(40).as_deref(), Some("40 ms, {x} 40{"));
+    }
+
+    #[test]
+    fn every_file_has_the_timeout_note_with_its_duration() {
+        for lang in Lang::ALL {
+            let texts = Texts::parse(bundled(lang), lang).unwrap();
+            let note = texts
+                .timeout_note(47)
+                .unwrap_or_else(|| panic!("{lang:?}: no aligned-timeout note"));
+            assert!(note.contains("47 ms"), "{lang:?}: {note}");
+            assert!(!note.contains("{t}"), "{lang:?}: {note}");
+            if lang != Lang::En {
+                // As the other Chinese texts: full-width punctuation, and a space between a
+                // Chinese character and a Latin letter or digit.
+                let han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+                for c in [',', ';', ':', '(', ')', '?'] {
+                    assert!(!note.contains(c), "{lang:?}: {c} in {note}");
+                }
+                let v: Vec<char> = note.chars().collect();
+                for w in v.windows(2) {
+                    assert!(
+                        !(han(w[0]) && w[1].is_ascii_alphanumeric()
+                            || w[0].is_ascii_alphanumeric() && han(w[1])),
+                        "{lang:?}: no space in {}{}: {note}",
+                        w[0],
+                        w[1]
+                    );
+                }
+            }
+        }
     }
 
     #[test]

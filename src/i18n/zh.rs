@@ -22,6 +22,18 @@ fn operator_kind(k: &OperatorKind) -> &'static str {
     }
 }
 
+/// A parameter of the address or of the host page's message, in words.
+fn param_name(param: &str) -> &str {
+    match param {
+        "preset" => "情境",
+        "mode" => "模式",
+        "lang" => "語言",
+        "seed" => "隨機種子",
+        "speed" => "速度",
+        other => other,
+    }
+}
+
 fn mode_name(m: BarrierMode) -> &'static str {
     match m {
         BarrierMode::Aligned => "對齊 · 精確一次（exactly-once）",
@@ -626,7 +638,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "屏障（barrier）n：每個檢查點（checkpoint）一種顏色",
     legend_log: "在屏障繞回之前記入回饋邊日誌的記錄（有環圖的 ABS）",
     mode_aligned_timeout: |t| format!("對齊，{t} ms 後改為非對齊"),
-    timeout_lesson: |t| format!("帶逾時的對齊（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：每個檢查點都先對齊；從觸發起過了 {t} ms（Flink 的檢查點開始延遲）仍未完成，就改為非對齊——仍在對齊的任務立刻做快照，排在記錄後面的屏障超越它們，之後才收到屏障的任務完全不對齊。被超越的記錄，以及尚未送來屏障的輸入送來的記錄，成為通道狀態（帶圈）。慢的檢查點不再拖累吞吐量；快的什麼也不用記錄。和 Flink 一樣，一次只進行一個檢查點。"),
+    timeout_note: |t| format!("帶逾時（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：檢查點從觸發起過了 {t} ms（Flink 的檢查點開始延遲）仍未完成，就改為非對齊——仍在對齊的任務立刻做快照，排在記錄後面的屏障超越它們，之後才收到屏障的任務不再對齊，尚未送來屏障的輸入送來的記錄成為通道狀態（帶圈）。和 Flink 一樣，一次只進行一個檢查點。"),
     legend_marker: "快照 n 的 Chandy-Lamport 標記（marker，菱形）",
     token_states_title: "四種全域狀態",
     fifo: "FIFO",
@@ -680,6 +692,8 @@ pub const STRINGS: Strings = Strings {
 
     coordinator: "檢查點協調器",
     no_checkpoints: "還沒有檢查點。協調器會定期觸發；按「觸發檢查點」（B）立即觸發一個。",
+    no_snapshots: "還沒有快照。快照會定期發起；按「發起快照」（B）立即發起一個。",
+    shortcut_snapshot: "立即發起快照",
     checkpoint: |n| format!("檢查點 {n}"),
     checkpoint_status,
     acked: |a, t| format!("已確認 {a}/{t}"),
@@ -773,8 +787,29 @@ pub const STRINGS: Strings = Strings {
     narrate,
 
     bad_param: |param, value, used| {
-        format!("網址要求的 {param}「{value}」不存在；改為顯示「{used}」。")
+        format!("網址要求的{}「{value}」不存在；改為顯示「{used}」。", param_name(param))
     },
+    host_bad_param: |param, value, used| {
+        format!("嵌入這個播放器的頁面要求的{}「{value}」不存在；改為顯示「{used}」。", param_name(param))
+    },
+    host_load_empty: "嵌入這個播放器的頁面送來的載入訊息沒有指定情境；沒有載入任何情境。",
+    mode_unavailable: |mode, scenario, used| {
+        format!("「{mode}」模式不適用於這個情境（「{scenario}」）；改以「{used}」顯示。")
+    },
+    step_past_end: |shown, ended| {
+        if ended {
+            format!("連結的步驟超過了這次執行的結尾（它在第 {shown} 步結束）：顯示最後一步。")
+        } else {
+            format!("連結的步驟超過了連結能走到的最遠處（最多 {shown} 步）：顯示第 {shown} 步。")
+        }
+    },
+    ignored_step: |v| format!("連結中的步驟「{v}」不是步數，已略過：顯示第 0 步。"),
+    ignored_open: |v, snapshot| {
+        let what = if snapshot { "快照" } else { "檢查點" };
+        format!("連結要開啟的{what}「{v}」在這一步並未完成，所以沒有開啟任何{what}。")
+    },
+    ignored_sel: |v| format!("連結要選取的「{v}」不在這個資料流中，所以沒有選取任何項目。"),
+    ignored_panel: |v| format!("連結中的面板「{v}」不是側欄的分頁，已略過。"),
     refused,
     ended: "這次執行已經沒有要發生的事了。",
     dismiss: "關閉",

@@ -3,7 +3,7 @@
 //! of the browser the page starts from (its language, its width, reduced motion).
 //! The link format itself — how a moment is spelt — is `permalink.rs`'s.
 
-use super::permalink::{resolve, resolve_for, LinkParams, Moment};
+use super::permalink::{preset_or_default, resolve_for, LinkParams, Moment};
 use super::state::{Notice, Playback, Tab};
 use crate::i18n::Lang;
 
@@ -149,11 +149,22 @@ pub fn prefers_reduced_motion() -> bool {
     false
 }
 
-/// Writes the scenario (`scenario` is `preset=NAME` or `scenario=CODE`), mode and language
-/// into the address (keeping any other parameter), and the language into `<html lang>` and
-/// the document's title.
+/// The parameters a moment's link (`permalink::query`) writes, and those that only carried
+/// what a page showed when it was opened (`autoplay`, `theory`): [`sync_address`] replaces
+/// them all with the moment.
 #[cfg(target_arch = "wasm32")]
-pub fn sync_address(scenario: &str, mode: &str, lang: Lang) {
+const MOMENT_PARAMS: [&str; 12] = [
+    "preset", "scenario", "mode", "lang", "seed", "step", "choices", "open", "sel", "panel",
+    "autoplay", "theory",
+];
+
+/// Writes into the address what is shown, replacing the history entry (never pushing one):
+/// the scenario (`scenario` is `preset=NAME` or `scenario=CODE`), mode and language, keeping
+/// any other parameter; or, given `moment` (a permalink's query, `permalink::query`), the whole
+/// moment in place of every parameter of a moment, still keeping the others (`speed`,
+/// `embed`, `origin`). The language also goes into `<html lang>` and the document's title.
+#[cfg(target_arch = "wasm32")]
+pub fn sync_address(scenario: &str, mode: &str, lang: Lang, moment: Option<&str>) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -167,23 +178,38 @@ pub fn sync_address(scenario: &str, mode: &str, lang: Lang) {
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
         return;
     };
-    let (key, value) = scenario.split_once('=').unwrap_or(("preset", scenario));
-    params.delete(if key == "preset" {
-        "scenario"
-    } else {
-        "preset"
-    });
-    params.set(key, value);
-    params.set("mode", mode);
-    params.set("lang", lang.code());
-    let url = format!("?{}", String::from(params.to_string()));
+    let url = match moment {
+        Some(moment) => {
+            for key in MOMENT_PARAMS {
+                params.delete(key);
+            }
+            let rest = String::from(params.to_string());
+            let and = if rest.is_empty() { "" } else { "&" };
+            format!("?{moment}{and}{rest}")
+        }
+        None => {
+            let (key, value) = scenario.split_once('=').unwrap_or(("preset", scenario));
+            params.delete(if key == "preset" {
+                "scenario"
+            } else {
+                "preset"
+            });
+            params.set(key, value);
+            params.set("mode", mode);
+            params.set("lang", lang.code());
+            format!("?{}", String::from(params.to_string()))
+        }
+    };
+    if url == search {
+        return;
+    }
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn sync_address(_scenario: &str, _mode: &str, _lang: Lang) {}
+pub fn sync_address(_scenario: &str, _mode: &str, _lang: Lang, _moment: Option<&str>) {}
 
 /// The first playback: the address read once — scenario, mode, language, seed, the moment,
 /// embed, speed and autoplay — with a notice for whatever could not be followed.
@@ -192,24 +218,26 @@ pub fn initial_playback() -> Playback {
     if q.lang.is_none() {
         q.lang = browser_lang().map(|l| l.code().to_string());
     }
-    let (mut scenario, mut mode, lang, mut notices) =
-        resolve(q.preset.as_deref(), q.mode.as_deref(), q.lang.as_deref());
+    // A whole scenario in the link wins over a preset; one that cannot be read gives a notice
+    // and the preset.
+    let mut notices = Vec::new();
+    let whole = q
+        .scenario
+        .as_deref()
+        .and_then(|code| match crate::scenario::codec::decode(code) {
+            Ok(whole) => Some(whole),
+            Err(why) => {
+                notices.push(Notice::BrokenLink(why));
+                None
+            }
+        });
+    let edited = whole.is_some();
+    let asked = whole.unwrap_or_else(|| preset_or_default(q.preset.as_deref(), &mut notices));
+    let (mut scenario, mode, lang) =
+        resolve_for(asked, q.mode.as_deref(), q.lang.as_deref(), &mut notices);
     // index.html loaded the build of the language the address asks for (it reads the
     // address as `resolve` does); were they ever to part, this build's own language.
     let lang = if lang.is_built() { lang } else { Lang::built() };
-    // A whole scenario in the link; one that cannot be read gives a notice and the preset.
-    let mut edited = false;
-    if let Some(code) = &q.scenario {
-        match crate::scenario::codec::decode(code) {
-            Ok(whole) => {
-                // The language's notice, if any, came with the preset above.
-                let (s, m, _) =
-                    resolve_for(whole, q.mode.as_deref(), q.lang.as_deref(), &mut Vec::new());
-                (scenario, mode, edited) = (s, m, true);
-            }
-            Err(why) => notices.push(Notice::BrokenLink(why)),
-        }
-    }
     if let Some(seed) = &q.seed {
         match seed.parse::<u64>() {
             Ok(seed) => scenario.seed = seed,

@@ -24,7 +24,7 @@ use super::components::throughput::{sink_capacity, throughput, ThroughputProps};
 use super::components::timeline::{timeline, TimelineProps};
 use super::host_link;
 use super::keyboard;
-use super::state::{Notice, PlaybackAction, Selection, Tab};
+use super::state::{Ignored, Notice, PlaybackAction, Selection, Tab};
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::{Lang, Names, Strings};
 
@@ -39,14 +39,76 @@ fn shorten(v: &str) -> String {
     }
 }
 
-fn notice_text(s: &Strings, n: &Notice) -> String {
+/// A notice's text. `snapshots`: the run's checkpoints are Chandy-Lamport snapshots.
+fn notice_text(s: &Strings, n: &Notice, snapshots: bool) -> String {
     match n {
         Notice::BadParam { param, value, used } => (s.bad_param)(param, &shorten(value), used),
+        Notice::HostBadParam { param, value, used } => {
+            (s.host_bad_param)(param, &shorten(value), used)
+        }
+        Notice::HostLoadEmpty => s.host_load_empty.to_string(),
+        Notice::ModeUnavailable {
+            mode,
+            timeout,
+            scenario,
+            title,
+            used,
+        } => {
+            let asked = if *timeout {
+                (s.mode_aligned_timeout)(crate::scenario::ALIGNED_TIMEOUT)
+            } else {
+                (s.mode_name)(*mode).to_string()
+            };
+            let title = (s.preset_text)(scenario).map_or(title.as_str(), |(t, _)| t);
+            (s.mode_unavailable)(&asked, &shorten(title), (s.mode_name)(*used))
+        }
+        Notice::StepPastEnd { shown, ended } => (s.step_past_end)(*shown, *ended),
+        Notice::Ignored(what) => match what {
+            Ignored::Step(v) => (s.ignored_step)(&shorten(v)),
+            Ignored::Open(v) => (s.ignored_open)(&shorten(v), snapshots),
+            Ignored::Select(v) => (s.ignored_sel)(&shorten(v)),
+            Ignored::Panel(v) => (s.ignored_panel)(&shorten(v)),
+        },
         Notice::Refused(e) => (s.refused)(e),
         Notice::Ended => s.ended.to_string(),
         Notice::BrokenLink(why) => (s.broken_link)(&shorten(why)),
         Notice::BadScenario(why) => (s.bad_scenario)(&shorten(why)),
     }
+}
+
+/// The title and lesson above the dataflow. An edited scenario speaks for itself; a preset's
+/// title and lesson are translated, its lesson the one of the mode on screen. Aligned with a
+/// timeout is aligned until an alignment takes longer: the aligned lesson, then what the
+/// timeout changes.
+fn lesson_line(
+    s: &Strings,
+    scenario: &crate::scenario::Scenario,
+    edited: bool,
+    mode: BarrierMode,
+    timeout: Option<u64>,
+) -> (String, String) {
+    let preset_text = (s.preset_text)(&scenario.name).filter(|_| !edited);
+    let (title, lesson) = preset_text
+        .map(|(t, l)| {
+            let l = (s.preset_lesson)(&scenario.name, mode).unwrap_or(l);
+            (t.to_string(), l.to_string())
+        })
+        .unwrap_or_else(|| (scenario.title.clone(), scenario.lesson.clone()));
+    let lesson = match timeout {
+        Some(t) => {
+            // Chinese sentences follow one another without a space.
+            let gap = if lesson.ends_with(|c: char| c.is_ascii()) {
+                " "
+            } else {
+                ""
+            };
+            format!("{lesson}{gap}{}", (s.timeout_note)(t))
+                .trim_start()
+                .to_string()
+        }
+        None => lesson,
+    };
+    (title, lesson)
 }
 
 #[function_component(App)]
@@ -62,31 +124,36 @@ pub fn app() -> Html {
     use_dialog_focus_while(playback.share, share_first.clone());
 
     // The mode as the address spells it (the timeout entry is a mode of the menu).
-    let mode_param = {
-        let timeout = playback
-            .run
-            .0
-            .borrow()
-            .scenario
-            .config
-            .aligned_checkpoint_timeout;
-        match timeout {
-            Some(_) if playback.mode.blocks_inputs() => crate::scenario::ALIGNED_TIMEOUT_MODE,
-            _ => playback.mode.as_str(),
-        }
-    };
+    let mode_param = playback.mode_param();
     {
-        // A new run (`Rc` identity) is a new scenario; only then is an edited one encoded.
+        // The address names what is shown: the scenario, mode and language always (a new run,
+        // by `Rc` identity, is a new scenario; only then is an edited one encoded); and, once
+        // playback is paused or stepped, the moment — the permalink's step, choices, open
+        // checkpoint, selection and tab — so that a reload comes back to it. Not while playing
+        // (not on every frame), and not embedded: there the page embedding the player owns its
+        // address (the iframe's `src`) and drives the moment with `abs:seek` and `abs:load`.
         let run = playback.run.clone();
+        let moment = (!playback.playing && !playback.embed).then(|| {
+            crate::ui::permalink::query(
+                &run.0.borrow(),
+                playback.edited,
+                mode_param,
+                playback.lang.code(),
+                playback.selection,
+                playback.tab,
+                playback.checkpoint,
+            )
+        });
         let key = (
             std::rc::Rc::as_ptr(&run.0) as usize,
             playback.edited,
             mode_param,
             playback.lang,
+            moment,
         );
-        use_effect_with(key, move |(_, edited, mode, lang)| {
+        use_effect_with(key, move |(_, edited, mode, lang, moment)| {
             let param = crate::ui::permalink::scenario_param(&run.0.borrow(), *edited);
-            sync_address(&param, mode, *lang);
+            sync_address(&param, mode, *lang, moment.as_deref());
         });
     }
     {
@@ -97,6 +164,19 @@ pub fn app() -> Html {
             host_link::post("{\"type\":\"abs:ready\"}");
             move || {
                 let _keep_until_unmount = (listener, messages);
+            }
+        });
+    }
+    {
+        // An `abs:load` that could not be done as asked is answered with its notice.
+        let snapshots = playback.mode.processes_initiate();
+        let error = playback.host_error.as_ref().map(|(n, notice)| {
+            let text = notice_text(s, notice, snapshots);
+            (*n, crate::ui::host::error_message(&text))
+        });
+        use_effect_with(error, |error| {
+            if let Some((_, text)) = error {
+                host_link::post(text);
             }
         });
     }
@@ -240,26 +320,16 @@ pub fn app() -> Html {
     if lines.len() > NARRATION_LINES {
         lines.drain(..lines.len() - NARRATION_LINES);
     }
-    // An edited scenario speaks for itself; a preset's title and lesson are translated.
-    let preset_text = (s.preset_text)(&run.scenario.name).filter(|_| !playback.edited);
-    let (title, lesson) = preset_text
-        .map(|(t, l)| {
-            let l = match sim.config().aligned_checkpoint_timeout {
-                Some(t) if mode.blocks_inputs() => (s.timeout_lesson)(t),
-                _ => (s.preset_lesson)(&run.scenario.name, mode)
-                    .unwrap_or(l)
-                    .to_string(),
-            };
-            (t.to_string(), l.to_string())
-        })
-        .unwrap_or_else(|| (run.scenario.title.clone(), run.scenario.lesson.clone()));
+    let timeout = sim
+        .config()
+        .aligned_checkpoint_timeout
+        .filter(|_| mode.blocks_inputs());
+    let (title, lesson) = lesson_line(s, &run.scenario, playback.edited, mode, timeout);
     // Why the preset matters (the seed's argument, pointed at what is on screen); an edited
-    // scenario has none.
-    // Aligned with a timeout has its own lesson (the timeout's), and no theory text.
-    // Every preset but the benchmarks has one in every mode it runs in (the i18n tests hold the
-    // texts to that); the texts themselves are fetched when the panel first opens.
+    // scenario has none. Every preset but the benchmarks has one in every mode it runs in (the
+    // i18n tests hold the texts to that); the texts themselves are fetched when the panel first
+    // opens.
     let theory = !playback.edited
-        && sim.config().aligned_checkpoint_timeout.is_none()
         && crate::scenario::presets::NAMES.contains(&run.scenario.name.as_str())
         && !crate::scenario::presets::BENCHMARKS.contains(&run.scenario.name.as_str());
     let toggle_theory = {
@@ -270,7 +340,7 @@ pub fn app() -> Html {
         let d = dispatcher.clone();
         html! {
             <div class="notice" role="status" data-testid="notice">
-                <span>{ notice_text(s, n) }</span>
+                <span>{ notice_text(s, n, mode.processes_initiate()) }</span>
                 <button onclick={move |_| d.dispatch(PlaybackAction::Dismiss(i))}
                     aria-label={s.dismiss}>{ "×" }</button>
             </div>
@@ -278,7 +348,6 @@ pub fn app() -> Html {
     });
     let checkpoints = sim.coordinator().checkpoints().to_vec();
     let capped = sim.coordinator().capped();
-    let timeout = sim.config().aligned_checkpoint_timeout;
     // The throughput chart counts records reaching sinks; Chandy-Lamport's systems have none.
     let has_sink = sim
         .physical()
@@ -314,7 +383,7 @@ pub fn app() -> Html {
                 on_preset,
                 on_mode,
                 on_lang,
-                timeout,
+                timeout: sim.config().aligned_checkpoint_timeout,
                 on_timeout: send(|| PlaybackAction::SetAlignedTimeout),
                 modes: run.modes().to_vec(),
                 on_help: send(|| PlaybackAction::ToggleHelp),
@@ -340,7 +409,7 @@ pub fn app() -> Html {
                         }
                     </p>
                     if theory && *theory_open {
-                        <Theory lang={playback.lang} preset={AttrValue::from(run.scenario.name.clone())} mode={mode} />
+                        <Theory lang={playback.lang} preset={AttrValue::from(run.scenario.name.clone())} mode={mode} {timeout} />
                     }
                     if playback.manual {
                         <p class="manual-hint">{ s.manual_hint }</p>
@@ -432,7 +501,7 @@ pub fn app() -> Html {
                 { narration(&NarrationProps { lines, position: run.position(), lang: playback.lang, on_seek }) }
             </footer>
             if playback.help {
-                { help(&HelpProps { lang: playback.lang, on_close: help_close, close: help_first }) }
+                { help(&HelpProps { lang: playback.lang, snapshots: mode.processes_initiate(), on_close: help_close, close: help_first }) }
             }
             if playback.editor {
                 <Editor lang={playback.lang} json={AttrValue::from(run.scenario.to_json())}
@@ -449,5 +518,147 @@ pub fn app() -> Html {
                 }) }
             }
         </div>
+    }
+}
+
+#[cfg(all(test, feature = "en", feature = "zh"))]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    #[test]
+    fn aligned_with_a_timeout_tells_the_presets_aligned_lesson_then_the_timeout() {
+        for lang in Lang::ALL {
+            let s = lang.strings();
+            for name in presets::NAMES {
+                let scenario = presets::by_name(name).unwrap();
+                if !scenario.modes().contains(&BarrierMode::Aligned) {
+                    continue;
+                }
+                let (_, aligned) = lesson_line(s, &scenario, false, BarrierMode::Aligned, None);
+                let (_, timed) = lesson_line(s, &scenario, false, BarrierMode::Aligned, Some(40));
+                let note = (s.timeout_note)(40);
+                assert!(
+                    timed.starts_with(&aligned) && timed.ends_with(&note),
+                    "{lang:?} {name}: {timed}"
+                );
+                assert!(
+                    timed.len() > aligned.len() + note.len() - 1,
+                    "{lang:?} {name}"
+                );
+            }
+            // The recovery preset's lesson is about its failure, with or without a timeout.
+            let (_, recovery) = lesson_line(
+                s,
+                &presets::recovery(),
+                false,
+                BarrierMode::Aligned,
+                Some(40),
+            );
+            assert!(recovery.contains("Count#1"), "{lang:?}: {recovery}");
+        }
+    }
+
+    fn texts(n: &Notice) -> [String; 3] {
+        Lang::ALL.map(|lang| notice_text(lang.strings(), n, false))
+    }
+
+    /// Chinese text carries no English words: Latin letters only in the names it quotes.
+    fn assert_no_english(text: &str, names: &[&str]) {
+        let mut rest = text.to_string();
+        for name in names {
+            rest = rest.replace(name, "");
+        }
+        assert!(
+            !rest.chars().any(|c| c.is_ascii_alphabetic()),
+            "English in {text:?}"
+        );
+    }
+
+    #[test]
+    fn a_mode_the_scenario_cannot_run_is_not_available_for_it_not_missing() {
+        let n = Notice::ModeUnavailable {
+            mode: BarrierMode::Aligned,
+            timeout: true,
+            scenario: "token".into(),
+            title: "x".into(),
+            used: BarrierMode::ChandyLamport,
+        };
+        let [en, zh, hans] = texts(&n);
+        let title = (Lang::En.strings().preset_text)("token").unwrap().0;
+        assert!(en.contains("not available for this scenario"), "{en}");
+        assert!(en.contains(title), "{en}");
+        assert!(en.contains("Aligned, unaligned after 40 ms"), "{en}");
+        assert!(!en.contains("does not exist"), "{en}");
+        assert!(zh.contains("不適用於這個情境"), "{zh}");
+        assert!(
+            zh.contains((Lang::Zh.strings().preset_text)("token").unwrap().0),
+            "{zh}"
+        );
+        assert!(hans.contains("不适用于这个场景"), "{hans}");
+        for t in [&zh, &hans] {
+            assert_no_english(t, &["Chandy-Lamport", "ms"]);
+        }
+        // A mode that does not exist at all still says so.
+        let bad = Notice::BadParam {
+            param: "mode",
+            value: "sideways".into(),
+            used: "aligned".into(),
+        };
+        assert!(texts(&bad)[0].contains("does not exist"));
+    }
+
+    #[test]
+    fn what_a_link_left_out_is_said_in_both_languages() {
+        let cases = [
+            (Notice::Ignored(Ignored::Step("abc".into())), "abc"),
+            (Notice::Ignored(Ignored::Open("7".into())), "7"),
+            (
+                Notice::Ignored(Ignored::Select("t:Nope#0".into())),
+                "t:Nope#0",
+            ),
+            (
+                Notice::Ignored(Ignored::Panel("sideways".into())),
+                "sideways",
+            ),
+            (
+                Notice::StepPastEnd {
+                    shown: 143,
+                    ended: true,
+                },
+                "143",
+            ),
+            (
+                Notice::StepPastEnd {
+                    shown: 200_000,
+                    ended: false,
+                },
+                "200000",
+            ),
+            (
+                Notice::HostBadParam {
+                    param: "preset",
+                    value: "nope".into(),
+                    used: "alignment".into(),
+                },
+                "nope",
+            ),
+            (Notice::HostLoadEmpty, ""),
+        ];
+        for (n, value) in cases {
+            let [en, zh, hans] = texts(&n);
+            for t in [&en, &zh, &hans] {
+                assert!(t.contains(value), "{n:?}: {t}");
+            }
+            for t in [&zh, &hans] {
+                assert_no_english(t, &[value, "alignment"]);
+            }
+            assert!(!en.is_empty() && zh != en && hans != en, "{n:?}");
+        }
+        // A snapshot is a snapshot.
+        let open = Notice::Ignored(Ignored::Open("7".into()));
+        assert!(notice_text(Lang::En.strings(), &open, false).contains("checkpoint"));
+        assert!(notice_text(Lang::En.strings(), &open, true).contains("snapshot"));
+        assert!(notice_text(Lang::Zh.strings(), &open, true).contains("快照"));
     }
 }

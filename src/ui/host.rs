@@ -4,8 +4,14 @@
 //! Host → player: `{"type": "abs:play"}`, `{"type": "abs:pause"}`, `{"type": "abs:step",
 //! "count": n}`, `{"type": "abs:seek", "step": n}`, `{"type": "abs:load", "preset": "…",
 //! "mode": "…", "seed": n}` or `{"type": "abs:load", "scenario": {…}}` (a whole scenario, as the
-//! editor shows it; an invalid one gives a notice and keeps the run). Anything else is ignored without error; with `?origin=` in the
-//! player's address, messages from any other origin are ignored too.
+//! editor shows it). Anything else is ignored without error; with `?origin=` in the player's
+//! address, messages from any other origin are ignored too.
+//!
+//! An `abs:load` that cannot be done as asked — no preset or scenario, an unknown preset, an
+//! invalid scenario (these keep what runs), an unknown mode or one the scenario cannot run
+//! (these load the scenario in its own mode) — gives a notice on the player and is answered
+//! with `{"type": "abs:error", "message": "…"}`, the notice's text; then `abs:state` says what
+//! is shown.
 //!
 //! Player → host: `{"type": "abs:ready"}` once, then `{"type": "abs:state", "step", "time",
 //! "playing", "preset", "mode", "checkpoints": [{"id", "status"}]}` after each change, at most
@@ -22,8 +28,10 @@ pub enum HostMessage {
     Pause,
     Step(u64),
     Seek(u64),
+    /// `{"type": "abs:load", "preset": "…"}`; without a preset (nor a scenario) it is
+    /// answered with an `abs:error`.
     Load {
-        preset: String,
+        preset: Option<String>,
         mode: Option<String>,
         seed: Option<u64>,
     },
@@ -63,7 +71,7 @@ impl HostMessage {
                     seed: count("seed"),
                 },
                 None => HostMessage::Load {
-                    preset: field("preset")?,
+                    preset: field("preset"),
                     mode: field("mode"),
                     seed: count("seed"),
                 },
@@ -71,6 +79,12 @@ impl HostMessage {
             _ => return None,
         })
     }
+}
+
+/// The `abs:error` message, as JSON text: `{"type": "abs:error", "message": "…"}`, the
+/// message being the notice the player shows.
+pub fn error_message(message: &str) -> String {
+    format!("{{\"type\":\"abs:error\",\"message\":{}}}", Quoted(message))
 }
 
 /// The `abs:state` message, as JSON text.
@@ -98,6 +112,16 @@ pub fn state_message(
 mod tests {
     use super::*;
     use crate::scenario::presets;
+
+    #[test]
+    fn the_error_message_is_json_with_exactly_a_type_and_a_message() {
+        let text = error_message("No preset “nope” \\ \"here\"\n");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let fields: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(fields, ["message", "type"]);
+        assert_eq!(v["type"], "abs:error");
+        assert_eq!(v["message"], "No preset “nope” \\ \"here\"\n");
+    }
 
     fn read(kind: &str, fields: &[(&str, &str)], numbers: &[(&str, f64)]) -> Option<HostMessage> {
         HostMessage::read(
@@ -133,7 +157,7 @@ mod tests {
                 &[("seed", 3.0)]
             ),
             Some(HostMessage::Load {
-                preset: "recovery".into(),
+                preset: Some("recovery".into()),
                 mode: Some("at-least-once".into()),
                 seed: Some(3)
             })
@@ -147,7 +171,15 @@ mod tests {
             }),
             "a whole scenario wins over a preset's name"
         );
-        assert_eq!(read("abs:load", &[], &[]), None);
+        assert_eq!(
+            read("abs:load", &[], &[]),
+            Some(HostMessage::Load {
+                preset: None,
+                mode: None,
+                seed: None
+            }),
+            "an abs:load naming nothing is read, to be answered with an error"
+        );
         assert_eq!(read("play", &[], &[]), None);
         assert_eq!(HostMessage::read(None, |_| None, |_| None), None);
     }

@@ -12,25 +12,29 @@ use crate::engine::history::Choice;
 use crate::engine::{Action, CheckpointId, Physical};
 
 use super::run::Run;
-use super::vocab::{Notice, Selection, Tab};
+use super::vocab::{Ignored, Notice, Selection, Tab};
 use crate::engine::BarrierMode;
 use crate::i18n::Lang;
 use crate::scenario::{presets, Scenario};
 
-/// The longest run a link may ask to replay: a larger step is refused rather than freezing the
-/// tab.
+/// The longest run a link replays: a larger step (or one past the end of a run that ends)
+/// shows the last step reached, with a notice, rather than freezing the tab.
 pub const MAX_LINK_STEP: u64 = 200_000;
 
 /// What a link asks for beyond the scenario, mode and language.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Moment {
     pub seed: Option<u64>,
+    /// The step asked for; a number too large for a `u64` is `u64::MAX` (the run's end, as far
+    /// as a link replays: [`MAX_LINK_STEP`]).
     pub step: u64,
     pub choices: Vec<(u64, Action)>,
     pub open: Option<CheckpointId>,
     /// `t:Count#1` or `c:Split#0-Count#1`, as the page names them.
     pub select: Option<String>,
     pub tab: Option<Tab>,
+    /// What the link spelt that names nothing: left out, each with a notice.
+    pub ignored: Vec<Ignored>,
 }
 
 /// What a link asks for beyond the scenario, mode and language, as the address spells it.
@@ -44,25 +48,48 @@ pub struct LinkParams {
 }
 
 impl Moment {
-    /// Reads the moment a link names from its parameters: a step or choices that cannot be
-    /// read make the link unusable (the error says which); an `open` or `panel` that names
-    /// nothing is ignored.
+    /// Reads the moment a link names from its parameters. Choices that cannot be read make
+    /// the link unusable (the error says which): the moment is where they lead. A step that
+    /// is not a number, or an `open` or `panel` that names nothing, is left out and listed in
+    /// `ignored`.
     pub fn parse(link: &LinkParams) -> Result<Moment, String> {
+        let mut ignored = Vec::new();
         let step = match &link.step {
             None => 0,
-            Some(v) => v.parse::<u64>().map_err(|_| "step".to_string())?,
+            Some(v) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+                v.parse::<u64>().unwrap_or(u64::MAX)
+            }
+            Some(v) => {
+                ignored.push(Ignored::Step(v.clone()));
+                0
+            }
         };
         let choices = match &link.choices {
             None => Vec::new(),
             Some(v) => decode_choices(v)?,
         };
+        let open = link.open.as_deref().and_then(|v| {
+            let n = v.parse::<u64>().ok();
+            if n.is_none() {
+                ignored.push(Ignored::Open(v.to_string()));
+            }
+            n
+        });
+        let tab = link.panel.as_deref().and_then(|v| {
+            let tab = tab_by_name(v);
+            if tab.is_none() {
+                ignored.push(Ignored::Panel(v.to_string()));
+            }
+            tab
+        });
         Ok(Moment {
             seed: None,
             step,
             choices,
-            open: link.open.as_deref().and_then(|v| v.parse::<u64>().ok()),
+            open,
             select: link.sel.clone(),
-            tab: link.panel.as_deref().and_then(tab_by_name),
+            tab,
+            ignored,
         })
     }
 }
@@ -93,7 +120,15 @@ pub fn resolve(
     lang: Option<&str>,
 ) -> (Scenario, BarrierMode, Lang, Vec<Notice>) {
     let mut notices = Vec::new();
-    let scenario = match preset.map(presets::by_name) {
+    let scenario = preset_or_default(preset, &mut notices);
+    let (scenario, mode, lang) = resolve_for(scenario, mode, lang, &mut notices);
+    (scenario, mode, lang, notices)
+}
+
+/// The preset an address names (`None`: the default, alignment); an unknown name gives the
+/// default and a notice.
+pub fn preset_or_default(preset: Option<&str>, notices: &mut Vec<Notice>) -> Scenario {
+    match preset.map(presets::by_name) {
         None => presets::alignment(),
         Some(Ok(s)) => s,
         Some(Err(_)) => {
@@ -104,38 +139,58 @@ pub fn resolve(
             });
             presets::alignment()
         }
-    };
-    let (scenario, mode, lang) = resolve_for(scenario, mode, lang, &mut notices);
-    (scenario, mode, lang, notices)
+    }
 }
 
 /// The mode and language asked for, applied to a scenario (a preset, or a whole scenario
-/// from a link).
+/// from a link). A mode that does not exist falls back to the scenario's own with a notice
+/// that says so; a mode that exists but the scenario cannot run (aligned on a process system)
+/// does too, with a notice naming the scenario: the scenario asked for is what is shown.
 pub fn resolve_for(
     scenario: Scenario,
     mode: Option<&str>,
     lang: Option<&str>,
     notices: &mut Vec<Notice>,
 ) -> (Scenario, BarrierMode, Lang) {
-    // Whether the scenario runs in the mode asked for is found when its run is built
-    // (`Playback::new`), which says so with a notice.
     let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE);
-    let scenario = if timeout {
-        scenario.with_aligned_timeout(true)
-    } else {
-        scenario
+    let asked = match mode {
+        _ if timeout => Some(Ok(BarrierMode::Aligned)),
+        None => None,
+        Some(m) => Some(m.parse::<BarrierMode>()),
     };
-    let mode = match mode.map(str::parse::<BarrierMode>) {
-        _ if timeout => BarrierMode::Aligned,
-        None => scenario.config.mode,
-        Some(Ok(m)) => m,
+    let runs = scenario.modes();
+    // The scenario's own mode, or the first it can run if its own is not one of them.
+    let own = match runs.first() {
+        Some(&first) if !runs.contains(&scenario.config.mode) => first,
+        _ => scenario.config.mode,
+    };
+    let (scenario, mode) = match asked {
+        None => (scenario.with_mode(own), own),
+        Some(Ok(m)) if runs.contains(&m) => {
+            let scenario = if timeout {
+                scenario.with_aligned_timeout(true)
+            } else {
+                scenario.with_mode(m)
+            };
+            (scenario, m)
+        }
+        Some(Ok(m)) => {
+            notices.push(Notice::ModeUnavailable {
+                mode: m,
+                timeout,
+                scenario: scenario.name.clone(),
+                title: scenario.title.clone(),
+                used: own,
+            });
+            (scenario.with_mode(own), own)
+        }
         Some(Err(_)) => {
             notices.push(Notice::BadParam {
                 param: "mode",
                 value: mode.unwrap_or_default().to_string(),
-                used: scenario.config.mode.as_str().into(),
+                used: own.as_str().into(),
             });
-            scenario.config.mode
+            (scenario.with_mode(own), own)
         }
     };
     let lang = match lang.map(Lang::from_code) {
@@ -260,12 +315,12 @@ pub fn selection_by_name(phys: &Physical, name: &str) -> Option<Selection> {
         .map(Selection::Channel)
 }
 
-/// Brings a fresh run to the moment: `step` steps, the scheduler's but for the choices.
-/// A choice the engine refuses (a link from another version, or edited by hand) is an error.
+/// Brings a fresh run to the moment: `step` steps, the scheduler's but for the choices, or
+/// as far as the run goes — to its end, or [`MAX_LINK_STEP`] steps at most (the caller
+/// compares the position with the step asked for). A choice the engine refuses (a link from
+/// another version, or edited by hand) is an error.
 pub fn replay(run: &mut Run, step: u64, choices: &[(u64, Action)]) -> Result<(), String> {
-    if step > MAX_LINK_STEP {
-        return Err(format!("step {step} (at most {MAX_LINK_STEP})"));
-    }
+    let step = step.min(MAX_LINK_STEP);
     let mut next = choices.iter().peekable();
     while run.position() < step {
         let at = run.position();
@@ -466,12 +521,16 @@ mod tests {
     }
 
     #[test]
-    fn a_moment_that_cannot_be_read_says_why_and_what_names_nothing_is_ignored() {
+    fn what_a_moment_names_that_cannot_be_read_is_listed_as_ignored() {
         let bad_step = LinkParams {
             step: Some("abc".into()),
+            choices: Some("3t".into()),
             ..LinkParams::default()
         };
-        assert_eq!(Moment::parse(&bad_step), Err("step".to_string()));
+        let m = Moment::parse(&bad_step).unwrap();
+        assert_eq!(m.step, 0);
+        assert_eq!(m.choices, [(3, Action::Trigger)]);
+        assert_eq!(m.ignored, [Ignored::Step("abc".into())]);
         let ignored = LinkParams {
             open: Some("seven".into()),
             panel: Some("sideways".into()),
@@ -479,6 +538,36 @@ mod tests {
         };
         let m = Moment::parse(&ignored).unwrap();
         assert_eq!((m.step, m.open, m.tab), (0, None, None));
+        assert_eq!(
+            m.ignored,
+            [
+                Ignored::Open("seven".into()),
+                Ignored::Panel("sideways".into())
+            ]
+        );
+        // A step too large for a number is the furthest there is, not an error.
+        for (text, step) in [("17", 17), ("18446744073709551616", u64::MAX)] {
+            let m = Moment::parse(&LinkParams {
+                step: Some(text.into()),
+                ..LinkParams::default()
+            })
+            .unwrap();
+            assert_eq!((m.step, m.ignored.len()), (step, 0), "{text}");
+        }
+        for bad in ["", "-1", "1e3", " 5", "5x"] {
+            let m = Moment::parse(&LinkParams {
+                step: Some(bad.into()),
+                ..LinkParams::default()
+            })
+            .unwrap();
+            assert_eq!(m.ignored, [Ignored::Step(bad.into())], "{bad:?}");
+        }
+        // Choices that cannot be read still make the link unusable: they are the moment.
+        let bad_choices = LinkParams {
+            choices: Some("12q9".into()),
+            ..LinkParams::default()
+        };
+        assert!(Moment::parse(&bad_choices).is_err());
         for tab in [Tab::Checkpoints, Tab::Coordinator, Tab::Details] {
             assert_eq!(tab_by_name(tab_name(tab)), Some(tab));
         }

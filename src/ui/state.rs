@@ -12,9 +12,9 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use super::fmt::clamp;
-use super::permalink::{resolve, Moment};
+use super::permalink::{resolve_for, Moment};
 use super::run::Run;
-pub use super::vocab::{Notice, Selection, Tab};
+pub use super::vocab::{Ignored, Notice, Selection, Tab};
 use crate::engine::{Action, ActionError, BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::Lang;
 use crate::scenario::{presets, Scenario};
@@ -66,6 +66,9 @@ pub struct Playback {
     pub side_open: bool,
     /// False when the user prefers reduced motion: items jump from step to step.
     pub animate: bool,
+    /// The latest `abs:load` from the host page that could not be done as asked, numbered (the
+    /// page answers each with an `abs:error`); its notice is shown too.
+    pub host_error: Option<(u32, Notice)>,
     last_frame: Cell<Option<f64>>,
     last_render: Cell<f64>,
     dirty: Cell<bool>,
@@ -118,12 +121,25 @@ pub enum PlaybackAction {
     Dismiss(usize),
 }
 
-fn new_run(scenario: &Scenario, mode: BarrierMode) -> Rc<RefCell<Run>> {
-    let run = Run::new(scenario.with_mode(mode)).or_else(|_| Run::new(presets::alignment()));
-    let Ok(run) = run else {
+/// A run of the scenario in `mode`, and the mode it runs in: should the scenario not run in
+/// `mode`, its first mode without a timeout; should it run in none, the alignment preset
+/// (which always builds) — never another scenario under this one's name (the caller takes the
+/// name from the run).
+fn new_run(scenario: &Scenario, mode: BarrierMode) -> (Rc<RefCell<Run>>, BarrierMode) {
+    if let Ok(run) = Run::new(scenario.with_mode(mode)) {
+        return (Rc::new(RefCell::new(run)), mode);
+    }
+    let mut own = scenario.clone();
+    own.config.aligned_checkpoint_timeout = None;
+    for m in scenario.modes() {
+        if let Ok(run) = Run::new(own.with_mode(m)) {
+            return (Rc::new(RefCell::new(run)), m);
+        }
+    }
+    let Ok(run) = Run::new(presets::alignment()) else {
         unreachable!("the alignment preset always builds")
     };
-    Rc::new(RefCell::new(run))
+    (Rc::new(RefCell::new(run)), BarrierMode::Aligned)
 }
 
 impl Playback {
@@ -157,42 +173,72 @@ impl Playback {
                 run.clock = run.sim().now() as f64;
             }
             HostMessage::Load { preset, mode, seed } => {
-                if presets::by_name(&preset).is_err() {
-                    return;
-                }
-                let (mut scenario, mode, _, _) =
-                    resolve(Some(&preset), mode.as_deref(), Some(self.lang.code()));
+                let Some(preset) = preset else {
+                    return self.host_refuse(Notice::HostLoadEmpty);
+                };
+                let Ok(scenario) = presets::by_name(&preset) else {
+                    let used = self.preset.clone();
+                    return self.host_refuse(Notice::HostBadParam {
+                        param: "preset",
+                        value: preset,
+                        used,
+                    });
+                };
+                let mut notices = Vec::new();
+                let (mut scenario, mode, _) =
+                    resolve_for(scenario, mode.as_deref(), None, &mut notices);
                 if let Some(seed) = seed {
                     scenario.seed = seed;
                 }
                 self.mode = mode;
                 self.edited = false;
                 self.restart(&scenario);
+                self.host_notices(notices);
             }
             HostMessage::LoadScenario { json, mode, seed } => {
-                let mut scenario = match Scenario::from_json(&json) {
+                let scenario = match Scenario::from_json(&json) {
                     Ok(s) => s,
-                    Err(e) => {
-                        self.notices.push(Notice::BadScenario(e.to_string()));
-                        return;
-                    }
+                    Err(e) => return self.host_refuse(Notice::BadScenario(e.to_string())),
                 };
+                let mut notices = Vec::new();
+                let (mut scenario, _, _) =
+                    resolve_for(scenario, mode.as_deref(), None, &mut notices);
                 if let Some(seed) = seed {
                     scenario.seed = seed;
                 }
-                match mode.as_deref().map(str::parse::<BarrierMode>) {
-                    Some(Ok(m)) if scenario.modes().contains(&m) => scenario.config.mode = m,
-                    _ => {}
-                }
+                // `resolve_for` gave the scenario the mode it runs in, which `load` takes.
                 self.load(scenario);
+                self.host_notices(notices);
             }
+        }
+    }
+
+    /// An `abs:load` that could not be done as asked: the notice is shown, and the host page
+    /// is answered with it (`abs:error`, see `app.rs`).
+    fn host_refuse(&mut self, notice: Notice) {
+        let n = self.host_error.as_ref().map_or(0, |(n, _)| n + 1);
+        self.host_error = Some((n, notice.clone()));
+        self.notices.push(notice);
+    }
+
+    /// The notices of an `abs:load` that was done, but not quite as asked (a mode the scenario
+    /// cannot run): told as the host's, not the address's.
+    fn host_notices(&mut self, notices: Vec<Notice>) {
+        for n in notices {
+            self.host_refuse(match n {
+                Notice::BadParam { param, value, used } => {
+                    Notice::HostBadParam { param, value, used }
+                }
+                n => n,
+            });
         }
     }
 
     /// Brings the run to the moment a link names (`permalink::Moment`): its step (with the
     /// choices made on the way), the open checkpoint, the selection and the inspector's tab.
-    /// A link that cannot be followed gives a notice and the scenario from its start — never
-    /// a blank page.
+    /// A step past the run's end shows its last step; a part that names nothing is left out;
+    /// each with a notice that says so. Choices that cannot be followed give a notice and the
+    /// scenario from its start — never a blank page.
     pub fn follow(&mut self, moment: Result<Moment, String>) {
         let result = moment.and_then(|m| {
             let mut run = self.run.0.borrow_mut();
@@ -211,17 +257,48 @@ impl Playback {
         };
         let run = self.run.0.borrow();
         let sim = run.sim();
+        let mut ignored = m.ignored;
+        let shown = run.position();
+        if shown < m.step {
+            self.notices.push(Notice::StepPastEnd {
+                shown,
+                ended: shown < m.step.min(super::permalink::MAX_LINK_STEP),
+            });
+        }
         if let Some(n) = m.open {
             if sim.coordinator().global_state(n).is_some() {
                 self.checkpoint = Some(n);
                 self.tab = Tab::Checkpoints;
+            } else {
+                ignored.push(Ignored::Open(n.to_string()));
             }
         }
-        if let Some(sel) = &m.select {
-            self.selection = super::permalink::selection_by_name(sim.physical(), sel);
+        if let Some(sel) = m.select {
+            self.selection = super::permalink::selection_by_name(sim.physical(), &sel);
+            if self.selection.is_none() {
+                ignored.push(Ignored::Select(sel));
+            }
         }
         if let Some(tab) = m.tab {
             self.tab = tab;
+        }
+        self.notices
+            .extend(ignored.into_iter().map(Notice::Ignored));
+    }
+
+    /// The mode as the address and the host API spell it: the mode, or `aligned-timeout` for
+    /// aligned checkpoints with a timeout (an entry of the mode menu).
+    pub fn mode_param(&self) -> &'static str {
+        let timeout = self
+            .run
+            .0
+            .borrow()
+            .scenario
+            .config
+            .aligned_checkpoint_timeout;
+        match timeout {
+            Some(_) if self.mode.blocks_inputs() => crate::scenario::ALIGNED_TIMEOUT_MODE,
+            _ => self.mode.as_str(),
         }
     }
 
@@ -234,23 +311,22 @@ impl Playback {
         self.run.0.borrow().sim().may_initiate(t).then_some(t)
     }
 
+    /// The playback of a scenario in a mode (`permalink::resolve_for` has checked that the
+    /// scenario runs in it). Should it not, the scenario's first mode is shown, with a notice
+    /// naming it; a scenario that runs in no mode at all, the alignment preset.
     pub fn new(scenario: Scenario, mode: BarrierMode, lang: Lang, animate: bool) -> Playback {
-        // A mode the scenario cannot run in (an ABS mode without sources) falls back to the
-        // scenario's own, with a notice.
-        let (run, mode, notices) = match Run::new(scenario.with_mode(mode)) {
-            Ok(run) => (Rc::new(RefCell::new(run)), mode, Vec::new()),
-            Err(_) => {
-                let own = scenario.config.mode;
-                let mut own_scenario = scenario.with_mode(own);
-                own_scenario.config.aligned_checkpoint_timeout = None;
-                let notice = Notice::BadParam {
-                    param: "mode",
-                    value: mode.as_str().into(),
-                    used: own.as_str().into(),
-                };
-                (new_run(&own_scenario, own), own, vec![notice])
-            }
-        };
+        let (run, used) = new_run(&scenario, mode);
+        let mut notices = Vec::new();
+        if used != mode {
+            notices.push(Notice::ModeUnavailable {
+                mode,
+                timeout: scenario.config.aligned_checkpoint_timeout.is_some(),
+                scenario: scenario.name.clone(),
+                title: scenario.title.clone(),
+                used,
+            });
+        }
+        let preset = run.borrow().scenario.name.clone();
         Playback {
             run: RunRef(run),
             version: 0,
@@ -261,8 +337,8 @@ impl Playback {
             tab: Tab::Details,
             checkpoint: None,
             lang,
-            preset: scenario.name.clone(),
-            mode,
+            preset,
+            mode: used,
             notices,
             help: false,
             share: false,
@@ -271,6 +347,7 @@ impl Playback {
             embed: false,
             side_open: false,
             animate,
+            host_error: None,
             last_frame: Cell::new(None),
             last_render: Cell::new(0.0),
             dirty: Cell::new(false),
@@ -308,6 +385,7 @@ impl Playback {
             embed: self.embed,
             side_open: self.side_open,
             animate: self.animate,
+            host_error: self.host_error.clone(),
             last_frame: Cell::new(self.last_frame.get()),
             last_render: Cell::new(self.last_render.get()),
             dirty: Cell::new(false),
@@ -341,8 +419,10 @@ impl Playback {
     }
 
     fn restart(&mut self, scenario: &Scenario) {
-        self.run = RunRef(new_run(scenario, self.mode));
-        self.preset = scenario.name.clone();
+        let (run, mode) = new_run(scenario, self.mode);
+        self.preset = run.borrow().scenario.name.clone();
+        self.run = RunRef(run);
+        self.mode = mode;
         self.playing = false;
         self.selection = None;
         self.checkpoint = None;
@@ -535,6 +615,8 @@ impl Reducible for Playback {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::host::HostMessage;
+    use crate::ui::permalink::{resolve, LinkParams, MAX_LINK_STEP};
 
     fn playback() -> Rc<Playback> {
         let (s, m, l, _) = resolve(None, None, None);
@@ -655,5 +737,231 @@ mod tests {
         }
         let run = p.run.0.borrow();
         assert!((run.clock - run.sim().now() as f64).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_mode_the_scenario_cannot_run_shows_the_scenario_asked_for_in_its_own_mode() {
+        for (preset, asked) in [
+            ("token", "aligned-timeout"),
+            ("token", "aligned"),
+            ("bank", "aligned-timeout"),
+            ("bank", "unaligned"),
+            ("bank", "at-least-once"),
+            ("iteration", "at-least-once"),
+        ] {
+            let (scenario, mode, lang, notices) = resolve(Some(preset), Some(asked), None);
+            let own = presets::by_name(preset).unwrap().config.mode;
+            assert_eq!((scenario.name.as_str(), mode), (preset, own), "{asked}");
+            assert_eq!(
+                scenario.config.aligned_checkpoint_timeout, None,
+                "{preset} {asked}"
+            );
+            let timeout = asked == "aligned-timeout";
+            let wanted = if timeout {
+                BarrierMode::Aligned
+            } else {
+                asked.parse().unwrap()
+            };
+            assert_eq!(
+                notices,
+                [Notice::ModeUnavailable {
+                    mode: wanted,
+                    timeout,
+                    scenario: preset.into(),
+                    title: presets::by_name(preset).unwrap().title,
+                    used: own,
+                }],
+                "{preset} {asked}"
+            );
+            let p = Playback::new(scenario, mode, lang, true);
+            let run = p.run.0.borrow();
+            assert_eq!(
+                run.scenario.name, preset,
+                "{asked}: another scenario is drawn"
+            );
+            assert_eq!(run.sim().mode(), own);
+            assert_eq!((p.preset.as_str(), p.mode), (preset, own));
+            assert_eq!(p.mode_param(), own.as_str());
+            assert!(p.notices.is_empty(), "{:?}", p.notices);
+        }
+        // A mode that exists nowhere is still one that does not exist.
+        let (scenario, mode, _, notices) = resolve(Some("token"), Some("sideways"), None);
+        assert_eq!(
+            (scenario.name.as_str(), mode),
+            ("token", BarrierMode::ChandyLamport)
+        );
+        assert!(
+            matches!(notices.as_slice(), [Notice::BadParam { param: "mode", .. }]),
+            "{notices:?}"
+        );
+        // And one the scenario runs is taken, the timeout entry too.
+        let (scenario, mode, _, notices) = resolve(Some("recovery"), Some("aligned-timeout"), None);
+        assert_eq!(mode, BarrierMode::Aligned);
+        assert!(scenario.config.aligned_checkpoint_timeout.is_some());
+        assert!(notices.is_empty());
+    }
+
+    fn load(p: Rc<Playback>, preset: Option<&str>, mode: Option<&str>) -> Rc<Playback> {
+        p.reduce(PlaybackAction::Host(HostMessage::Load {
+            preset: preset.map(Into::into),
+            mode: mode.map(Into::into),
+            seed: None,
+        }))
+    }
+
+    #[test]
+    fn a_host_load_in_a_mode_the_scenario_cannot_run_loads_it_and_reports_what_is_shown() {
+        let p = load(playback(), Some("token"), Some("aligned-timeout"));
+        assert_eq!(p.run.0.borrow().scenario.name, "token");
+        assert_eq!(p.run.0.borrow().sim().mode(), BarrierMode::ChandyLamport);
+        // What `abs:state` reports (`app.rs` writes it from these).
+        assert_eq!(
+            (p.preset.as_str(), p.mode_param()),
+            ("token", "chandy-lamport")
+        );
+        let Some((0, notice)) = &p.host_error else {
+            panic!("no error for the host: {:?}", p.host_error)
+        };
+        assert!(
+            matches!(
+                notice,
+                Notice::ModeUnavailable {
+                    timeout: true,
+                    used: BarrierMode::ChandyLamport,
+                    ..
+                }
+            ),
+            "{notice:?}"
+        );
+        assert_eq!(p.notices, std::slice::from_ref(notice));
+    }
+
+    #[test]
+    fn a_bad_host_load_keeps_the_run_and_is_answered_each_time() {
+        let p = playback().reduce(PlaybackAction::Step);
+        let run = Rc::clone(&p.run.0);
+        let p = load(p, None, None);
+        assert_eq!(p.host_error, Some((0, Notice::HostLoadEmpty)));
+        let p = load(p, Some("nope"), Some("aligned"));
+        assert_eq!(
+            p.host_error,
+            Some((
+                1,
+                Notice::HostBadParam {
+                    param: "preset",
+                    value: "nope".into(),
+                    used: "alignment".into()
+                }
+            ))
+        );
+        let p = p.reduce(PlaybackAction::Host(HostMessage::LoadScenario {
+            json: "{".into(),
+            mode: None,
+            seed: None,
+        }));
+        assert!(
+            matches!(p.host_error, Some((2, Notice::BadScenario(_)))),
+            "{:?}",
+            p.host_error
+        );
+        assert!(Rc::ptr_eq(&run, &p.run.0), "what runs is kept");
+        assert_eq!(p.run.0.borrow().position(), 1);
+        assert_eq!(p.notices.len(), 3);
+        // An unknown mode loads the preset in its own mode, as the host's notice says.
+        let p = load(p, Some("wordcount"), Some("sideways"));
+        assert_eq!(p.run.0.borrow().scenario.name, "wordcount");
+        assert!(
+            matches!(&p.host_error, Some((3, Notice::HostBadParam { param: "mode", value, .. })) if value == "sideways"),
+            "{:?}",
+            p.host_error
+        );
+        // A load done as asked answers nothing new.
+        let p = load(p, Some("recovery"), Some("unaligned"));
+        assert_eq!(p.run.0.borrow().sim().mode(), BarrierMode::Unaligned);
+        assert!(matches!(p.host_error, Some((3, _))));
+    }
+
+    fn follow(preset: &str, link: LinkParams) -> Playback {
+        let (s, m, l, _) = resolve(Some(preset), None, None);
+        let mut p = Playback::new(s, m, l, true);
+        p.follow(Moment::parse(&link));
+        p
+    }
+
+    #[test]
+    fn a_step_past_the_end_shows_the_last_step_there_is_and_says_so() {
+        // The recovery job ends: the link goes to its end.
+        let p = follow(
+            "recovery",
+            LinkParams {
+                step: Some("999999".into()),
+                ..LinkParams::default()
+            },
+        );
+        let end = p.run.0.borrow().position();
+        assert!(end > 100 && end < MAX_LINK_STEP, "{end}");
+        assert!(!p.run.0.borrow_mut().forward(), "step {end} is not the end");
+        assert_eq!(
+            p.notices,
+            [Notice::StepPastEnd {
+                shown: end,
+                ended: true
+            }]
+        );
+        // The alignment job never ends: as far as a link goes, even past a u64.
+        let p = follow(
+            "alignment",
+            LinkParams {
+                step: Some("99999999999999999999999".into()),
+                ..LinkParams::default()
+            },
+        );
+        assert_eq!(p.run.0.borrow().position(), MAX_LINK_STEP);
+        assert_eq!(
+            p.notices,
+            [Notice::StepPastEnd {
+                shown: MAX_LINK_STEP,
+                ended: false
+            }]
+        );
+    }
+
+    #[test]
+    fn what_a_link_names_that_is_not_there_is_ignored_with_a_notice_each() {
+        let p = follow(
+            "wordcount",
+            LinkParams {
+                step: Some("abc".into()),
+                open: Some("7".into()),
+                sel: Some("t:Nope#0".into()),
+                panel: Some("sideways".into()),
+                ..LinkParams::default()
+            },
+        );
+        assert_eq!(p.run.0.borrow().position(), 0);
+        assert_eq!((p.selection, p.checkpoint), (None, None));
+        assert_eq!(
+            p.notices,
+            [
+                Notice::Ignored(Ignored::Step("abc".into())),
+                Notice::Ignored(Ignored::Panel("sideways".into())),
+                Notice::Ignored(Ignored::Open("7".into())),
+                Notice::Ignored(Ignored::Select("t:Nope#0".into())),
+            ]
+        );
+        // What is there is followed, and nothing said.
+        let p = follow(
+            "wordcount",
+            LinkParams {
+                step: Some("400".into()),
+                open: Some("1".into()),
+                sel: Some("t:Count#1".into()),
+                ..LinkParams::default()
+            },
+        );
+        assert_eq!(p.run.0.borrow().position(), 400);
+        assert_eq!(p.checkpoint, Some(1));
+        assert!(p.selection.is_some());
+        assert!(p.notices.is_empty(), "{:?}", p.notices);
     }
 }

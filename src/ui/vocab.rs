@@ -5,7 +5,7 @@
 //! speak of a selection without importing each other.
 
 use crate::engine::record::ItemKind;
-use crate::engine::{ActionError, ChannelId, TaskId};
+use crate::engine::{ActionError, BarrierMode, ChannelId, TaskId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Selection {
@@ -42,4 +42,44 @@ pub enum Notice {
     BrokenLink(String),
     /// A scenario from a link or the host page could not be loaded (why).
     BadScenario(String),
+    /// The host page's `abs:load` named something that does not exist (`used` is shown).
+    HostBadParam {
+        param: &'static str,
+        value: String,
+        used: String,
+    },
+    /// The host page's `abs:load` named neither a preset nor a scenario: nothing changed.
+    HostLoadEmpty,
+    /// A mode that exists but the scenario cannot run (an ABS mode on a process system): the
+    /// scenario is shown in `used`, its own mode. `timeout`: the mode asked for was aligned
+    /// with a timeout. `scenario` is the scenario's name (a preset's title is translated),
+    /// `title` its own title.
+    ModeUnavailable {
+        mode: BarrierMode,
+        timeout: bool,
+        scenario: String,
+        title: String,
+        used: BarrierMode,
+    },
+    /// A link asked for a step past what the run reaches: `shown` is its last step there,
+    /// where the run ended (`ended`) or the most steps a link replays.
+    StepPastEnd {
+        shown: u64,
+        ended: bool,
+    },
+    /// A part of a link that names nothing, ignored (the value as the link spelt it).
+    Ignored(Ignored),
+}
+
+/// A part of a link to a moment that could not be followed and was left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ignored {
+    /// `step=` is not a number: the run is shown from step 0.
+    Step(String),
+    /// `open=` names no checkpoint that has completed at the linked step.
+    Open(String),
+    /// `sel=` names no subtask or channel of the graph.
+    Select(String),
+    /// `panel=` names no tab of the side panel.
+    Panel(String),
 }

@@ -89,3 +89,23 @@ test('aligned with a timeout: the long alignment goes on unaligned where the eng
   await expect(app.lesson()).not.toContainText('aligned-checkpoint-timeout');
   await expect(app.page).toHaveURL(/mode=aligned(&|$)/);
 });
+
+test('aligned with a timeout tells the preset\'s own lesson and why it matters, then what the timeout changes', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=recovery&mode=aligned-timeout');
+  await expect(app.testId('mode')).toHaveValue('aligned-timeout');
+  // The recovery lesson, about its failure, and the timeout's note after it.
+  await expect(app.lesson()).toContainText('Count#1 fails after checkpoint 2 has completed');
+  await expect(app.lesson()).toContainText('aligned-checkpoint-timeout, here 40 ms');
+  // "Why it matters": aligned's text, then the note on the timeout.
+  await app.testId('theory-toggle').click();
+  await expect(app.testId('theory')).toContainText('Flink\'s fault tolerance rests on distributed snapshots');
+  await expect(app.testId('theory-timeout')).toContainText('a task still aligning 40 ms after its first barrier stops waiting');
+  await app.screenshot('aligned-timeout-theory');
+  // Plain aligned: the same texts without the note.
+  await app.setMode('aligned');
+  await expect(app.lesson()).toContainText('Count#1 fails after checkpoint 2 has completed');
+  await expect(app.lesson()).not.toContainText('aligned-checkpoint-timeout');
+  await expect(app.testId('theory')).toContainText('Flink\'s fault tolerance rests on distributed snapshots');
+  await expect(app.testId('theory-timeout')).toHaveCount(0);
+});

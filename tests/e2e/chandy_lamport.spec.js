@@ -117,6 +117,31 @@ test('a selected process starts a snapshot; the ABS modes cannot run the token s
   await expect(app.testId('mode')).toHaveValue('chandy-lamport');
 });
 
+test('a link to a mode the system cannot run draws the system asked for, and says the mode is not available for it', async ({ page }) => {
+  const app = new Playground(page);
+  for (const [preset, mode, title, processes] of [
+    ['token', 'aligned-timeout', 'Chandy-Lamport: one token, two processes', ['p', 'q']],
+    ['bank', 'unaligned', 'Chandy-Lamport: a bank', ['A', 'B', 'C']],
+  ]) {
+    await app.open(`?preset=${preset}&mode=${mode}`);
+    await expect(app.testId('preset')).toHaveValue(preset);
+    await expect(app.testId('mode')).toHaveValue('chandy-lamport');
+    expect((await app.operatorNames()).sort()).toEqual(processes);
+    await expect(app.lesson()).toContainText(title);
+    const notice = app.testId('notice');
+    await expect(notice).toHaveCount(1);
+    await expect(notice).toContainText('is not available for this scenario');
+    await expect(notice).toContainText(`“${title}”`);
+    await expect(notice).not.toContainText('does not exist');
+    // The address says what is shown.
+    await expect(page).toHaveURL(new RegExp(`preset=${preset}&mode=chandy-lamport`));
+  }
+  // A mode that exists nowhere is still one that does not exist.
+  await app.open('?preset=token&mode=sideways');
+  await expect(app.testId('notice')).toContainText('does not exist');
+  await expect(app.testId('mode')).toHaveValue('chandy-lamport');
+});
+
 test('with its channels made non-FIFO, the bank loses or doubles money and the verdict points at the transfer', async ({ page }) => {
   // Making every channel non-FIFO before the first step runs exactly as `--non-fifo` does.
   const out = execFileSync(sites.absSim, ['run', '--preset', 'bank', '--mode', 'chandy-lamport', '--steps', '1500', '--non-fifo'],

@@ -126,3 +126,65 @@ test('the students\' list of scenarios leaves out the benchmark, which a link st
   await expect(app.testId('preset')).toHaveValue('large');
   await expect(app.lesson()).toContainText('200 subtasks');
 });
+
+test('a bad abs:load is answered with abs:error, and the player says why in a notice that wraps at 480×360', async ({ page }) => {
+  // A host page with one player, 480×360.
+  await page.setContent(`<iframe id="p" src="http://127.0.0.1:${sites.port}/index.html?embed&preset=alignment" width="480" height="360" style="border:0"></iframe>`);
+  await page.evaluate(() => {
+    window.got = [];
+    window.addEventListener('message', (e) => window.got.push(e.data));
+  });
+  const frame = page.frameLocator('#p');
+  await expect(frame.getByTestId('step-counter')).toBeVisible();
+  const send = (m) => page.evaluate((m) => document.getElementById('p').contentWindow.postMessage(m, '*'), m);
+  const next = async (type) => {
+    await expect.poll(() => page.evaluate((t) => window.got.some((m) => m.type === t), type)).toBe(true);
+    return page.evaluate((t) => {
+      const i = window.got.findIndex((m) => m.type === t);
+      return window.got.splice(0, i + 1)[i];
+    }, type);
+  };
+
+  await send({ type: 'abs:load', preset: 'nope', mode: 'aligned' });
+  const error = await next('abs:error');
+  expect(Object.keys(error).sort()).toEqual(['message', 'type']);
+  expect(error.message).toContain('“nope”, which does not exist');
+  const notice = frame.getByTestId('notice');
+  await expect(notice).toHaveText(error.message + '×');
+  // The notice is whole: inside the frame, its text wrapped over lines rather than cut off.
+  const fit = await notice.evaluate((n) => {
+    const text = n.querySelector('span');
+    const r = n.getBoundingClientRect();
+    return {
+      right: r.right,
+      bottom: r.bottom,
+      lines: (() => {
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        return new Set([...range.getClientRects()].map((l) => Math.round(l.top))).size;
+      })(),
+      clipped: text.scrollWidth > text.clientWidth || text.scrollHeight > text.clientHeight,
+    };
+  });
+  expect(fit.right).toBeLessThanOrEqual(480);
+  expect(fit.bottom).toBeLessThanOrEqual(360);
+  expect(fit.lines).toBeGreaterThan(1);
+  expect(fit.clipped).toBe(false);
+  expect(await frame.locator('html').evaluate((e) => e.scrollWidth)).toBeLessThanOrEqual(480);
+  await expect(frame.getByTestId('step-counter')).toBeVisible();
+  await page.screenshot({ path: `${sites.screenshots}/embed-abs-error-480x360.png` });
+
+  // A mode the scenario cannot run: the scenario asked for, in its own mode, and the state says so.
+  await page.evaluate(() => { window.got = []; });
+  await send({ type: 'abs:load', preset: 'token', mode: 'aligned-timeout' });
+  expect((await next('abs:error')).message).toContain('is not available for this scenario');
+  await expect.poll(async () => {
+    const s = await page.evaluate(() => window.got.filter((m) => m.type === 'abs:state').pop());
+    return s && `${s.preset} ${s.mode}`;
+  }).toBe('token chandy-lamport');
+  await expect(frame.getByTestId('operator-p')).toBeVisible();
+
+  // Neither preset nor scenario.
+  await send({ type: 'abs:load' });
+  expect((await next('abs:error')).message).toContain('without a preset or a scenario');
+});

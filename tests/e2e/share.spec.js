@@ -108,3 +108,82 @@ test('the dataflow at this step downloads as SVG and as PNG, for slides', async 
   await page.keyboard.press('Enter');
   await expect(app.testId('permalink')).toBeFocused();
 });
+
+test('the address keeps the moment once paused or stepped, in the same history entry: a reload comes back to it', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  const entries = await page.evaluate(() => history.length);
+  await app.stepFast(120);
+  while ((await app.checkpointStatus(1)) !== 'completed') await app.stepFast(10);
+  await app.subtask('Merge', 0).click();
+  await app.openCheckpoint(1);
+  const step = await app.stepCount();
+  await expect(page).toHaveURL(new RegExp(`[?&]step=${step}(&|$)`));
+  expect(page.url()).toMatch(/[?&]preset=alignment&mode=aligned&lang=en&seed=1&/);
+  expect(page.url()).toMatch(/[?&]open=1(&|$)/);
+  expect(page.url()).toMatch(/[?&]sel=t%3AMerge%230(&|$)/);
+  expect(page.url()).toMatch(/[?&]panel=checkpoints(&|$)/);
+  // Replaced, never pushed: Back still leaves the page.
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+  const before = await app.fingerprint();
+  const state = await app.readGlobalState();
+
+  await page.reload();
+  await expect(app.testId('step-counter')).toContainText(String(step));
+  const after = await app.fingerprint();
+  expect(after.counter).toBe(before.counter);
+  expect(after.clock).toBe(before.clock);
+  expect(after.subtasks).toEqual(before.subtasks);
+  expect(after.checkpoints).toEqual(before.checkpoints);
+  await expect(app.subtask('Merge', 0)).toHaveClass(/\bselected\b/);
+  expect(await app.readGlobalState()).toEqual(state);
+  await expect(app.testId('notice')).toHaveCount(0);
+
+  // While it plays, the address is left alone (not rewritten every frame); paused, it holds
+  // the step again.
+  await app.togglePlay();
+  const playing = page.url();
+  await expect.poll(() => app.stepCount(), { timeout: 10_000 }).toBeGreaterThan(step + 10);
+  expect(page.url()).toBe(playing);
+  await app.togglePlay();
+  const paused = await app.stepCount();
+  await expect.poll(() => new URL(page.url()).searchParams.get('step')).toBe(String(paused));
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+
+  // Embedded, the page around the player owns its address: the moment is not written.
+  await app.open('?embed&preset=alignment');
+  await app.step(3);
+  await expect(app.testId('step-counter')).toContainText('3');
+  await page.waitForTimeout(200);
+  expect(new URL(page.url()).searchParams.has('step')).toBe(false);
+});
+
+test('a step past the end goes to the last step there is; what a link names that is not there is ignored, each with a notice', async ({ page }) => {
+  const app = new Playground(page);
+  // The recovery job ends: its last step.
+  await app.open('?preset=recovery&step=999999');
+  const notice = app.testId('notice');
+  await expect(notice).toHaveCount(1);
+  const last = await app.stepCount();
+  expect(last).toBeGreaterThan(100);
+  await expect(notice).toContainText(`past the end of this run, which ends at step ${last}`);
+  await app.step();
+  expect(await app.stepCount()).toBe(last);
+  await expect(app.testId('notice').last()).toContainText('Nothing is left to happen');
+  await expect(page).toHaveURL(new RegExp(`[?&]step=${last}(&|$)`));
+
+  // A step that is no number, a checkpoint that has not completed, a subtask that is not there.
+  for (const [lang, quote] of [['en', ['“', '”']], ['zh', ['「', '」']]]) {
+    await app.open(`?preset=wordcount&lang=${lang}&step=abc&open=7&sel=t:Nope%230`);
+    const notices = app.testId('notice');
+    await expect(notices).toHaveCount(3);
+    const texts = await notices.allTextContents();
+    for (const [i, value] of ['abc', '7', 't:Nope#0'].entries()) {
+      expect(texts[i], lang).toContain(`${quote[0]}${value}${quote[1]}`);
+      if (lang === 'zh') expect(texts[i].replace(value, '')).not.toMatch(/[A-Za-z]/);
+    }
+    expect(await app.stepCount()).toBe(0);
+    await expect(page.locator('[data-testid^="subtask-"].selected')).toHaveCount(0);
+  }
+  await app.screenshot('link-notices-zh');
+});

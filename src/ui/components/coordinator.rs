@@ -122,7 +122,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
                 <p class="hint" data-testid="concurrency-capped">{ (s.concurrency_capped)(asked) }</p>
             }
             if p.checkpoints.is_empty() {
-                <p class="hint">{ s.no_checkpoints }</p>
+                <p class="hint">{ if p.snapshots { s.no_snapshots } else { s.no_checkpoints } }</p>
             } else {
                 <ul class="checkpoints">{ for rows }</ul>
                 if !earlier.is_empty() {

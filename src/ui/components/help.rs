@@ -8,6 +8,9 @@ use crate::i18n::Lang;
 #[derive(Properties, PartialEq, Clone)]
 pub struct HelpProps {
     pub lang: Lang,
+    /// Chandy-Lamport: B starts a snapshot (the trigger button says "Start snapshot").
+    #[prop_or_default]
+    pub snapshots: bool,
     pub on_close: Callback<()>,
     /// Close, its one control: the app gives it the focus while the dialog is open
     /// (`dialog::use_dialog_focus_while`).
@@ -27,8 +30,9 @@ pub fn help(p: &HelpProps) -> Html {
             <div class="dialog">
                 <h2 id="help-title">{ s.shortcuts }</h2>
                 <table>
-                    { for s.shortcut_list.iter().map(|(k, what)| html! {
-                        <tr><th><kbd>{ *k }</kbd></th><td>{ *what }</td></tr>
+                    { for s.shortcut_list.iter().map(|&(k, what)| {
+                        let what = if p.snapshots && k == "B" { s.shortcut_snapshot } else { what };
+                        html! { <tr><th><kbd>{ k }</kbd></th><td>{ what }</td></tr> }
                     }) }
                 </table>
                 <p class="hint">{ s.manual_hint }</p>

@@ -51,17 +51,23 @@ pub fn inspector(p: &InspectorProps) -> Html {
     // Wider than 1024 px the coordinator has its own place and its tab is hidden; the
     // inspector then shows the details.
     let wide_shown = p.tab == Tab::Coordinator;
-    // The coordinator's tab says how the newest checkpoint is doing, so a glance is enough.
+    // The coordinator's tab says how the newest checkpoint is doing, so a glance is enough;
+    // it is named as the panel it shows is (Chandy-Lamport's: "Snapshots").
+    let name = if sim.mode().processes_initiate() {
+        s.snapshots_title
+    } else {
+        s.coordinator
+    };
     let coordinator_label = match sim.coordinator().checkpoints().last() {
         Some(c) => format!(
             "{} · {} {} {}/{}",
-            s.coordinator,
+            name,
             c.id,
             status_icon(c),
             c.acked,
             c.total
         ),
-        None => s.coordinator.to_string(),
+        None => name.to_string(),
     };
     let tab = |t: Tab, label: &str, id: &'static str| {
         let on_tab = p.on_tab.clone();

@@ -37,6 +37,9 @@ pub struct TheoryProps {
     pub lang: Lang,
     pub preset: AttrValue,
     pub mode: BarrierMode,
+    /// Aligned with this timeout: the aligned text, then the file's note on the timeout.
+    #[prop_or_default]
+    pub timeout: Option<u64>,
 }
 
 #[function_component(Theory)]
@@ -81,7 +84,12 @@ pub fn theory(p: &TheoryProps) -> Html {
     };
     let body = match shown {
         Status::Ready(texts) => match texts.get(&p.preset, p.mode) {
-            Some(text) => html! { <p>{ text.to_string() }</p> },
+            Some(text) => html! { <>
+                <p>{ text.to_string() }</p>
+                if let Some(note) = p.timeout.and_then(|t| texts.timeout_note(t)) {
+                    <p data-testid="theory-timeout">{ note }</p>
+                }
+            </> },
             None => html! { <p>{ s.theory_failed }</p> },
         },
         Status::Loading => html! { <p class="hint">{ s.theory_loading }</p> },
