@@ -533,15 +533,14 @@ pub enum Syntax<'a> {
 impl<'a> Syntax<'a> {
     pub fn of(message: &'a str) -> Syntax<'a> {
         // serde's " at line L column C" is said apart.
-        let message = message
-            .rfind(" at line ")
-            .map_or(message, |at| &message[..at]);
+        let message = rsplit_at(message, " at line ").map_or(message, |(m, _)| m);
         let tick = |m: &'a str, prefix: &str| -> Option<(&'a str, &'a str)> {
             let rest = m.strip_prefix(prefix)?;
             let end = rest.find('`')?;
+            let known = &rest[end + 1..];
             Some((
                 &rest[..end],
-                rest[end + 1..].trim_start_matches(", expected one of "),
+                known.strip_prefix(", expected one of ").unwrap_or(known),
             ))
         };
         if message == "EOF while parsing a string" {
@@ -565,7 +564,7 @@ impl<'a> Syntax<'a> {
         } else if let Some((name, known)) = tick(message, "unknown variant `") {
             Syntax::UnknownVariant(name, known)
         } else if let Some(rest) = message.strip_prefix("invalid type: ") {
-            match rest.split_once(", expected ") {
+            match rsplit_at(rest, ", expected ") {
                 Some((given, wanted)) => Syntax::InvalidType(given, wanted),
                 None => Syntax::Other(message),
             }
@@ -575,6 +574,14 @@ impl<'a> Syntax<'a> {
             Syntax::Other(message)
         }
     }
+}
+
+/// `text` around the last `needle` in it. A byte loop: `str::rfind` with a string pattern
+/// links a two-way searcher the page does not otherwise need.
+fn rsplit_at<'a>(text: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let (t, n) = (text.as_bytes(), needle.as_bytes());
+    let at = t.windows(n.len()).rposition(|w| w == n)?;
+    Some((&text[..at], &text[at + n.len()..]))
 }
 
 #[cfg(all(test, feature = "en", feature = "zh"))]

@@ -29,10 +29,8 @@ pub fn error_text(s: &Strings, text: &str, e: &ScenarioError) -> String {
             column,
             message,
         } => {
-            // serde's message ends with its own " at line L column C", said once already.
-            let message = message
-                .rfind(" at line ")
-                .map_or(message.as_str(), |at| &message[..at]);
+            // serde's message ends with its own " at line L column C", said once already;
+            // `Syntax::of` leaves it out.
             let words = (s.syntax_words)(message);
             (s.editor_syntax)(*line, *column, &field_at(text, *line, *column), &words)
         }

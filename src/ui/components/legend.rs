@@ -56,6 +56,20 @@ impl RecordLook {
     }
 }
 
+/// Up to three record dots side by side, each in the colour the view gives its payload.
+#[inline(never)]
+fn dots(payloads: &[Payload]) -> Html {
+    // Static coordinates: formatting a float would link Rust's float formatting.
+    const CX: [[&str; 3]; 3] = [["15", "", ""], ["11", "19", ""], ["7", "15", "23"]];
+    let at = &CX[payloads.len().clamp(1, 3) - 1];
+    html! {
+        <g>{ for payloads.iter().zip(at).map(|(&payload, &cx)| {
+            let r = Record { id: 0, parent: 0, payload, replay: false };
+            html! { <circle cx={cx} cy="10" r="3.6" fill={palette::record(&r, "currentColor")} /> }
+        }) }</g>
+    }
+}
+
 fn swatch(body: Html) -> Html {
     html! { <svg class="swatch-svg" width="30" height="20" viewBox="0 0 30 20" aria-hidden="true">{ body }</svg> }
 }
@@ -76,19 +90,8 @@ pub fn legend(p: &LegendProps) -> Html {
         html! { <li>{ swatch(glyph) }<span>{ text }</span></li> }
     };
     // Dots in the colours the view gives these records (the canvas colours them by payload).
-    let dot = |payload, cx: f64| {
-        let r = Record {
-            id: 0,
-            parent: 0,
-            payload,
-            replay: false,
-        };
-        html! { <circle cx={cx.to_string()} cy="10" r="3.6" fill={palette::record(&r, "currentColor")} /> }
-    };
-    let carrying = |payload| dot(payload, 15.0);
-    let words = html! {
-        <g>{ dot(Payload::Word(0), 7.0) }{ dot(Payload::Word(1), 15.0) }{ dot(Payload::Word(2), 23.0) }</g>
-    };
+    let carrying = |payload| dots(&[payload]);
+    let words = dots(&[Payload::Word(0), Payload::Word(1), Payload::Word(2)]);
     let first = match p.records {
         RecordLook::Plain => entry(
             item_glyph(&ItemGlyphProps::new(record, 10.0, 5.0, 10.0)),
