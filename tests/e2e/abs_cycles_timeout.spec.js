@@ -100,7 +100,7 @@ test('aligned with a timeout tells the preset\'s own lesson and why it matters, 
   // "Why it matters": aligned's text, then the note on the timeout.
   await app.testId('theory-toggle').click();
   await expect(app.testId('theory')).toContainText('Flink\'s fault tolerance rests on distributed snapshots');
-  await expect(app.testId('theory-timeout')).toContainText('a task still aligning 40 ms after its first barrier stops waiting');
+  await expect(app.testId('theory-timeout')).toContainText('once 40 ms have passed since a checkpoint\'s trigger (Flink\'s checkpoint start delay), every task still aligning it stops waiting');
   await app.screenshot('aligned-timeout-theory');
   // Plain aligned: the same texts without the note.
   await app.setMode('aligned');

@@ -358,7 +358,8 @@ class Playground {
       }, f);
       await this.page.mouse.click(at.x, at.y);
       const title = await this.page.locator('.inspector .details h3').first().textContent().catch(() => '');
-      if (title.endsWith(` ${from}-${to}`)) return;
+      // The heading names the channel as people read it: FROM→TO.
+      if (title.endsWith(` ${from}→${to}`)) return;
     }
     throw new Error(`channel ${from}-${to} could not be clicked anywhere along its path`);
   }

@@ -435,11 +435,18 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
     let more_tasks = gs.tasks.len().saturating_sub(MAX_ROWS);
     let more_channels = phys.channels.len().saturating_sub(MAX_ROWS);
     let aligned = sim.mode().blocks_inputs();
+    let title = if sim.mode().processes_initiate() {
+        (s.global_state_of_snapshot)(gs.checkpoint)
+    } else {
+        (s.global_state_of)(gs.checkpoint)
+    };
     html! {
-        <div class="global-state" data-testid="global-state" data-checkpoint={gs.checkpoint.to_string()}>
+        // Focusable: its tables may scroll sideways, and a keyboard must be able to scroll them.
+        <div class="global-state" data-testid="global-state" data-checkpoint={gs.checkpoint.to_string()}
+            tabindex="0" role="region" aria-label={title.clone()}>
             <h3>
                 <span class="swatch" style={format!("background:{}", palette::checkpoint(gs.checkpoint))}></span>
-                { if sim.mode().processes_initiate() { (s.global_state_of_snapshot)(gs.checkpoint) } else { (s.global_state_of)(gs.checkpoint) } }
+                { title }
             </h3>
             <p class={if v.ok() { "verdict ok" } else { "verdict bad" }} data-testid="verdict">
                 { if v.consistent { s.consistent } else { s.inconsistent } }
