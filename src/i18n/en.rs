@@ -642,6 +642,7 @@ pub const STRINGS: Strings = Strings {
     close: "Close",
 
     dataflow: "Dataflow",
+    pan_hint: "Swipe the graph sideways to see all of it.",
     status_running: "running",
     status_aligning: |n| format!("aligning {n}"),
     status_tracking: |n| format!("tracking {n}"),

@@ -171,7 +171,7 @@ fn build() -> Strings {
             legend_token, legend_money,
             app_title, page_title, tagline, preset_label, mode_label, lang_label, seeing, step,
             step_back, play, pause, reset, trigger, start_snapshot, manual, manual_hint, speed,
-            step_counter, time, timeline, timeline_legend, shortcuts, close, dataflow,
+            step_counter, time, timeline, timeline_legend, shortcuts, close, dataflow, pan_hint,
             status_running, status_finished, status_backpressured, status_failed,
             status_cancelled, fail_task, skip_failure, final_same, counted_twice, legend_replay,
             share, share_title, share_link, share_embed, share_hint, copy, open_full,

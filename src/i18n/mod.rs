@@ -258,6 +258,8 @@ pub struct Strings {
 
     // Dataflow
     pub dataflow: &'static str,
+    /// On a phone, under a graph drawn larger than the screen: how to see the rest of it.
+    pub pan_hint: &'static str,
     pub status_running: &'static str,
     pub status_aligning: fn(u64) -> String,
     pub status_tracking: fn(u64) -> String,

@@ -551,6 +551,7 @@ pub const STRINGS: Strings = Strings {
     close: "關閉",
 
     dataflow: "資料流",
+    pan_hint: "左右滑動圖形，即可看到全部。",
     status_running: "執行中",
     status_aligning: |n| format!("對齊 {n}"),
     status_tracking: |n| format!("追蹤 {n}"),

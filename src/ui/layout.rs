@@ -126,6 +126,9 @@ pub struct ChannelPath {
     pub bend: Point,
     pub to: Point,
     pub curve_len: f64,
+    /// Where the word "blocked" goes when this input is blocked: under the tail instead of
+    /// over it (see [`blocked_label_below`]).
+    pub label_below: bool,
 }
 
 impl ChannelPath {
@@ -155,6 +158,7 @@ impl ChannelPath {
             bend,
             to,
             curve_len: 0.0,
+            label_below: false,
         };
         path.curve_len = path.measure_curve();
         path
@@ -227,6 +231,20 @@ impl ChannelPath {
         }
     }
 
+    /// The right end of the baseline of the word "blocked" (drawn anchored there): over the
+    /// tail, or under it.
+    pub fn blocked_label_at(&self) -> Point {
+        Point {
+            x: self.to.x - 2.0,
+            y: self.to.y
+                + if self.label_below {
+                    BLOCKED_BELOW
+                } else {
+                    -BLOCKED_ABOVE
+                },
+        }
+    }
+
     /// The SVG path data of the whole channel.
     pub fn svg_d(&self) -> String {
         let mut d = String::with_capacity(64);
@@ -256,6 +274,23 @@ fn svg_cmd(d: &mut String, cmd: char, points: &[Point]) {
         d.push(' ');
         d.push_str(&crate::ui::fmt::px(p.y));
     }
+}
+
+/// How far above the port the baseline of the word "blocked" is when over the tail: clear of
+/// the alignment buffer drawn there and of the lock.
+const BLOCKED_ABOVE: f64 = 16.0;
+/// How far below the port it is when under the tail: clear of the lock and of the records
+/// waiting on the tail.
+const BLOCKED_BELOW: f64 = 14.0;
+
+/// Whether the word "blocked" of a subtask's input `input` (of `inputs`) goes under its tail.
+/// Over it, where it reads best, the word would cover the items, barrier and buffer of the
+/// input above when there is one in the same subtask (its ports are 31 units apart at most,
+/// too close): so the last of two or more inputs has it under its tail, where the next port
+/// is another subtask's, far enough (the test holds every preset to that). A middle input of
+/// three or more has room on neither side and keeps it over the tail.
+pub fn blocked_label_below(input: usize, inputs: usize) -> bool {
+    inputs > 1 && input + 1 == inputs
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -462,7 +497,7 @@ pub fn layout(phys: &Physical) -> Layout {
     }
     let graph_top = m.margin + arch_room;
     let graph_bottom = graph_top + inner_h;
-    let channels = phys
+    let mut channels = phys
         .channels
         .iter()
         .enumerate()
@@ -493,7 +528,11 @@ pub fn layout(phys: &Physical) -> Layout {
                 },
             }
         })
-        .collect();
+        .collect::<Vec<ChannelPath>>();
+    for (path, c) in channels.iter_mut().zip(&phys.channels) {
+        let inputs = phys.tasks[c.to as usize].inputs.len();
+        path.label_below = blocked_label_below(c.input_index as usize, inputs);
+    }
     Layout {
         width,
         height,
@@ -798,6 +837,116 @@ mod tests {
         assert_eq!((f.dx, f.dy), (0.0, 100.0));
         assert_eq!(f.to_layout(200.0, 200.0), Point { x: 100.0, y: 50.0 });
         assert_eq!(fit(0.0, 1.0, 1.0, 1.0).scale, 1.0);
+    }
+
+    /// The word "blocked"'s size, in ems of the graph's font (`.blocked-label` in style.css).
+    const BLOCKED_FONT: f64 = 0.85;
+    /// How far what is drawn at an input port reaches over its line (a barrier's number over
+    /// its bar, the alignment buffer's tray) and under it (a barrier's bar, the lock).
+    const PORT_ABOVE: f64 = 22.0;
+    const PORT_BELOW: f64 = 9.0;
+
+    /// The box the word "blocked" covers when `path`'s input is blocked (`text` is the word in
+    /// a language), its text reaching 0.75 em over its baseline and 0.25 em under it.
+    fn blocked_label_box(path: &ChannelPath, m: &Metrics, text: &str) -> Rect {
+        let at = path.blocked_label_at();
+        let f = BLOCKED_FONT * m.font;
+        let w = text_width(text, f);
+        Rect {
+            x: at.x - w,
+            y: at.y - 0.75 * f,
+            w,
+            h: f,
+        }
+    }
+
+    fn overlap(a: Rect, b: Rect) -> bool {
+        a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+    }
+
+    #[test]
+    fn the_word_blocked_covers_no_other_input() {
+        // In a mode that blocks inputs, every input of a subtask with two or more may be
+        // blocked. Its word must stay clear of what every other input port draws on its tail
+        // (items, a barrier and its number, the buffer), of its own port's buffer, lock and
+        // waiting records, and in the view.
+        for name in presets::NAMES {
+            let blocks = presets::by_name(name)
+                .unwrap()
+                .modes()
+                .iter()
+                .any(|m| m.blocks_inputs());
+            let p = phys(name);
+            let l = layout(&p);
+            if !l.detailed || !blocks {
+                continue;
+            }
+            let m = l.metrics;
+            for (c, info) in p.channels.iter().enumerate() {
+                if p.tasks[info.to as usize].inputs.len() < 2 {
+                    continue;
+                }
+                let path = &l.channels[c];
+                let to = path.to;
+                for text in ["blocked", "阻塞"] {
+                    let label = blocked_label_box(path, &m, text);
+                    let what = format!("{name}: {} ({text})", p.channel_name(c as u32));
+                    assert!(
+                        label.x >= 0.0 && label.y >= 0.0 && label.y + label.h <= l.height,
+                        "{what}: outside the view {label:?}"
+                    );
+                    let own = Rect {
+                        x: to.x - m.tail,
+                        y: to.y - m.held - 5.0,
+                        w: m.tail,
+                        h: m.held + 5.0 + m.record_r,
+                    };
+                    assert!(
+                        !overlap(label, own),
+                        "{what}: covers its own port {label:?}"
+                    );
+                    for s in &l.subtasks {
+                        for q in s.inputs.iter().filter(|&&q| q != to) {
+                            let busy = Rect {
+                                x: q.x - m.tail,
+                                y: q.y - PORT_ABOVE,
+                                w: m.tail,
+                                h: PORT_ABOVE + PORT_BELOW,
+                            };
+                            assert!(!overlap(label, busy), "{what}: covers the port at {q:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_word_blocked_goes_under_the_lower_of_two_close_inputs() {
+        // Word count's Count#0 (issue 22, step 238): its second input blocked, the word goes
+        // under its tail, not over the first input's barrier and records.
+        let p = phys("wordcount");
+        let l = layout(&p);
+        let count0 = p.task_by_name("Count#0").unwrap();
+        let ins: Vec<&ChannelPath> = p
+            .channels
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.to == count0)
+            .map(|(i, _)| &l.channels[i])
+            .collect();
+        assert_eq!(ins.len(), 2);
+        let (upper, lower) = if ins[0].to.y < ins[1].to.y {
+            (ins[0], ins[1])
+        } else {
+            (ins[1], ins[0])
+        };
+        assert!(!upper.label_below && upper.blocked_label_at().y < upper.to.y);
+        assert!(lower.label_below && lower.blocked_label_at().y > lower.to.y);
+        // A lone input, and the first and middle ones of three, keep the word over the tail.
+        assert!(!blocked_label_below(0, 1));
+        assert!(!blocked_label_below(0, 3) && !blocked_label_below(1, 3));
+        assert!(blocked_label_below(2, 3));
     }
 
     #[test]

@@ -61,6 +61,8 @@ pub fn channel(p: &ChannelProps) -> Html {
         class.push("non-fifo");
     }
     let to = p.path.to;
+    // Over the tail, or under it where another input's items would be under the word.
+    let label = p.path.blocked_label_at();
     let sel = format!("c:{}", p.id);
     // The slow label sits just past the sender's port, on the side the curve leaves from, so
     // neither the moving items nor the sender's box cross it.
@@ -88,7 +90,7 @@ pub fn channel(p: &ChannelProps) -> Html {
                         <path class="shackle" d="M1.8 0V-2.6a2.7 2.7 0 0 1 5.4 0V0" fill="none" stroke={palette::BLOCKED} stroke-width="1.6" />
                         <rect x="0" y="0" width="9" height="7.5" rx="1.2" fill={palette::BLOCKED} />
                     </g>
-                    <text class="blocked-label" x={fmt(to.x - 2.0)} y={fmt(to.y - 16.0)} text-anchor="end">{ p.blocked_label.clone() }</text>
+                    <text class="blocked-label" x={fmt(label.x)} y={fmt(label.y)} text-anchor="end">{ p.blocked_label.clone() }</text>
                 } else {
                     <rect class="lock-mark" x={fmt(to.x - 4.0)} y={fmt(to.y - 2.0)} width="4" height="4" fill={palette::BLOCKED} />
                 }

@@ -18,13 +18,15 @@ type FrameCallback = wasm_bindgen::closure::Closure<dyn FnMut(f64)>;
 #[cfg(target_arch = "wasm32")]
 struct Loop {
     canvas: NodeRef,
+    /// The SVG, whose box the graph is fitted into (the stage's, or wider on a phone).
+    graph: NodeRef,
     inputs: Rc<RefCell<LoopInputs>>,
     /// The one callback every frame is requested with (a new closure per frame would be
     /// garbage for the JS engine sixty times a second), and the pending request's id.
     callback: RefCell<Option<FrameCallback>>,
     request: std::cell::Cell<Option<i32>>,
     painted: RefCell<Option<PaintKey>>,
-    /// Where the canvas sits in the stage (CSS px): only over the graph's fitted box, so
+    /// Where the canvas sits over the SVG (CSS px): only over the graph's fitted box, so
     /// the browser rasterises and composites no more pixels than the graph covers.
     placed: std::cell::Cell<(i32, i32, u32, u32)>,
     /// When the last paint happened (ms), and the fastest item's speed in layout units
@@ -68,11 +70,12 @@ impl Drop for Frames {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub fn start(canvas: NodeRef, inputs: Rc<RefCell<LoopInputs>>) -> Frames {
+pub fn start(canvas: NodeRef, graph: NodeRef, inputs: Rc<RefCell<LoopInputs>>) -> Frames {
     let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
     let state = Rc::new(Loop {
         canvas,
+        graph,
         inputs,
         callback: RefCell::new(None),
         request: std::cell::Cell::new(None),
@@ -90,7 +93,7 @@ pub fn start(canvas: NodeRef, inputs: Rc<RefCell<LoopInputs>>) -> Frames {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn start(_canvas: NodeRef, _inputs: Rc<RefCell<LoopInputs>>) -> Frames {
+pub fn start(_canvas: NodeRef, _graph: NodeRef, _inputs: Rc<RefCell<LoopInputs>>) -> Frames {
     Frames
 }
 
@@ -133,12 +136,12 @@ fn frame(state: &Loop, ts: f64) {
     let Some(canvas) = state.canvas.cast::<web_sys::HtmlCanvasElement>() else {
         return;
     };
-    let Some(stage) = canvas.parent_element() else {
+    let Some(graph) = state.graph.cast::<web_sys::Element>() else {
         return;
     };
     let (w, h) = (
-        stage.client_width().max(0) as u32,
-        stage.client_height().max(0) as u32,
+        graph.client_width().max(0) as u32,
+        graph.client_height().max(0) as u32,
     );
     if w == 0 || h == 0 {
         return;

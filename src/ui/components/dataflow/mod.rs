@@ -31,6 +31,11 @@ use scene::Scene;
 use wording::task_text;
 pub use wording::{state_text, status_text};
 
+/// Pixels per layout unit of the graph's own size (its `width` and `height`), which a phone
+/// shows (style.css): the smallest text of the detailed drawing, 10.2 units there, is then at
+/// least 11 px on screen.
+const READABLE: f64 = 1.1;
+
 #[derive(Properties, PartialEq, Clone)]
 pub struct DataflowProps {
     pub run: RunRef,
@@ -56,7 +61,7 @@ struct LoopInputs {
 pub fn dataflow(p: &DataflowProps) -> Html {
     let s = p.lang.strings();
     let canvas = use_node_ref();
-    let stage = use_node_ref();
+    let graph = use_node_ref();
     let inputs = use_mut_ref(|| LoopInputs {
         run: p.run.clone(),
         selection: p.selection,
@@ -70,9 +75,10 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     }
     {
         let canvas = canvas.clone();
+        let graph = graph.clone();
         let inputs = inputs.clone();
         use_effect_with((), move |_| {
-            let frames = animation::start(canvas, inputs);
+            let frames = animation::start(canvas, graph, inputs);
             move || {
                 let _keep_until_unmount = frames;
             }
@@ -217,13 +223,13 @@ pub fn dataflow(p: &DataflowProps) -> Html {
 
     let onclick = {
         let run = p.run.clone();
-        let stage = stage.clone();
+        let graph = graph.clone();
         let manual = p.manual;
         let on_select = p.on_select.clone();
         let on_deliver = p.on_deliver.clone();
         let on_poke = p.on_poke.clone();
         Callback::from(move |e: MouseEvent| {
-            let picked = pick(&run, &stage, &e);
+            let picked = pick(&run, &graph, &e);
             match picked {
                 Picked::Item(it) if manual => on_deliver.emit(it.channel),
                 Picked::Item(it) => on_select.emit(Some(Selection::Item {
@@ -271,6 +277,10 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             }
         })
     };
+    let (w, h) = (layout.width.ceil(), layout.height.ceil());
+    // The graph's own size is at READABLE px per unit: what a phone shows, the stage scrolling
+    // sideways; elsewhere style.css fits it to the stage instead.
+    let size = |v: f64| ((v * READABLE).ceil() as u32).to_string();
     let mut class = classes!("stage");
     if p.manual {
         class.push("manual");
@@ -282,8 +292,9 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         class.push("down");
     }
     html! {
-        <div class={class} ref={stage} onclick={onclick} onkeydown={onkeydown} data-testid="dataflow" data-items={in_flight.to_string()}>
-            <svg class="graph" viewBox={format!("0 0 {} {}", layout.width.ceil() as u32, layout.height.ceil() as u32)}
+        <>
+        <div class={class} onclick={onclick} onkeydown={onkeydown} data-testid="dataflow" data-items={in_flight.to_string()}>
+            <svg class="graph" ref={graph} viewBox={format!("0 0 {} {}", w as u32, h as u32)} width={size(w)} height={size(h)}
                 preserveAspectRatio="xMidYMid meet" role="group" aria-label={s.dataflow}
                 style={format!("--font:{}px", super::item::fmt(m.font))}>
                 <g class="operators">{ for operators }</g>
@@ -293,5 +304,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             </svg>
             <canvas class="items" ref={canvas} aria-hidden="true"></canvas>
         </div>
+        <p class="pan-hint" data-testid="pan-hint">{ s.pan_hint }</p>
+        </>
     }
 }

@@ -12,12 +12,12 @@ pub(super) enum Picked {
     Nothing,
 }
 
-/// What a click on the stage points at.
-pub(super) fn pick(run: &RunRef, stage: &NodeRef, e: &MouseEvent) -> Picked {
+/// What a click on the stage points at (`graph`: the SVG, whose box the graph is fitted into).
+pub(super) fn pick(run: &RunRef, graph: &NodeRef, e: &MouseEvent) -> Picked {
     #[cfg(target_arch = "wasm32")]
     {
         use wasm_bindgen::JsCast;
-        if let Some(el) = stage.cast::<web_sys::Element>() {
+        if let Some(el) = graph.cast::<web_sys::Element>() {
             let rect = el.get_bounding_client_rect();
             let run = run.0.borrow();
             let l = &run.layout;
@@ -46,6 +46,6 @@ pub(super) fn pick(run: &RunRef, stage: &NodeRef, e: &MouseEvent) -> Picked {
         }
     }
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = (run, stage, e, item::hit);
+    let _ = (run, graph, e, item::hit);
     Picked::Nothing
 }
