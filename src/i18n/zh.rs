@@ -88,7 +88,7 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
         }
         ("concurrent", BarrierMode::Unaligned) => {
             "Flink 不會讓非對齊檢查點並行：這個情境要求同時進行 3 個，但非對齊時一次只進行一個，\
-             上一個完成後立刻觸發下一個——每 90 ms 一個，而不是三個。屏障仍需管線的延遲才能穿過；沒有阻塞。"
+             完成後才觸發下一個——每 90 ms 一個，而非三個。沒有阻塞。"
         }
         ("backpressure", BarrierMode::AtLeastOnce) => {
             "至少一次遇上很慢的輸入：沒有阻塞，快的輸入照常流動，檢查點不影響吞吐量——\
@@ -96,7 +96,7 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
         }
         ("backpressure", BarrierMode::Unaligned) => {
             "非對齊遇上很慢的輸入：Merge 在第一個屏障到達時就做快照並立刻轉發；每個屏障到達時超越仍在排隊的記錄，\
-             那些記錄以通道狀態（帶圈）成為快照的一部分。沒有阻塞，代價是檢查點更大——檢查點資料大小包含這些在途資料。"
+             那些記錄以通道狀態（帶圈）成為快照的一部分。沒有阻塞，代價是檢查點更大（含這些在途資料）。"
         }
         _ => return None,
     })
@@ -134,7 +134,7 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
         ),
         "iteration" => (
             "迭代：有環圖的 ABS",
-            "每個單詞都要繞 Step 的回饋環三圈才離開。Step 不能在回饋邊上等屏障——那等於等它自己：來源送來屏障後，它就做快照並轉發屏障，然後把繞環回來的記錄記入日誌（帶圈），直到屏障繞回來。快照就是各狀態加上這份日誌。這是 ABS 論文處理環的演算法，不是 Flink 的：Flink 從未記錄回饋邊的日誌（它舊的迭代在失敗時可能遺失環中的記錄），Flink 2.0 也移除了迭代。",
+            "每個單詞都要繞 Step 的回饋環三圈才離開。Step 不能在回饋邊上等屏障——那等於等它自己：來源送來屏障後，它就做快照並轉發屏障，然後把繞環回來的記錄記入日誌（帶圈），直到屏障繞回來。快照就是各狀態加上這份日誌。這是 ABS 論文的演算法，不是 Flink 的：Flink 從未記錄回饋邊（舊的迭代失敗時會遺失環中記錄），2.0 已移除迭代。",
         ),
         "token" => (
             "Chandy-Lamport：一個令牌，兩個行程",
@@ -639,7 +639,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "屏障（barrier）n：每個檢查點（checkpoint）一種顏色",
     legend_log: "在屏障繞回之前記入回饋邊日誌的記錄（有環圖的 ABS）",
     mode_aligned_timeout: |t| format!("對齊，{t} ms 後改為非對齊"),
-    timeout_note: |t| format!("帶逾時（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：檢查點從觸發起過了 {t} ms（Flink 的檢查點開始延遲）仍未完成，就改為非對齊——仍在對齊的任務立刻做快照，排在記錄後面的屏障超越它們，之後才收到屏障的任務不再對齊，尚未送來屏障的輸入送來的記錄成為通道狀態（帶圈）。和 Flink 一樣，一次只進行一個檢查點。"),
+    timeout_note: |t| format!("帶逾時（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：檢查點觸發 {t} ms 後仍未完成，就改為非對齊——對齊中的任務立刻做快照，排在記錄後的屏障超越它們，之後收到屏障的任務不再對齊，未送來屏障的輸入上的記錄成為通道狀態（帶圈）。和 Flink 一樣，一次只進行一個檢查點。"),
     legend_marker: "快照 n 的 Chandy-Lamport 標記（marker，菱形）",
     token_states_title: "四種全域狀態",
     fifo: "FIFO",
@@ -760,14 +760,14 @@ pub const STRINGS: Strings = Strings {
     legend_round: "第 2 次繞環的單詞（↻ 是恢復後的重放）",
     legend_token: "令牌",
     legend_money: "一筆轉帳",
-    word_check_inherited: |n| format!("✕ 有 {n} 個單詞的計數與偏移量之前的行不符，雖然割集是一致的：它捕捉的狀態裡早已有在先前的恢復後被計算兩次的單詞（至少一次會重放）。"),
+    word_check_inherited: |n| format!("✕ {n} 個單詞計數不符，但割集一致：狀態裡早有先前恢復後被重複計算的單詞（至少一次會重放）。"),
     syntax_words: |m| match crate::i18n::Syntax::of(m) {
         crate::i18n::Syntax::EndInString => "文字在字串中途結束：缺少右引號 \"".into(),
         crate::i18n::Syntax::EndEarly => "文字提前結束：缺少一個值，或右括號 } 或 ]".into(),
         crate::i18n::Syntax::Expected("`,` or `}`") => "這裡缺少逗號或右括號 }（或者前面少了一個引號）".into(),
         crate::i18n::Syntax::Expected("`,` or `]`") => "這裡缺少逗號或右括號 ]".into(),
         crate::i18n::Syntax::Expected("`:`") => "欄位名稱後面缺少冒號 :".into(),
-        crate::i18n::Syntax::Expected("a string key") => "這裡應該是用雙引號括起來的欄位名稱（JSON 不允許右括號 } 前面有逗號）".into(),
+        crate::i18n::Syntax::Expected("a string key") => "這裡應該是加了雙引號的欄位名稱（} 前不能有逗號）".into(),
         crate::i18n::Syntax::Expected("value") => "這裡應該是一個值".into(),
         crate::i18n::Syntax::Expected(what) => format!("這裡應該是 {what}"),
         crate::i18n::Syntax::Trailing => "情境的右括號 } 後面還有文字".into(),
