@@ -164,11 +164,13 @@ test('the keyboard drives playback and shows its shortcuts', async ({ page }) =>
   const app = new Playground(page);
   await app.open();
   await page.locator('body').click({ position: { x: 5, y: 300 } });
+  // Each key is handled in its own turn of the page's loop: wait for it, as a reader would.
   await page.keyboard.press('ArrowRight');
+  await expect.poll(() => app.stepCount()).toBe(1);
   await page.keyboard.press('ArrowRight');
-  expect(await app.stepCount()).toBe(2);
+  await expect.poll(() => app.stepCount()).toBe(2);
   await page.keyboard.press('ArrowLeft');
-  expect(await app.stepCount()).toBe(1);
+  await expect.poll(() => app.stepCount()).toBe(1);
   await page.keyboard.press('?');
   await expect(app.testId('shortcuts')).toBeVisible();
   await page.keyboard.press('Escape');
