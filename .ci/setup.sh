@@ -74,3 +74,16 @@ fi
 
 # 6. Crates, so Trunk's offline build finds them.
 cargo fetch --locked >/dev/null
+
+# 7. The wasm names the crates' sources by their path in the registry, which is this
+#    machine's cargo home: map it to the crate's own path, so that no local path is shipped
+#    (and the page is ~200 bytes smaller). Only the wasm target: host builds keep theirs.
+#    Sourced twice, it adds nothing twice (other flags would rebuild everything).
+wasm_flags="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-}"
+for src in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  flag="--remap-path-prefix=$src="
+  if [ -d "$src" ] && [[ " $wasm_flags " != *" $flag "* ]]; then
+    wasm_flags="${wasm_flags:+$wasm_flags }$flag"
+  fi
+done
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$wasm_flags"

@@ -32,6 +32,13 @@ step "trunk build --release"
 rm -rf dist
 trunk build --release
 
+step "the page's wasm names no path of this machine"
+home_cargo="${CARGO_HOME:-$HOME/.cargo}"
+if grep -l -F "$home_cargo" dist/*.wasm; then
+  echo "the wasm above holds paths under $home_cargo (see setup.sh's --remap-path-prefix)" >&2
+  exit 1
+fi
+
 step "abs-sim (release), the engine's own account for the inspector tests"
 cargo build --locked --release --bin abs-sim
 export ABS_SIM="${ABS_SIM:-$(cargo metadata --locked --no-deps --format-version 1 \

@@ -451,10 +451,13 @@ fn bad_scenarios_are_typed_errors() {
         Scenario::from_json("{ not json"),
         Err(ScenarioError::Syntax { line: 1, .. })
     ));
-    assert!(matches!(
-        presets::by_name("nope"),
-        Err(ScenarioError::UnknownPreset(_))
-    ));
+    let nope = presets::by_name("nope").unwrap_err();
+    assert!(matches!(nope, ScenarioError::UnknownPreset(_)));
+    assert!(
+        nope.to_string()
+            .starts_with("there is no preset named \"nope\" (known: alignment, "),
+        "{nope}"
+    );
     let round = Scenario::from_json(&presets::wordcount().to_json()).unwrap();
     assert_eq!(round, presets::wordcount());
 }

@@ -19,21 +19,21 @@ use super::Strings;
 /// says which are missing); `「」` become the mainland's quotation marks.
 const CHARS: &str = "\
     「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储內内兩两別别則则\
-    動动務务區区協协卻却啟启單单圖图執执場场塊块壓压學学實实寫写將将對对\
+    動动務务區区協协卻却參参啟启單单圍围圖图執执場场塊块壓压學学實实寫写將将對对\
     屬属帳帐帶带廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦\
     敗败數数於于時时暫暂會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏\
-    決决沒没減减測测滿满濾滤為为無无狀状現现環环發发盡尽盤盘確确種种稱称積积\
-    筆笔細细終终組组結结給给統统經经網网線线編编緩缓總总繞绕繼继續续\
+    決决沒没減减測测滿满濾滤為为無无狀状現现環环發发盡尽盤盘確确碼码種种稱称積积\
+    筆笔範范納纳細细終终組组結结給给統统經经網网線线編编緩缓總总繞绕繼继續续\
     脫脱與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计\
     訊讯記记設设許许詞词試试話话該该詳详誌志認认語语誤误說说課课調调\
-    請请論论證证讀读變变讓让費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连\
-    進进遊游過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错\
-    鍵键鎖锁長长閉闭開开間间關关隊队際际隨随雖虽雙双離离響响頁页項项順顺\
+    請请論论證证讀读變变讓让負负費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连\
+    進进遊游運运過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错\
+    鍵键鎖锁長长閉闭開开間间關关陣阵隊队際际隨随雖虽雙双離离響响頁页項项順顺\
     須须預预頭头額额顏颜類类顯显餘余饋馈驗验驟骤麼么點点齊齐";
 
 /// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
 /// characters; a longer word comes before any word it starts with.
-const WORDS: [(&str, &str); 35] = [
+const WORDS: [(&str, &str); 43] = [
     ("資料來源", "数据源"),
     ("詳細資料", "详细信息"),
     ("資料", "数据"),
@@ -67,6 +67,14 @@ const WORDS: [(&str, &str); 35] = [
     ("帳戶", "账户"),
     ("轉帳", "转账"),
     ("接著", "接着"),
+    ("位元組", "字节"),
+    ("陣列", "数组"),
+    ("布林值", "布尔值"),
+    ("字串", "字符串"),
+    ("物件", "对象"),
+    ("字元", "字符"),
+    ("運算子", "算子"),
+    ("參照", "引用"),
     // 筆 and 則 after a number are measure words (records, messages): "3 条记录", not
     // "3 笔记录".
     (" 筆", " 条"),
@@ -209,7 +217,7 @@ fn build() -> Strings {
             concurrency_capped(a), word_check_inherited(a), syntax_words(a),
             host_bad_param(a, b, c), mode_unavailable(a, b, c),
             step_past_end(a, b), ignored_step(a), ignored_open(a, b), ignored_sel(a),
-            ignored_panel(a),
+            ignored_panel(a), link_error(a), scenario_error(a),
         ],
         mode_name: |m| cached((ZH.mode_name)(m)),
         operator_kind: |k| cached((ZH.operator_kind)(k)),
@@ -284,6 +292,7 @@ mod tests {
         // The strings, and the theory texts the page fetches.
         let source = [
             include_str!("zh.rs"),
+            include_str!("zh_errors.rs"),
             super::super::theory::bundled(super::super::Lang::Zh),
         ]
         .concat();

@@ -13,6 +13,8 @@ mod hans;
 pub mod theory;
 #[cfg(feature = "zh")]
 mod zh;
+#[cfg(feature = "zh")]
+mod zh_errors;
 
 #[cfg(not(any(feature = "en", feature = "zh")))]
 compile_error!("build with at least one language: the feature `en`, `zh` or both");
@@ -23,6 +25,8 @@ use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::record::ItemKind;
 use crate::engine::view::Beat;
 use crate::engine::{ActionError, BarrierMode, OperatorKind, Simulation, TaskId};
+use crate::scenario::codec::LinkError;
+use crate::scenario::ScenarioError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -303,8 +307,12 @@ pub struct Strings {
     pub copy: &'static str,
     /// Embedded: the link to the same moment in the full playground.
     pub open_full: &'static str,
-    /// A link to a moment that could not be followed (why).
+    /// A link to a moment that could not be followed (why, from `link_error`).
     pub broken_link: fn(&str) -> String,
+    /// Why a link could not be followed, in words.
+    pub link_error: fn(&LinkError) -> String,
+    /// Why a scenario was refused, in words: in the editor, from a link or the host page.
+    pub scenario_error: fn(&ScenarioError) -> String,
     // The scenario editor and export
     pub editor_open: &'static str,
     pub editor_title: &'static str,
@@ -513,6 +521,8 @@ pub fn step_marker(n: u8) -> &'static str {
 pub enum Syntax<'a> {
     /// The text ends inside a string.
     EndInString,
+    /// A line break (or another control character) inside a string.
+    ControlInString,
     /// The text ends before the value does.
     EndEarly,
     /// Something else stands where this was expected (`` `,` or `}` ``, `` `:` ``, …).
@@ -529,6 +539,12 @@ pub enum Syntax<'a> {
     UnknownVariant(&'a str, &'a str),
     /// What was given, and what was expected.
     InvalidType(&'a str, &'a str),
+    /// A number that is not a whole number from 0 to the largest there is (as the text
+    /// spells it, and that largest).
+    OutOfRange(&'a str, u64),
+    /// A setting an operator kind does not have: the setting, the kind, the kind's own
+    /// settings (empty if it has none).
+    NotASetting(&'a str, &'a str, &'a str),
     Other(&'a str),
 }
 
@@ -547,6 +563,8 @@ impl<'a> Syntax<'a> {
         };
         if message == "EOF while parsing a string" {
             Syntax::EndInString
+        } else if message.starts_with("control character") {
+            Syntax::ControlInString
         } else if message.starts_with("EOF while parsing") {
             Syntax::EndEarly
         } else if message == "trailing characters" {
@@ -562,9 +580,28 @@ impl<'a> Syntax<'a> {
         } else if let Some((name, _)) = tick(message, "duplicate field `") {
             Syntax::Duplicate(name)
         } else if let Some((name, known)) = tick(message, "unknown field `") {
-            Syntax::UnknownField(name, known)
+            // The reader's own wording for a setting of another operator kind: "…`: a map
+            // operator has no settings" or "…: a source operator has `lines`, `interval`".
+            match known
+                .strip_prefix(": a ")
+                .and_then(|k| rsplit_at(k, " operator has "))
+            {
+                Some((kind, "no settings")) => Syntax::NotASetting(name, kind, ""),
+                Some((kind, own)) => Syntax::NotASetting(name, kind, own),
+                None => Syntax::UnknownField(name, known),
+            }
         } else if let Some((name, known)) = tick(message, "unknown variant `") {
             Syntax::UnknownVariant(name, known)
+        } else if let Some((value, wanted)) = message
+            .strip_prefix("invalid value: integer `")
+            .and_then(|rest| rsplit_at(rest, "`, expected "))
+        {
+            let max = if wanted == "u32" {
+                u64::from(u32::MAX)
+            } else {
+                u64::MAX
+            };
+            Syntax::OutOfRange(value, max)
         } else if let Some(rest) = message.strip_prefix("invalid type: ") {
             match rsplit_at(rest, ", expected ") {
                 Some((given, wanted)) => Syntax::InvalidType(given, wanted),

@@ -495,6 +495,35 @@ fn item_kind(k: &ItemKind) -> String {
     }
 }
 
+/// A JSON value's kind as the reader names it ("integer `5`", "a string", "struct Edge"),
+/// in Chinese; a value it quotes is kept.
+fn json_kind(what: &str) -> String {
+    let (kind, value) = what.split_once(' ').unwrap_or((what, ""));
+    let value = value.trim_matches('`');
+    let word = match kind {
+        "null" => return " null".into(),
+        "boolean" => "布林值",
+        "floating" => return format!("小數 {}", value.trim_start_matches("point `")),
+        "integer" => "整數",
+        "string" => "字串",
+        "sequence" => "陣列",
+        "map" | "struct" => "物件",
+        "u32" | "u64" => "非負整數",
+        "a" | "an" => match value {
+            "boolean" => "布林值",
+            "string" => "字串",
+            "sequence" => "陣列",
+            _ => "物件",
+        },
+        _ => return format!(" {what}"),
+    };
+    if value.is_empty() || matches!(kind, "a" | "an" | "struct") {
+        word.into()
+    } else {
+        format!("{word} {value}")
+    }
+}
+
 fn refused(e: &ActionError) -> String {
     match e {
         ActionError::CannotTrigger => "現在無法觸發檢查點：協調器不允許更多檢查點同時進行。".into(),
@@ -502,7 +531,7 @@ fn refused(e: &ActionError) -> String {
             "這個子任務必須先清空它的對齊緩衝（步驟 ④）：點擊該子任務。".into()
         }
         ActionError::ChannelEmpty(_) => "這條通道沒有可以遞送的項目。".into(),
-        other => format!("現在不可行：{other}。"),
+        other => format!("現在不可行：{}。", super::zh_errors::action_error(other)),
     }
 }
 
@@ -597,6 +626,8 @@ pub const STRINGS: Strings = Strings {
     copy: "複製",
     open_full: "在完整的遊樂場中開啟 ↗",
     broken_link: |why| format!("無法開啟這個連結（{why}）；改為從頭顯示這個情境。"),
+    link_error: super::zh_errors::link_error,
+    scenario_error: super::zh_errors::scenario_error,
     editor_open: "編輯",
     editor_title: "情境編輯器",
     editor_hint: "目前執行的情境，以 JSON 表示：作業圖、協調器的設定、種子與預定的失敗（欄位說明見 docs/scenario.md）。按「套用」後，編輯過的情境從第 0 步開始執行；在此之前目前的執行保持不變。",
@@ -763,6 +794,7 @@ pub const STRINGS: Strings = Strings {
     word_check_inherited: |n| format!("✕ {n} 個單詞計數不符，但割集一致：狀態裡早有先前恢復後被重複計算的單詞（至少一次會重放）。"),
     syntax_words: |m| match crate::i18n::Syntax::of(m) {
         crate::i18n::Syntax::EndInString => "文字在字串中途結束：缺少右引號 \"".into(),
+        crate::i18n::Syntax::ControlInString => "字串中有換行（可能缺少右引號 \"）".into(),
         crate::i18n::Syntax::EndEarly => "文字提前結束：缺少一個值，或右括號 } 或 ]".into(),
         crate::i18n::Syntax::Expected("`,` or `}`") => "這裡缺少逗號或右括號 }（或者前面少了一個引號）".into(),
         crate::i18n::Syntax::Expected("`,` or `]`") => "這裡缺少逗號或右括號 ]".into(),
@@ -778,7 +810,10 @@ pub const STRINGS: Strings = Strings {
         crate::i18n::Syntax::Duplicate(name) => format!("欄位「{name}」出現了兩次"),
         crate::i18n::Syntax::UnknownField(name, known) => format!("這裡沒有欄位「{name}」；可用的欄位是 {known}"),
         crate::i18n::Syntax::UnknownVariant(name, known) => format!("「{name}」不是 {known} 之一"),
-        crate::i18n::Syntax::InvalidType(given, wanted) => format!("這裡給的是 {given}，應該是 {wanted}"),
+        crate::i18n::Syntax::InvalidType(given, wanted) => format!("這裡給的是{}，應該是{}", json_kind(given), json_kind(wanted)),
+        crate::i18n::Syntax::OutOfRange(v, max) => format!("{v} 不是 0 到 {max} 之間的整數"),
+        crate::i18n::Syntax::NotASetting(name, kind, "") => format!("「{kind}」運算子沒有任何設定，不能有欄位「{name}」"),
+        crate::i18n::Syntax::NotASetting(name, kind, own) => format!("「{kind}」運算子沒有欄位「{name}」；它的欄位是 {own}"),
         crate::i18n::Syntax::Other(m) => m.to_string(),
     },
     rows_more: |n| format!("……還有 {n} 項"),

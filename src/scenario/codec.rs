@@ -7,7 +7,10 @@
 //! and stops at [`MAX_SCENARIO_BYTES`], so a truncated or hand-edited link is an error, never
 //! a panic or a runaway allocation.
 
+use std::fmt;
+
 use super::{Scenario, ScenarioError, MAX_SCENARIO_BYTES};
+use crate::engine::ActionError;
 
 const VERSION: u8 = 1;
 const MIN_MATCH: usize = 5;
@@ -23,12 +26,60 @@ pub fn encode(scenario: &Scenario) -> String {
     base64url(&compress(json.as_bytes()))
 }
 
+/// Why a link to a moment could not be followed: its scenario code (`scenario=`) or its
+/// choices (`choices=`). Typed, so that the page says it in its own language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    NotBase64,
+    NotUtf8,
+    /// The code ends before the scenario does.
+    CutShort,
+    UnknownVersion(u8),
+    MalformedCount,
+    TrailingBytes,
+    /// A back-reference to before the scenario's start, or past its size limit.
+    BadReference,
+    /// The code reads, but the scenario does not validate.
+    Scenario(ScenarioError),
+    /// A `choices` entry that is no choice, or out of step order (as the link spells it).
+    Choice(String),
+    /// A choice the engine refuses at its step (a link from another version, or edited).
+    ChoiceRefused {
+        step: u64,
+        error: ActionError,
+    },
+    /// A choice for a step the replay had already passed.
+    ChoicePassed(u64),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::NotBase64 => write!(f, "not URL-safe base64"),
+            LinkError::NotUtf8 => write!(f, "not UTF-8 text"),
+            LinkError::CutShort => write!(f, "the scenario in the link is cut short"),
+            LinkError::UnknownVersion(v) => write!(f, "unknown scenario code version {v}"),
+            LinkError::MalformedCount => write!(f, "a malformed count"),
+            LinkError::TrailingBytes => write!(f, "bytes after the end of the scenario"),
+            LinkError::BadReference => write!(f, "a reference outside the scenario"),
+            LinkError::Scenario(e) => e.fmt(f),
+            LinkError::Choice(entry) => write!(f, "choice {}", crate::text::Quoted(entry)),
+            LinkError::ChoiceRefused { step, error } => {
+                write!(f, "choice at step {step}: {error}")
+            }
+            LinkError::ChoicePassed(step) => write!(f, "choice at step {step}"),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
 /// The scenario a link's `scenario` value holds, validated as a pasted file would be.
-pub fn decode(text: &str) -> Result<Scenario, String> {
-    let bytes = unbase64url(text).ok_or("not URL-safe base64")?;
+pub fn decode(text: &str) -> Result<Scenario, LinkError> {
+    let bytes = unbase64url(text).ok_or(LinkError::NotBase64)?;
     let json = decompress(&bytes)?;
-    let json = String::from_utf8(json).map_err(|_| "not UTF-8 text".to_string())?;
-    Scenario::from_json(&json).map_err(|e: ScenarioError| e.to_string())
+    let json = String::from_utf8(json).map_err(|_| LinkError::NotUtf8)?;
+    Scenario::from_json(&json).map_err(LinkError::Scenario)
 }
 
 fn hash(b: &[u8]) -> usize {
@@ -96,13 +147,13 @@ pub fn compress(input: &[u8]) -> Vec<u8> {
     out
 }
 
-pub fn decompress(input: &[u8]) -> Result<Vec<u8>, String> {
-    let truncated = || "the scenario in the link is cut short".to_string();
+pub fn decompress(input: &[u8]) -> Result<Vec<u8>, LinkError> {
+    let truncated = || LinkError::CutShort;
     let (&version, mut rest) = input.split_first().ok_or_else(truncated)?;
     if version != VERSION {
-        return Err(format!("unknown scenario code version {version}"));
+        return Err(LinkError::UnknownVersion(version));
     }
-    let read = |rest: &mut &[u8]| -> Result<usize, String> {
+    let read = |rest: &mut &[u8]| -> Result<usize, LinkError> {
         let mut n = 0usize;
         for shift in (0..35).step_by(7) {
             let (&b, tail) = rest.split_first().ok_or_else(truncated)?;
@@ -112,7 +163,7 @@ pub fn decompress(input: &[u8]) -> Result<Vec<u8>, String> {
                 return Ok(n);
             }
         }
-        Err("a malformed count".into())
+        Err(LinkError::MalformedCount)
     };
     let mut out: Vec<u8> = Vec::new();
     loop {
@@ -127,12 +178,12 @@ pub fn decompress(input: &[u8]) -> Result<Vec<u8>, String> {
             return if rest.is_empty() {
                 Ok(out)
             } else {
-                Err("bytes after the end of the scenario".into())
+                Err(LinkError::TrailingBytes)
             };
         }
         let distance = read(&mut rest)?;
         if distance == 0 || distance > out.len() || out.len() + len > MAX_SCENARIO_BYTES {
-            return Err("a reference outside the scenario".into());
+            return Err(LinkError::BadReference);
         }
         let start = out.len() - distance;
         for k in 0..len {

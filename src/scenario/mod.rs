@@ -98,14 +98,14 @@ impl fmt::Display for ScenarioError {
             ScenarioError::UnknownFailedTask { task, known } => write!(
                 f,
                 "failures: there is no subtask named {} (subtasks: {})",
-                known.join(", "),
-                Quoted(task)
+                Quoted(task),
+                known.join(", ")
             ),
             ScenarioError::UnknownPreset(n) => write!(
                 f,
                 "there is no preset named {} (known: {})",
-                presets::NAMES.join(", "),
-                Quoted(n)
+                Quoted(n),
+                presets::NAMES.join(", ")
             ),
         }
     }

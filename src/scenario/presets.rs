@@ -36,6 +36,22 @@ pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
     }
 }
 
+/// A preset's title: the page's, in the language it is built in (English when built with
+/// both, as the CLI and the tests are). One text per preset, so a preset file and the page
+/// say the same.
+fn title(name: &str) -> String {
+    words(name).0.to_string()
+}
+
+/// A preset's lesson, as [`title`] (its mode's own lesson is the page's to choose).
+fn lesson(name: &str) -> String {
+    words(name).1.to_string()
+}
+
+fn words(name: &str) -> (&'static str, &'static str) {
+    (crate::i18n::Lang::built().strings().preset_text)(name).unwrap_or(("", ""))
+}
+
 pub fn all() -> Vec<Scenario> {
     NAMES.iter().filter_map(|n| by_name(n).ok()).collect()
 }
@@ -122,11 +138,8 @@ fn two_inputs(slow: u64, slow_capacity: u32, interval: u64, merge_time: u64) -> 
 pub fn alignment() -> Scenario {
     Scenario {
         name: "alignment".into(),
-        title: "Alignment: two inputs, one slow channel".into(),
-        lesson: "Barrier 1 reaches Merge from Src A first: input A blocks and its records wait \
-                 in the buffer until barrier 1 arrives from the slow Src B; then Merge \
-                 snapshots, forwards the barrier and drains the buffer."
-            .into(),
+        title: title("alignment"),
+        lesson: lesson("alignment"),
         graph: two_inputs(48, crate::engine::model::DEFAULT_CAPACITY, 8, 1),
         config: Config {
             checkpoint_interval: Some(120),
@@ -141,10 +154,8 @@ pub fn alignment() -> Scenario {
 pub fn wordcount() -> Scenario {
     Scenario {
         name: "wordcount".into(),
-        title: "Word count with parallelism 2".into(),
-        lesson: "A checkpoint's global state is the source offsets plus the per-key counts; \
-                 the counts equal the words of exactly the lines before the offsets."
-            .into(),
+        title: title("wordcount"),
+        lesson: lesson("wordcount"),
         // One sentence per 17 per source keeps Count and the single Sink below full load
         // (~0.8 records per time unit at the sink), so queues stay short and checkpoints quick.
         graph: wordcount_graph(2, 1, 17),
@@ -218,13 +229,8 @@ pub fn recovery() -> Scenario {
     graph.operators[2].processing_time = 3;
     Scenario {
         name: "recovery".into(),
-        title: "Failure and recovery".into(),
-        lesson: "Count#1 fails after checkpoint 2 has completed. Every task restores checkpoint \
-                 2, the sources rewind to the offsets it recorded and read those lines again, \
-                 and the job ends with the counts of a run without the failure. At-least-once \
-                 restores a snapshot that already holds some records the replay brings again: \
-                 those words are counted twice."
-            .into(),
+        title: title("recovery"),
+        lesson: lesson("recovery"),
         graph,
         config: Config {
             checkpoint_interval: Some(40),
@@ -243,11 +249,8 @@ pub fn recovery() -> Scenario {
 pub fn concurrent() -> Scenario {
     Scenario {
         name: "concurrent".into(),
-        title: "Concurrent checkpoints".into(),
-        lesson: "The pipeline takes three checkpoint intervals end to end: barriers 1, 2 and 3 \
-                 travel at the same time, in order, on the same channels, and each checkpoint \
-                 completes on its own."
-            .into(),
+        title: title("concurrent"),
+        lesson: lesson("concurrent"),
         graph: JobGraph {
             operators: vec![
                 source("Src", FRUIT_A, 6, 1),
@@ -282,11 +285,8 @@ pub fn concurrent() -> Scenario {
 pub fn backpressure() -> Scenario {
     Scenario {
         name: "backpressure".into(),
-        title: "Backpressure: aligned vs unaligned".into(),
-        lesson: "With a very slow input, aligned checkpoints block the fast input for a long \
-                 time and the buffer grows; at-least-once never blocks but may duplicate; \
-                 unaligned never blocks and puts the in-flight records into the snapshot."
-            .into(),
+        title: title("backpressure"),
+        lesson: lesson("backpressure"),
         // Src B's records take 160 to arrive; while Merge aligns, Src A's records fill their
         // channel's 24 slots and Src A is backpressured: throughput drops (the seed's point).
         graph: two_inputs(160, 64, 4, 1),
@@ -315,8 +315,8 @@ pub fn large() -> Scenario {
     let line_refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     Scenario {
         name: "large".into(),
-        title: "Large: 200 subtasks".into(),
-        lesson: "Nothing to learn here: the performance benchmark.".into(),
+        title: title("large"),
+        lesson: lesson("large"),
         graph: JobGraph {
             operators: vec![
                 source("Sentences", &line_refs, 16, p),
@@ -366,12 +366,8 @@ pub fn token() -> Scenario {
     };
     Scenario {
         name: "token".into(),
-        title: "Chandy-Lamport: one token, two processes".into(),
-        lesson: "p and q pass one token back and forth. A snapshot records each process's state \
-                 (s0 or s1) and the messages in flight on each channel; whoever initiates it and \
-                 whenever, it captures one of the four global states — and always exactly one \
-                 token."
-            .into(),
+        title: title("token"),
+        lesson: lesson("token"),
         graph: JobGraph {
             operators: vec![process("p", true), process("q", false)],
             edges: vec![
@@ -418,12 +414,8 @@ pub fn bank() -> Scenario {
     }
     Scenario {
         name: "bank".into(),
-        title: "Chandy-Lamport: a bank".into(),
-        lesson: "Three accounts send each other random transfers. Every snapshot's balances plus \
-                 the transfers it recorded in flight add up to $300, the money there is. Make a \
-                 channel non-FIFO and some snapshots lose or double money: Chandy-Lamport \
-                 assumes FIFO channels."
-            .into(),
+        title: title("bank"),
+        lesson: lesson("bank"),
         graph: JobGraph {
             operators: names.iter().map(|n| account(n)).collect(),
             edges,
@@ -446,13 +438,8 @@ pub fn bank() -> Scenario {
 pub fn iteration() -> Scenario {
     Scenario {
         name: "iteration".into(),
-        title: "Iteration: ABS for a cyclic graph".into(),
-        lesson: "Each word goes round Step's feedback loop three times before it leaves. Step \
-                 cannot wait for the barrier on its feedback edge (it would wait for itself): it \
-                 snapshots and forwards the barrier once the source delivered it, then logs the \
-                 records coming round the loop until the barrier comes back. The snapshot is the \
-                 states plus that log."
-            .into(),
+        title: title("iteration"),
+        lesson: lesson("iteration"),
         // Bounded: the job finishes once the last word has left the loop (then a final
         // checkpoint), so `abs-sim run --preset iteration --until-finished` gives its result.
         graph: iteration_graph(true),
@@ -504,5 +491,20 @@ pub fn iteration_graph(bounded: bool) -> JobGraph {
             edge("Step", "Step", Partitioning::Forward, 16),
             edge("Step", "Sink", Partitioning::Forward, 10),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_has_the_pages_title_and_lesson() {
+        for s in all() {
+            let (title, lesson) = words(&s.name);
+            assert!(!title.is_empty() && !lesson.is_empty(), "{}", s.name);
+            assert_eq!((s.title.as_str(), s.lesson.as_str()), (title, lesson));
+        }
+        assert_eq!(all().len(), NAMES.len());
     }
 }

@@ -221,13 +221,14 @@ pub fn initial_playback() -> Playback {
     // A whole scenario in the link wins over a preset; one that cannot be read gives a notice
     // and the preset.
     let mut notices = Vec::new();
+    let mut broken = None;
     let whole = q
         .scenario
         .as_deref()
         .and_then(|code| match crate::scenario::codec::decode(code) {
             Ok(whole) => Some(whole),
             Err(why) => {
-                notices.push(Notice::BrokenLink(why));
+                broken = Some(why);
                 None
             }
         });
@@ -238,6 +239,10 @@ pub fn initial_playback() -> Playback {
     // index.html loaded the build of the language the address asks for (it reads the
     // address as `resolve` does); were they ever to part, this build's own language.
     let lang = if lang.is_built() { lang } else { Lang::built() };
+    if let Some(why) = broken {
+        let why = (lang.strings().link_error)(&why);
+        notices.insert(0, Notice::BrokenLink(why));
+    }
     if let Some(seed) = &q.seed {
         match seed.parse::<u64>() {
             Ok(seed) => scenario.seed = seed,

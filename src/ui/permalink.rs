@@ -15,6 +15,7 @@ use super::run::Run;
 use super::vocab::{Ignored, Notice, Selection, Tab};
 use crate::engine::BarrierMode;
 use crate::i18n::Lang;
+use crate::scenario::codec::LinkError;
 use crate::scenario::{presets, Scenario};
 
 /// The longest run a link replays: a larger step (or one past the end of a run that ends)
@@ -52,7 +53,7 @@ impl Moment {
     /// the link unusable (the error says which): the moment is where they lead. A step that
     /// is not a number, or an `open` or `panel` that names nothing, is left out and listed in
     /// `ignored`.
-    pub fn parse(link: &LinkParams) -> Result<Moment, String> {
+    pub fn parse(link: &LinkParams) -> Result<Moment, LinkError> {
         let mut ignored = Vec::new();
         let step = match &link.step {
             None => 0,
@@ -242,10 +243,10 @@ pub fn encode_choices(log: &[Choice], upto: u64) -> String {
 }
 
 /// Reads a choices code; a malformed entry is an error naming it.
-pub fn decode_choices(text: &str) -> Result<Vec<(u64, Action)>, String> {
+pub fn decode_choices(text: &str) -> Result<Vec<(u64, Action)>, LinkError> {
     let mut out: Vec<(u64, Action)> = Vec::new();
     for entry in text.split('.').filter(|e| !e.is_empty()) {
-        let bad = || format!("choice {}", crate::text::Quoted(entry));
+        let bad = || LinkError::Choice(entry.to_string());
         let at = entry.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
         let step: u64 = entry[..at].parse().map_err(|_| bad())?;
         let letter = entry[at..].chars().next().ok_or_else(bad)?;
@@ -319,7 +320,7 @@ pub fn selection_by_name(phys: &Physical, name: &str) -> Option<Selection> {
 /// as far as the run goes — to its end, or [`MAX_LINK_STEP`] steps at most (the caller
 /// compares the position with the step asked for). A choice the engine refuses (a link from
 /// another version, or edited by hand) is an error.
-pub fn replay(run: &mut Run, step: u64, choices: &[(u64, Action)]) -> Result<(), String> {
+pub fn replay(run: &mut Run, step: u64, choices: &[(u64, Action)]) -> Result<(), LinkError> {
     let step = step.min(MAX_LINK_STEP);
     let mut next = choices.iter().peekable();
     while run.position() < step {
@@ -328,9 +329,9 @@ pub fn replay(run: &mut Run, step: u64, choices: &[(u64, Action)]) -> Result<(),
             Some(&&(s, a)) if s == at => {
                 next.next();
                 run.apply(a)
-                    .map_err(|e| format!("choice at step {s}: {e}"))?;
+                    .map_err(|error| LinkError::ChoiceRefused { step: s, error })?;
             }
-            Some(&&(s, _)) if s < at => return Err(format!("choice at step {s}")),
+            Some(&&(s, _)) if s < at => return Err(LinkError::ChoicePassed(s)),
             _ => {
                 if !run.forward() {
                     break;
@@ -417,6 +418,7 @@ pub fn encode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::ActionError;
     use crate::scenario::presets;
 
     #[test]
@@ -586,7 +588,10 @@ mod tests {
             "12d99999999999",
         ] {
             let err = decode_choices(bad).unwrap_err();
-            assert!(err.starts_with("choice"), "{bad}: {err}");
+            assert!(
+                matches!(&err, LinkError::Choice(entry) if bad.contains(entry.as_str())),
+                "{bad}: {err}"
+            );
         }
         assert_eq!(decode_choices("").unwrap(), vec![]);
     }
@@ -624,7 +629,14 @@ mod tests {
         // A choice the engine refuses is an error, not a different moment.
         let mut other = Run::new(presets::recovery()).unwrap();
         let err = replay(&mut other, 10, &[(3, Action::Restart)]).unwrap_err();
-        assert!(err.contains("step 3"), "{err}");
+        assert_eq!(
+            err,
+            LinkError::ChoiceRefused {
+                step: 3,
+                error: ActionError::NotRestarting
+            }
+        );
+        assert!(err.to_string().contains("step 3"), "{err}");
     }
 
     #[test]

@@ -17,6 +17,7 @@ use super::run::Run;
 pub use super::vocab::{Ignored, Notice, Selection, Tab};
 use crate::engine::{Action, ActionError, BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::Lang;
+use crate::scenario::codec::LinkError;
 use crate::scenario::{presets, Scenario};
 
 /// Speeds are powers of two from 0.25× to 8×; the slider moves the exponent.
@@ -198,7 +199,10 @@ impl Playback {
             HostMessage::LoadScenario { json, mode, seed } => {
                 let scenario = match Scenario::from_json(&json) {
                     Ok(s) => s,
-                    Err(e) => return self.host_refuse(Notice::BadScenario(e.to_string())),
+                    Err(e) => {
+                        let why = (self.lang.strings().scenario_error)(&e);
+                        return self.host_refuse(Notice::BadScenario(why));
+                    }
                 };
                 let mut notices = Vec::new();
                 let (mut scenario, _, _) =
@@ -239,7 +243,7 @@ impl Playback {
     /// A step past the run's end shows its last step; a part that names nothing is left out;
     /// each with a notice that says so. Choices that cannot be followed give a notice and the
     /// scenario from its start — never a blank page.
-    pub fn follow(&mut self, moment: Result<Moment, String>) {
+    pub fn follow(&mut self, moment: Result<Moment, LinkError>) {
         let result = moment.and_then(|m| {
             let mut run = self.run.0.borrow_mut();
             super::permalink::replay(&mut run, m.step, &m.choices)?;
@@ -251,6 +255,7 @@ impl Playback {
             Err(why) => {
                 let scenario = self.run.0.borrow().scenario.clone();
                 self.restart(&scenario);
+                let why = (self.lang.strings().link_error)(&why);
                 self.notices.push(Notice::BrokenLink(why));
                 return;
             }

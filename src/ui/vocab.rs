@@ -38,9 +38,11 @@ pub enum Notice {
     },
     Refused(ActionError),
     Ended,
-    /// A link to a moment could not be followed (why); the scenario shows from its start.
+    /// A link to a moment could not be followed (why, worded in the page's language when
+    /// it happened: the errors themselves need not be kept); the scenario shows from its
+    /// start.
     BrokenLink(String),
-    /// A scenario from a link or the host page could not be loaded (why).
+    /// A scenario from the host page could not be loaded (why, worded as for `BrokenLink`).
     BadScenario(String),
     /// The host page's `abs:load` named something that does not exist (`used` is shown).
     HostBadParam {

@@ -34,7 +34,7 @@ pub fn error_text(s: &Strings, text: &str, e: &ScenarioError) -> String {
             let words = (s.syntax_words)(message);
             (s.editor_syntax)(*line, *column, &field_at(text, *line, *column), &words)
         }
-        other => (s.editor_invalid)(&other.to_string()),
+        other => (s.editor_invalid)(&(s.scenario_error)(other)),
     }
 }
 
@@ -139,7 +139,7 @@ pub fn editor(p: &EditorProps) -> Html {
         let (text, error) = (text.clone(), error.clone());
         Callback::from(move |e: Event| {
             #[cfg(target_arch = "wasm32")]
-            read_file(&e, text.clone(), error.clone());
+            read_file(s, &e, text.clone(), error.clone());
             #[cfg(not(target_arch = "wasm32"))]
             let _ = (&e, &text, &error);
         })
@@ -195,7 +195,12 @@ pub fn editor(p: &EditorProps) -> Html {
 
 /// Reads the chosen file into the editor (not applied: the user looks at it first).
 #[cfg(target_arch = "wasm32")]
-fn read_file(e: &Event, text: UseStateHandle<String>, error: UseStateHandle<Option<String>>) {
+fn read_file(
+    s: &'static Strings,
+    e: &Event,
+    text: UseStateHandle<String>,
+    error: UseStateHandle<Option<String>>,
+) {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
@@ -205,9 +210,8 @@ fn read_file(e: &Event, text: UseStateHandle<String>, error: UseStateHandle<Opti
         return;
     };
     if file.size() > crate::scenario::MAX_SCENARIO_BYTES as f64 {
-        error.set(Some(
-            crate::scenario::ScenarioError::TooLarge(file.size() as usize).to_string(),
-        ));
+        let too_large = ScenarioError::TooLarge(file.size() as usize);
+        error.set(Some((s.editor_invalid)(&(s.scenario_error)(&too_large))));
         return;
     }
     let Ok(reader) = web_sys::FileReader::new() else {
