@@ -1,0 +1,686 @@
+//! Importing what a Flink cluster says about a job (issue 23 §3): a REST plan becomes a
+//! scenario that runs, REST checkpoint statistics and the export bundle a checkpoint history,
+//! a run's checkpoints the same history; bad JSON a precise error. The fixtures in
+//! `tests/flink/` are written by hand from the REST API's documented field names.
+#![cfg(not(target_arch = "wasm32"))]
+
+use abs_playground::engine::view::checkpoint_figures;
+use abs_playground::engine::{BarrierMode, OperatorKind, Partitioning, Simulation};
+use abs_playground::scenario::flink::{
+    import_flink_json, plan::MAX_PLAN_NODES, CheckpointHistory, FlinkImport, HistoryCheckpoint,
+    HistorySource, HistoryStatus, Phase, PlanImport, SubtaskTiming, MAX_IMPORT_BYTES,
+};
+use abs_playground::scenario::{presets, Scenario};
+use serde_json::{json, Value};
+
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/flink/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn fixture_value(name: &str) -> Value {
+    serde_json::from_str(&fixture(name)).unwrap()
+}
+
+fn plan(text: &str) -> PlanImport {
+    match import_flink_json(text) {
+        Ok(FlinkImport::Plan(p)) => p,
+        other => panic!("expected a plan, got {other:?}"),
+    }
+}
+
+fn history(text: &str) -> CheckpointHistory {
+    match import_flink_json(text) {
+        Ok(FlinkImport::History(h)) => h,
+        other => panic!("expected a history, got {other:?}"),
+    }
+}
+
+fn error(text: &str) -> String {
+    match import_flink_json(text) {
+        Err(e) => e.to_string(),
+        Ok(other) => panic!("expected an error, got {other:?}"),
+    }
+}
+
+/// `(from, to, partitioning)` of every edge.
+fn edges(s: &Scenario) -> Vec<(&str, &str, Partitioning)> {
+    s.graph
+        .edges
+        .iter()
+        .map(|e| (e.from.as_str(), e.to.as_str(), e.partitioning))
+        .collect()
+}
+
+fn notices(p: &PlanImport) -> Vec<String> {
+    p.notices.iter().map(|n| n.to_string()).collect()
+}
+
+fn source_interval(s: &Scenario) -> u64 {
+    s.graph
+        .operators
+        .iter()
+        .find_map(|o| match o.kind {
+            OperatorKind::Source { interval, .. } => Some(interval),
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// Runs `scenario` in `mode` for `steps` steps; the ids of its completed checkpoints, each
+/// checked consistent in the exactly-once modes.
+fn completed_checkpoints(scenario: &Scenario, mode: BarrierMode, steps: u32) -> Vec<u64> {
+    let mut sim = scenario.with_mode(mode).simulation().unwrap();
+    let mut done = Vec::new();
+    for _ in 0..steps {
+        if sim.step().is_none() {
+            break;
+        }
+        for e in sim.last_events() {
+            if let abs_playground::engine::Event::CheckpointCompleted { checkpoint, .. } = e {
+                let g = sim.coordinator().global_state(*checkpoint).unwrap();
+                // At-least-once may count a record twice; the other modes may not.
+                assert!(
+                    g.verdict.ok() || mode.may_slip(),
+                    "{mode:?}: checkpoint {checkpoint} inconsistent"
+                );
+                done.push(*checkpoint);
+            }
+        }
+    }
+    done
+}
+
+#[test]
+fn a_flink_1_15_plan_keeps_its_shape_and_says_what_it_guessed() {
+    let p = plan(&fixture("plan-1.15.json"));
+    let s = &p.scenario;
+    let ops: Vec<(&str, &str, u32)> = s
+        .graph
+        .operators
+        .iter()
+        .map(|o| (o.name.as_str(), o.kind.label(), o.parallelism))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("Source: Sentences → Flat Map", "source", 2),
+            ("Filter", "filter", 4),
+            ("Keyed Aggregation", "count", 4),
+            ("Sink: Print to Std. Out", "sink", 1),
+        ]
+    );
+    assert_eq!(
+        edges(s),
+        [
+            (
+                "Source: Sentences → Flat Map",
+                "Filter",
+                Partitioning::Rebalance
+            ),
+            ("Filter", "Keyed Aggregation", Partitioning::Hash),
+            (
+                "Keyed Aggregation",
+                "Sink: Print to Std. Out",
+                Partitioning::Rebalance
+            ),
+        ]
+    );
+    assert_eq!(s.title, "Streaming WordCount");
+    assert_eq!(
+        p.vertices[2],
+        (
+            "90bea66de1c231edf33913ecd54406c1".to_string(),
+            "Keyed Aggregation".to_string()
+        )
+    );
+    let interval = source_interval(s);
+    assert_eq!(
+        notices(&p),
+        [
+            format!(
+                "a plan has no rates, latencies or keys: each source subtask reads one of 8 \
+                 sample lines every {interval} ms, every channel takes 10 ms, records are keyed \
+                 by word, and checkpoints are aligned, every 100 ms"
+            ),
+            "\"Source: Sentences → Flat Map\" chains 2 operators (\"Source: Sentences\", \
+             \"Flat Map\"): one task in flink, one operator here"
+                .to_string(),
+            "\"Filter\" runs as a filter (keeping words of 2 letters or more), guessed from \
+             \"Filter\""
+                .to_string(),
+            "\"Keyed Aggregation\" runs as a count, guessed from \"Keyed Aggregation\"".to_string(),
+        ]
+    );
+    // Everything the 4 count subtasks emit goes to one sink subtask: the sources slow down
+    // until it is busy at most half the time (2 sources × 11 words a line / interval ≤ ½).
+    assert!(2 * 11 * 2 <= interval, "{interval}");
+}
+
+#[test]
+fn a_flink_2_plan_caps_parallelism_and_approximates_what_the_model_lacks() {
+    let p = plan(&fixture("plan-2.x.json"));
+    let s = &p.scenario;
+    let ops: Vec<(&str, &OperatorKind, u32)> = s
+        .graph
+        .operators
+        .iter()
+        .map(|o| (o.name.as_str(), &o.kind, o.parallelism))
+        .collect();
+    assert_eq!(ops[0].0, "TableSourceScan");
+    assert!(ops[0].1.is_source() && ops[1].1.is_source());
+    assert_eq!(ops[1].0, "Source: Orders");
+    assert_eq!((ops[2].0, ops[2].1), ("Map", &OperatorKind::Map));
+    assert_eq!(
+        (ops[3].0, ops[3].1, ops[3].2),
+        ("Join → Calc", &OperatorKind::Count, 32)
+    );
+    assert_eq!(
+        (ops[4].0, ops[4].1),
+        (
+            "Sink: Writer → Sink: Committer",
+            &OperatorKind::Sink {
+                transactional: true
+            }
+        )
+    );
+    assert_eq!(
+        edges(s),
+        [
+            ("TableSourceScan", "Map", Partitioning::Forward),
+            ("Map", "Join → Calc", Partitioning::Hash),
+            ("Source: Orders", "Join → Calc", Partitioning::Hash),
+            (
+                "Join → Calc",
+                "Sink: Writer → Sink: Committer",
+                Partitioning::Rebalance
+            ),
+        ]
+    );
+    let all = notices(&p);
+    assert_eq!(
+        all[1..],
+        [
+            "\"Join → Calc\" has parallelism 128 in flink; it runs with 32 subtasks here",
+            "\"Map\" runs as a map: nothing in its description says more, so it passes records on",
+            "\"Join → Calc\" chains 2 operators (\"Join\", \"Calc\"): one task in flink, one \
+             operator here",
+            "\"Join → Calc\" runs as a count, guessed from \"Join\"",
+            "\"Sink: Writer → Sink: Committer\" chains 2 operators (\"Sink: Writer\", \
+             \"Sink: Committer\"): one task in flink, one operator here",
+            "\"Sink: Writer → Sink: Committer\" runs as a sink, guessed from \"Sink: Committer\"",
+            "edge \"Join → Calc\" → \"Sink: Writer → Sink: Committer\": ship strategy \
+             \"RESCALE\" runs as rebalance",
+        ]
+    );
+    assert!(all[0].starts_with("a plan has no rates"), "{}", all[0]);
+}
+
+#[test]
+fn imported_plans_run_with_checkpoints_completing_in_every_abs_mode() {
+    for name in ["plan-1.15.json", "plan-2.x.json", "bundle-2.x.json"] {
+        let scenario = match import_flink_json(&fixture(name)).unwrap() {
+            FlinkImport::Plan(p) => p.scenario,
+            FlinkImport::Bundle(b) => b.plan.unwrap().scenario,
+            other => panic!("{name}: {other:?}"),
+        };
+        // What the editor would show reads back the same: the import is an ordinary scenario.
+        assert_eq!(Scenario::from_json(&scenario.to_json()).unwrap(), scenario);
+        for mode in [
+            BarrierMode::Aligned,
+            BarrierMode::Unaligned,
+            BarrierMode::AtLeastOnce,
+        ] {
+            let done = completed_checkpoints(&scenario, mode, 20_000);
+            assert!(done.len() >= 5, "{name} {mode:?}: {done:?}");
+        }
+    }
+}
+
+#[test]
+fn a_1_15_checkpoint_list_reads_as_a_history_oldest_first() {
+    let h = history(&fixture("checkpoints-1.15.json"));
+    assert_eq!(h.source, HistorySource::Flink { version: None });
+    let base = HistoryCheckpoint {
+        id: 1,
+        status: HistoryStatus::Completed,
+        savepoint: false,
+        trigger_ms: 1_700_000_000_000,
+        duration_ms: 412,
+        checkpointed_size: 4096,
+        persisted_bytes: 0,
+        processed_bytes: 2048,
+        unaligned: false,
+        acknowledged: 11,
+        subtask_count: 11,
+        failure: None,
+        subtasks: Vec::new(),
+    };
+    assert_eq!(
+        h.checkpoints,
+        [
+            base.clone(),
+            HistoryCheckpoint {
+                id: 2,
+                status: HistoryStatus::Failed,
+                trigger_ms: 1_700_000_030_000,
+                duration_ms: 600_000,
+                checkpointed_size: 1024,
+                processed_bytes: 512,
+                acknowledged: 7,
+                failure: Some("Checkpoint expired before completing.".into()),
+                ..base.clone()
+            },
+            HistoryCheckpoint {
+                id: 3,
+                status: HistoryStatus::InProgress,
+                trigger_ms: 1_700_000_060_000,
+                duration_ms: 35,
+                checkpointed_size: 0,
+                processed_bytes: 0,
+                acknowledged: 0,
+                ..base
+            },
+        ]
+    );
+}
+
+#[test]
+fn before_1_15_the_checkpointed_size_was_called_state_size() {
+    let mut v = fixture_value("checkpoints-1.15.json");
+    for c in v["history"].as_array_mut().unwrap() {
+        c.as_object_mut().unwrap().remove("checkpointed_size");
+    }
+    let h = history(&v.to_string());
+    assert_eq!(h.checkpoints[0].checkpointed_size, 9000);
+    assert_eq!(h.checkpoints[1].checkpointed_size, 2048);
+}
+
+#[test]
+fn a_2_x_checkpoint_list_says_unaligned_and_savepoint_by_its_type() {
+    let h = history(&fixture("checkpoints-2.x.json"));
+    let c: Vec<(u64, bool, bool, u64, u64)> = h
+        .checkpoints
+        .iter()
+        .map(|c| {
+            (
+                c.id,
+                c.savepoint,
+                c.unaligned,
+                c.persisted_bytes,
+                c.checkpointed_size,
+            )
+        })
+        .collect();
+    assert_eq!(
+        c,
+        [(7, true, false, 0, 3072), (8, false, true, 49152, 52224)]
+    );
+}
+
+/// A subtask's timing from `[start delay, alignment, sync, async, ack, checkpointed size,
+/// persisted bytes]`.
+fn timing(task: &str, index: u32, numbers: [u64; 7], unaligned: bool) -> SubtaskTiming {
+    let [start_delay_ms, alignment_ms, sync_ms, async_ms, ack_ms, checkpointed_size, persisted_bytes] =
+        numbers;
+    SubtaskTiming {
+        task: task.into(),
+        index,
+        acknowledged: true,
+        start_delay_ms,
+        alignment_ms,
+        sync_ms,
+        async_ms,
+        ack_ms,
+        checkpointed_size,
+        persisted_bytes,
+        unaligned,
+    }
+}
+
+#[test]
+fn a_bundle_joins_plan_history_and_final_counts() {
+    let Ok(FlinkImport::Bundle(b)) = import_flink_json(&fixture("bundle-2.x.json")) else {
+        panic!("expected a bundle");
+    };
+    assert_eq!(
+        b.history.source,
+        HistorySource::Flink {
+            version: Some("2.1.0".into())
+        }
+    );
+    let plan = b.plan.unwrap();
+    let names: Vec<&str> = plan
+        .scenario
+        .graph
+        .operators
+        .iter()
+        .map(|o| o.name.as_str())
+        .collect();
+    let (src, keyed) = (
+        "Source: Lines → Flat Map",
+        "Keyed Aggregation → Sink: Print to Std. Out",
+    );
+    assert_eq!(names, [src, keyed]);
+    assert!(notices(&plan).contains(
+        &"\"Keyed Aggregation → Sink: Print to Std. Out\" runs as a count, guessed from \
+          \"Keyed Aggregation\"; its chained \"Sink: Print to Std. Out\" is not simulated: the \
+          counts are the job's result"
+            .to_string()
+    ));
+    assert_eq!(
+        b.final_counts.unwrap(),
+        [
+            ("a".into(), 12),
+            ("barrier".into(), 40),
+            ("the".into(), 120)
+        ]
+    );
+    let [one, two] = &b.history.checkpoints[..] else {
+        panic!("{:?}", b.history.checkpoints)
+    };
+    // Checkpoint 1's subtasks come from its /details, checkpoint 2's from the bundle's
+    // `subtasks`: by vertex in plan order, then by index, named as the scenario's operators.
+    assert_eq!(
+        one.subtasks,
+        [
+            timing(src, 0, [2, 0, 1, 4, 12, 64, 0], false),
+            timing(src, 1, [3, 0, 1, 4, 15, 64, 0], false),
+            timing(keyed, 0, [10, 25, 2, 20, 60, 900, 0], false),
+            timing(keyed, 1, [11, 24, 2, 19, 58, 900, 0], false),
+        ]
+    );
+    assert!(!one.unaligned && two.unaligned);
+    assert_eq!(
+        two.subtasks,
+        [
+            timing(keyed, 0, [4, 0, 1, 55, 70, 6936, 6144], true),
+            timing(keyed, 1, [5, 0, 1, 52, 66, 6936, 6144], true),
+        ]
+    );
+    // Bars on one axis from the trigger: start delay, alignment, sync, async, to the ack.
+    assert_eq!(
+        one.subtasks[2].spans(),
+        [
+            (Phase::StartDelay, 0, 10),
+            (Phase::Alignment, 10, 35),
+            (Phase::Sync, 35, 37),
+            (Phase::Async, 37, 57),
+        ]
+    );
+}
+
+#[test]
+fn details_may_come_as_a_list_and_subtasks_as_pending() {
+    let mut v = fixture_value("bundle-2.x.json");
+    let details = v["checkpoints"]["details"]["1"].take();
+    v["checkpoints"]["details"] = json!([details.clone()]);
+    let vid = "20ba6b65f97481d5570070de90e4e791";
+    v["checkpoints"]["details"][0]["tasks"][vid]["subtasks"][1] =
+        json!({"index": 1, "status": "pending_or_failed"});
+    let Ok(FlinkImport::Bundle(b)) = import_flink_json(&v.to_string()) else {
+        panic!("expected a bundle");
+    };
+    let last = b.history.checkpoints[0].subtasks.last().unwrap().clone();
+    assert_eq!(
+        last,
+        SubtaskTiming {
+            acknowledged: false,
+            ..timing(
+                "Keyed Aggregation → Sink: Print to Std. Out",
+                1,
+                [0; 7],
+                false
+            )
+        }
+    );
+    // One checkpoint's /details pasted alone: a history of one, vertices named by their ids.
+    let h = history(&details.to_string());
+    let tasks: Vec<(&str, u32)> = h.checkpoints[0]
+        .subtasks
+        .iter()
+        .map(|s| (s.task.as_str(), s.index))
+        .collect();
+    assert_eq!(
+        tasks,
+        [
+            ("Vertex 20ba6b65", 0),
+            ("Vertex 20ba6b65", 1),
+            ("Vertex bc764cd8", 0),
+            ("Vertex bc764cd8", 1)
+        ]
+    );
+}
+
+#[test]
+fn a_run_reads_as_the_same_history_with_the_inspectors_figures() {
+    let scenario = presets::by_name("backpressure").unwrap();
+    for mode in [BarrierMode::Aligned, BarrierMode::Unaligned] {
+        let mut sim: Simulation = scenario.with_mode(mode).simulation().unwrap();
+        for _ in 0..6_000 {
+            sim.step();
+        }
+        let h = CheckpointHistory::from_simulation(&sim);
+        assert_eq!(h.source, HistorySource::Simulation);
+        assert_eq!(h.checkpoints.len(), sim.coordinator().checkpoints().len());
+        let completed: Vec<&HistoryCheckpoint> = h
+            .checkpoints
+            .iter()
+            .filter(|c| c.status == HistoryStatus::Completed && !c.subtasks.is_empty())
+            .collect();
+        assert!(completed.len() >= 3, "{mode:?}: {}", completed.len());
+        for c in &completed {
+            let g = sim.coordinator().global_state(c.id).unwrap();
+            let f = checkpoint_figures(g);
+            assert_eq!(
+                (c.duration_ms, c.checkpointed_size, c.persisted_bytes),
+                (f.end_to_end, f.checkpointed_size, f.persisted_bytes),
+                "{mode:?} checkpoint {}",
+                c.id
+            );
+            assert_eq!(c.subtasks.len(), sim.physical().tasks.len());
+            assert_eq!(c.unaligned, mode == BarrierMode::Unaligned);
+            for s in &c.subtasks {
+                assert!(
+                    s.ack_ms <= c.duration_ms && s.start_delay_ms <= s.ack_ms,
+                    "{s:?}"
+                );
+            }
+        }
+        let persisted: u64 = completed.iter().map(|c| c.persisted_bytes).sum();
+        let aligned: u64 = completed
+            .iter()
+            .flat_map(|c| &c.subtasks)
+            .map(|s| s.alignment_ms)
+            .sum();
+        match mode {
+            // Backpressure: unaligned barriers overtake full channels, which are persisted.
+            BarrierMode::Unaligned => assert!(persisted > 0 && aligned == 0),
+            _ => assert!(persisted == 0 && aligned > 0, "{persisted} {aligned}"),
+        }
+    }
+}
+
+/// A plan of `n` nodes in a line.
+fn line_plan(n: usize) -> Value {
+    let nodes: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut node =
+                json!({"id": format!("v{i}"), "parallelism": 1, "description": format!("Op {i}")});
+            if i > 0 {
+                node["inputs"] =
+                    json!([{"num": 0, "id": format!("v{}", i - 1), "ship_strategy": "FORWARD"}]);
+            }
+            node
+        })
+        .collect();
+    json!({"jid": "j", "name": "line", "nodes": nodes})
+}
+
+#[test]
+fn bad_or_unknown_json_gives_a_precise_error() {
+    let plan15 = fixture_value("plan-1.15.json");
+    let cps = fixture_value("checkpoints-1.15.json");
+    let bundle = fixture_value("bundle-2.x.json");
+    let edit = |base: &Value, f: &dyn Fn(&mut Value)| {
+        let mut v = base.clone();
+        f(&mut v);
+        v.to_string()
+    };
+    let vid = "20ba6b65f97481d5570070de90e4e791";
+    let cases: Vec<(String, String)> =
+        vec![
+        ("".into(), "this is not JSON (line 1, column 1): EOF while parsing a value".into()),
+        (
+            "{\"history\": [}".into(),
+            "this is not JSON (line 1, column 14): expected value".into(),
+        ),
+        (
+            "[1, 2]".into(),
+            "this JSON is an array, not an object: expected a flink job plan, a checkpoint \
+             history or an export bundle"
+                .into(),
+        ),
+        (
+            "{\"jobs\": [], \"foo\": 1}".into(),
+            "this JSON has neither `nodes` (a plan) nor `history` (a checkpoint list) nor \
+             `flink_version` (an export bundle); its fields are `jobs`, `foo`"
+                .into(),
+        ),
+        (
+            "{}".into(),
+            "this JSON has neither `nodes` (a plan) nor `history` (a checkpoint list) nor \
+             `flink_version` (an export bundle); it is an empty object"
+                .into(),
+        ),
+        (
+            edit(&cps, &|v| v["history"][2]["status"] = json!(3)),
+            "history[2].status: expected a string, found the number 3".into(),
+        ),
+        (
+            edit(&cps, &|v| v["history"][0]["status"] = json!("DONE")),
+            "history[0].status: unknown checkpoint status \"DONE\"; expected COMPLETED, FAILED \
+             or IN_PROGRESS"
+                .into(),
+        ),
+        (
+            edit(&cps, &|v| {
+                v["history"][1].as_object_mut().unwrap().remove("id");
+            }),
+            "history[1]: missing field `id`".into(),
+        ),
+        (
+            edit(&cps, &|v| v["history"][0]["trigger_timestamp"] = json!(1.5)),
+            "history[0].trigger_timestamp: expected a whole number, found the number 1.5".into(),
+        ),
+        (
+            edit(&cps, &|v| v["history"] = json!({})),
+            "history: expected an array, found an object".into(),
+        ),
+        (
+            json!({"nodes": []}).to_string(),
+            "nodes: the plan has no nodes".into(),
+        ),
+        (
+            line_plan(MAX_PLAN_NODES + 1).to_string(),
+            "nodes: 65 nodes; at most 64 are imported".into(),
+        ),
+        (
+            edit(&plan15, &|v| v["plan"]["nodes"][1]["parallelism"] = json!(0)),
+            "plan.nodes[1].parallelism: 0 is not in 1 to 32768".into(),
+        ),
+        (
+            edit(&plan15, &|v| v["plan"]["nodes"][1]["parallelism"] = json!(-1)),
+            "plan.nodes[1].parallelism: expected a whole number ≥ 0, found the number -1".into(),
+        ),
+        (
+            edit(&plan15, &|v| v["plan"]["nodes"][1]["parallelism"] = json!("4")),
+            "plan.nodes[1].parallelism: expected a whole number, found the string \"4\"".into(),
+        ),
+        (
+            edit(&plan15, &|v| v["plan"]["nodes"][2]["inputs"][0]["id"] = json!("nope")),
+            "plan.nodes[2].inputs[0].id: no node of the plan has id \"nope\"".into(),
+        ),
+        (
+            edit(&plan15, &|v| v["plan"]["nodes"][3]["id"] = v["plan"]["nodes"][0]["id"].clone()),
+            "plan.nodes[3].id: a second node with id \"cbc357ccb763df2852fee8c4fc7d55f2\"".into(),
+        ),
+        (
+            edit(&plan15, &|v| {
+                let keyed = v["plan"]["nodes"][2]["id"].clone();
+                v["plan"]["nodes"][1]["inputs"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"num": 1, "id": keyed, "ship_strategy": "HASH"}));
+            }),
+            "the plan has a cycle (\"Keyed Aggregation\" → \"Filter\" → \"Keyed Aggregation\"); \
+             cyclic jobs are not imported"
+                .into(),
+        ),
+        (
+            edit(&plan15, &|v| v["plan"]["nodes"][0]["description"] = json!("IterationSource-5")),
+            "plan.nodes[0]: \"IterationSource-5\" is part of an iteration; iterations are not \
+             imported"
+                .into(),
+        ),
+        (
+            json!({"flink_version": "2.1.0"}).to_string(),
+            "the document: missing field `checkpoints`".into(),
+        ),
+        (
+            edit(&bundle, &|v| v["final"]["counts"]["the"] = json!("3")),
+            "final.counts.the: expected a whole number, found the string \"3\"".into(),
+        ),
+        (
+            edit(&bundle, &|v| v["checkpoints"]["details"] = json!(3)),
+            "checkpoints.details: expected an array or an object, found the number 3".into(),
+        ),
+        (
+            edit(&bundle, &|v| {
+                v["checkpoints"]["details"]["1"]["tasks"][vid]["subtasks"][0]["alignment"] =
+                    json!(4)
+            }),
+            format!(
+                "checkpoints.details.1.tasks.{vid}.subtasks[0].alignment: expected an object, \
+                 found the number 4"
+            ),
+        ),
+        (
+            edit(&bundle, &|v| v["plan"]["plan"]["nodes"] = json!("none")),
+            "plan.plan.nodes: expected an array, found the string \"none\"".into(),
+        ),
+    ];
+    for (text, expected) in &cases {
+        assert_eq!(&error(text), expected, "{text}");
+    }
+    let huge = " ".repeat(MAX_IMPORT_BYTES + 1);
+    assert_eq!(
+        error(&huge),
+        format!(
+            "the text is {} bytes; at most {MAX_IMPORT_BYTES} are imported",
+            MAX_IMPORT_BYTES + 1
+        )
+    );
+}
+
+#[test]
+fn no_prefix_of_a_fixture_panics() {
+    for name in [
+        "plan-1.15.json",
+        "plan-2.x.json",
+        "checkpoints-1.15.json",
+        "checkpoints-2.x.json",
+        "bundle-2.x.json",
+    ] {
+        let text = fixture(name);
+        // Cut before the closing brace: what follows it is white space.
+        let whole = text.trim_end().len();
+        for cut in (0..whole).filter(|&i| text.is_char_boundary(i)) {
+            assert!(
+                import_flink_json(&text[..cut]).is_err(),
+                "{name} cut at {cut}"
+            );
+        }
+        assert!(import_flink_json(&text).is_ok(), "{name}");
+    }
+}
