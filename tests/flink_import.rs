@@ -217,6 +217,56 @@ fn a_flink_2_plan_caps_parallelism_and_approximates_what_the_model_lacks() {
 }
 
 #[test]
+fn an_execution_plan_reads_as_the_rest_plan_does() {
+    // `env.getExecutionPlan()`: numeric ids, `contents`, `predecessors`, one node per
+    // operator (not chained); listed here with a consumer before its input.
+    let text = json!({"nodes": [
+        {"id": 4, "type": "Keyed Aggregation", "pact": "Operator", "contents": "Keyed Aggregation",
+         "parallelism": 3, "predecessors": [{"id": 2, "ship_strategy": "HASH", "side": "second"}]},
+        {"id": 1, "type": "Source: Custom Source", "pact": "Data Source",
+         "contents": "Source: Custom Source", "parallelism": 1},
+        {"id": 2, "type": "Flat Map", "pact": "Operator", "contents": "Flat Map", "parallelism": 1,
+         "predecessors": [{"id": 1, "ship_strategy": "FORWARD", "side": "second"}]},
+        {"id": 5, "type": "Sink: Print to Std. Out", "pact": "Data Sink",
+         "contents": "Sink: Print to Std. Out", "parallelism": 3,
+         "predecessors": [{"id": 4, "ship_strategy": "FORWARD", "side": "second"}]}
+    ]})
+    .to_string();
+    let p = plan(&text);
+    let kinds: Vec<(&str, &str)> = p
+        .scenario
+        .graph
+        .operators
+        .iter()
+        .map(|o| (o.name.as_str(), o.kind.label()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("Keyed Aggregation", "count"),
+            ("Source: Custom Source", "source"),
+            ("Flat Map", "split"),
+            ("Sink: Print to Std. Out", "sink"),
+        ]
+    );
+    assert_eq!(
+        edges(&p.scenario),
+        [
+            ("Flat Map", "Keyed Aggregation", Partitioning::Hash),
+            ("Source: Custom Source", "Flat Map", Partitioning::Forward),
+            (
+                "Keyed Aggregation",
+                "Sink: Print to Std. Out",
+                Partitioning::Forward
+            ),
+        ]
+    );
+    assert_eq!(p.vertices[1].0, "1");
+    assert_eq!(p.scenario.title, "Flink job");
+    assert!(completed_checkpoints(&p.scenario, BarrierMode::Aligned, 5_000).len() >= 5);
+}
+
+#[test]
 fn imported_plans_run_with_checkpoints_completing_in_every_abs_mode() {
     for name in ["plan-1.15.json", "plan-2.x.json", "bundle-2.x.json"] {
         let scenario = match import_flink_json(&fixture(name)).unwrap() {
@@ -501,6 +551,39 @@ fn a_run_reads_as_the_same_history_with_the_inspectors_figures() {
     }
 }
 
+#[test]
+fn a_run_aligned_with_a_timeout_says_which_checkpoints_went_unaligned() {
+    let scenario = presets::by_name("backpressure")
+        .unwrap()
+        .with_aligned_timeout(true);
+    let timeout = scenario.config.aligned_checkpoint_timeout.unwrap();
+    let mut sim = scenario.simulation().unwrap();
+    for _ in 0..6_000 {
+        sim.step();
+    }
+    let h = CheckpointHistory::from_simulation(&sim);
+    let completed: Vec<&HistoryCheckpoint> = h
+        .checkpoints
+        .iter()
+        .filter(|c| c.status == HistoryStatus::Completed && !c.subtasks.is_empty())
+        .collect();
+    assert!(completed.len() >= 3);
+    for c in &completed {
+        // Whatever persisted in-flight data, or ran past the timeout, went unaligned.
+        assert_eq!(
+            c.unaligned,
+            c.persisted_bytes > 0 || c.duration_ms > timeout,
+            "checkpoint {}: {c:?}",
+            c.id
+        );
+        let subtasks_persisted: u64 = c.subtasks.iter().map(|s| s.persisted_bytes).sum();
+        assert_eq!(subtasks_persisted, c.persisted_bytes);
+    }
+    assert!(completed
+        .iter()
+        .any(|c| c.unaligned && c.persisted_bytes > 0));
+}
+
 /// A plan of `n` nodes in a line.
 fn line_plan(n: usize) -> Value {
     let nodes: Vec<Value> = (0..n)
@@ -545,6 +628,12 @@ fn bad_or_unknown_json_gives_a_precise_error() {
             "{\"jobs\": [], \"foo\": 1}".into(),
             "this JSON has neither `nodes` (a plan) nor `history` (a checkpoint list) nor \
              `flink_version` (an export bundle); its fields are `jobs`, `foo`"
+                .into(),
+        ),
+        (
+            presets::by_name("wordcount").unwrap().to_json(),
+            "this JSON is a playground scenario (it has `graph`), not a flink document: open \
+             it in the scenario editor"
                 .into(),
         ),
         (

@@ -78,6 +78,8 @@ pub enum ImportError {
     NotAnObject { found: String },
     /// An object that is none of the documents this reads; `fields` are its first fields.
     Unrecognised { fields: Vec<String> },
+    /// The playground's own scenario file (it has `graph`): the editor opens those.
+    PlaygroundScenario,
     /// A field of the wrong type.
     WrongType {
         path: String,
@@ -149,6 +151,11 @@ impl fmt::Display for ImportError {
                     write!(f, "; its fields are `{}`", fields.join("`, `"))
                 }
             }
+            ImportError::PlaygroundScenario => write!(
+                f,
+                "this JSON is a playground scenario (it has `graph`), not a flink document: \
+                 open it in the scenario editor"
+            ),
             ImportError::WrongType {
                 path,
                 expected,
@@ -206,7 +213,9 @@ impl std::error::Error for ImportError {}
 /// Which document it is, is decided by its top-level fields: `flink_version` or `checkpoints`
 /// make a bundle; `nodes` a plan, as does `plan` (the `/plan` response and the job details
 /// wrap it); `history` a checkpoint list; `tasks` with `trigger_timestamp` one checkpoint's
-/// details. Anything else is [`ImportError::Unrecognised`], listing the fields it has.
+/// details. A scenario file of the playground's own (`graph`) is
+/// [`ImportError::PlaygroundScenario`]; anything else [`ImportError::Unrecognised`], listing
+/// the fields it has.
 pub fn import_flink_json(text: &str) -> Result<FlinkImport, ImportError> {
     if text.len() > MAX_IMPORT_BYTES {
         return Err(ImportError::TooLarge {
@@ -236,6 +245,9 @@ pub fn import_flink_json(text: &str) -> Result<FlinkImport, ImportError> {
     }
     if top.has("tasks") && top.has("trigger_timestamp") {
         return history::from_details(top, None, &[]).map(FlinkImport::History);
+    }
+    if top.has("graph") {
+        return Err(ImportError::PlaygroundScenario);
     }
     Err(ImportError::Unrecognised {
         fields: top.keys().take(8).map(str::to_string).collect(),
