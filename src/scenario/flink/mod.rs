@@ -21,6 +21,8 @@
 
 pub mod history;
 mod json;
+pub mod names;
+mod notice;
 pub mod plan;
 
 use std::fmt;
