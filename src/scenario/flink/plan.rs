@@ -273,10 +273,13 @@ fn read_vertices(
             };
             let strategy = io.str("ship_strategy")?.unwrap_or("").trim().to_string();
             if vertices[i].inputs.iter().any(|(u, _)| *u == up) {
-                notices.push(PlanNotice::MergedInputs {
+                let notice = PlanNotice::MergedInputs {
                     operator: vertices[i].name.clone(),
                     from: vertices[up].name.clone(),
-                });
+                };
+                if !notices.contains(&notice) {
+                    notices.push(notice);
+                }
                 continue;
             }
             vertices[i].inputs.push((up, strategy));
