@@ -8,7 +8,7 @@ use abs_playground::engine::view::checkpoint_figures;
 use abs_playground::engine::{BarrierMode, OperatorKind, Partitioning, Simulation};
 use abs_playground::scenario::flink::{
     import_flink_json, CheckpointHistory, FlinkImport, HistoryCheckpoint, HistorySource,
-    HistoryStatus, Phase, PlanImport, SubtaskTiming,
+    HistoryStatus, Phase, PlanImport, PlanNotice, SubtaskTiming,
 };
 use abs_playground::scenario::{presets, Scenario};
 use serde_json::{json, Value};
@@ -260,6 +260,50 @@ fn an_execution_plan_reads_as_the_rest_plan_does() {
 }
 
 #[test]
+fn every_ship_strategy_maps_as_docs_scenario_md_says() {
+    // (ship strategy, receiver's parallelism, partitioning, exact); the sender has 2.
+    let table = [
+        ("FORWARD", 2, Partitioning::Forward, true),
+        ("FORWARD", 3, Partitioning::Rebalance, false),
+        ("HASH", 3, Partitioning::Hash, true),
+        ("REBALANCE", 3, Partitioning::Rebalance, true),
+        ("BROADCAST", 3, Partitioning::Broadcast, true),
+        ("RESCALE", 2, Partitioning::Forward, true),
+        ("RESCALE", 4, Partitioning::Rebalance, false),
+        ("GLOBAL", 1, Partitioning::Rebalance, true),
+        ("GLOBAL", 3, Partitioning::Rebalance, false),
+        ("SHUFFLE", 3, Partitioning::Rebalance, false),
+        ("CUSTOM", 3, Partitioning::Hash, false),
+        ("SOMETHING NEW", 3, Partitioning::Rebalance, false),
+    ];
+    let mut nodes = vec![json!({"id": "s", "parallelism": 2, "description": "Source: S"})];
+    for (i, (strategy, p, _, _)) in table.iter().enumerate() {
+        nodes.push(json!({"id": format!("n{i}"), "parallelism": p,
+            "description": format!("Sink: {i}"),
+            "inputs": [{"num": 0, "id": "s", "ship_strategy": strategy}]}));
+    }
+    let p = plan(&json!({"name": "fan", "nodes": nodes}).to_string());
+    let got: Vec<(Partitioning, bool)> = p
+        .scenario
+        .graph
+        .edges
+        .iter()
+        .map(|e| {
+            let approximated = p
+                .notices
+                .iter()
+                .any(|n| matches!(n, PlanNotice::Approximated { to, .. } if *to == e.to));
+            (e.partitioning, !approximated)
+        })
+        .collect();
+    let expected: Vec<(Partitioning, bool)> = table
+        .iter()
+        .map(|&(_, _, part, exact)| (part, exact))
+        .collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
 fn imported_plans_run_with_checkpoints_completing_in_every_abs_mode() {
     for name in ["plan-1.15.json", "plan-2.x.json", "bundle-2.x.json"] {
         let scenario = match import_flink_json(&fixture(name)).unwrap() {
@@ -326,6 +370,18 @@ fn a_1_15_checkpoint_list_reads_as_a_history_oldest_first() {
             },
         ]
     );
+}
+
+#[test]
+fn without_its_end_to_end_duration_a_checkpoint_lasts_until_its_latest_ack() {
+    let mut v = fixture_value("checkpoints-1.15.json");
+    for c in v["history"].as_array_mut().unwrap() {
+        c.as_object_mut().unwrap().remove("end_to_end_duration");
+    }
+    let h = history(&v.to_string());
+    let durations: Vec<u64> = h.checkpoints.iter().map(|c| c.duration_ms).collect();
+    // Checkpoint 3 has no acknowledgement yet (`-1`).
+    assert_eq!(durations, [412, 150, 0]);
 }
 
 #[test]

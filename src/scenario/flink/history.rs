@@ -223,7 +223,12 @@ fn checkpoint(
         status,
         savepoint: o.bool("is_savepoint")?.unwrap_or(false) || kind.contains("SAVEPOINT"),
         trigger_ms: o.figure("trigger_timestamp")?,
-        duration_ms: o.figure("end_to_end_duration")?,
+        duration_ms: match o.num("end_to_end_duration")? {
+            Some(d) => d,
+            None => o.num("latest_ack_timestamp")?.map_or(0, |a| {
+                a.saturating_sub(o.figure("trigger_timestamp").unwrap_or(0))
+            }),
+        },
         checkpointed_size,
         persisted_bytes: o.figure("persisted_data")?,
         processed_bytes: o.figure("processed_data")?,
