@@ -385,6 +385,12 @@ fn without_its_end_to_end_duration_a_checkpoint_lasts_until_its_latest_ack() {
 }
 
 #[test]
+fn a_file_with_a_byte_order_mark_reads_as_without() {
+    let text = fixture("checkpoints-2.x.json");
+    assert_eq!(history(&format!("\u{feff}{text}")), history(&text),);
+}
+
+#[test]
 fn before_1_15_the_checkpointed_size_was_called_state_size() {
     let mut v = fixture_value("checkpoints-1.15.json");
     for c in v["history"].as_array_mut().unwrap() {

@@ -4,7 +4,7 @@
 //! gains fields from release to release, so unknown fields are ignored, and Flink writes `-1`
 //! for a figure it does not have yet (a checkpoint nobody acknowledged), read here as "none".
 //! What is read must have the right type, and a wrong one is refused with its path
-//! (`history[3].status: expected a string, found integer `3``).
+//! (`history[3].status: expected a string, found the number 3`).
 
 use std::fmt;
 

@@ -224,6 +224,8 @@ pub fn import_flink_json(text: &str) -> Result<FlinkImport, ImportError> {
             bytes: text.len() as u64,
         });
     }
+    // A file saved by some editors starts with a byte-order mark, which JSON does not allow.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let doc = read::parse(text).map_err(|(line, column, message)| ImportError::Syntax {
         line,
         column,
