@@ -25,7 +25,7 @@ pub enum PlanNotice {
     /// An operator whose kind was guessed.
     Guessed {
         operator: String,
-        /// Its kind, as [`OperatorKind::label`] names it.
+        /// Its kind, as [`OperatorKind::label`](crate::engine::OperatorKind::label) names it.
         kind: &'static str,
         reason: GuessReason,
     },
@@ -41,7 +41,7 @@ pub enum PlanNotice {
         strategy: String,
         runs_as: Partitioning,
     },
-    /// A parallelism above [`MAX_IMPORT_PARALLELISM`].
+    /// A parallelism above [`MAX_IMPORT_PARALLELISM`](super::plan::MAX_IMPORT_PARALLELISM).
     Parallelism {
         operator: String,
         flink: u64,
