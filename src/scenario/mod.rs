@@ -6,6 +6,7 @@
 //! are settings out of range ([`SettingError`]).
 
 pub mod codec;
+pub mod flink;
 pub mod path;
 pub mod presets;
 mod read;

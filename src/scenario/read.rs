@@ -18,12 +18,14 @@ use super::{Failure, Scenario, ScenarioError};
 const MAX_DEPTH: u32 = 64;
 
 /// A parsed JSON value and the byte offset where it starts.
-struct Node {
-    at: usize,
-    value: Json,
+pub(super) struct Node {
+    pub(super) at: usize,
+    pub(super) value: Json,
 }
 
-enum Json {
+/// A parsed JSON value. The Flink importer (`flink/`) reads its documents from this too, so
+/// the page carries one JSON parser.
+pub(super) enum Json {
     Null,
     Bool(bool),
     /// The number's text, read when its type is known (no float parsing is ever needed: a
@@ -41,6 +43,17 @@ enum Json {
 
 /// An error at a byte offset of the text.
 struct At(usize, String);
+
+/// Parses any JSON document (no scenario fields read): the error is the 1-based line and
+/// column and the message, which says where too.
+pub(super) fn parse(text: &str) -> Result<Node, (u64, u64, String)> {
+    Parser { text, pos: 0 }
+        .document()
+        .map_err(|At(at, message)| {
+            let (line, column) = line_column(text, at);
+            (line, column, message)
+        })
+}
 
 pub fn scenario(text: &str) -> Result<Scenario, ScenarioError> {
     let result = Parser { text, pos: 0 }
@@ -281,7 +294,7 @@ impl Parser<'_> {
 // ----- reading the scenario's types from the parsed value -----
 
 /// What a value is, as serde's messages say it.
-fn what(n: &Node) -> String {
+pub(super) fn what(n: &Node) -> String {
     match &n.value {
         Json::Null => "null".into(),
         Json::Bool(b) => format!("boolean `{b}`"),

@@ -1,0 +1,640 @@
+//! Importing what a Flink cluster says about a job (issue 23 §3): a REST plan becomes a
+//! scenario that runs, REST checkpoint statistics and the export bundle a checkpoint history,
+//! a run's checkpoints the same history (bad JSON: `flink_import_errors.rs`). The fixtures in
+//! `tests/flink/` are written by hand from the REST API's documented field names.
+#![cfg(not(target_arch = "wasm32"))]
+
+use abs_playground::engine::view::checkpoint_figures;
+use abs_playground::engine::{BarrierMode, OperatorKind, Partitioning, Simulation};
+use abs_playground::scenario::flink::{
+    import_flink_json, CheckpointHistory, FlinkImport, HistoryCheckpoint, HistorySource,
+    HistoryStatus, Phase, PlanImport, PlanNotice, SubtaskTiming,
+};
+use abs_playground::scenario::{presets, Scenario};
+use serde_json::{json, Value};
+
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/flink/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn fixture_value(name: &str) -> Value {
+    serde_json::from_str(&fixture(name)).unwrap()
+}
+
+fn plan(text: &str) -> PlanImport {
+    match import_flink_json(text) {
+        Ok(FlinkImport::Plan(p)) => p,
+        other => panic!("expected a plan, got {other:?}"),
+    }
+}
+
+fn history(text: &str) -> CheckpointHistory {
+    match import_flink_json(text) {
+        Ok(FlinkImport::History(h)) => h,
+        other => panic!("expected a history, got {other:?}"),
+    }
+}
+
+/// `(from, to, partitioning)` of every edge.
+fn edges(s: &Scenario) -> Vec<(&str, &str, Partitioning)> {
+    s.graph
+        .edges
+        .iter()
+        .map(|e| (e.from.as_str(), e.to.as_str(), e.partitioning))
+        .collect()
+}
+
+fn notices(p: &PlanImport) -> Vec<String> {
+    p.notices.iter().map(|n| n.to_string()).collect()
+}
+
+fn source_interval(s: &Scenario) -> u64 {
+    s.graph
+        .operators
+        .iter()
+        .find_map(|o| match o.kind {
+            OperatorKind::Source { interval, .. } => Some(interval),
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// Runs `scenario` in `mode` for `steps` steps; the ids of its completed checkpoints, each
+/// checked consistent in the exactly-once modes.
+fn completed_checkpoints(scenario: &Scenario, mode: BarrierMode, steps: u32) -> Vec<u64> {
+    let mut sim = scenario.with_mode(mode).simulation().unwrap();
+    let mut done = Vec::new();
+    for _ in 0..steps {
+        if sim.step().is_none() {
+            break;
+        }
+        for e in sim.last_events() {
+            if let abs_playground::engine::Event::CheckpointCompleted { checkpoint, .. } = e {
+                let g = sim.coordinator().global_state(*checkpoint).unwrap();
+                // At-least-once may count a record twice; the other modes may not.
+                assert!(
+                    g.verdict.ok() || mode.may_slip(),
+                    "{mode:?}: checkpoint {checkpoint} inconsistent"
+                );
+                done.push(*checkpoint);
+            }
+        }
+    }
+    done
+}
+
+#[test]
+fn a_flink_1_15_plan_keeps_its_shape_and_says_what_it_guessed() {
+    let p = plan(&fixture("plan-1.15.json"));
+    let s = &p.scenario;
+    let ops: Vec<(&str, &str, u32)> = s
+        .graph
+        .operators
+        .iter()
+        .map(|o| (o.name.as_str(), o.kind.label(), o.parallelism))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("Source: Sentences → Flat Map", "source", 2),
+            ("Filter", "filter", 4),
+            ("Keyed Aggregation", "count", 4),
+            ("Sink: Print to Std. Out", "sink", 1),
+        ]
+    );
+    assert_eq!(
+        edges(s),
+        [
+            (
+                "Source: Sentences → Flat Map",
+                "Filter",
+                Partitioning::Rebalance
+            ),
+            ("Filter", "Keyed Aggregation", Partitioning::Hash),
+            (
+                "Keyed Aggregation",
+                "Sink: Print to Std. Out",
+                Partitioning::Rebalance
+            ),
+        ]
+    );
+    assert_eq!(s.title, "Streaming WordCount");
+    assert_eq!(
+        p.vertices[2],
+        (
+            "90bea66de1c231edf33913ecd54406c1".to_string(),
+            "Keyed Aggregation".to_string()
+        )
+    );
+    let interval = source_interval(s);
+    assert_eq!(
+        notices(&p),
+        [
+            format!(
+                "a plan has no rates, latencies or keys: each source subtask reads one of 8 \
+                 sample lines every {interval} ms, every channel takes 10 ms, records are keyed \
+                 by word, and checkpoints are aligned, every 100 ms"
+            ),
+            "\"Source: Sentences → Flat Map\" chains 2 operators (\"Source: Sentences\", \
+             \"Flat Map\"): one task in flink, one operator here"
+                .to_string(),
+            "\"Filter\" runs as a filter (keeping words of 2 letters or more), guessed from \
+             \"Filter\""
+                .to_string(),
+            "\"Keyed Aggregation\" runs as a count, guessed from \"Keyed Aggregation\"".to_string(),
+        ]
+    );
+    // Everything the 4 count subtasks emit goes to one sink subtask: the sources slow down
+    // until it is busy at most half the time (2 sources × 11 words a line / interval ≤ ½).
+    assert!(2 * 11 * 2 <= interval, "{interval}");
+}
+
+#[test]
+fn a_flink_2_plan_caps_parallelism_and_approximates_what_the_model_lacks() {
+    let p = plan(&fixture("plan-2.x.json"));
+    let s = &p.scenario;
+    let ops: Vec<(&str, &OperatorKind, u32)> = s
+        .graph
+        .operators
+        .iter()
+        .map(|o| (o.name.as_str(), &o.kind, o.parallelism))
+        .collect();
+    assert_eq!(ops[0].0, "TableSourceScan");
+    assert!(ops[0].1.is_source() && ops[1].1.is_source());
+    assert_eq!(ops[1].0, "Source: Orders");
+    assert_eq!((ops[2].0, ops[2].1), ("Map", &OperatorKind::Map));
+    assert_eq!(
+        (ops[3].0, ops[3].1, ops[3].2),
+        ("Join → Calc", &OperatorKind::Count, 32)
+    );
+    assert_eq!(
+        (ops[4].0, ops[4].1),
+        (
+            "Sink: Writer → Sink: Committer",
+            &OperatorKind::Sink {
+                transactional: true
+            }
+        )
+    );
+    assert_eq!(
+        edges(s),
+        [
+            ("TableSourceScan", "Map", Partitioning::Forward),
+            ("Map", "Join → Calc", Partitioning::Hash),
+            ("Source: Orders", "Join → Calc", Partitioning::Hash),
+            (
+                "Join → Calc",
+                "Sink: Writer → Sink: Committer",
+                Partitioning::Rebalance
+            ),
+        ]
+    );
+    let all = notices(&p);
+    assert_eq!(
+        all[1..],
+        [
+            "\"Join → Calc\" has parallelism 128 in flink; it runs with 32 subtasks here",
+            "\"Map\" runs as a map: nothing in its description says more, so it passes records on",
+            "\"Join → Calc\" chains 2 operators (\"Join\", \"Calc\"): one task in flink, one \
+             operator here",
+            "\"Join → Calc\" runs as a count, guessed from \"Join\"",
+            "\"Sink: Writer → Sink: Committer\" chains 2 operators (\"Sink: Writer\", \
+             \"Sink: Committer\"): one task in flink, one operator here",
+            "\"Sink: Writer → Sink: Committer\" runs as a sink, guessed from \"Sink: Committer\"",
+            "edge \"Join → Calc\" → \"Sink: Writer → Sink: Committer\": ship strategy \
+             \"RESCALE\" runs as rebalance",
+        ]
+    );
+    assert!(all[0].starts_with("a plan has no rates"), "{}", all[0]);
+}
+
+#[test]
+fn an_execution_plan_reads_as_the_rest_plan_does() {
+    // `env.getExecutionPlan()`: numeric ids, `contents`, `predecessors`, one node per
+    // operator (not chained); listed here with a consumer before its input.
+    let text = json!({"nodes": [
+        {"id": 4, "type": "Keyed Aggregation", "pact": "Operator", "contents": "Keyed Aggregation",
+         "parallelism": 3, "predecessors": [{"id": 2, "ship_strategy": "HASH", "side": "second"}]},
+        {"id": 1, "type": "Source: Custom Source", "pact": "Data Source",
+         "contents": "Source: Custom Source", "parallelism": 1},
+        {"id": 2, "type": "Flat Map", "pact": "Operator", "contents": "Flat Map", "parallelism": 1,
+         "predecessors": [{"id": 1, "ship_strategy": "FORWARD", "side": "second"}]},
+        {"id": 5, "type": "Sink: Print to Std. Out", "pact": "Data Sink",
+         "contents": "Sink: Print to Std. Out", "parallelism": 3,
+         "predecessors": [{"id": 4, "ship_strategy": "FORWARD", "side": "second"}]}
+    ]})
+    .to_string();
+    let p = plan(&text);
+    let kinds: Vec<(&str, &str)> = p
+        .scenario
+        .graph
+        .operators
+        .iter()
+        .map(|o| (o.name.as_str(), o.kind.label()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("Keyed Aggregation", "count"),
+            ("Source: Custom Source", "source"),
+            ("Flat Map", "split"),
+            ("Sink: Print to Std. Out", "sink"),
+        ]
+    );
+    assert_eq!(
+        edges(&p.scenario),
+        [
+            ("Flat Map", "Keyed Aggregation", Partitioning::Hash),
+            ("Source: Custom Source", "Flat Map", Partitioning::Forward),
+            (
+                "Keyed Aggregation",
+                "Sink: Print to Std. Out",
+                Partitioning::Forward
+            ),
+        ]
+    );
+    assert_eq!(p.vertices[1].0, "1");
+    assert_eq!(p.scenario.title, "Flink job");
+    assert!(completed_checkpoints(&p.scenario, BarrierMode::Aligned, 5_000).len() >= 5);
+}
+
+#[test]
+fn every_ship_strategy_maps_as_docs_scenario_md_says() {
+    // (ship strategy, receiver's parallelism, partitioning, exact); the sender has 2.
+    let table = [
+        ("FORWARD", 2, Partitioning::Forward, true),
+        ("FORWARD", 3, Partitioning::Rebalance, false),
+        ("HASH", 3, Partitioning::Hash, true),
+        ("REBALANCE", 3, Partitioning::Rebalance, true),
+        ("BROADCAST", 3, Partitioning::Broadcast, true),
+        ("RESCALE", 2, Partitioning::Forward, true),
+        ("RESCALE", 4, Partitioning::Rebalance, false),
+        ("GLOBAL", 1, Partitioning::Rebalance, true),
+        ("GLOBAL", 3, Partitioning::Rebalance, false),
+        ("SHUFFLE", 3, Partitioning::Rebalance, false),
+        ("CUSTOM", 3, Partitioning::Hash, false),
+        ("SOMETHING NEW", 3, Partitioning::Rebalance, false),
+    ];
+    let mut nodes = vec![json!({"id": "s", "parallelism": 2, "description": "Source: S"})];
+    for (i, (strategy, p, _, _)) in table.iter().enumerate() {
+        nodes.push(json!({"id": format!("n{i}"), "parallelism": p,
+            "description": format!("Sink: {i}"),
+            "inputs": [{"num": 0, "id": "s", "ship_strategy": strategy}]}));
+    }
+    let p = plan(&json!({"name": "fan", "nodes": nodes}).to_string());
+    let got: Vec<(Partitioning, bool)> = p
+        .scenario
+        .graph
+        .edges
+        .iter()
+        .map(|e| {
+            let approximated = p
+                .notices
+                .iter()
+                .any(|n| matches!(n, PlanNotice::Approximated { to, .. } if *to == e.to));
+            (e.partitioning, !approximated)
+        })
+        .collect();
+    let expected: Vec<(Partitioning, bool)> = table
+        .iter()
+        .map(|&(_, _, part, exact)| (part, exact))
+        .collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn imported_plans_run_with_checkpoints_completing_in_every_abs_mode() {
+    for name in ["plan-1.15.json", "plan-2.x.json", "bundle-2.x.json"] {
+        let scenario = match import_flink_json(&fixture(name)).unwrap() {
+            FlinkImport::Plan(p) => p.scenario,
+            FlinkImport::Bundle(b) => b.plan.unwrap().scenario,
+            other => panic!("{name}: {other:?}"),
+        };
+        // What the editor would show reads back the same: the import is an ordinary scenario.
+        assert_eq!(Scenario::from_json(&scenario.to_json()).unwrap(), scenario);
+        for mode in [
+            BarrierMode::Aligned,
+            BarrierMode::Unaligned,
+            BarrierMode::AtLeastOnce,
+        ] {
+            let done = completed_checkpoints(&scenario, mode, 20_000);
+            assert!(done.len() >= 5, "{name} {mode:?}: {done:?}");
+        }
+    }
+}
+
+#[test]
+fn a_1_15_checkpoint_list_reads_as_a_history_oldest_first() {
+    let h = history(&fixture("checkpoints-1.15.json"));
+    assert_eq!(h.source, HistorySource::Flink { version: None });
+    let base = HistoryCheckpoint {
+        id: 1,
+        status: HistoryStatus::Completed,
+        savepoint: false,
+        trigger_ms: 1_700_000_000_000,
+        duration_ms: 412,
+        checkpointed_size: 4096,
+        persisted_bytes: 0,
+        processed_bytes: 2048,
+        unaligned: false,
+        acknowledged: 11,
+        subtask_count: 11,
+        failure: None,
+        subtasks: Vec::new(),
+    };
+    assert_eq!(
+        h.checkpoints,
+        [
+            base.clone(),
+            HistoryCheckpoint {
+                id: 2,
+                status: HistoryStatus::Failed,
+                trigger_ms: 1_700_000_030_000,
+                duration_ms: 600_000,
+                checkpointed_size: 1024,
+                processed_bytes: 512,
+                acknowledged: 7,
+                failure: Some("Checkpoint expired before completing.".into()),
+                ..base.clone()
+            },
+            HistoryCheckpoint {
+                id: 3,
+                status: HistoryStatus::InProgress,
+                trigger_ms: 1_700_000_060_000,
+                duration_ms: 35,
+                checkpointed_size: 0,
+                processed_bytes: 0,
+                acknowledged: 0,
+                ..base
+            },
+        ]
+    );
+}
+
+#[test]
+fn without_its_end_to_end_duration_a_checkpoint_lasts_until_its_latest_ack() {
+    let mut v = fixture_value("checkpoints-1.15.json");
+    for c in v["history"].as_array_mut().unwrap() {
+        c.as_object_mut().unwrap().remove("end_to_end_duration");
+    }
+    let h = history(&v.to_string());
+    let durations: Vec<u64> = h.checkpoints.iter().map(|c| c.duration_ms).collect();
+    // Checkpoint 3 has no acknowledgement yet (`-1`).
+    assert_eq!(durations, [412, 150, 0]);
+}
+
+#[test]
+fn a_file_with_a_byte_order_mark_reads_as_without() {
+    let text = fixture("checkpoints-2.x.json");
+    assert_eq!(history(&format!("\u{feff}{text}")), history(&text),);
+}
+
+#[test]
+fn before_1_15_the_checkpointed_size_was_called_state_size() {
+    let mut v = fixture_value("checkpoints-1.15.json");
+    for c in v["history"].as_array_mut().unwrap() {
+        c.as_object_mut().unwrap().remove("checkpointed_size");
+    }
+    let h = history(&v.to_string());
+    assert_eq!(h.checkpoints[0].checkpointed_size, 9000);
+    assert_eq!(h.checkpoints[1].checkpointed_size, 2048);
+}
+
+#[test]
+fn a_2_x_checkpoint_list_says_unaligned_and_savepoint_by_its_type() {
+    let h = history(&fixture("checkpoints-2.x.json"));
+    let c: Vec<(u64, bool, bool, u64, u64)> = h
+        .checkpoints
+        .iter()
+        .map(|c| {
+            (
+                c.id,
+                c.savepoint,
+                c.unaligned,
+                c.persisted_bytes,
+                c.checkpointed_size,
+            )
+        })
+        .collect();
+    assert_eq!(
+        c,
+        [(7, true, false, 0, 3072), (8, false, true, 49152, 52224)]
+    );
+}
+
+/// A subtask's timing from `[start delay, alignment, sync, async, ack, checkpointed size,
+/// persisted bytes]`.
+fn timing(task: &str, index: u32, numbers: [u64; 7], unaligned: bool) -> SubtaskTiming {
+    let [start_delay_ms, alignment_ms, sync_ms, async_ms, ack_ms, checkpointed_size, persisted_bytes] =
+        numbers;
+    SubtaskTiming {
+        task: task.into(),
+        index,
+        acknowledged: true,
+        start_delay_ms,
+        alignment_ms,
+        sync_ms,
+        async_ms,
+        ack_ms,
+        checkpointed_size,
+        persisted_bytes,
+        unaligned,
+    }
+}
+
+#[test]
+fn a_bundle_joins_plan_history_and_final_counts() {
+    let Ok(FlinkImport::Bundle(b)) = import_flink_json(&fixture("bundle-2.x.json")) else {
+        panic!("expected a bundle");
+    };
+    assert_eq!(
+        b.history.source,
+        HistorySource::Flink {
+            version: Some("2.1.0".into())
+        }
+    );
+    let plan = b.plan.unwrap();
+    let names: Vec<&str> = plan
+        .scenario
+        .graph
+        .operators
+        .iter()
+        .map(|o| o.name.as_str())
+        .collect();
+    let (src, keyed) = (
+        "Source: Lines → Flat Map",
+        "Keyed Aggregation → Sink: Print to Std. Out",
+    );
+    assert_eq!(names, [src, keyed]);
+    assert!(notices(&plan).contains(
+        &"\"Keyed Aggregation → Sink: Print to Std. Out\" runs as a count, guessed from \
+          \"Keyed Aggregation\"; its chained \"Sink: Print to Std. Out\" is not simulated: the \
+          counts are the job's result"
+            .to_string()
+    ));
+    assert_eq!(
+        b.final_counts.unwrap(),
+        [
+            ("a".into(), 12),
+            ("barrier".into(), 40),
+            ("the".into(), 120)
+        ]
+    );
+    let [one, two] = &b.history.checkpoints[..] else {
+        panic!("{:?}", b.history.checkpoints)
+    };
+    // Checkpoint 1's subtasks come from its /details, checkpoint 2's from the bundle's
+    // `subtasks`: by vertex in plan order, then by index, named as the scenario's operators.
+    assert_eq!(
+        one.subtasks,
+        [
+            timing(src, 0, [2, 0, 1, 4, 12, 64, 0], false),
+            timing(src, 1, [3, 0, 1, 4, 15, 64, 0], false),
+            timing(keyed, 0, [10, 25, 2, 20, 60, 900, 0], false),
+            timing(keyed, 1, [11, 24, 2, 19, 58, 900, 0], false),
+        ]
+    );
+    assert!(!one.unaligned && two.unaligned);
+    assert_eq!(
+        two.subtasks,
+        [
+            timing(keyed, 0, [4, 0, 1, 55, 70, 6936, 6144], true),
+            timing(keyed, 1, [5, 0, 1, 52, 66, 6936, 6144], true),
+        ]
+    );
+    // Bars on one axis from the trigger: start delay, alignment, sync, async, to the ack.
+    assert_eq!(
+        one.subtasks[2].spans(),
+        [
+            (Phase::StartDelay, 0, 10),
+            (Phase::Alignment, 10, 35),
+            (Phase::Sync, 35, 37),
+            (Phase::Async, 37, 57),
+        ]
+    );
+}
+
+#[test]
+fn details_may_come_as_a_list_and_subtasks_as_pending() {
+    let mut v = fixture_value("bundle-2.x.json");
+    let details = v["checkpoints"]["details"]["1"].take();
+    v["checkpoints"]["details"] = json!([details.clone()]);
+    let vid = "20ba6b65f97481d5570070de90e4e791";
+    v["checkpoints"]["details"][0]["tasks"][vid]["subtasks"][1] =
+        json!({"index": 1, "status": "pending_or_failed"});
+    let Ok(FlinkImport::Bundle(b)) = import_flink_json(&v.to_string()) else {
+        panic!("expected a bundle");
+    };
+    let last = b.history.checkpoints[0].subtasks.last().unwrap().clone();
+    assert_eq!(
+        last,
+        SubtaskTiming {
+            acknowledged: false,
+            ..timing(
+                "Keyed Aggregation → Sink: Print to Std. Out",
+                1,
+                [0; 7],
+                false
+            )
+        }
+    );
+    // One checkpoint's /details pasted alone: a history of one, vertices named by their ids.
+    let h = history(&details.to_string());
+    let tasks: Vec<(&str, u32)> = h.checkpoints[0]
+        .subtasks
+        .iter()
+        .map(|s| (s.task.as_str(), s.index))
+        .collect();
+    assert_eq!(
+        tasks,
+        [
+            ("Vertex 20ba6b65", 0),
+            ("Vertex 20ba6b65", 1),
+            ("Vertex bc764cd8", 0),
+            ("Vertex bc764cd8", 1)
+        ]
+    );
+}
+
+#[test]
+fn a_run_reads_as_the_same_history_with_the_inspectors_figures() {
+    let scenario = presets::by_name("backpressure").unwrap();
+    for mode in [BarrierMode::Aligned, BarrierMode::Unaligned] {
+        let mut sim: Simulation = scenario.with_mode(mode).simulation().unwrap();
+        for _ in 0..6_000 {
+            sim.step();
+        }
+        let h = CheckpointHistory::from_simulation(&sim);
+        assert_eq!(h.source, HistorySource::Simulation);
+        assert_eq!(h.checkpoints.len(), sim.coordinator().checkpoints().len());
+        let completed: Vec<&HistoryCheckpoint> = h
+            .checkpoints
+            .iter()
+            .filter(|c| c.status == HistoryStatus::Completed && !c.subtasks.is_empty())
+            .collect();
+        assert!(completed.len() >= 3, "{mode:?}: {}", completed.len());
+        for c in &completed {
+            let g = sim.coordinator().global_state(c.id).unwrap();
+            let f = checkpoint_figures(g);
+            assert_eq!(
+                (c.duration_ms, c.checkpointed_size, c.persisted_bytes),
+                (f.end_to_end, f.checkpointed_size, f.persisted_bytes),
+                "{mode:?} checkpoint {}",
+                c.id
+            );
+            assert_eq!(c.subtasks.len(), sim.physical().tasks.len());
+            assert_eq!(c.unaligned, mode == BarrierMode::Unaligned);
+            for s in &c.subtasks {
+                assert!(
+                    s.ack_ms <= c.duration_ms && s.start_delay_ms <= s.ack_ms,
+                    "{s:?}"
+                );
+            }
+        }
+        let persisted: u64 = completed.iter().map(|c| c.persisted_bytes).sum();
+        let aligned: u64 = completed
+            .iter()
+            .flat_map(|c| &c.subtasks)
+            .map(|s| s.alignment_ms)
+            .sum();
+        match mode {
+            // Backpressure: unaligned barriers overtake full channels, which are persisted.
+            BarrierMode::Unaligned => assert!(persisted > 0 && aligned == 0),
+            _ => assert!(persisted == 0 && aligned > 0, "{persisted} {aligned}"),
+        }
+    }
+}
+
+#[test]
+fn a_run_aligned_with_a_timeout_says_which_checkpoints_went_unaligned() {
+    let scenario = presets::by_name("backpressure")
+        .unwrap()
+        .with_aligned_timeout(true);
+    let timeout = scenario.config.aligned_checkpoint_timeout.unwrap();
+    let mut sim = scenario.simulation().unwrap();
+    for _ in 0..6_000 {
+        sim.step();
+    }
+    let h = CheckpointHistory::from_simulation(&sim);
+    let completed: Vec<&HistoryCheckpoint> = h
+        .checkpoints
+        .iter()
+        .filter(|c| c.status == HistoryStatus::Completed && !c.subtasks.is_empty())
+        .collect();
+    assert!(completed.len() >= 3);
+    for c in &completed {
+        // Whatever persisted in-flight data, or ran past the timeout, went unaligned.
+        assert_eq!(
+            c.unaligned,
+            c.persisted_bytes > 0 || c.duration_ms > timeout,
+            "checkpoint {}: {c:?}",
+            c.id
+        );
+        let subtasks_persisted: u64 = c.subtasks.iter().map(|s| s.persisted_bytes).sum();
+        assert_eq!(subtasks_persisted, c.persisted_bytes);
+    }
+    assert!(completed
+        .iter()
+        .any(|c| c.unaligned && c.persisted_bytes > 0));
+}
