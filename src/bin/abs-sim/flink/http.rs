@@ -19,14 +19,45 @@ pub fn get_json(addr: SocketAddr, path: &str) -> Result<serde_json::Value, Strin
     stream
         .write_all(request.as_bytes())
         .map_err(|e| e.to_string())?;
+    // Flink keeps the connection open whatever the request says: read by Content-Length.
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).map_err(|e| e.to_string())?;
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or("no HTTP header in the answer")?;
+    let mut buf = [0u8; 16 * 1024];
+    let (split, length) = loop {
+        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("the connection closed before the answer's header".into());
+        }
+        raw.extend_from_slice(&buf[..n]);
+        if let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+            let length = head.lines().find_map(|l| {
+                l.strip_prefix("content-length:")
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+            });
+            break (split, length);
+        }
+    };
+    loop {
+        let have = raw.len() - (split + 4);
+        let complete = match length {
+            Some(len) => have >= len,
+            // Chunked: complete at the last, empty chunk.
+            None => raw.ends_with(b"0\r\n\r\n"),
+        };
+        if complete {
+            break;
+        }
+        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buf[..n]);
+    }
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut body = raw[split + 4..].to_vec();
+    if let Some(len) = length {
+        body.truncate(len);
+    }
     let status = head
         .split_whitespace()
         .nth(1)

@@ -377,6 +377,9 @@ public class AbsJob {
                 default: throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
+        if (results != null) {
+            Files.createDirectories(Paths.get(results));
+        }
         Configuration conf = configuration();
         if (!local) {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
@@ -388,6 +391,8 @@ public class AbsJob {
         conf.setString("rest.address", "127.0.0.1");
         conf.setString("rest.port", port);
         conf.setString("web.checkpoints.history", "100000");
+        // The REST API caches a job's figures this long (3 s by default: longer than a job).
+        conf.setString("web.refresh-interval", "100");
         MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
                 .setConfiguration(conf)
                 .setNumTaskManagers(1)

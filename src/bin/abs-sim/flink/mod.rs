@@ -12,7 +12,6 @@ mod files;
 mod http;
 mod run;
 
-pub use export::FLINK_VERSION;
 
 pub const USAGE: &str = "\
 usage:
