@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use abs_playground::engine::{BarrierMode, OperatorKind, Partitioning, Simulation};
 use abs_playground::engine::snapshot::TaskState;
+use abs_playground::engine::{BarrierMode, OperatorKind, Partitioning, Simulation};
 use abs_playground::scenario::Scenario;
 
 /// The Flink release the job is written for and `.ci/flink-setup.sh` installs.
@@ -133,7 +133,11 @@ fn check(scenario: &Scenario) -> Result<(), String> {
         ));
     }
     let lines = |name: &str| carries_lines(scenario, name, 0);
-    for op in graph.operators.iter().filter(|o| o.kind == OperatorKind::Count) {
+    for op in graph
+        .operators
+        .iter()
+        .filter(|o| o.kind == OperatorKind::Count)
+    {
         for e in graph.edges.iter().filter(|e| e.to == op.name) {
             if e.partitioning != Partitioning::Hash {
                 return Err(format!(
@@ -394,13 +398,19 @@ pub fn settings(job: &Job) -> Vec<(&'static str, String)> {
         }
         .into(),
     ));
-    let unaligned = matches!(job.mode, FlinkMode::Unaligned | FlinkMode::AlignedTimeout(_));
+    let unaligned = matches!(
+        job.mode,
+        FlinkMode::Unaligned | FlinkMode::AlignedTimeout(_)
+    );
     s.push((
         "execution.checkpointing.unaligned.enabled",
         unaligned.to_string(),
     ));
     if let FlinkMode::AlignedTimeout(ticks) = job.mode {
-        s.push(("execution.checkpointing.aligned-checkpoint-timeout", t(ticks)));
+        s.push((
+            "execution.checkpointing.aligned-checkpoint-timeout",
+            t(ticks),
+        ));
     }
     // Flink runs unaligned checkpoints one at a time, as the simulation does.
     let concurrent = if unaligned {
@@ -532,7 +542,12 @@ fn generated(job: &Job) -> String {
     j.push_str("    static Configuration configuration() {\n");
     j.push_str("        Configuration conf = new Configuration();\n");
     for (k, v) in settings(job) {
-        let _ = writeln!(j, "        conf.setString({}, {});", java_str(k), java_str(&v));
+        let _ = writeln!(
+            j,
+            "        conf.setString({}, {});",
+            java_str(k),
+            java_str(&v)
+        );
     }
     j.push_str("        return conf;\n    }\n\n");
     j.push_str("    static void build(StreamExecutionEnvironment env, String results) {\n");
@@ -548,8 +563,10 @@ fn generated(job: &Job) -> String {
             kind => {
                 let inputs: Vec<_> = s.graph.edges.iter().filter(|e| e.to == o.name).collect();
                 let input = if *kind == OperatorKind::Count {
-                    let streams: Vec<String> =
-                        inputs.iter().map(|e| format!("s{}", index(&e.from))).collect();
+                    let streams: Vec<String> = inputs
+                        .iter()
+                        .map(|e| format!("s{}", index(&e.from)))
+                        .collect();
                     match streams.split_first() {
                         Some((first, [])) => format!("{first}.keyBy(WORD)"),
                         Some((first, rest)) => {
@@ -634,7 +651,10 @@ fn topological(s: &Scenario) -> Vec<usize> {
 /// The Java source of the job.
 pub fn java(job: &Job) -> String {
     JOB_TEMPLATE
-        .replace("@SCENARIO@", &job.scenario.name.replace(char::is_control, " "))
+        .replace(
+            "@SCENARIO@",
+            &job.scenario.name.replace(char::is_control, " "),
+        )
         .replace("@MODE@", job.mode.name())
         .replace("@GENERATED@", &generated(job))
 }

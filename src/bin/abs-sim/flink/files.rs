@@ -96,7 +96,9 @@ fn readme(job: &Job) -> String {
             })
             .collect();
         let what = match &o.kind {
-            abs_playground::engine::OperatorKind::Source { interval, lines, .. } => format!(
+            abs_playground::engine::OperatorKind::Source {
+                interval, lines, ..
+            } => format!(
                 "source: {} lines, one read every {interval} ticks per subtask, offset in \
                  checkpointed state",
                 lines.len()
@@ -152,8 +154,7 @@ pub fn write(job: &Job, dir: &Path) -> Result<(), String> {
     ];
     for (name, text) in files {
         let path = dir.join(name);
-        std::fs::write(&path, text)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     #[cfg(unix)]
     {

@@ -63,10 +63,10 @@ pub fn get_json(addr: SocketAddr, path: &str) -> Result<serde_json::Value, Strin
         .nth(1)
         .and_then(|s| s.parse::<u16>().ok())
         .ok_or("no HTTP status in the answer")?;
-    if head
-        .lines()
-        .any(|l| l.to_ascii_lowercase().starts_with("transfer-encoding: chunked"))
-    {
+    if head.lines().any(|l| {
+        l.to_ascii_lowercase()
+            .starts_with("transfer-encoding: chunked")
+    }) {
         body = dechunk(&body)?;
     }
     if status != 200 {
@@ -105,7 +105,10 @@ mod tests {
 
     #[test]
     fn chunks_are_joined() {
-        assert_eq!(dechunk(b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").unwrap(), b"abcde");
+        assert_eq!(
+            dechunk(b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").unwrap(),
+            b"abcde"
+        );
         assert!(dechunk(b"9\r\nabc").is_err());
     }
 }

@@ -12,7 +12,6 @@ mod files;
 mod http;
 mod run;
 
-
 pub const USAGE: &str = "\
 usage:
   abs-sim flink export (--preset NAME | FILE.json) [--mode M] [--fail SUBTASK@TIME]... [--passes N] [--tick-us U] --out DIR

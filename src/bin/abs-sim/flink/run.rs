@@ -34,7 +34,10 @@ fn flink_lib() -> Result<PathBuf, String> {
         )
     };
     let dir = PathBuf::from(std::env::var_os("ABS_FLINK_HOME").ok_or_else(missing)?);
-    if dir.join(format!("flink-dist-{FLINK_VERSION}.jar")).is_file() {
+    if dir
+        .join(format!("flink-dist-{FLINK_VERSION}.jar"))
+        .is_file()
+    {
         Ok(dir)
     } else {
         Err(missing())
@@ -262,7 +265,10 @@ fn run_in(job: &Job, args: &Args, dir: &Path, lib: &Path) -> Result<(), String> 
         match lines.recv_timeout(Duration::from_millis(100)) {
             Ok(line) => {
                 if let Some(url) = line.strip_prefix("ABS-REST ") {
-                    let hostport = url.trim().trim_start_matches("http://").trim_end_matches('/');
+                    let hostport = url
+                        .trim()
+                        .trim_start_matches("http://")
+                        .trim_end_matches('/');
                     heard.rest = hostport.to_socket_addrs().ok().and_then(|mut a| a.next());
                 } else if let Some(id) = line.strip_prefix("ABS-JOB ") {
                     heard.job = Some(id.trim().to_string());
@@ -274,14 +280,16 @@ fn run_in(job: &Job, args: &Args, dir: &Path, lib: &Path) -> Result<(), String> 
             Err(RecvTimeoutError::Disconnected) => {
                 let _ = child.wait();
                 let why = last_error(dir);
-                return Err(if why.contains("BindException") || why.contains("Address already") {
-                    format!(
-                        "port {} on 127.0.0.1 is taken: choose another with --port",
-                        args.port
-                    )
-                } else {
-                    format!("Flink stopped before the job ended: {why}")
-                });
+                return Err(
+                    if why.contains("BindException") || why.contains("Address already") {
+                        format!(
+                            "port {} on 127.0.0.1 is taken: choose another with --port",
+                            args.port
+                        )
+                    } else {
+                        format!("Flink stopped before the job ended: {why}")
+                    },
+                );
             }
         }
         let (Some(addr), Some(id)) = (heard.rest, heard.job.clone()) else {
@@ -336,7 +344,10 @@ fn gather(
     let until = Instant::now() + Duration::from_secs(10);
     while Instant::now() < until {
         let state = get(format!("/jobs/{id}")).map(|j| j["state"].clone());
-        if matches!(state.as_ref().ok().and_then(Value::as_str), Some("FINISHED" | "FAILED" | "CANCELED")) {
+        if matches!(
+            state.as_ref().ok().and_then(Value::as_str),
+            Some("FINISHED" | "FAILED" | "CANCELED")
+        ) {
             break;
         }
         std::thread::sleep(Duration::from_millis(100));
