@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::export::{self, Job, FLINK_VERSION, JVM_FLAGS};
+use super::java;
 
 /// Log settings for a local run: Flink's own log goes to `flink.log`, warnings and up.
 pub const LOG4J: &str = "\
@@ -113,7 +114,7 @@ fn readme(job: &Job) -> String {
         let _ = writeln!(r, "| {} | {what} | {} |", o.name, o.parallelism);
     }
     r.push_str("\n| setting | value |\n|---|---|\n");
-    for (k, v) in export::settings(job) {
+    for (k, v) in java::settings(job) {
         let _ = writeln!(r, "| `{k}` | {v} |");
     }
     if !job.failures.is_empty() || !job.skipped.is_empty() {
@@ -146,7 +147,7 @@ fn readme(job: &Job) -> String {
 pub fn write(job: &Job, dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     let files = [
-        ("AbsJob.java", export::java(job)),
+        ("AbsJob.java", java::java(job)),
         ("run.sh", run_script()),
         ("log4j2.properties", LOG4J.to_string()),
         ("README.md", readme(job)),

@@ -10,6 +10,7 @@ use abs_playground::scenario::{presets, Failure, Scenario};
 mod export;
 mod files;
 mod http;
+mod java;
 mod run;
 
 pub const USAGE: &str = "\

@@ -125,8 +125,7 @@ fn start(dir: &Path, lib: &Path, port: u16) -> Result<(Child, Receiver<String>),
 fn last_error(dir: &Path) -> String {
     let text = std::fs::read_to_string(dir.join("java.err")).unwrap_or_default();
     text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("at "))
-        .next_back()
+        .rfind(|l| !l.trim().is_empty() && !l.trim_start().starts_with("at "))
         .unwrap_or("")
         .trim()
         .to_string()
