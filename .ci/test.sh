@@ -68,3 +68,7 @@ echo "screenshots: $shots/"
 step "release bundle sizes"
 .ci/bundle-size.sh dist
 echo "total: ${SECONDS}s"
+
+step "the simulation against Flink 2.3 (issue 23, docs/flink.md)"
+.ci/flink-test.sh
+echo "total with Flink: ${SECONDS}s"

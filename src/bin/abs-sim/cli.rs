@@ -23,6 +23,8 @@ usage:
       print the engine's figures (events/s, history bytes/event, seek time)
   abs-sim preset [NAME]
       list the presets, or print one as a scenario file (pretty JSON)
+  abs-sim flink export|run (--preset NAME | FILE.json) [--mode M] ... --out PATH
+      the scenario as a Flink 2.3 job, or that job run on a local Flink (`abs-sim flink --help`)
   abs-sim help | --help | -h
       this text
 

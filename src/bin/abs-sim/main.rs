@@ -12,6 +12,7 @@ use std::process::ExitCode;
 mod bench;
 mod cli;
 mod counting_alloc;
+mod flink;
 
 /// Counts live bytes so `bench` can measure what a history holds.
 #[global_allocator]
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         Some("gate") => cli::gate(&args[1..]),
         Some("bench") => cli::bench(&args[1..]),
         Some("preset") => cli::preset(&args[1..]),
+        Some("flink") => flink::main(&args[1..]),
         Some("help" | "--help" | "-h") => cli::help(cli::USAGE),
         Some(other) => {
             let _ = writeln!(

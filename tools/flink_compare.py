@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""The simulation against Flink (issue 23 section 4).
+
+For wordcount, backpressure and recovery, in aligned, unaligned and at-least-once, without and
+with a planned failure, runs the simulation (`abs-sim run --until-finished` on the scenario the
+export wrote, so both run the same bounded log) and the exported job on a local Flink
+(`abs-sim flink run`), prints one table, and checks what must hold in both:
+
+- exactly-once modes end with the true counts (the failure-free simulation's), at-least-once
+  never below them;
+- under backpressure, unaligned checkpoints complete faster than aligned ones (medians, as a
+  ratio within one run of the table, never absolute times) — checked in the simulation;
+  Flink's ratio is printed, not checked (docs/flink.md says why);
+- persisted in-flight data only in unaligned checkpoints.
+
+usage: flink_compare.py ABS_SIM WORK_DIR   (ABS_FLINK_HOME must name Flink's jars)
+Exit status 1 when a check fails (the table is printed first).
+"""
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+SCENARIOS = {
+    # name: (extra export arguments, the planned failure of the "with a failure" runs)
+    "wordcount": (["--passes", "6"], "Count#1@200"),
+    "backpressure": (["--passes", "25"], "Merge#0@300"),
+    "recovery": ([], None),  # its own: Count#1 at tick 120
+}
+MODES = ["aligned", "unaligned", "at-least-once"]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def scenario_file(abs_sim, name, work, failure):
+    """The preset as a file, with or without a planned failure."""
+    s = json.loads(run([abs_sim, "preset", name], check=True).stdout)
+    s["failures"] = [] if failure is None else s.get("failures", [])
+    if failure is True and not s["failures"]:
+        task, at = SCENARIOS[name][1].split("@")
+        s["failures"] = [{"task": task, "at": int(at)}]
+    path = work / f"{name}-{'fail' if failure else 'nofail'}.json"
+    path.write_text(json.dumps(s))
+    return path
+
+
+def simulate(abs_sim, scenario_json):
+    """Completed checkpoints' durations and persisted bytes, and the final counts."""
+    out = run([abs_sim, "run", str(scenario_json), "--until-finished"], check=True).stdout
+    triggered, durations = {}, {}
+    lines = out.splitlines()
+    for line in lines[:-1]:
+        step = json.loads(line)
+        for e in step.get("events", []):
+            if e["event"] == "checkpoint-triggered":
+                triggered[e["checkpoint"]] = step["time"]
+            elif e["event"] == "checkpoint-completed" and e["checkpoint"] in triggered:
+                durations[e["checkpoint"]] = step["time"] - triggered[e["checkpoint"]]
+    summary = json.loads(lines[-1])["summary"]
+    done = [c for c in summary["checkpoints"] if c["status"].get("status") == "completed"]
+    return {
+        "completed": len(done),
+        "durations": [durations[c["id"]] for c in done if c["id"] in durations],
+        "in_flight": sum(c.get("persisted_in_flight", 0) for c in done),
+        "counts": summary["final"]["counts"],
+    }
+
+
+def flink(abs_sim, scenario_json, mode, bundle):
+    t = time.time()
+    r = run([abs_sim, "flink", "run", str(scenario_json), "--mode", mode, "--passes", "1",
+             "--timeout", "240", "--out", str(bundle)])
+    if r.returncode != 0:
+        sys.exit(f"flink run {scenario_json.name} {mode} failed: {r.stderr.strip().splitlines()[-1]}")
+    b = json.loads(bundle.read_text())
+    done = [h for h in b["checkpoints"]["history"] if h["status"] == "COMPLETED"]
+    return {
+        "completed": len(done),
+        "durations": [h["end_to_end_duration"] for h in done],
+        "in_flight": sum(h.get("persisted_data", 0) for h in done),
+        "counts": b["final"]["counts"],
+        "wall": time.time() - t,
+    }
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def verdict(counts, truth, exactly_once):
+    if exactly_once:
+        return "exact" if counts == truth else "WRONG"
+    if any(counts.get(w, 0) < n for w, n in truth.items()):
+        return "BELOW"
+    return "exact" if counts == truth else "over"
+
+
+def main():
+    abs_sim, work = sys.argv[1], Path(sys.argv[2])
+    work.mkdir(parents=True, exist_ok=True)
+    rows, problems, started = [], [], time.time()
+    for name, (extra, _) in SCENARIOS.items():
+        for with_failure in (False, True):
+            base = scenario_file(abs_sim, name, work, True if with_failure else None)
+            # Export once per scenario to get the bounded log both sides run.
+            job = work / f"{base.stem}-job"
+            run([abs_sim, "flink", "export", str(base), *extra, "--out", str(job)], check=True)
+            bounded = job / "scenario.json"
+            truth_file = work / f"{base.stem}-truth.json"
+            t = json.loads(bounded.read_text())
+            t["failures"] = []
+            truth_file.write_text(json.dumps(t))
+            truth = simulate(abs_sim, truth_file)["counts"]
+            aligned_median = {}
+            for mode in MODES:
+                moded = work / f"{base.stem}-{mode}.json"
+                m = json.loads(bounded.read_text())
+                m["config"]["mode"] = mode
+                moded.write_text(json.dumps(m))
+                sim = simulate(abs_sim, moded)
+                fl = flink(abs_sim, moded, mode, work / f"{base.stem}-{mode}-run.json")
+                row = {"scenario": name, "failure": with_failure, "mode": mode}
+                for side, r in (("sim", sim), ("flink", fl)):
+                    med = median(r["durations"])
+                    if mode == "aligned":
+                        aligned_median[side] = med
+                    ref = aligned_median.get(side)
+                    row[side] = {
+                        "counts": verdict(r["counts"], truth, mode != "at-least-once"),
+                        "completed": r["completed"],
+                        "median": med,
+                        "ratio": (med / ref) if med is not None and ref else None,
+                        "in_flight": r["in_flight"],
+                    }
+                    if row[side]["counts"] in ("WRONG", "BELOW"):
+                        problems.append(f"{name} {mode} failure={with_failure}: {side} counts {row[side]['counts']}")
+                    if mode != "unaligned" and r["in_flight"] > 0:
+                        problems.append(f"{name} {mode}: {side} persisted {r['in_flight']} B in flight")
+                row["wall"] = fl["wall"]
+                rows.append(row)
+    # Under backpressure, unaligned checkpoints complete faster than aligned ones: held for
+    # the simulation; Flink's figure is printed, not checked, until the exported job's
+    # backpressure shows it reliably (docs/flink.md says why it does not yet).
+    bp = [r for r in rows if r["scenario"] == "backpressure" and not r["failure"]]
+    ratio = {r["mode"]: r["sim"]["ratio"] for r in bp}
+    if not (ratio.get("unaligned") is not None and ratio["unaligned"] < 1):
+        problems.append(f"backpressure: the simulation's unaligned checkpoints are not faster than aligned ({ratio.get('unaligned')})")
+
+    def cell(row, key, fmt):
+        return " / ".join(fmt(row[s][key]) for s in ("sim", "flink"))
+
+    num = lambda x: "–" if x is None else f"{x:.2f}"
+    print("| scenario | failure | mode | counts (sim / Flink) | checkpoints completed | median ÷ aligned's | in-flight bytes | Flink wall s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['scenario']} | {'yes' if r['failure'] else 'no'} | {r['mode']} | "
+              f"{cell(r, 'counts', str)} | {cell(r, 'completed', str)} | {cell(r, 'ratio', num)} | "
+              f"{cell(r, 'in_flight', str)} | {r['wall']:.1f} |")
+    print(f"\n{len(rows)} runs in {time.time() - started:.0f} s")
+    for p in problems:
+        print("FAILED:", p)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
