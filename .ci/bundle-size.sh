@@ -3,7 +3,11 @@
 # loads it: index.html (the style sheet is inlined) and one language's build, its JS loader and
 # its wasm (index.html loads the English or the Chinese build, never both; the theory texts are
 # fetched only when their panel is opened, course-example.html is a separate page).
+# A visit in either language over ABS_PAGE_BUDGET bytes gzip (default 270000, this round's
+# budget) fails, after the table.
 set -euo pipefail
+budget="${ABS_PAGE_BUDGET:-270000}"
+over=""
 dir="${1:-dist}"
 gz() { gzip -9 -c "$1" | wc -c; }
 printf '| %-44s | %9s | %9s |\n' file raw gzip
@@ -25,5 +29,13 @@ for build in en zh; do
   fi
   total=$((index + $(gz "$js") + $(gz "$wasm")))
   awk -v b="$build" -v t="$total" -v i="$index" -v j="${js#"$dir"/}" -v w="${wasm#"$dir"/}" \
-    'BEGIN { printf "page, %s build: %d bytes gzip (%.1f KB): index.html %d + %s + %s\n", b, t, t / 1000, i, j, w }' 
+    'BEGIN { printf "page, %s build: %d bytes gzip (%.1f KB): index.html %d + %s + %s\n", b, t, t / 1000, i, j, w }'
+  if ((total > budget)); then
+    over="$over $build ($((total - budget)) bytes over)"
+  fi
 done
+if [[ -n "$over" ]]; then
+  echo "bundle-size: over the budget of $budget bytes gzip per visit:$over" >&2
+  exit 1
+fi
+echo "budget: $budget bytes gzip per visit; both builds are within it"

@@ -59,7 +59,7 @@ fn graph_error(e: &GraphError) -> String {
         GraphError::SourceWithoutLines(n) => format!("資料來源「{n}」沒有可讀的行"),
         GraphError::ZeroInterval(n) => format!("資料來源「{n}」的 interval 是 0"),
         GraphError::Cycle(n) => format!(
-            "圖中有經過「{n}」的環；至少一次模式需要無環圖（環上傳輸中的記錄會遺失）：請用對齊、非對齊或 Chandy-Lamport 執行"
+            "圖中有經過「{n}」的環，至少一次模式只能用於無環圖：請改用對齊、非對齊或 Chandy-Lamport"
         ),
         GraphError::ProcessParallelism(n) => format!("行程「{n}」的平行度必須是 1"),
         GraphError::TwoTokens(a, b) => {
@@ -70,10 +70,10 @@ fn graph_error(e: &GraphError) -> String {
         }
         GraphError::UnknownInitiator(n) => format!("發起者「{n}」不是圖中的子任務"),
         GraphError::Unreachable { initiator, task } => format!(
-            "從「{initiator}」出發的標記永遠到不了「{task}」，快照無法完成（Chandy-Lamport 需要發起者能到達每個行程）"
+            "從「{initiator}」出發的標記到不了「{task}」，快照永遠無法完成"
         ),
         GraphError::IterateWithoutLoop(n) => format!(
-            "iterate「{n}」需要一條從自己到自己的邊（回饋邊）：單詞先在其中繞行，再從其他輸出離開"
+            "iterate「{n}」需要一條指向自己的邊（回饋邊）"
         ),
         GraphError::TooManyTasks(n) => format!("圖中有 {n} 個子任務；最多 {MAX_TASKS} 個"),
         GraphError::TooManyChannels(n) => {
