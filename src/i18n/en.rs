@@ -627,7 +627,6 @@ pub const STRINGS: Strings = Strings {
     step_counter: "Step",
     time: "Simulated time: at 1× speed one simulated ms takes a quarter of a second",
     timeline: "Timeline",
-    timeline_legend: "▲ triggered · ✓ completed · ✕ aborted · ⚡ failure",
     shortcuts: "Keyboard shortcuts",
     shortcut_list: &[
         ("Space", "play / pause"),
@@ -705,7 +704,6 @@ pub const STRINGS: Strings = Strings {
         }
     },
     editor_invalid: |why| format!("Not applied: {why}"),
-    editor_applied: "Applied: the edited scenario runs from step 0.",
     edited_scenario: |title| format!("✎ {title} (edited)"),
     bad_scenario: |why| format!("The scenario could not be loaded ({why}); the current one is kept."),
     export_svg: "SVG",
@@ -820,7 +818,6 @@ pub const STRINGS: Strings = Strings {
     sent_at: "Sent at",
     arrives_at: "Arrives at",
     item_gone: "This item has left the channel.",
-    counts: "Counts",
     recent: "Latest records",
 
     trigger_time: "Triggered at",
@@ -831,7 +828,6 @@ pub const STRINGS: Strings = Strings {
     persisted: "Persisted in-flight",
     ack_time: "Acknowledged at",
     start_delay: "Start delay",
-    open_global_state: "Global state",
     global_state_of: |n| format!("Global state of checkpoint {n}"),
     task_states: "Task states",
     channel_states: "Channel states",

@@ -255,7 +255,6 @@ pub struct Strings {
     pub step_counter: &'static str,
     pub time: &'static str,
     pub timeline: &'static str,
-    pub timeline_legend: &'static str,
     pub shortcuts: &'static str,
     pub shortcut_list: &'static [(&'static str, &'static str)],
     pub close: &'static str,
@@ -324,7 +323,6 @@ pub struct Strings {
     /// A syntax error: line, column, the field's path (may be empty), the parser's message.
     pub editor_syntax: fn(u64, u64, &str, &str) -> String,
     pub editor_invalid: fn(&str) -> String,
-    pub editor_applied: &'static str,
     /// The picker's entry for a scenario edited by hand.
     pub edited_scenario: fn(&str) -> String,
     /// A scenario in a link or from the host page could not be loaded (why).
@@ -431,7 +429,6 @@ pub struct Strings {
     pub sent_at: &'static str,
     pub arrives_at: &'static str,
     pub item_gone: &'static str,
-    pub counts: &'static str,
     pub recent: &'static str,
 
     // Checkpoints tab and global state
@@ -443,7 +440,6 @@ pub struct Strings {
     pub persisted: &'static str,
     pub ack_time: &'static str,
     pub start_delay: &'static str,
-    pub open_global_state: &'static str,
     pub global_state_of: fn(u64) -> String,
     pub task_states: &'static str,
     pub channel_states: &'static str,

@@ -565,7 +565,6 @@ pub const STRINGS: Strings = Strings {
     step_counter: "步驟",
     time: "模擬時間：1× 速度下，每 1 ms 模擬時間需時四分之一秒",
     timeline: "時間軸",
-    timeline_legend: "▲ 觸發 · ✓ 完成 · ✕ 中止 · ⚡ 失敗",
     shortcuts: "鍵盤快捷鍵",
     shortcut_list: &[
         ("空白鍵", "播放／暫停"),
@@ -643,7 +642,6 @@ pub const STRINGS: Strings = Strings {
         }
     },
     editor_invalid: |why| format!("未套用：{why}"),
-    editor_applied: "已套用：編輯過的情境從第 0 步開始執行。",
     edited_scenario: |title| format!("✎ {title}（已編輯）"),
     bad_scenario: |why| format!("無法載入這個情境（{why}）；保留目前的情境。"),
     export_svg: "SVG",
@@ -758,7 +756,6 @@ pub const STRINGS: Strings = Strings {
     sent_at: "送出時間",
     arrives_at: "到達時間",
     item_gone: "這個項目已離開通道。",
-    counts: "計數",
     recent: "最近的記錄",
 
     trigger_time: "觸發時間",
@@ -769,7 +766,6 @@ pub const STRINGS: Strings = Strings {
     persisted: "保存的傳輸中記錄",
     ack_time: "確認時間",
     start_delay: "開始延遲",
-    open_global_state: "全域狀態",
     global_state_of: |n| format!("檢查點 {n} 的全域狀態"),
     task_states: "任務狀態",
     channel_states: "通道狀態",

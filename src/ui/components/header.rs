@@ -73,8 +73,11 @@ pub fn header(p: &HeaderProps) -> Html {
     };
     html! {
         <header class="header">
-            <h1>{ s.app_title }</h1>
-            <span class="tagline">{ s.tagline }</span>
+            // The tagline under the title, not beside it: beside, the menus cut it at 1280 px.
+            <div class="brand">
+                <h1>{ s.app_title }</h1>
+                <span class="tagline">{ s.tagline }</span>
+            </div>
             <span class="spacer"></span>
             <div class="menus">
             <label class="preset-menu">
