@@ -4,6 +4,7 @@ mod address;
 mod app;
 pub mod components;
 pub mod export;
+pub mod flink;
 pub mod fmt;
 pub mod host;
 mod host_link;
