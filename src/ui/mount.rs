@@ -5,19 +5,13 @@ use wasm_bindgen::{closure::Closure, JsCast};
 /// Mounts the app, then drops the static shell the page was drawn with (`main.rs` and
 /// `bin/abs-playground-zh.rs`, the page's two builds, each call this).
 pub fn start() {
-    start_with::<super::App>();
-}
-
-/// Mounts a root component, then drops the static shell: the playground's, or the Flink view
-/// (`ui::flink`), which the same page loads as a build of its own.
-pub fn start_with<C: yew::BaseComponent<Properties = ()>>() {
     let document = web_sys::window().and_then(|w| w.document());
     // The app mounts into its own element (index.html), not the body: mounting clears its root,
     // and the body also holds the static shell that draws the default page before the wasm
     // arrives.
     match document.as_ref().and_then(|d| d.get_element_by_id("app")) {
-        Some(root) => yew::Renderer::<C>::with_root(root).render(),
-        None => yew::Renderer::<C>::new().render(),
+        Some(root) => yew::Renderer::<super::App>::with_root(root).render(),
+        None => yew::Renderer::<super::App>::new().render(),
     };
     // The shell is hidden by style.css as soon as the app is in. It is removed two frames
     // later, once the app's first frame is painted: the browser takes the page's largest

@@ -10,6 +10,7 @@ pub mod words;
 
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::scenario::codec;
@@ -228,5 +229,21 @@ pub fn start() {
         }
         doc.set_title(lang.words().title);
     }
-    super::mount::start_with::<FlinkView>();
+    // Mounted into the page's `#app`, as the playground is; the static shell goes at once (the
+    // playground keeps it two frames for its largest paint, which this view does not chase).
+    let document = web_sys::window().and_then(|w| w.document());
+    match document.as_ref().and_then(|d| d.get_element_by_id("app")) {
+        Some(root) => yew::Renderer::<FlinkView>::with_root(root).render(),
+        None => yew::Renderer::<FlinkView>::new().render(),
+    };
+    if let Some(boot) = document.and_then(|d| d.query_selector_all("body > .boot").ok()) {
+        for i in 0..boot.length() {
+            if let Some(element) = boot
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                element.remove();
+            }
+        }
+    }
 }
