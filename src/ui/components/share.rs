@@ -1,7 +1,6 @@
 //! The share dialog: a permalink to this exact moment (scenario, mode, seed, step, the choices
 //! made by hand, what is open) and the `<iframe>` snippet that embeds the same moment in a
-//! course page, each with a copy button; and a link to the engineers' Flink view of the same
-//! scenario (`view=flink`, a build of its own: `ui::flink`).
+//! course page, each with a copy button.
 
 use yew::prelude::*;
 
@@ -92,7 +91,6 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                     <span>{ s.export_title }</span>
                     <button data-testid="export-svg" onclick={export(Format::Svg, &p.file)}>{ s.export_svg }</button>
                     <button data-testid="export-png" onclick={export(Format::Png, &p.file)}>{ s.export_png }</button>
-                    <a href={p.url.clone() + "&view=flink"} data-testid="flink-import">{ "Flink" }</a>
                 </div>
                 <button onclick={close}>{ s.close }</button>
             </div>
