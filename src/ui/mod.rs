@@ -4,6 +4,7 @@ mod address;
 mod app;
 pub mod components;
 pub mod export;
+#[cfg(feature = "flink")]
 pub mod flink;
 pub mod fmt;
 pub mod host;
