@@ -41,8 +41,8 @@ test('the Flink view of the running scenario imports a history, a bundle and a p
   expect(fetched).toHaveLength(1);
   expect(fetched[0]).not.toMatch(FLINK);
   // The view for the page's scenario, mode and language. (The playground has no link to it
-  // yet: a `flink-import` link in the Share dialog costs the Chinese visit 207 bytes gzip,
-  // over its budget.)
+  // yet: a `flink-import` link in the Share dialog costs the Chinese visit 88 bytes gzip,
+  // which would be 26 over its budget.)
   const url = new URL(page.url());
   url.searchParams.set('view', 'flink');
   await page.goto(url.toString());
