@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Trunk's post-build hook (Trunk.toml), for the page's two builds (index.html).
+"""Trunk's post-build hook (Trunk.toml), for the page's builds (index.html): the two
+languages' and the Flink view's.
 
 1. Minifies each build's JS loader with terser (from tests/e2e's Node packages, which
    .ci/setup.sh installs): Trunk's own minifier cannot read wasm-bindgen's
@@ -27,7 +28,7 @@ import re
 import subprocess
 import sys
 
-BUILDS = ["abs-playground", "abs-playground-zh"]
+BUILDS = ["abs-playground", "abs-playground-zh", "abs-flink"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TERSER = os.path.join(ROOT, "tests", "e2e", "node_modules", ".bin", "terser")
 

@@ -4,6 +4,8 @@ mod address;
 mod app;
 pub mod components;
 pub mod export;
+#[cfg(feature = "flink")]
+pub mod flink;
 pub mod fmt;
 pub mod host;
 mod host_link;

@@ -1,0 +1,249 @@
+//! The engineers' view (`index.html?view=flink`): a Flink job's plan or checkpoint history,
+//! imported from what its REST API returns, next to the history of the scenario the address
+//! names as the simulation runs it. A build of its own (`bin/abs-flink.rs`), loaded only when
+//! the address asks for it, so the student's page does not carry it.
+
+mod bars;
+pub mod run;
+mod table;
+pub mod words;
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::scenario::codec;
+use crate::scenario::flink::{import_flink_json, CheckpointHistory, FlinkImport, PlanImport};
+use crate::ui::permalink::encode;
+use table::CheckpointTable;
+use words::{notice, ViewLang};
+
+pub use table::status_code;
+
+/// What the address holds for the view: the scenario to run and the language.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Address {
+    pub preset: Option<String>,
+    pub scenario: Option<String>,
+    pub mode: Option<String>,
+    pub lang: Option<String>,
+    /// The playground page the view was opened from: this address without `view`.
+    pub back: String,
+}
+
+#[cfg(target_arch = "wasm32")]
+fn address() -> Address {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return Address::default();
+    };
+    let search = location.search().unwrap_or_default();
+    let Ok(p) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Address::default();
+    };
+    let read = Address {
+        preset: p.get("preset"),
+        scenario: p.get("scenario"),
+        mode: p.get("mode"),
+        lang: p.get("lang"),
+        back: String::new(),
+    };
+    p.delete("view");
+    let rest = String::from(p.to_string());
+    Address {
+        back: if rest.is_empty() {
+            "?".into()
+        } else {
+            format!("?{rest}")
+        },
+        ..read
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn address() -> Address {
+    Address::default()
+}
+
+/// The playground's address that runs an imported plan: its scenario, compressed
+/// (`scenario::codec`), in the view's language.
+pub fn playground_link(plan: &PlanImport, lang: Option<&str>) -> String {
+    let mut link = format!("?scenario={}", encode(&codec::encode(&plan.scenario)));
+    if let Some(lang) = lang {
+        link += &format!("&lang={}", encode(lang));
+    }
+    link
+}
+
+/// What the last good import showed: a plan, a history, or both (a bundle).
+#[derive(Clone, Default, PartialEq)]
+struct Shown {
+    plan: Option<Rc<PlanImport>>,
+    history: Option<Rc<CheckpointHistory>>,
+}
+
+impl From<FlinkImport> for Shown {
+    fn from(import: FlinkImport) -> Shown {
+        match import {
+            FlinkImport::Plan(plan) => Shown {
+                plan: Some(Rc::new(plan)),
+                history: None,
+            },
+            FlinkImport::History(history) => Shown {
+                plan: None,
+                history: Some(Rc::new(history)),
+            },
+            FlinkImport::Bundle(b) => Shown {
+                plan: b.plan.map(Rc::new),
+                history: Some(Rc::new(b.history)),
+            },
+        }
+    }
+}
+
+/// The view's own style: it is not in the page's style sheet, which every student loads.
+const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
+.flink-view textarea{width:100%;font-family:monospace}\
+.flink-view table{border-collapse:collapse;width:100%;margin:.5rem 0}\
+.flink-view th,.flink-view td{border-bottom:1px solid #8884;padding:.2rem .5rem;text-align:left}\
+.flink-view td.num{text-align:right;font-variant-numeric:tabular-nums}\
+.flink-row{cursor:pointer}.flink-row:hover,.flink-row.selected{background:#8882}\
+.flink-error{color:#c0392b;font-weight:bold}\
+.flink-bars svg{font:11px sans-serif;fill:currentColor}\
+.phase.start-delay{fill:#95a5a6}.phase.alignment{fill:#e67e22}\
+.phase.sync{fill:#2980b9}.phase.async{fill:#27ae60}\
+.flink-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:1rem}";
+
+#[function_component(FlinkView)]
+pub fn flink_view() -> Html {
+    let at = use_memo((), |_| address());
+    let lang = ViewLang::from_param(at.lang.as_deref());
+    let w = lang.words();
+    let text = use_node_ref();
+    let shown = use_state(Shown::default);
+    let error = use_state(|| None::<String>);
+    let sim = use_memo((), {
+        let at = at.clone();
+        move |_| {
+            run::run(
+                at.preset.as_deref(),
+                at.scenario.as_deref(),
+                at.mode.as_deref(),
+            )
+            .map(|(s, h)| (s.title, Rc::new(h)))
+        }
+    });
+    // Bad input keeps what is shown and says why; good input replaces it.
+    let import = {
+        let (shown, error) = (shown.clone(), error.clone());
+        Callback::from(move |doc: String| match import_flink_json(&doc) {
+            Ok(import) => {
+                shown.set(import.into());
+                error.set(None);
+            }
+            Err(e) => error.set(Some(e.to_string())),
+        })
+    };
+    let apply = {
+        let (text, import) = (text.clone(), import.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(area) = text.cast::<web_sys::HtmlTextAreaElement>() {
+                import.emit(area.value());
+            }
+        })
+    };
+    let open_file = {
+        let (text, import) = (text.clone(), import.clone());
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let (text, import) = (text.clone(), import.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                if let Some(doc) = read.ok().and_then(|v| v.as_string()) {
+                    if let Some(area) = text.cast::<web_sys::HtmlTextAreaElement>() {
+                        area.set_value(&doc);
+                    }
+                    import.emit(doc);
+                }
+            });
+        })
+    };
+    let plan = shown.plan.as_ref().map(|plan| {
+        let notices = plan.notices.iter().map(|n| html! { <li>{ notice(lang, n) }</li> });
+        html! {
+            <section class="flink-plan" data-testid="flink-plan">
+                <h2>{ w.plan }{ ": " }{ plan.scenario.title.clone() }</h2>
+                <ul data-testid="flink-notices">{ for notices }</ul>
+                <a href={playground_link(plan, at.lang.as_deref())} data-testid="flink-open-plan">{ w.open_plan }</a>
+            </section>
+        }
+    });
+    let imported = shown.history.as_ref().map(|h| {
+        html! { <CheckpointTable {lang} history={h.clone()} testid="flink-checkpoints" caption={w.imported} /> }
+    });
+    let simulated = match &*sim {
+        Ok((title, h)) => html! {
+            <CheckpointTable {lang} history={h.clone()} testid="sim-checkpoints"
+                caption={format!("{} — {}", w.simulated, title)} />
+        },
+        Err(e) => {
+            html! { <p class="flink-error" data-testid="sim-error">{ format!("{}: {e}", w.sim_error) }</p> }
+        }
+    };
+    html! {
+        <main class="flink-view" data-testid="flink-view">
+            <style>{ STYLE }</style>
+            <h1>{ w.title }</h1>
+            <p><a href={at.back.clone()} data-testid="flink-back">{ w.back }</a></p>
+            <p>{ w.intro }</p>
+            <label for="flink-text">{ w.paste }</label>
+            <textarea id="flink-text" ref={text} rows="8" data-testid="flink-import-text" spellcheck="false" />
+            <p>
+                <label>{ w.file }{ " " }<input type="file" accept=".json,application/json" onchange={open_file} data-testid="flink-import-file" /></label>
+                { " " }
+                <button onclick={apply} data-testid="flink-import-apply">{ w.apply }</button>
+            </p>
+            if let Some(e) = &*error {
+                <p class="flink-error" role="alert" data-testid="flink-import-error">{ format!("{}: {e}", w.error) }</p>
+            }
+            { for plan }
+            <div class="flink-columns">
+                { for imported }
+                { simulated }
+            </div>
+        </main>
+    }
+}
+
+/// Mounts the view (`bin/abs-flink.rs`), in the address's language.
+pub fn start() {
+    let lang = ViewLang::from_param(address().lang.as_deref());
+    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+        if let Some(root) = doc.document_element() {
+            let _ = root.set_attribute("lang", if lang == ViewLang::Zh { "zh" } else { "en" });
+        }
+        doc.set_title(lang.words().title);
+    }
+    // Mounted into the page's `#app`, as the playground is; the static shell goes at once (the
+    // playground keeps it two frames for its largest paint, which this view does not chase).
+    let document = web_sys::window().and_then(|w| w.document());
+    match document.as_ref().and_then(|d| d.get_element_by_id("app")) {
+        Some(root) => yew::Renderer::<FlinkView>::with_root(root).render(),
+        None => yew::Renderer::<FlinkView>::new().render(),
+    };
+    if let Some(boot) = document.and_then(|d| d.query_selector_all("body > .boot").ok()) {
+        for i in 0..boot.length() {
+            if let Some(element) = boot
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                element.remove();
+            }
+        }
+    }
+}

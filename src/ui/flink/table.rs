@@ -1,0 +1,97 @@
+//! A checkpoint history as a table, one row per checkpoint, the imported job's and the run's
+//! alike (so the two read side by side); a click on a row draws that checkpoint's subtasks.
+//! The rows' `data-*` attributes are the figures unformatted, for tests and for copying.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::bars::SubtaskBars;
+use super::words::{bytes, trigger, ViewLang};
+use crate::scenario::flink::{CheckpointHistory, HistorySource, HistoryStatus};
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct TableProps {
+    pub lang: ViewLang,
+    pub history: Rc<CheckpointHistory>,
+    /// The table's test id (`flink-checkpoints`, `sim-checkpoints`).
+    pub testid: AttrValue,
+    pub caption: AttrValue,
+}
+
+/// How a status is written in `data-status`.
+pub fn status_code(s: HistoryStatus) -> &'static str {
+    match s {
+        HistoryStatus::Completed => "completed",
+        HistoryStatus::Failed => "failed",
+        HistoryStatus::InProgress => "in_progress",
+    }
+}
+
+#[function_component(CheckpointTable)]
+pub fn checkpoint_table(p: &TableProps) -> Html {
+    let w = p.lang.words();
+    let selected = use_state(|| None::<u64>);
+    // A new history (another import) starts with nothing selected.
+    {
+        let selected = selected.clone();
+        use_effect_with(p.history.clone(), move |_| selected.set(None));
+    }
+    let simulated = p.history.source == HistorySource::Simulation;
+    let rows = p.history.checkpoints.iter().map(|c| {
+        let id = c.id;
+        let onclick = {
+            let selected = selected.clone();
+            Callback::from(move |_: MouseEvent| selected.set(Some(id)))
+        };
+        let status = match c.status {
+            HistoryStatus::Completed => w.completed,
+            HistoryStatus::Failed => w.failed,
+            HistoryStatus::InProgress => w.in_progress,
+        };
+        let class = classes!("flink-row", (*selected == Some(id)).then_some("selected"));
+        html! {
+            <tr key={id} class={class} tabindex="0" {onclick} title={c.failure.clone()}
+                data-id={id.to_string()} data-status={status_code(c.status)}
+                data-duration-ms={c.duration_ms.to_string()}
+                data-persisted-bytes={c.persisted_bytes.to_string()}
+                data-unaligned={c.unaligned.to_string()}>
+                <td>{ id }{ if c.savepoint { format!(" ({})", w.savepoint) } else { String::new() } }</td>
+                <td>{ status }</td>
+                <td>{ trigger(c.trigger_ms, simulated) }</td>
+                <td class="num">{ format!("{} ms", c.duration_ms) }</td>
+                <td class="num">{ bytes(c.checkpointed_size) }</td>
+                <td class="num">{ bytes(c.persisted_bytes) }</td>
+                <td>{ if c.unaligned { w.yes } else { w.no } }</td>
+            </tr>
+        }
+    });
+    let chosen = selected.and_then(|id| p.history.checkpoints.iter().find(|c| c.id == id));
+    let detail = match chosen {
+        None => html! { <p class="hint">{ w.pick_row }</p> },
+        Some(c) if c.subtasks.is_empty() => html! {
+            <p class="hint" data-testid={format!("{}-no-subtasks", p.testid)}>{ w.no_subtasks }</p>
+        },
+        Some(c) => html! {
+            <SubtaskBars lang={p.lang} checkpoint={c.id} subtasks={Rc::new(c.subtasks.clone())}
+                testid={format!("{}-bars", p.testid)} />
+        },
+    };
+    html! {
+        <section class="flink-history">
+            <h2>{ p.caption.clone() }</h2>
+            if p.history.checkpoints.is_empty() {
+                <p class="hint">{ w.empty }</p>
+            }
+            <table data-testid={p.testid.clone()}>
+                <thead><tr>
+                    <th>{ w.id }</th><th>{ w.status }</th><th>{ w.trigger }</th>
+                    <th>{ w.duration }</th><th>{ w.size }</th><th>{ w.persisted }</th>
+                    <th>{ w.unaligned }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            { detail }
+        </section>
+    }
+}

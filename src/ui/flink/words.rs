@@ -1,0 +1,268 @@
+//! The view's own sentences, English and Chinese, in this build only: the student's page keeps
+//! its strings in `i18n`, one language per build, and must not carry these.
+
+use crate::scenario::flink::plan::partitioning_name;
+use crate::scenario::flink::{GuessReason, PlanNotice};
+use crate::text::Quoted;
+
+/// The view's two languages: a Chinese `lang` (either script) reads the Chinese table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewLang {
+    En,
+    Zh,
+}
+
+impl ViewLang {
+    /// The language a `?lang=` value asks for; English when absent or unknown.
+    pub fn from_param(lang: Option<&str>) -> ViewLang {
+        match lang.and_then(crate::i18n::Lang::from_code) {
+            Some(crate::i18n::Lang::Zh | crate::i18n::Lang::ZhHans) => ViewLang::Zh,
+            _ => ViewLang::En,
+        }
+    }
+
+    pub fn words(self) -> &'static Words {
+        match self {
+            ViewLang::En => &EN,
+            ViewLang::Zh => &ZH,
+        }
+    }
+}
+
+/// Every label of the view.
+pub struct Words {
+    pub title: &'static str,
+    pub intro: &'static str,
+    pub paste: &'static str,
+    pub file: &'static str,
+    pub apply: &'static str,
+    pub back: &'static str,
+    pub plan: &'static str,
+    pub open_plan: &'static str,
+    pub imported: &'static str,
+    pub simulated: &'static str,
+    pub id: &'static str,
+    pub status: &'static str,
+    pub trigger: &'static str,
+    pub duration: &'static str,
+    pub size: &'static str,
+    pub persisted: &'static str,
+    pub unaligned: &'static str,
+    pub yes: &'static str,
+    pub no: &'static str,
+    pub completed: &'static str,
+    pub failed: &'static str,
+    pub in_progress: &'static str,
+    pub savepoint: &'static str,
+    pub pick_row: &'static str,
+    pub no_subtasks: &'static str,
+    pub phases: [&'static str; 4],
+    pub empty: &'static str,
+    pub error: &'static str,
+    pub sim_error: &'static str,
+}
+
+const EN: Words = Words {
+    title: "Flink checkpoints, side by side with the simulation",
+    intro: "Paste what Flink's REST API returns — a job plan (/jobs/<id>/plan), its checkpoint \
+            history (/jobs/<id>/checkpoints) or an export bundle — or open a file.",
+    paste: "Flink JSON",
+    file: "Or a file",
+    apply: "Import",
+    back: "Back to the playground",
+    plan: "The plan, as a scenario",
+    open_plan: "Open it in the playground",
+    imported: "The job's checkpoints",
+    simulated: "The simulation's checkpoints",
+    id: "ID",
+    status: "Status",
+    trigger: "Triggered",
+    duration: "End to end",
+    size: "Checkpointed size",
+    persisted: "Persisted in-flight data",
+    unaligned: "Unaligned",
+    yes: "yes",
+    no: "no",
+    completed: "completed",
+    failed: "failed",
+    in_progress: "in progress",
+    savepoint: "savepoint",
+    pick_row: "Click a checkpoint to see its subtasks on one time axis from the trigger.",
+    no_subtasks: "This document has no per-subtask statistics for this checkpoint.",
+    phases: ["start delay", "alignment", "sync", "async"],
+    empty: "No checkpoints.",
+    error: "Not imported",
+    sim_error: "The scenario could not run",
+};
+
+const ZH: Words = Words {
+    title: "Flink 的檢查點，與模擬的並排",
+    intro: "貼上 Flink REST API 的回應——作業計畫（/jobs/<id>/plan）、檢查點歷史\
+            （/jobs/<id>/checkpoints）或匯出包——或開啟檔案。",
+    paste: "Flink JSON",
+    file: "或開啟檔案",
+    apply: "匯入",
+    back: "回到遊樂場",
+    plan: "計畫，作為情境",
+    open_plan: "在遊樂場中開啟",
+    imported: "作業的檢查點",
+    simulated: "模擬的檢查點",
+    id: "編號",
+    status: "狀態",
+    trigger: "觸發時間",
+    duration: "端到端耗時",
+    size: "檢查點大小",
+    persisted: "持久化的在途資料",
+    unaligned: "非對齊",
+    yes: "是",
+    no: "否",
+    completed: "已完成",
+    failed: "失敗",
+    in_progress: "進行中",
+    savepoint: "保存點",
+    pick_row: "點選一個檢查點，以觸發為起點在同一時間軸上查看其子任務。",
+    no_subtasks: "此文件沒有這個檢查點的子任務統計。",
+    phases: ["啟動延遲", "對齊", "同步", "非同步"],
+    empty: "沒有檢查點。",
+    error: "未匯入",
+    sim_error: "情境無法執行",
+};
+
+/// A notice about an imported plan, in the view's language (English is the notice's own
+/// `Display`, which the command line prints too).
+pub fn notice(lang: ViewLang, n: &PlanNotice) -> String {
+    if lang == ViewLang::En {
+        return n.to_string();
+    }
+    match n {
+        PlanNotice::Defaults {
+            lines,
+            interval,
+            latency,
+            checkpoint_interval,
+        } => format!(
+            "計畫沒有速率、延遲或鍵：每個來源子任務每 {interval} 毫秒讀取 {lines} 行範例中的一行，\
+             每條通道耗時 {latency} 毫秒，記錄以單詞為鍵，檢查點為對齊式，每 \
+             {checkpoint_interval} 毫秒一次"
+        ),
+        PlanNotice::Guessed {
+            operator,
+            kind,
+            reason,
+        } => {
+            let why = match reason {
+                GuessReason::Description(part) => format!("，依據 {} 推測", Quoted(part)),
+                GuessReason::KeyedInput => "，依據其雜湊分區（鍵控）輸入推測".to_string(),
+                GuessReason::SinkNotSimulated { keyed, sink } => format!(
+                    "，依據 {} 推測；其鏈接的 {} 不模擬：計數即作業的結果",
+                    Quoted(keyed),
+                    Quoted(sink)
+                ),
+                GuessReason::NoConsumer => "：沒有算子消費其輸出".to_string(),
+                GuessReason::SeveralInputs(k) => format!("：它合併其 {k} 個輸入"),
+                GuessReason::Nothing => "：其描述沒有更多資訊，因此原樣傳遞記錄".to_string(),
+            };
+            format!("{} 以 {kind} 執行{why}", Quoted(operator))
+        }
+        PlanNotice::Chained { operator, parts } => {
+            let quoted: Vec<String> = parts.iter().map(|p| Quoted(p).to_string()).collect();
+            format!(
+                "{} 鏈接了 {} 個算子（{}）：在 Flink 中是一個任務，此處是一個算子",
+                Quoted(operator),
+                parts.len(),
+                quoted.join("、")
+            )
+        }
+        PlanNotice::Approximated {
+            from,
+            to,
+            strategy,
+            runs_as,
+        } => format!(
+            "邊 {} → {}：傳輸策略 {} 以 {} 執行",
+            Quoted(from),
+            Quoted(to),
+            Quoted(strategy),
+            partitioning_name(*runs_as)
+        ),
+        PlanNotice::Parallelism {
+            operator,
+            flink,
+            runs_with,
+        } => format!(
+            "{} 在 Flink 中的並行度為 {flink}；此處以 {runs_with} 個子任務執行",
+            Quoted(operator)
+        ),
+        PlanNotice::MergedInputs { operator, from } => format!(
+            "{} 多次讀取 {}：此處為一條邊",
+            Quoted(operator),
+            Quoted(from)
+        ),
+        PlanNotice::Renamed { operator, was } => format!(
+            "兩個頂點都名為 {}：後者在此處名為 {}",
+            Quoted(was),
+            Quoted(operator)
+        ),
+        PlanNotice::Batch => "這是批次作業的計畫：此處以串流作業執行，並做檢查點".to_string(),
+    }
+}
+
+/// Bytes as engineers read them: B, KiB, MiB, GiB.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut v = n as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+/// A Flink trigger time (ms since the epoch) as UTC `HH:MM:SS.mmm`; a run's virtual time as
+/// `t = N ms`, since a run has no date.
+pub fn trigger(ms: u64, simulated: bool) -> String {
+    if simulated {
+        return format!("t = {ms} ms");
+    }
+    let day = ms % 86_400_000;
+    format!(
+        "{:02}:{:02}:{:02}.{:03} UTC",
+        day / 3_600_000,
+        day / 60_000 % 60,
+        day / 1000 % 60,
+        day % 1000
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lang_param_picks_the_table() {
+        assert_eq!(ViewLang::from_param(None), ViewLang::En);
+        assert_eq!(ViewLang::from_param(Some("zh-CN")), ViewLang::Zh);
+        assert_eq!(ViewLang::from_param(Some("zh")), ViewLang::Zh);
+        assert_eq!(ViewLang::from_param(Some("fr")), ViewLang::En);
+    }
+
+    #[test]
+    fn sizes_and_times_read_as_engineers_write_them() {
+        assert_eq!(bytes(512), "512 B");
+        assert_eq!(bytes(49_152), "48.0 KiB");
+        assert_eq!(trigger(1_760_000_010_000, false), "08:53:30.000 UTC");
+        assert_eq!(trigger(120, true), "t = 120 ms");
+    }
+
+    #[test]
+    fn every_notice_has_a_chinese_wording() {
+        let n = PlanNotice::Batch;
+        assert_ne!(notice(ViewLang::Zh, &n), notice(ViewLang::En, &n));
+        assert!(notice(ViewLang::En, &n).contains("batch"));
+    }
+}

@@ -1,0 +1,130 @@
+// The engineers' Flink view (`?view=flink`): a build of its own that the playground never
+// loads itself. It imports what Flink's REST API returns — a
+// checkpoint history, an export bundle, a plan — refuses anything else with a message and
+// keeps what it showed, and runs the address's scenario for its own history beside it.
+const fs = require('fs');
+const path = require('path');
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+
+const FLINK = /\/abs-flink-[0-9a-f]{16}_bg\.wasm$/;
+const fixture = (name) => fs.readFileSync(path.join(__dirname, '..', 'flink', name), 'utf8');
+
+/** Records the wasm files the page fetches. */
+function wasmRequests(page) {
+  const urls = [];
+  page.on('request', (r) => { if (/\.wasm$/.test(new URL(r.url()).pathname)) urls.push(new URL(r.url()).pathname); });
+  return urls;
+}
+
+/** The rows' data attributes of a checkpoint table. */
+async function rows(table) {
+  return table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    id: Number(tr.dataset.id),
+    status: tr.dataset.status,
+    duration: Number(tr.dataset.durationMs),
+    persisted: Number(tr.dataset.persistedBytes),
+    unaligned: tr.dataset.unaligned,
+  })));
+}
+
+async function paste(page, text) {
+  await page.getByTestId('flink-import-text').fill(text);
+  await page.getByTestId('flink-import-apply').click();
+}
+
+test('the Flink view of the running scenario imports a history, a bundle and a plan', async ({ page }) => {
+  const fetched = wasmRequests(page);
+  const app = new Playground(page);
+  await app.open('?preset=backpressure&mode=unaligned&lang=zh');
+  // The playground fetches its own build only.
+  expect(fetched).toHaveLength(1);
+  expect(fetched[0]).not.toMatch(FLINK);
+  // The view for the page's scenario, mode and language. (The playground has no link to it
+  // yet: a `flink-import` link in the Share dialog costs the Chinese visit 88 bytes gzip,
+  // which would be 26 over its budget.)
+  const url = new URL(page.url());
+  url.searchParams.set('view', 'flink');
+  await page.goto(url.toString());
+  await expect(page.getByTestId('flink-view')).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('preset')).toBe('backpressure');
+  expect(fetched.filter((u) => FLINK.test(u))).toHaveLength(1);
+  // In the address's language.
+  await expect(page.getByTestId('flink-import-apply')).toHaveText('匯入');
+
+  // A checkpoint history: one row per checkpoint, oldest first, with the document's figures.
+  const doc = JSON.parse(fixture('checkpoints-2.x.json'));
+  await paste(page, fixture('checkpoints-2.x.json'));
+  const table = page.getByTestId('flink-checkpoints');
+  const want = doc.history.map((c) => ({
+    id: c.id,
+    status: c.status.toLowerCase(),
+    duration: c.end_to_end_duration,
+    persisted: c.persisted_data,
+    unaligned: String(c.checkpoint_type === 'UNALIGNED_CHECKPOINT'),
+  })).sort((a, b) => a.id - b.id);
+  await expect(table.locator('tbody tr')).toHaveCount(want.length);
+  expect(await rows(table)).toEqual(want);
+  // No per-subtask statistics in this document: a click says so.
+  await table.locator('tbody tr').first().click();
+  await expect(page.getByTestId('flink-checkpoints-no-subtasks')).toBeVisible();
+
+  // Something else: the message, and the table stays.
+  await paste(page, '{"nope":1}');
+  await expect(page.getByTestId('flink-import-error')).toContainText('nope');
+  expect(await rows(table)).toEqual(want);
+
+  // A bundle: its history, with subtasks drawn as bars on one axis; and its plan.
+  await paste(page, fixture('bundle-2.x.json'));
+  await expect(page.getByTestId('flink-import-error')).toHaveCount(0);
+  const bundle = JSON.parse(fixture('bundle-2.x.json'));
+  await expect(table.locator('tbody tr')).toHaveCount(bundle.checkpoints.history.length);
+  await table.locator('tbody tr[data-id="1"]').click();
+  const bars = page.getByTestId('flink-checkpoints-bars');
+  await expect(bars).toHaveAttribute('data-checkpoint', '1');
+  await expect(bars.locator('g.subtask')).toHaveCount(bundle.checkpoints.details['1'].num_subtasks);
+  expect(await bars.locator('g.subtask rect').count()).toBeGreaterThan(0);
+  await expect(page.getByTestId('flink-plan')).toBeVisible();
+
+  // The simulation's own history of the address's scenario, backpressure unaligned: what went
+  // unaligned persisted in-flight data.
+  const sim = page.getByTestId('sim-checkpoints');
+  const simRows = await rows(sim);
+  expect(simRows.length).toBeGreaterThan(1);
+  expect(simRows.some((r) => r.unaligned === 'true' && r.persisted > 0)).toBe(true);
+  for (const r of simRows) if (r.unaligned === 'false') expect(r.persisted).toBe(0);
+  // A retained checkpoint of the run has its subtasks.
+  const done = simRows.filter((r) => r.status === 'completed');
+  await sim.locator(`tbody tr[data-id="${done[done.length - 1].id}"]`).click();
+  expect(await page.getByTestId('sim-checkpoints-bars').locator('g.subtask').count()).toBeGreaterThan(0);
+});
+
+test('the aligned run persists no in-flight data', async ({ page }) => {
+  await page.goto('index.html?view=flink&preset=backpressure&mode=aligned');
+  const sim = page.getByTestId('sim-checkpoints');
+  await expect(sim.locator('tbody tr').first()).toBeVisible();
+  const simRows = await rows(sim);
+  expect(simRows.length).toBeGreaterThan(1);
+  for (const r of simRows) {
+    expect(r.unaligned).toBe('false');
+    expect(r.persisted).toBe(0);
+  }
+  await expect(page.getByTestId('flink-import-apply')).toHaveText('Import');
+});
+
+test('a plan opens in the playground as the running scenario', async ({ page }) => {
+  await page.goto('index.html?view=flink&lang=en');
+  await paste(page, fixture('plan-2.x.json'));
+  const plan = page.getByTestId('flink-plan');
+  await expect(plan).toBeVisible();
+  // The notices, worded: the defaults a plan does not say, the parallelism capped.
+  await expect(page.getByTestId('flink-notices').locator('li').first()).toBeVisible();
+  await expect(page.getByTestId('flink-notices')).toContainText('parallelism 128');
+  await page.getByTestId('flink-open-plan').click();
+  await expect(page.getByTestId('step-counter')).toBeVisible();
+  const app = new Playground(page);
+  const names = await app.operatorNames();
+  expect(names.sort()).toEqual([
+    'Join → Calc', 'Map', 'Sink: Writer → Sink: Committer', 'Source: Orders', 'TableSourceScan',
+  ].sort());
+});
