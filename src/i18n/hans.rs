@@ -33,7 +33,7 @@ const CHARS: &str = "\
 
 /// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
 /// characters; a longer word comes before any word it starts with.
-const WORDS: [(&str, &str); 43] = [
+const WORDS: [(&str, &str); 42] = [
     ("資料來源", "数据源"),
     ("詳細資料", "详细信息"),
     ("資料", "数据"),
@@ -72,7 +72,6 @@ const WORDS: [(&str, &str); 43] = [
     ("布林值", "布尔值"),
     ("字串", "字符串"),
     ("物件", "对象"),
-    ("字元", "字符"),
     ("運算子", "算子"),
     ("參照", "引用"),
     // 筆 and 則 after a number are measure words (records, messages): "3 条记录", not

@@ -498,26 +498,26 @@ fn item_kind(k: &ItemKind) -> String {
 /// A JSON value's kind as the reader names it ("integer `5`", "a string", "struct Edge"),
 /// in Chinese; a value it quotes is kept.
 fn json_kind(what: &str) -> String {
-    // A table, not a `match` of strings: the same words in a fifth of the code.
-    const KINDS: [(&str, &str); 13] = [
+    let what = what.strip_prefix("a ").unwrap_or(what);
+    // "an operator kind", "struct Edge": an object; "u32", "u64": a whole number.
+    if what.starts_with("an ") || what.starts_with("struct ") {
+        return "物件".into();
+    }
+    if what.starts_with('u') {
+        return "非負整數".into();
+    }
+    // A table, not a `match` of strings: the same words in a fifth of the code. A value given
+    // ("integer `5`") is kept after its kind.
+    const KINDS: [(&str, &str); 6] = [
         ("floating point", "小數"),
         ("integer", "整數"),
         ("string", "字串"),
         ("boolean", "布林值"),
         ("sequence", "陣列"),
         ("map", "物件"),
-        ("struct ", "物件"),
-        ("a boolean", "布林值"),
-        ("a string", "字串"),
-        ("a sequence", "陣列"),
-        ("an ", "物件"),
-        ("u32", "非負整數"),
-        ("u64", "非負整數"),
     ];
     for (en, zh) in KINDS {
         if let Some(rest) = what.strip_prefix(en) {
-            // "struct Edge", "an operator kind": the kind says it all; a value given is kept.
-            let rest = if en.ends_with(' ') { "" } else { rest };
             return format!("{zh}{rest}");
         }
     }

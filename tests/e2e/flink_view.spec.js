@@ -40,9 +40,16 @@ test('the Flink view of the running scenario imports a history, a bundle and a p
   // The playground fetches its own build only.
   expect(fetched).toHaveLength(1);
   expect(fetched[0]).not.toMatch(FLINK);
-  // The view for the page's scenario, mode and language. (The playground has no link to it
-  // yet: a `flink-import` link in the Share dialog costs the Chinese visit 88 bytes gzip,
-  // which would be 26 over its budget.)
+  // The Share dialog's `flink-import` link opens the view (with no scenario: a fixed address
+  // is all the Chinese visit's budget allows), in a build of its own.
+  await page.getByTestId('share').click();
+  await page.getByTestId('flink-import').click();
+  await expect(page.getByTestId('flink-view')).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('view')).toBe('flink');
+  expect(fetched.filter((u) => FLINK.test(u))).toHaveLength(1);
+  // The view for the page's scenario, mode and language, by its address.
+  await app.open('?preset=backpressure&mode=unaligned&lang=zh');
+  fetched.length = 0;
   const url = new URL(page.url());
   url.searchParams.set('view', 'flink');
   await page.goto(url.toString());
