@@ -142,6 +142,26 @@ struct RunArgs {
     until_finished: bool,
 }
 
+/// `--fail SUBTASK@TIME`, as `run` and `flink` read it.
+pub fn failure_arg(v: &str) -> Result<Failure, String> {
+    let bad = || format!("--fail takes SUBTASK@TIME (e.g. Count#1@120), not {v:?}");
+    let (task, at) = v.rsplit_once('@').ok_or_else(bad)?;
+    let at = at.parse::<u64>().map_err(|_| bad())?;
+    if task.is_empty() {
+        return Err(bad());
+    }
+    Ok(Failure {
+        task: task.to_string(),
+        at,
+    })
+}
+
+/// A scenario file named on the command line, read and validated.
+pub fn scenario_file(file: &str) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))
+}
+
 fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     let mut scenario = None;
     let mut seed = None;
@@ -191,25 +211,11 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
                 None
             }
             "--fail" => {
-                let v = value("--fail")?;
-                let bad = || format!("--fail takes SUBTASK@TIME (e.g. Count#1@120), not {v:?}");
-                let (task, at) = v.rsplit_once('@').ok_or_else(bad)?;
-                let at = at.parse::<u64>().map_err(|_| bad())?;
-                if task.is_empty() {
-                    return Err(bad());
-                }
-                failures.push(Failure {
-                    task: task.to_string(),
-                    at,
-                });
+                failures.push(failure_arg(value("--fail")?)?);
                 None
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
-            file => {
-                let text = std::fs::read_to_string(file)
-                    .map_err(|e| format!("cannot read {file}: {e}"))?;
-                Some(Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))?)
-            }
+            file => Some(scenario_file(file)?),
         };
         if let Some(named) = named {
             if scenario.replace(named).is_some() {

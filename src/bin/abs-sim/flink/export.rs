@@ -4,6 +4,7 @@
 
 use abs_playground::engine::snapshot::TaskState;
 use abs_playground::engine::{BarrierMode, OperatorKind, Partitioning, Simulation};
+use abs_playground::scenario::flink::plan::partitioning_name;
 use abs_playground::scenario::Scenario;
 
 /// The Flink release the job is written for and `.ci/flink-setup.sh` installs.
@@ -185,15 +186,6 @@ fn carries_lines(scenario: &Scenario, name: &str, depth: usize) -> bool {
             .iter()
             .filter(|e| e.to == name)
             .any(|e| carries_lines(scenario, &e.from, depth + 1)),
-    }
-}
-
-pub fn partitioning_name(p: Partitioning) -> &'static str {
-    match p {
-        Partitioning::Forward => "forward",
-        Partitioning::Rebalance => "rebalance",
-        Partitioning::Hash => "hash",
-        Partitioning::Broadcast => "broadcast",
     }
 }
 

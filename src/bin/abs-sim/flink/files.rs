@@ -4,8 +4,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::export::{self, Job, FLINK_VERSION, JVM_FLAGS};
+use super::export::{Job, FLINK_VERSION, JVM_FLAGS};
 use super::java;
+use abs_playground::scenario::flink::plan::partitioning_name;
 
 /// Log settings for a local run: Flink's own log goes to `flink.log`, warnings and up.
 pub const LOG4J: &str = "\
@@ -90,7 +91,7 @@ fn readme(job: &Job) -> String {
             .map(|e| {
                 format!(
                     "{} from {} ({} ticks)",
-                    export::partitioning_name(e.partitioning),
+                    partitioning_name(e.partitioning),
                     e.from,
                     e.latency
                 )

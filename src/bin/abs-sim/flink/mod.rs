@@ -5,7 +5,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use abs_playground::scenario::{presets, Failure, Scenario};
+use abs_playground::scenario::{presets, Scenario};
+
+use crate::cli::{failure_arg, scenario_file};
 
 mod export;
 mod files;
@@ -111,25 +113,11 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 None
             }
             "--fail" => {
-                let v = value("--fail")?;
-                let bad = || format!("--fail takes SUBTASK@TIME (e.g. Count#1@120), not {v:?}");
-                let (task, at) = v.rsplit_once('@').ok_or_else(bad)?;
-                let at = at.parse::<u64>().map_err(|_| bad())?;
-                if task.is_empty() {
-                    return Err(bad());
-                }
-                failures.push(Failure {
-                    task: task.to_string(),
-                    at,
-                });
+                failures.push(failure_arg(value("--fail")?)?);
                 None
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
-            file => {
-                let text = std::fs::read_to_string(file)
-                    .map_err(|e| format!("cannot read {file}: {e}"))?;
-                Some(Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))?)
-            }
+            file => Some(scenario_file(file)?),
         };
         if let Some(named) = named {
             if scenario.replace(named).is_some() {
