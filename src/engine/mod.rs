@@ -53,6 +53,7 @@ pub mod recovery;
 pub mod report;
 pub mod rng;
 mod routing;
+mod scheduler;
 pub mod sim;
 pub mod snapshot;
 pub mod sorted_map;

@@ -60,6 +60,11 @@ pub enum Action {
 /// Latencies above this are refused (a "slow" channel is at most this slow).
 pub const MAX_LATENCY: u64 = 1_000_000;
 
+/// Upper bounds of a job graph, that keep a hostile scenario from freezing the tab.
+pub const MAX_TASKS: u32 = 4096;
+pub const MAX_CHANNELS: u64 = 1 << 20;
+pub const MAX_LINES: usize = 10_000;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActionError {
     NoSuchChannel(ChannelId),

@@ -15,12 +15,12 @@ use abs_playground::engine::coordinator::CheckpointStatus;
 use abs_playground::engine::rng::SplitMix64;
 use abs_playground::engine::snapshot::TaskState;
 use abs_playground::engine::trace::AbortReason;
-use abs_playground::engine::{
-    view, Config, Edge, History, JobGraph, Operator, OperatorKind, Partitioning, Physical,
-    Simulation,
-};
+use abs_playground::engine::{view, History, Simulation};
 
 use crate::counting_alloc;
+use workload::{workload, Workload};
+
+mod workload;
 
 /// Words on every line of the log.
 const WORDS_PER_LINE: usize = 6;
@@ -93,126 +93,6 @@ fn thread_cpu_ns() -> Option<u64> {
 #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
 fn thread_cpu_ns() -> Option<u64> {
     None
-}
-
-/// The benchmark's job at parallelism `p`.
-struct Workload {
-    p: u32,
-    graph: JobGraph,
-    config: Config,
-}
-
-fn operator(name: &str, kind: OperatorKind, p: u32) -> Operator {
-    Operator {
-        name: name.into(),
-        kind,
-        parallelism: p,
-        processing_time: 1,
-    }
-}
-
-fn edge(from: &str, to: &str, partitioning: Partitioning) -> Edge {
-    Edge {
-        from: from.into(),
-        to: to.into(),
-        partitioning,
-        latency: LATENCY,
-        fifo: true,
-        capacity: abs_playground::engine::model::DEFAULT_CAPACITY,
-    }
-}
-
-/// Sentences → Split (forward) → Count (hash) → Sink (forward), `p` subtasks each.
-fn workload(p: u32) -> Result<Workload, String> {
-    let graph = JobGraph {
-        operators: vec![
-            operator(
-                "Sentences",
-                OperatorKind::Source {
-                    lines: balanced_lines(p)?,
-                    interval: SOURCE_INTERVAL,
-                    bounded: false,
-                },
-                p,
-            ),
-            operator("Split", OperatorKind::Split, p),
-            operator("Count", OperatorKind::Count, p),
-            operator(
-                "Sink",
-                OperatorKind::Sink {
-                    transactional: true,
-                },
-                p,
-            ),
-        ],
-        edges: vec![
-            edge("Sentences", "Split", Partitioning::Forward),
-            edge("Split", "Count", Partitioning::Hash),
-            edge("Count", "Sink", Partitioning::Forward),
-        ],
-    };
-    let config = Config {
-        checkpoint_interval: Some(CHECKPOINT_INTERVAL),
-        first_trigger: CHECKPOINT_INTERVAL,
-        ..Config::default()
-    };
-    Ok(Workload { p, graph, config })
-}
-
-/// The log: `LINES_PER_SUBTASK × p` lines of distinct words, chosen so that every Count
-/// subtask receives the same number of words per pass (hash partitioning by the engine's own
-/// word hash), hence no hot key and no task busier than the others.
-fn balanced_lines(p: u32) -> Result<Vec<String>, String> {
-    let p = p as usize;
-    let per_bucket = LINES_PER_SUBTASK * WORDS_PER_LINE;
-    let mut candidates = 48 * p;
-    loop {
-        let words: Vec<String> = (0..candidates).map(|i| format!("w{i}")).collect();
-        let probe = JobGraph {
-            operators: vec![
-                operator(
-                    "Probe",
-                    OperatorKind::Source {
-                        lines: vec![words.join(" ")],
-                        interval: 1,
-                        bounded: false,
-                    },
-                    1,
-                ),
-                operator(
-                    "Sink",
-                    OperatorKind::Sink {
-                        transactional: true,
-                    },
-                    1,
-                ),
-            ],
-            edges: vec![edge("Probe", "Sink", Partitioning::Forward)],
-        };
-        let phys = Physical::build(&probe).map_err(|e| e.to_string())?;
-        let mut buckets: Vec<Vec<&str>> = vec![Vec::new(); p];
-        for (word, &hash) in phys.words.iter().zip(&phys.word_hash) {
-            let bucket = &mut buckets[hash as usize % p];
-            if bucket.len() < per_bucket {
-                bucket.push(word);
-            }
-        }
-        if buckets.iter().all(|b| b.len() == per_bucket) {
-            let lines = (0..LINES_PER_SUBTASK * p)
-                .map(|line| {
-                    (0..WORDS_PER_LINE)
-                        .map(|i| {
-                            let o = line * WORDS_PER_LINE + i;
-                            buckets[o % p][o / p]
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .collect();
-            return Ok(lines);
-        }
-        candidates *= 2;
-    }
 }
 
 /// Items waiting in a simulation: on channels (in flight or at the receiver's port) and in

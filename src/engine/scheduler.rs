@@ -1,0 +1,320 @@
+//! The scheduler: `step` pops the earliest due event from the clock's time queue (ties broken
+//! by the seeded PRNG) and hands it to the part it concerns; a due event whose plan went stale
+//! is dropped, one that must wait is planned again.
+
+use super::channel::Hold;
+use super::model::OperatorKind;
+use super::physical::TaskId;
+use super::sim::Simulation;
+use super::vocab::{Action, ChannelId, CheckpointId, Due};
+
+impl Simulation {
+    /// The scheduler's move: runs the earliest due event (ties broken by the seeded PRNG)
+    /// and returns what it did, or `None` when nothing is left to happen.
+    pub fn step(&mut self) -> Option<Action> {
+        self.events.clear();
+        loop {
+            if let Some(i) = self.planned_failure_due() {
+                let failure = &mut self.life.planned[i];
+                failure.applied = true;
+                let (task, at) = (failure.task, failure.at);
+                self.clock.now = self.clock.now.max(at);
+                self.clock.steps += 1;
+                self.fail(Some(task));
+                return Some(Action::Fail { task });
+            }
+            let (time, due) = self.clock.pop()?;
+            let time = time.max(self.clock.now);
+            let done = match due {
+                Due::Deliver(c, generation) => self.on_delivery_due(c, generation, time),
+                Due::Wake(t) => self.on_wake(t, time),
+                Due::Replay(t) => self.on_replay_due(t, time),
+                Due::Emit(t) => self.on_emit_due(t, time),
+                Due::Trigger => self.on_trigger_due(time),
+                Due::AlignmentTimeout(n) => self.on_alignment_timeout(n, time),
+                Due::Expire(id) => self.on_expiry_due(id, time),
+                Due::FailJob => self.on_job_failure_due(time),
+                Due::Restart => self.on_restart_due(time),
+            };
+            if done.is_some() {
+                return done;
+            }
+        }
+    }
+
+    /// A channel's planned delivery: its head is handed over, unless its plan is stale, nothing
+    /// has arrived yet, or the delivery rule holds it (the channel then waits where it must).
+    fn on_delivery_due(&mut self, c: ChannelId, generation: u32, time: u64) -> Option<Action> {
+        let ch = &mut self.channels[c as usize];
+        if ch.generation != generation {
+            return None;
+        }
+        if ch.next_delivery(time).is_some_and(|(_, at)| at > time) {
+            // Nothing has arrived yet (a wake planned for an earlier head).
+            ch.scheduled = false;
+            self.schedule_channel(c);
+            return None;
+        }
+        let to = self.phys.channels[c as usize].to as usize;
+        match self.delivery_hold_at(c, time) {
+            None => {}
+            Some(Hold::Empty | Hold::Paused) => return None,
+            Some(Hold::Replaying) => {
+                self.tasks[to].parked.push(c);
+                self.channels[c as usize].scheduled = false;
+                return None;
+            }
+            Some(Hold::Backpressured) => {
+                self.flow.stall_inputs(to as TaskId, [c]);
+                self.channels[c as usize].scheduled = false;
+                self.stall(to as TaskId);
+                self.wake_for_priority(c, time);
+                return None;
+            }
+        }
+        let task = &mut self.tasks[to];
+        if task.busy_until > time {
+            // Stays `scheduled`: the task's wake-up will deliver it.
+            task.waiting.push(c);
+            self.schedule_wake(to as TaskId);
+            return None;
+        }
+        self.channels[c as usize].scheduled = false;
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.deliver(c);
+        Some(Action::Deliver { channel: c })
+    }
+
+    /// Task `t` is free again: it takes one of its waiting channels, chosen by the PRNG.
+    fn on_wake(&mut self, t: TaskId, time: u64) -> Option<Action> {
+        let task = &mut self.tasks[t as usize];
+        task.wake_scheduled = false;
+        if task.handler.has_replay() {
+            // The waiting channels move to `parked` and resume after the replay.
+            let waiting = std::mem::take(&mut task.waiting);
+            task.parked.extend(waiting.iter().copied());
+            for c in waiting {
+                self.channels[c as usize].scheduled = false;
+            }
+            return None;
+        }
+        if self.flow.has_full_output(t) && !self.takes_input_when_full(t) {
+            // The waiting channels wait for output room; priority items among
+            // them are rescheduled by `schedule_channel` once room comes.
+            let waiting = std::mem::take(&mut self.tasks[t as usize].waiting);
+            self.flow.stall_inputs(t, waiting.iter().copied());
+            for &c in &waiting {
+                self.channels[c as usize].scheduled = false;
+            }
+            self.stall(t);
+            for c in waiting {
+                self.wake_for_priority(c, time);
+            }
+            return None;
+        }
+        let task = &mut self.tasks[t as usize];
+        if task.busy_until > time {
+            self.schedule_wake(t);
+            return None;
+        }
+        if task.waiting.is_empty() {
+            return None;
+        }
+        let i = self.clock.rng.below(task.waiting.len() as u64) as usize;
+        let c = task.waiting.swap_remove(i);
+        let ch = &mut self.channels[c as usize];
+        ch.scheduled = false;
+        if ch.paused || ch.queue.is_empty() {
+            self.schedule_wake(t);
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.deliver(c);
+        self.schedule_wake(t);
+        Some(Action::Deliver { channel: c })
+    }
+
+    /// Task `t` replays the next item of its alignment buffer (step ④).
+    fn on_replay_due(&mut self, t: TaskId, time: u64) -> Option<Action> {
+        let task = &mut self.tasks[t as usize];
+        task.replay_scheduled = false;
+        if !task.handler.has_replay() {
+            return None;
+        }
+        if self.flow.has_full_output(t) {
+            // `refresh_credit` reschedules the replay when room comes.
+            self.stall(t);
+            return None;
+        }
+        if task.busy_until > time {
+            task.replay_scheduled = true;
+            let at = task.busy_until;
+            self.schedule(at, Due::Replay(t));
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.replay(t);
+        Some(Action::Replay { task: t })
+    }
+
+    /// Task `t` acts on its own: a source reads its next line, a process sends.
+    fn on_emit_due(&mut self, t: TaskId, time: u64) -> Option<Action> {
+        if self.tasks[t as usize].finished {
+            return None;
+        }
+        let kind = &self.phys.operator_of(t).kind;
+        let stale = self.tasks[t as usize].act_at != time;
+        if kind.is_process() && (stale || !self.can_act(t)) {
+            // A planned act that was replaced (the token came back, a manual
+            // act), or a process with nothing to send: a process without the
+            // token waits for it, an account without money tries again at its
+            // next turn (it may have been paid meanwhile).
+            if let (false, OperatorKind::Account { interval, .. }) = (stale, kind) {
+                let at = self.next_account_act(time, *interval);
+                self.tasks[t as usize].act_at = at;
+                self.schedule(at, Due::Emit(t));
+            }
+            return None;
+        }
+        if self.flow.has_full_output(t) {
+            self.flow.stall_emit(t);
+            self.stall(t);
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.emit(t);
+        match self.phys.operator_of(t).kind {
+            OperatorKind::Source { interval, .. } if !self.tasks[t as usize].finished => {
+                self.schedule(time.saturating_add(interval), Due::Emit(t));
+            }
+            OperatorKind::Account { interval, .. } => {
+                let at = self.next_account_act(time, interval);
+                self.tasks[t as usize].act_at = at;
+                self.schedule(at, Due::Emit(t));
+            }
+            _ => {}
+        }
+        Some(Action::Emit { task: t })
+    }
+
+    /// The periodic trigger: the coordinator starts a checkpoint when it may.
+    fn on_trigger_due(&mut self, time: u64) -> Option<Action> {
+        if self.life.done || self.life.final_checkpoint.is_some() {
+            // The job is over, or its final checkpoint is running: no more.
+            return None;
+        }
+        let interval = self.config.checkpoint_interval.unwrap_or(u64::MAX);
+        match self.coordinator.earliest_trigger(time) {
+            Some(at) if at == time => {
+                self.clock.now = time;
+                self.clock.steps += 1;
+                self.trigger();
+                if self.life.final_checkpoint.is_none() && interval != u64::MAX {
+                    self.schedule(time.saturating_add(interval), Due::Trigger);
+                }
+                Some(Action::Trigger)
+            }
+            Some(at) => {
+                self.schedule(at, Due::Trigger);
+                return None;
+            }
+            None => {
+                self.coordinator.trigger_waiting = true;
+                return None;
+            }
+        }
+    }
+
+    /// Aligned with a timeout: checkpoint `n` has aligned as long as it may.
+    fn on_alignment_timeout(&mut self, n: CheckpointId, time: u64) -> Option<Action> {
+        if self.coordinator.alignment_deadline(n).is_none() || self.coordinator.timed_out(n) {
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.time_out_checkpoint(n);
+        Some(Action::TimeOutAlignment { checkpoint: n })
+    }
+
+    /// Checkpoint `id` has run out of time.
+    fn on_expiry_due(&mut self, id: CheckpointId, time: u64) -> Option<Action> {
+        if self.coordinator.deadline(id).is_none() {
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.expire(id);
+        Some(Action::Expire { checkpoint: id })
+    }
+
+    /// Too many checkpoints failed in a row: the job fails.
+    fn on_job_failure_due(&mut self, time: u64) -> Option<Action> {
+        if !self.life.failing || self.life.done {
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.fail(None);
+        Some(Action::FailJob)
+    }
+
+    /// The restart delay is over: every task restores.
+    fn on_restart_due(&mut self, time: u64) -> Option<Action> {
+        if self.life.down_until != Some(time) {
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.restart();
+        Some(Action::Restart)
+    }
+
+    // ----- the event queue -----
+
+    /// Channel `c` waits for its receiver's output room, but a priority barrier behind its
+    /// head does not: wake the channel when that barrier arrives, to overtake.
+    fn wake_for_priority(&mut self, c: super::vocab::ChannelId, now: u64) {
+        let ch = &mut self.channels[c as usize];
+        if let Some(at) = ch.overtaking_arrival() {
+            ch.generation = ch.generation.wrapping_add(1);
+            ch.scheduled = true;
+            let generation = ch.generation;
+            self.schedule(at.max(now), Due::Deliver(c, generation));
+        }
+    }
+
+    pub(super) fn schedule(&mut self, time: u64, due: Due) {
+        self.clock.schedule(time, due);
+    }
+
+    pub(super) fn schedule_wake(&mut self, t: TaskId) {
+        let task = &mut self.tasks[t as usize];
+        if task.wake_scheduled || task.waiting.is_empty() {
+            return;
+        }
+        task.wake_scheduled = true;
+        let at = task.busy_until.max(self.clock.now);
+        self.schedule(at, Due::Wake(t));
+    }
+
+    pub(super) fn schedule_replay(&mut self, t: TaskId) {
+        let task = &mut self.tasks[t as usize];
+        if task.replay_scheduled || !task.handler.has_replay() {
+            return;
+        }
+        task.replay_scheduled = true;
+        let at = task.busy_until.max(self.clock.now);
+        self.schedule(at, Due::Replay(t));
+    }
+
+    /// An account's next transfer, after a random pause averaging `interval`.
+    fn next_account_act(&mut self, now: u64, interval: u64) -> u64 {
+        now.saturating_add(interval / 2)
+            .saturating_add(self.clock.rng.below(interval))
+            .max(now + 1)
+    }
+}
