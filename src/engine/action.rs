@@ -20,20 +20,20 @@ impl Simulation {
             actions.push(Action::Restart);
             return actions;
         }
-        for c in 0..self.channels.len() as ChannelId {
+        for c in 0..self.net.channels.len() as ChannelId {
             if self.delivery_hold(c).is_none() {
                 actions.push(Action::Deliver { channel: c });
             }
         }
         for (t, task) in self.tasks.iter().enumerate() {
-            if task.handler.has_replay() && !self.flow.has_full_output(t as TaskId) {
+            if task.handler.has_replay() && !self.net.flow.has_full_output(t as TaskId) {
                 actions.push(Action::Replay { task: t as TaskId });
             }
         }
         for (t, task) in self.tasks.iter().enumerate() {
             let kind = &self.phys.operator_of(t as TaskId).kind;
             let acts = kind.is_source() || (kind.is_process() && self.can_act(t as TaskId));
-            if acts && !task.finished && !self.flow.has_full_output(t as TaskId) {
+            if acts && !task.finished && !self.net.flow.has_full_output(t as TaskId) {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
@@ -87,7 +87,8 @@ impl Simulation {
             return Err(ActionError::Restarting);
         }
         let channel = |c: ChannelId| {
-            self.channels
+            self.net
+                .channels
                 .get(c as usize)
                 .ok_or(ActionError::NoSuchChannel(c))
         };
@@ -109,7 +110,7 @@ impl Simulation {
                 if !tk.handler.has_replay() {
                     return Err(ActionError::NothingToReplay(t));
                 }
-                if self.flow.has_full_output(t) {
+                if self.net.flow.has_full_output(t) {
                     return Err(ActionError::Backpressured(t));
                 }
             }
@@ -123,7 +124,7 @@ impl Simulation {
                 if tk.finished {
                     return Err(ActionError::SourceFinished(t));
                 }
-                if self.flow.has_full_output(t) {
+                if self.net.flow.has_full_output(t) {
                     return Err(ActionError::Backpressured(t));
                 }
             }

@@ -1,13 +1,13 @@
 //! One channel as it is now: the items in flight or waiting at the receiver's port, its
 //! counters, its credit (capacity and occupancy) and its delivery settings. How items are sent
-//! and delivered — the discipline — is `network.rs`'s.
+//! and delivered — the discipline — is the network's (`network.rs`).
 
 use std::collections::VecDeque;
 
 use super::record::{Item, ItemKind};
 use super::vocab::{CheckpointId, RecordId};
 
-/// Why a channel's head cannot be delivered now (`Simulation::delivery_hold`).
+/// Why a channel's head cannot be delivered now (`Network::hold`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Hold {
     Empty,
@@ -70,6 +70,12 @@ impl Channel {
             }
         }
         Some((0, head))
+    }
+
+    /// The delivery planned for this channel is stale: a new one must be planned.
+    pub(super) fn drop_plan(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        self.scheduled = false;
     }
 
     /// When the first priority barrier still behind other items arrives.

@@ -29,13 +29,13 @@ impl Simulation {
         let received = info
             .inputs
             .iter()
-            .map(|&c| self.channels[c as usize].records_received)
+            .map(|&c| self.net.channels[c as usize].records_received)
             .collect();
         let sent = info
             .outputs
             .iter()
             .flatten()
-            .map(|&c| self.channels[c as usize].records_sent)
+            .map(|&c| self.net.channels[c as usize].records_sent)
             .collect();
         let mut forwarded = 0;
         // Unaligned barriers overtake the output queue; so does an aligned one whose
@@ -150,7 +150,7 @@ impl Simulation {
     }
 
     pub(super) fn complete(&mut self, n: CheckpointId) {
-        let channels = &self.channels;
+        let channels = &self.net.channels;
         self.coordinator
             .check_in_flight(n, &self.phys, |c| channels[c as usize].items());
         let Some(gs) = self
@@ -309,13 +309,13 @@ impl Simulation {
             received: info
                 .inputs
                 .iter()
-                .map(|&c| self.channels[c as usize].records_received)
+                .map(|&c| self.net.channels[c as usize].records_received)
                 .collect(),
             sent: info
                 .outputs
                 .iter()
                 .flatten()
-                .map(|&c| self.channels[c as usize].records_sent)
+                .map(|&c| self.net.channels[c as usize].records_sent)
                 .collect(),
             metrics: TaskMetrics {
                 ack_time: self.clock.now,

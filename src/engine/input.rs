@@ -21,7 +21,7 @@ impl Simulation {
             .peek_replay()
             .and_then(|(input, _)| self.phys.tasks[t as usize].inputs.get(input as usize))
             .copied();
-        let was_full = channel.is_some_and(|c| self.channels[c as usize].is_full());
+        let was_full = channel.is_some_and(|c| self.net.channels[c as usize].is_full());
         self.hand_to_handler(t, None);
         let task = &mut self.tasks[t as usize];
         if !task.handler.has_replay() {
@@ -55,7 +55,7 @@ impl Simulation {
                 if let Some((input, kind)) = next {
                     let channel = self.phys.tasks[t as usize].inputs[input as usize];
                     if matches!(kind, ItemKind::Record(_)) {
-                        let ch = &mut self.channels[channel as usize];
+                        let ch = &mut self.net.channels[channel as usize];
                         ch.held = ch.held.saturating_sub(1);
                     }
                     let left = self.tasks[t as usize].handler.held_count();
@@ -101,7 +101,7 @@ impl Simulation {
                 self.time_out_alignment(t, n);
             }
         }
-        for c in 0..self.channels.len() as ChannelId {
+        for c in 0..self.net.channels.len() as ChannelId {
             self.overtake_queued(c, n);
         }
     }
@@ -144,7 +144,7 @@ impl Simulation {
             let back = phys.is_back_edge(phys.channels[c as usize].edge);
             if back {
                 loops += 1;
-                if !self.channels[c as usize].items().is_empty() {
+                if !self.net.channels[c as usize].items().is_empty() {
                     return;
                 }
             } else if !task.handler.is_closed(i as u32) {
@@ -167,7 +167,7 @@ impl Simulation {
             Output::Record { ch, record } => {
                 let channel = channel_of(ch);
                 let early = self.tasks[t as usize].handler.early_on(ch);
-                self.channels[channel as usize].records_received += 1;
+                self.net.channels[channel as usize].records_received += 1;
                 let sender = self.phys.channels[channel as usize].from;
                 self.coordinator.observe(t, sender, channel, record);
                 self.process(t, channel, record, early);
@@ -194,7 +194,7 @@ impl Simulation {
             Output::Held { ch, held } => {
                 let channel = channel_of(ch);
                 if matches!(item, Some(ItemKind::Record(_))) {
-                    self.channels[channel as usize].held += 1;
+                    self.net.channels[channel as usize].held += 1;
                 }
                 let kind = item.unwrap_or(ItemKind::EndOfPartition);
                 self.events.push(Event::Held {

@@ -35,6 +35,7 @@ pub mod channel;
 mod checkpoint;
 pub mod clock;
 pub mod coordinator;
+mod delivery;
 pub mod flow;
 pub mod gate;
 pub mod history;
@@ -63,9 +64,9 @@ pub mod view;
 pub mod vocab;
 
 pub use barrier::{BarrierMode, CheckpointId};
+pub use channel::Channel;
 pub use history::History;
 pub use model::{Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
-pub use network::Channel;
 pub use physical::{ChannelId, GraphError, Physical, TaskId};
 pub use sim::Simulation;
 pub use task::Task;

@@ -1,34 +1,221 @@
-//! Channels and their delivery discipline: FIFO queues with a latency, from which the
-//! receiving task takes the head once it has arrived and the task is free. The one exception
-//! to FIFO is Flink's too: an unaligned barrier overtakes queued records.
+//! The network: every channel with its queue and credit, and the delivery discipline — FIFO,
+//! non-FIFO, and the one exception to FIFO that Flink makes too: a priority (unaligned)
+//! barrier overtakes the records queued ahead of it.
+//!
+//! This part owns the channels and the credit bookkeeping ([`FlowControl`]) and answers the
+//! one rule of delivery, [`Network::hold`], for the scheduler, the list of enabled actions and
+//! the checks of a manual delivery alike. It knows nothing of tasks or checkpoints: what the
+//! rule needs of a receiver comes in a [`Receiver`], and what a delivery or a send means for
+//! the rest of the job comes back as a value (`delivery.rs` hands it on). A new discipline is
+//! a change here alone: where [`Network::push`] puts an item and which item
+//! [`Channel::next_delivery`] takes next.
 
-use super::barrier::CheckpointId;
-use super::channel::Hold;
-use super::checkpoint::bump;
-use super::flow::Relief;
-use super::physical::{ChannelId, TaskId};
-use super::queue::Due;
+use std::collections::VecDeque;
+
+use super::channel::{Channel, Hold};
+use super::flow::{FlowControl, Relief};
+use super::physical::Physical;
 use super::record::{Item, ItemKind, Record};
-use super::sim::Simulation;
-use super::trace::Event;
+use super::rng::SplitMix64;
+use super::vocab::{ChannelId, CheckpointId, TaskId, MAX_LATENCY};
 
-pub use super::channel::Channel;
+/// Every channel, and every task's credit.
+#[derive(Clone, Debug)]
+pub struct Network {
+    pub(super) channels: Vec<Channel>,
+    pub(super) flow: FlowControl,
+    /// Barriers are priority events (unaligned): a barrier or cancellation marker at a
+    /// channel's head is taken even by a receiver without output credit.
+    priority_barriers: bool,
+}
 
-impl Simulation {
-    pub(super) fn deliver(&mut self, c: ChannelId) {
-        let was_full = self.channels[c as usize].is_full();
-        let now = self.clock.now;
-        let ch = &mut self.channels[c as usize];
-        let Some((at, _)) = ch.next_delivery(now) else {
-            return;
-        };
-        if at > 0 {
-            self.overtake_on_arrival(c, at);
+/// What the rule of delivery needs to know of a channel's receiver.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Receiver {
+    pub(super) task: TaskId,
+    /// It must first replay its alignment buffer (step ④).
+    pub(super) replaying: bool,
+    /// It takes input even while an output is full (a process, which only ever sends on its
+    /// own).
+    pub(super) takes_input_when_full: bool,
+}
+
+/// The item a receiver takes from a channel.
+pub(super) struct Taken {
+    pub(super) kind: ItemKind,
+    /// A priority barrier of this checkpoint, arriving, overtook these records still queued
+    /// ahead of it: they are the checkpoint's channel state, persisted by the receiver.
+    pub(super) overtook: Option<(CheckpointId, Vec<Record>)>,
+}
+
+impl Network {
+    pub(super) fn new(phys: &Physical, priority_barriers: bool) -> Network {
+        let channels = phys
+            .channels
+            .iter()
+            .map(|c| Channel {
+                queue: VecDeque::new(),
+                paused: false,
+                latency: c.latency.clamp(1, MAX_LATENCY),
+                records_sent: 0,
+                records_received: 0,
+                overtaken: Vec::new(),
+                overtaking: Vec::new(),
+                held: 0,
+                queued_records: 0,
+                capacity: c.capacity,
+                fifo: phys.graph.edges[c.edge as usize].fifo,
+                generation: 0,
+                scheduled: false,
+            })
+            .collect();
+        Network {
+            channels,
+            flow: FlowControl::new(phys.tasks.len()),
+            priority_barriers,
         }
+    }
+
+    /// **The** rule of delivery: why the head of channel `c` cannot be handed to its receiver
+    /// at time `at`, or `None` when it can. In this order: nothing to deliver, a paused
+    /// channel, a receiver that must first replay its alignment buffer, a receiver without
+    /// output credit (unless the head is a priority event, or the receiver takes input when
+    /// full).
+    pub(super) fn hold(&self, c: ChannelId, at: u64, receiver: Receiver) -> Option<Hold> {
+        let ch = &self.channels[c as usize];
+        if ch.queue.is_empty() {
+            Some(Hold::Empty)
+        } else if ch.paused {
+            Some(Hold::Paused)
+        } else if receiver.replaying {
+            Some(Hold::Replaying)
+        } else if self.flow.has_full_output(receiver.task)
+            && !self.is_priority(c, at)
+            && !receiver.takes_input_when_full
+        {
+            Some(Hold::Backpressured)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the receiver of channel `c` may take its next item at time `at` although its
+    /// outputs are full: a priority barrier that overtakes, and where barriers are priority
+    /// events (unaligned) a barrier or cancellation marker at the head, are handled at once.
+    fn is_priority(&self, c: ChannelId, at: u64) -> bool {
+        let ch = &self.channels[c as usize];
+        match ch.next_delivery(at) {
+            Some((i, _)) if i > 0 => true,
+            Some((_, _)) => {
+                let head = ch.queue.front().map(|i| i.kind);
+                matches!(head, Some(ItemKind::Barrier(n)) if ch.overtaking.contains(&n))
+                    || (self.priority_barriers
+                        && matches!(head, Some(ItemKind::Barrier(_) | ItemKind::Cancel(_))))
+            }
+            None => false,
+        }
+    }
+
+    /// Puts an item on channel `c` at time `now`. FIFO: it arrives a latency after it was
+    /// sent and never before the item ahead of it. Non-FIFO: it takes a random 1 to 2 ×
+    /// latency and goes into the queue in arrival order (after items arriving at the same
+    /// time), overtaking slower ones. Returns true when it became the head of a non-FIFO
+    /// channel: the delivery planned for the old head is stale.
+    pub(super) fn push(
+        &mut self,
+        c: ChannelId,
+        kind: ItemKind,
+        now: u64,
+        rng: &mut SplitMix64,
+    ) -> bool {
         let ch = &mut self.channels[c as usize];
-        let Some(item) = ch.queue.remove(at) else {
-            return;
+        if matches!(kind, ItemKind::Record(_)) {
+            ch.records_sent += 1;
+            ch.queued_records += 1;
+        }
+        if ch.fifo {
+            let arrives_at = ch
+                .queue
+                .back()
+                .map_or(0, |i| i.arrives_at)
+                .max(now.saturating_add(ch.latency));
+            ch.queue.push_back(Item {
+                kind,
+                sent_at: now,
+                arrives_at,
+            });
+            return false;
+        }
+        let delay = 1 + rng.below(ch.latency.saturating_mul(2).max(1));
+        let arrives_at = now.saturating_add(delay);
+        let at = ch.queue.partition_point(|i| i.arrives_at <= arrives_at);
+        ch.queue.insert(
+            at,
+            Item {
+                kind,
+                sent_at: now,
+                arrives_at,
+            },
+        );
+        if at == 0 {
+            ch.drop_plan();
+        }
+        at == 0
+    }
+
+    /// Unaligned checkpoints: barrier `n` is a priority event. It crosses the channel in the
+    /// channel's latency (and behind older priority barriers), but it does not wait for the
+    /// items ahead of it: those the receiver has not taken when it arrives, it overtakes
+    /// ([`Network::take`]). The channel's delivery must be planned afresh.
+    pub(super) fn push_priority_barrier(&mut self, c: ChannelId, n: CheckpointId, now: u64) {
+        let ch = &mut self.channels[c as usize];
+        // Barriers keep their order: none arrives before one sent earlier.
+        let after_previous = ch
+            .queue
+            .iter()
+            .filter(|i| matches!(i.kind, ItemKind::Barrier(_)))
+            .map(|i| i.arrives_at)
+            .max()
+            .unwrap_or(0);
+        let arrives_at = now.saturating_add(ch.latency).max(after_previous);
+        let behind = !ch.queue.is_empty();
+        ch.queue.push_back(Item {
+            kind: ItemKind::Barrier(n),
+            sent_at: now,
+            arrives_at,
+        });
+        if behind {
+            ch.overtaking.push(n);
+        }
+        ch.drop_plan();
+    }
+
+    /// Aligned with a timeout: barrier `n`, queued on channel `c` since before its checkpoint
+    /// went on unaligned, becomes a priority event: when it arrives (it may have already) it
+    /// overtakes the records still ahead of it. Returns true when it did become one (the
+    /// channel's delivery must then be planned afresh).
+    pub(super) fn prioritise(&mut self, c: ChannelId, n: CheckpointId) -> bool {
+        let ch = &mut self.channels[c as usize];
+        let Some(at) = ch.queue.iter().position(|i| i.kind == ItemKind::Barrier(n)) else {
+            return false;
         };
+        if at == 0 || ch.overtaking.contains(&n) {
+            return false;
+        }
+        ch.overtaking.push(n);
+        ch.drop_plan();
+        true
+    }
+
+    /// The receiver takes the next item of channel `c` at time `now`: the head, or a
+    /// priority barrier that has arrived behind it, which then overtakes every record still
+    /// queued ahead of it — sent before it, so before its sender's snapshot, and not yet taken
+    /// by the receiver: the checkpoint's channel state.
+    pub(super) fn take(&mut self, c: ChannelId, now: u64) -> Option<Taken> {
+        let ch = &mut self.channels[c as usize];
+        let (at, _) = ch.next_delivery(now)?;
+        let overtook = if at > 0 { overtake(ch, at) } else { None };
+        let item = ch.queue.remove(at)?;
         match item.kind {
             ItemKind::Record(r) => {
                 ch.queued_records = ch.queued_records.saturating_sub(1);
@@ -39,284 +226,107 @@ impl Simulation {
             ItemKind::Barrier(n) => ch.overtaking.retain(|&id| id != n),
             _ => {}
         }
-        let info = &self.phys.channels[c as usize];
-        let (t, input) = (info.to, info.input_index);
-        self.events.push(Event::Arrived {
-            task: t,
-            channel: c,
-            item: item.kind,
-        });
-        if let ItemKind::Barrier(n) = item.kind {
-            let task = &mut self.tasks[t as usize];
-            if !task.first_barrier.iter().any(|&(id, _)| id == n) {
-                task.first_barrier.push((n, self.clock.now));
-            }
-        }
-        self.hand_to_handler(t, Some((input, item.kind)));
-        self.schedule_channel(c);
-        self.refresh_credit(c, was_full);
+        Some(Taken {
+            kind: item.kind,
+            overtook,
+        })
     }
 
-    /// A priority barrier, `at` places behind the head of channel `c`, has arrived: it
-    /// overtakes every record still queued ahead of it — sent before it, so before its
-    /// sender's snapshot, and not yet taken by the receiver, which is about to snapshot or
-    /// is recording this channel: the checkpoint's channel state, persisted by the receiver.
-    fn overtake_on_arrival(&mut self, c: ChannelId, at: usize) {
+    /// Plans channel `c`'s next delivery, when it has none planned and is not paused: at the
+    /// time its next item can be taken, and not before its receiver is free at `free_at`.
+    /// Returns that time and the plan's generation.
+    pub(super) fn plan_delivery(
+        &mut self,
+        c: ChannelId,
+        now: u64,
+        free_at: u64,
+    ) -> Option<(u64, u32)> {
         let ch = &mut self.channels[c as usize];
-        let Some(ItemKind::Barrier(n)) = ch.queue.get(at).map(|i| i.kind) else {
-            return;
-        };
-        let jumped: Vec<Record> = ch
-            .queue
-            .iter()
-            .take(at)
-            .filter_map(|i| match i.kind {
-                ItemKind::Record(r) => Some(r),
-                _ => None,
-            })
-            .collect();
-        if jumped.is_empty() {
-            return;
-        }
-        // Every record ahead is now channel state of `n`, the newest checkpoint; one an older
-        // barrier overtook too belongs to both, and is marked with the newer.
-        ch.overtaken.clear();
-        ch.overtaken.extend(jumped.iter().map(|r| (r.id, n)));
-        let to = self.phys.channels[c as usize].to;
-        for r in &jumped {
-            self.coordinator.record_channel_state(n, c, *r);
-            bump(&mut self.tasks[to as usize].persisted, n);
-        }
-        self.events.push(Event::BarrierOvertook {
-            channel: c,
-            checkpoint: n,
-            overtaken: jumped.len() as u64,
-        });
-    }
-
-    pub(super) fn send(&mut self, c: ChannelId, kind: ItemKind) {
-        let was_full = self.channels[c as usize].is_full();
-        if !self.channels[c as usize].fifo {
-            return self.send_unordered(c, kind, was_full);
-        }
-        let ch = &mut self.channels[c as usize];
-        let arrives_at = ch
-            .queue
-            .back()
-            .map_or(0, |i| i.arrives_at)
-            .max(self.clock.now.saturating_add(ch.latency));
-        if matches!(kind, ItemKind::Record(_)) {
-            ch.records_sent += 1;
-            ch.queued_records += 1;
-        }
-        ch.queue.push_back(Item {
-            kind,
-            sent_at: self.clock.now,
-            arrives_at,
-        });
-        self.schedule_channel(c);
-        self.refresh_credit(c, was_full);
-    }
-
-    /// A non-FIFO channel: the item takes a random 1 to 2 × latency and goes into the queue in
-    /// arrival order (after items arriving at the same time), overtaking slower ones.
-    fn send_unordered(&mut self, c: ChannelId, kind: ItemKind, was_full: bool) {
-        let latency = self.channels[c as usize].latency;
-        let delay = 1 + self.clock.rng.below(latency.saturating_mul(2).max(1));
-        let arrives_at = self.clock.now.saturating_add(delay);
-        let ch = &mut self.channels[c as usize];
-        if matches!(kind, ItemKind::Record(_)) {
-            ch.records_sent += 1;
-            ch.queued_records += 1;
-        }
-        let at = ch.queue.partition_point(|i| i.arrives_at <= arrives_at);
-        ch.queue.insert(
-            at,
-            Item {
-                kind,
-                sent_at: self.clock.now,
-                arrives_at,
-            },
-        );
-        if at == 0 {
-            // A new head arrives sooner than the delivery planned for the old one.
-            ch.generation = ch.generation.wrapping_add(1);
-            ch.scheduled = false;
-            let to = self.phys.channels[c as usize].to as usize;
-            self.tasks[to].waiting.retain(|&w| w != c);
-        }
-        self.schedule_channel(c);
-        self.refresh_credit(c, was_full);
-    }
-
-    /// Unaligned checkpoints: the barrier is a priority event. It crosses the channel in the
-    /// channel's latency (and behind older priority barriers), but it does not wait for the
-    /// items ahead of it: those the receiver has not taken when it arrives, it overtakes
-    /// ([`Simulation::deliver`]), and they become the checkpoint's channel state. Until then the
-    /// receiver goes on taking what has arrived.
-    pub(super) fn send_overtaking(&mut self, c: ChannelId, n: CheckpointId) {
-        let ch = &mut self.channels[c as usize];
-        // Barriers keep their order: none arrives before one sent earlier.
-        let after_previous = ch
-            .queue
-            .iter()
-            .filter(|i| matches!(i.kind, ItemKind::Barrier(_)))
-            .map(|i| i.arrives_at)
-            .max()
-            .unwrap_or(0);
-        let arrives_at = self
-            .clock
-            .now
-            .saturating_add(ch.latency)
-            .max(after_previous);
-        let behind = !ch.queue.is_empty();
-        ch.queue.push_back(Item {
-            kind: ItemKind::Barrier(n),
-            sent_at: self.clock.now,
-            arrives_at,
-        });
-        if behind {
-            ch.overtaking.push(n);
-        }
-        self.reschedule(c);
-    }
-
-    /// Aligned with a timeout: barrier `n`, queued on channel `c` since before its checkpoint
-    /// went on unaligned, becomes a priority event: when it arrives (it may have already) it
-    /// overtakes the records still ahead of it, as Flink's timed-out barrier overtakes the
-    /// output buffers it waited behind.
-    pub(super) fn overtake_queued(&mut self, c: ChannelId, n: CheckpointId) {
-        let ch = &mut self.channels[c as usize];
-        let Some(at) = ch.queue.iter().position(|i| i.kind == ItemKind::Barrier(n)) else {
-            return;
-        };
-        if at == 0 || ch.overtaking.contains(&n) {
-            return;
-        }
-        ch.overtaking.push(n);
-        self.reschedule(c);
-    }
-
-    /// The channel's next delivery may come sooner than the one planned: plan it afresh.
-    fn reschedule(&mut self, c: ChannelId) {
-        let ch = &mut self.channels[c as usize];
-        ch.generation = ch.generation.wrapping_add(1);
-        ch.scheduled = false;
-        let to = self.phys.channels[c as usize].to as usize;
-        self.tasks[to].waiting.retain(|&w| w != c);
-        self.schedule_channel(c);
-    }
-
-    pub(super) fn schedule_channel(&mut self, c: ChannelId) {
-        let ch = &self.channels[c as usize];
         if ch.scheduled || ch.paused {
-            return;
+            return None;
         }
-        let Some((_, next)) = ch.next_delivery(self.clock.now) else {
-            return;
-        };
-        let to = self.phys.channels[c as usize].to as usize;
-        let at = next.max(self.tasks[to].busy_until);
-        let generation = ch.generation;
-        self.channels[c as usize].scheduled = true;
-        self.schedule(at, Due::Deliver(c, generation));
+        let (_, next) = ch.next_delivery(now)?;
+        ch.scheduled = true;
+        Some((next.max(free_at), ch.generation))
     }
 
     /// Credit-based flow control: after channel `c`'s occupancy changed, keeps its sender's
-    /// count of full outputs right; when the last full output gets room, the sender resumes
-    /// what it stalled (input deliveries, replays, source reads).
-    pub(super) fn refresh_credit(&mut self, c: ChannelId, was_full: bool) {
+    /// count of full outputs right. When the sender's last full output got room and it was
+    /// backpressured, returns what it resumes.
+    pub(super) fn refresh_credit(
+        &mut self,
+        c: ChannelId,
+        sender: TaskId,
+        was_full: bool,
+    ) -> Option<Relief> {
         let now_full = self.channels[c as usize].is_full();
         if now_full == was_full {
-            return;
+            return None;
         }
-        let from = self.phys.channels[c as usize].from;
         if now_full {
-            self.flow.output_filled(from);
-            return;
+            self.flow.output_filled(sender);
+            return None;
         }
-        let Some(Relief { stalled, emit }) = self.flow.output_freed(from) else {
-            return;
-        };
-        self.events.push(Event::Relieved { task: from });
-        for s in stalled {
-            // A new plan: any wake planned for a priority barrier meanwhile is stale.
-            let ch = &mut self.channels[s as usize];
-            ch.generation = ch.generation.wrapping_add(1);
-            ch.scheduled = false;
-            self.schedule_channel(s);
-        }
-        self.schedule_replay(from);
-        if emit {
-            // A process's stalled act happens now instead of when it was planned.
-            self.tasks[from as usize].act_at = self.clock.now;
-            self.schedule(self.clock.now, Due::Emit(from));
-        }
+        self.flow.output_freed(sender)
     }
 
-    /// Whether the receiver of channel `c` may take its next item at time `at` although its
-    /// outputs are full: a priority barrier that overtakes, and where barriers are priority
-    /// events (unaligned) a barrier or cancellation marker at the head, are handled at once.
-    pub(super) fn is_priority(&self, c: ChannelId, at: u64) -> bool {
-        let ch = &self.channels[c as usize];
-        match ch.next_delivery(at) {
-            Some((i, _)) if i > 0 => true,
-            Some((_, _)) => {
-                let head = ch.queue.front().map(|i| i.kind);
-                matches!(head, Some(ItemKind::Barrier(n)) if ch.overtaking.contains(&n))
-                    || (self.config.mode.has_priority_barriers()
-                        && matches!(head, Some(ItemKind::Barrier(_) | ItemKind::Cancel(_))))
-            }
-            None => false,
-        }
-    }
-
-    /// **The** rule of delivery: why the head of channel `c` cannot be handed to its receiver
-    /// now, or `None` when it can. The scheduler, [`Simulation::enabled_actions`] and the
-    /// checks of a manual delivery all ask this, in this order: nothing to deliver, a paused
-    /// channel, a receiver that must first replay its alignment buffer, a receiver without
-    /// output credit (unless the head is a priority event, or the receiver is a process, which
-    /// never sends because of what it receives).
-    pub(super) fn delivery_hold(&self, c: ChannelId) -> Option<Hold> {
-        self.delivery_hold_at(c, self.clock.now)
-    }
-
-    /// [`Simulation::delivery_hold`] for a delivery planned at time `at` (a priority barrier
-    /// that has arrived by then goes first).
-    pub(super) fn delivery_hold_at(&self, c: ChannelId, at: u64) -> Option<Hold> {
-        let ch = &self.channels[c as usize];
-        let to = self.phys.channels[c as usize].to;
-        if ch.queue.is_empty() {
-            Some(Hold::Empty)
-        } else if ch.paused {
-            Some(Hold::Paused)
-        } else if self.tasks[to as usize].handler.has_replay() {
-            Some(Hold::Replaying)
-        } else if self.flow.has_full_output(to)
-            && !self.is_priority(c, at)
-            && !self.takes_input_when_full(to)
-        {
-            Some(Hold::Backpressured)
-        } else {
-            None
-        }
-    }
-
-    /// Task `t` wanted to take input (or read its log) but an output channel is full: it is
-    /// backpressured until that channel has room again.
-    pub(super) fn stall(&mut self, t: TaskId) {
+    /// Task `t` wanted to take input (or read its log) but an output is full: it is
+    /// backpressured until that channel has room again. Returns the full channel when `t` was
+    /// not backpressured yet.
+    pub(super) fn backpressure(&mut self, phys: &Physical, t: TaskId) -> Option<ChannelId> {
         if !self.flow.mark_backpressured(t) {
-            return;
+            return None;
         }
-        let phys = &self.phys;
-        let full = phys.tasks[t as usize]
+        phys.tasks[t as usize]
             .outputs
             .iter()
             .flatten()
             .copied()
-            .find(|&c| self.channels[c as usize].is_full());
-        if let Some(channel) = full {
-            self.events.push(Event::Backpressured { task: t, channel });
-        }
+            .find(|&c| self.channels[c as usize].is_full())
     }
+
+    /// After a failure: every channel empty (what was in flight is gone, the channel has
+    /// delivered all it ever will of it), no credit owed, nothing stalled. Returns the
+    /// channels that held items, with how many.
+    pub(super) fn clear(&mut self) -> Vec<(ChannelId, u32)> {
+        let mut lost = Vec::new();
+        for (c, ch) in self.channels.iter_mut().enumerate() {
+            if !ch.queue.is_empty() {
+                lost.push((c as ChannelId, ch.queue.len() as u32));
+            }
+            ch.queue.clear();
+            ch.records_sent = ch.records_received;
+            ch.queued_records = 0;
+            ch.held = 0;
+            ch.overtaken.clear();
+            ch.overtaking.clear();
+            ch.drop_plan();
+        }
+        self.flow.reset();
+        lost
+    }
+}
+
+/// A priority barrier, `at` places behind the head of `ch`, has arrived: every record still
+/// queued ahead of it is now channel state of that barrier's checkpoint, the newest; one an
+/// older barrier overtook too belongs to both, and is marked with the newer.
+fn overtake(ch: &mut Channel, at: usize) -> Option<(CheckpointId, Vec<Record>)> {
+    let Some(ItemKind::Barrier(n)) = ch.queue.get(at).map(|i| i.kind) else {
+        return None;
+    };
+    let jumped: Vec<Record> = ch
+        .queue
+        .iter()
+        .take(at)
+        .filter_map(|i| match i.kind {
+            ItemKind::Record(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    if jumped.is_empty() {
+        return None;
+    }
+    ch.overtaken.clear();
+    ch.overtaken.extend(jumped.iter().map(|r| (r.id, n)));
+    Some((n, jumped))
 }

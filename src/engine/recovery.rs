@@ -17,7 +17,7 @@
 use std::rc::Rc;
 
 use super::barrier::CheckpointId;
-use super::physical::{ChannelId, TaskId};
+use super::physical::TaskId;
 use super::queue::Due;
 use super::record::{Item, ItemKind, Record};
 use super::sim::{handler_for, Simulation};
@@ -70,23 +70,9 @@ impl Simulation {
     /// abandoned, and the restart is due after the restart delay. Failing while the job is
     /// already down starts the delay again.
     pub(super) fn fail(&mut self, task: Option<TaskId>) {
-        let mut dropped: u32 = 0;
-        let mut lost = Vec::new();
-        for (c, ch) in self.channels.iter_mut().enumerate() {
-            if !ch.queue.is_empty() {
-                lost.push((c as ChannelId, ch.queue.len() as u32));
-            }
-            dropped = dropped.saturating_add(ch.queue.len() as u32);
-            ch.queue.clear();
-            // What was in flight is gone: the channel has delivered all it ever will of it.
-            ch.records_sent = ch.records_received;
-            ch.queued_records = 0;
-            ch.held = 0;
-            ch.overtaken.clear();
-            ch.overtaking.clear();
-            ch.generation = ch.generation.wrapping_add(1);
-            ch.scheduled = false;
-        }
+        // What was in flight is gone: the channel has delivered all it ever will of it.
+        let lost = self.net.clear();
+        let mut dropped: u32 = lost.iter().fold(0, |sum, &(_, n)| sum.saturating_add(n));
         let phys = Rc::clone(&self.phys);
         for (t, task) in self.tasks.iter_mut().enumerate() {
             dropped = dropped.saturating_add(task.handler.held_count());
@@ -104,7 +90,6 @@ impl Simulation {
             task.awaiting_ack.clear();
             task.direct.clear();
         }
-        self.flow.reset();
         self.clock.clear_planned();
         let restart_at = self.clock.now.saturating_add(self.config.restart_delay);
         self.events.push(Event::Failed {
@@ -241,7 +226,7 @@ impl Simulation {
                 .and_then(|g| g.channel_state.get(&(c as u32)))
                 .cloned()
                 .unwrap_or_default();
-            let ch = &mut self.channels[c];
+            let ch = &mut self.net.channels[c];
             ch.records_sent = sent;
             // An at-least-once cut may hold records its sender had not sent yet (they will be
             // received again): the channel counts from where its sender resumes.
@@ -258,8 +243,8 @@ impl Simulation {
             }
         }
         for c in 0..phys.channels.len() {
-            if self.channels[c].is_full() {
-                self.flow.output_filled(phys.channels[c].from);
+            if self.net.channels[c].is_full() {
+                self.net.flow.output_filled(phys.channels[c].from);
             }
             self.schedule_channel(c as u32);
         }

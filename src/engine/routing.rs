@@ -1,65 +1,56 @@
-//! Partitionings: which output channel(s) of an edge a record goes to.
-
-use std::rc::Rc;
+//! Partitionings: which output channel(s) of its edges a record goes to. A pure function of
+//! the physical graph, the record and the sender's round-robin turns; the simulation sends.
 
 use super::model::Partitioning;
-use super::physical::TaskId;
-use super::record::{ItemKind, Payload, Record};
-use super::sim::Simulation;
+use super::physical::Physical;
+use super::record::{Payload, Record};
+use super::vocab::{ChannelId, TaskId};
 
-impl Simulation {
-    pub(super) fn send_record(&mut self, t: TaskId, r: Record) {
-        self.send_record_on(t, r, None);
-    }
-
-    /// As [`Simulation::send_record`], on the back-edges only (`Some(true)`), on the other
-    /// edges only (`Some(false)`), or on every edge (`None`).
-    pub(super) fn send_record_on(&mut self, t: TaskId, r: Record, back: Option<bool>) {
-        let phys = Rc::clone(&self.phys);
-        let info = &phys.tasks[t as usize];
-        for (e, group) in info.outputs.iter().enumerate() {
-            if group.is_empty() {
-                continue;
-            }
-            let edge = phys.channels[group[0] as usize].edge as usize;
-            if back.is_some_and(|b| b != phys.is_back_edge(edge as u32)) {
-                continue;
-            }
-            match phys.graph.edges[edge].partitioning {
-                Partitioning::Forward => self.send(group[0], ItemKind::Record(r)),
-                Partitioning::Rebalance => {
-                    let rr = &mut self.tasks[t as usize].round_robin[e];
-                    let c = group[*rr as usize % group.len()];
-                    *rr = rr.wrapping_add(1);
-                    self.send(c, ItemKind::Record(r));
-                }
-                Partitioning::Hash => {
-                    let hash = match r.payload {
-                        Payload::Word(w)
-                        | Payload::Count { word: w, .. }
-                        | Payload::Round { word: w, .. } => {
-                            phys.word_hash.get(w as usize).copied().unwrap_or(0)
-                        }
-                        Payload::Line(l) => l.wrapping_mul(0x9E37_79B9),
-                        Payload::Token | Payload::Transfer { .. } => {
-                            (r.id as u32).wrapping_mul(0x9E37_79B9)
-                        }
-                    };
-                    self.send(group[hash as usize % group.len()], ItemKind::Record(r));
-                }
-                Partitioning::Broadcast => {
-                    for &c in group {
-                        self.send(c, ItemKind::Record(r));
-                    }
-                }
-            }
+/// Appends to `out` the channels that record `r` of task `t` goes to, edge by edge in the
+/// task's output order: on the back-edges only (`back == Some(true)`), on the other edges only
+/// (`Some(false)`), or on every edge (`None`). `round_robin` holds the task's turn per output
+/// edge (rebalance), advanced here.
+pub(super) fn route(
+    phys: &Physical,
+    t: TaskId,
+    r: &Record,
+    back: Option<bool>,
+    round_robin: &mut [u32],
+    out: &mut Vec<ChannelId>,
+) {
+    let info = &phys.tasks[t as usize];
+    for (e, group) in info.outputs.iter().enumerate() {
+        let Some(&first) = group.first() else {
+            continue;
+        };
+        let edge = phys.channels[first as usize].edge;
+        if back.is_some_and(|b| b != phys.is_back_edge(edge)) {
+            continue;
         }
-    }
-
-    pub(super) fn broadcast(&mut self, t: TaskId, kind: ItemKind) {
-        let phys = Rc::clone(&self.phys);
-        for &c in phys.tasks[t as usize].outputs.iter().flatten() {
-            self.send(c, kind);
+        match phys.graph.edges[edge as usize].partitioning {
+            Partitioning::Forward => out.push(first),
+            Partitioning::Rebalance => {
+                let Some(rr) = round_robin.get_mut(e) else {
+                    continue;
+                };
+                out.push(group[*rr as usize % group.len()]);
+                *rr = rr.wrapping_add(1);
+            }
+            Partitioning::Hash => {
+                let hash = match r.payload {
+                    Payload::Word(w)
+                    | Payload::Count { word: w, .. }
+                    | Payload::Round { word: w, .. } => {
+                        phys.word_hash.get(w as usize).copied().unwrap_or(0)
+                    }
+                    Payload::Line(l) => l.wrapping_mul(0x9E37_79B9),
+                    Payload::Token | Payload::Transfer { .. } => {
+                        (r.id as u32).wrapping_mul(0x9E37_79B9)
+                    }
+                };
+                out.push(group[hash as usize % group.len()]);
+            }
+            Partitioning::Broadcast => out.extend_from_slice(group),
         }
     }
 }

@@ -45,7 +45,7 @@ impl Simulation {
     /// A channel's planned delivery: its head is handed over, unless its plan is stale, nothing
     /// has arrived yet, or the delivery rule holds it (the channel then waits where it must).
     fn on_delivery_due(&mut self, c: ChannelId, generation: u32, time: u64) -> Option<Action> {
-        let ch = &mut self.channels[c as usize];
+        let ch = &mut self.net.channels[c as usize];
         if ch.generation != generation {
             return None;
         }
@@ -61,12 +61,12 @@ impl Simulation {
             Some(Hold::Empty | Hold::Paused) => return None,
             Some(Hold::Replaying) => {
                 self.tasks[to].parked.push(c);
-                self.channels[c as usize].scheduled = false;
+                self.net.channels[c as usize].scheduled = false;
                 return None;
             }
             Some(Hold::Backpressured) => {
-                self.flow.stall_inputs(to as TaskId, [c]);
-                self.channels[c as usize].scheduled = false;
+                self.net.flow.stall_inputs(to as TaskId, [c]);
+                self.net.channels[c as usize].scheduled = false;
                 self.stall(to as TaskId);
                 self.wake_for_priority(c, time);
                 return None;
@@ -79,7 +79,7 @@ impl Simulation {
             self.schedule_wake(to as TaskId);
             return None;
         }
-        self.channels[c as usize].scheduled = false;
+        self.net.channels[c as usize].scheduled = false;
         self.clock.now = time;
         self.clock.steps += 1;
         self.deliver(c);
@@ -95,17 +95,17 @@ impl Simulation {
             let waiting = std::mem::take(&mut task.waiting);
             task.parked.extend(waiting.iter().copied());
             for c in waiting {
-                self.channels[c as usize].scheduled = false;
+                self.net.channels[c as usize].scheduled = false;
             }
             return None;
         }
-        if self.flow.has_full_output(t) && !self.takes_input_when_full(t) {
+        if self.net.flow.has_full_output(t) && !self.takes_input_when_full(t) {
             // The waiting channels wait for output room; priority items among
             // them are rescheduled by `schedule_channel` once room comes.
             let waiting = std::mem::take(&mut self.tasks[t as usize].waiting);
-            self.flow.stall_inputs(t, waiting.iter().copied());
+            self.net.flow.stall_inputs(t, waiting.iter().copied());
             for &c in &waiting {
-                self.channels[c as usize].scheduled = false;
+                self.net.channels[c as usize].scheduled = false;
             }
             self.stall(t);
             for c in waiting {
@@ -123,7 +123,7 @@ impl Simulation {
         }
         let i = self.clock.rng.below(task.waiting.len() as u64) as usize;
         let c = task.waiting.swap_remove(i);
-        let ch = &mut self.channels[c as usize];
+        let ch = &mut self.net.channels[c as usize];
         ch.scheduled = false;
         if ch.paused || ch.queue.is_empty() {
             self.schedule_wake(t);
@@ -143,7 +143,7 @@ impl Simulation {
         if !task.handler.has_replay() {
             return None;
         }
-        if self.flow.has_full_output(t) {
+        if self.net.flow.has_full_output(t) {
             // `refresh_credit` reschedules the replay when room comes.
             self.stall(t);
             return None;
@@ -179,8 +179,8 @@ impl Simulation {
             }
             return None;
         }
-        if self.flow.has_full_output(t) {
-            self.flow.stall_emit(t);
+        if self.net.flow.has_full_output(t) {
+            self.net.flow.stall_emit(t);
             self.stall(t);
             return None;
         }
@@ -278,7 +278,7 @@ impl Simulation {
     /// Channel `c` waits for its receiver's output room, but a priority barrier behind its
     /// head does not: wake the channel when that barrier arrives, to overtake.
     fn wake_for_priority(&mut self, c: super::vocab::ChannelId, now: u64) {
-        let ch = &mut self.channels[c as usize];
+        let ch = &mut self.net.channels[c as usize];
         if let Some(at) = ch.overtaking_arrival() {
             ch.generation = ch.generation.wrapping_add(1);
             ch.scheduled = true;

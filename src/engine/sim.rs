@@ -10,7 +10,6 @@
 //! `checkpoint.rs` (trigger, snapshot, acknowledge, complete, expire, subsume) and `queue.rs`
 //! (the time queue).
 
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::barrier::{BarrierHandler, BarrierMode, Output};
@@ -24,7 +23,8 @@ use super::lifecycle::{PlannedFailure, Recovery};
 use super::model::{Config, JobGraph, OperatorKind};
 use super::modes::check_mode;
 pub use super::modes::{modes_for, modes_of, Capabilities};
-use super::physical::{GraphError, Physical, TaskId};
+use super::network::Network;
+use super::physical::{ChannelId, GraphError, Physical, TaskId};
 use super::record::{Payload, Record, RecordId};
 use super::snapshot::TaskState;
 use super::task::Task;
@@ -40,7 +40,8 @@ pub struct Simulation {
     /// Virtual time, steps, the seeded PRNG and the time queue (`clock.rs`).
     pub(super) clock: Clock,
     pub(super) tasks: Vec<Task>,
-    pub(super) channels: Vec<Channel>,
+    /// Every channel and every task's credit, and the delivery discipline (`network.rs`).
+    pub(super) net: Network,
     pub(super) next_record: RecordId,
     pub(super) coordinator: Coordinator,
     pub(super) events: Vec<Event>,
@@ -48,8 +49,8 @@ pub struct Simulation {
     /// planned failures and restarts (`lifecycle.rs`).
     pub(super) life: Lifecycle,
     pub(super) scratch: Vec<Output<Record>>,
-    /// Credit-based flow control (`flow.rs`).
-    pub(super) flow: FlowControl,
+    /// The channels a record is routed to (reused, so that routing allocates nothing).
+    pub(super) targets: Vec<ChannelId>,
     /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]).
     pub(super) initiators: Initiators,
 }
@@ -84,37 +85,19 @@ impl Simulation {
                 }
             })
             .collect();
-        let channels = phys
-            .channels
-            .iter()
-            .map(|c| Channel {
-                queue: VecDeque::new(),
-                paused: false,
-                latency: c.latency.clamp(1, MAX_LATENCY),
-                records_sent: 0,
-                records_received: 0,
-                overtaken: Vec::new(),
-                overtaking: Vec::new(),
-                held: 0,
-                queued_records: 0,
-                capacity: c.capacity,
-                fifo: phys.graph.edges[c.edge as usize].fifo,
-                generation: 0,
-                scheduled: false,
-            })
-            .collect();
+        let net = Network::new(&phys, config.mode.has_priority_barriers());
         let mut sim = Simulation {
             coordinator: Coordinator::new(config),
             config: config.clone(),
             phys,
             clock: Clock::new(seed),
-            flow: FlowControl::new(tasks.len()),
+            net,
             tasks,
-            channels,
             next_record: 1,
             events: Vec::new(),
             life: Lifecycle::default(),
             scratch: Vec::new(),
+            targets: Vec::new(),
             initiators: Initiators::new(initiators, initiate_together),
         };
         sim.start();
@@ -224,12 +207,12 @@ impl Simulation {
     }
 
     pub fn channels(&self) -> &[Channel] {
-        &self.channels
+        &self.net.channels
     }
 
     /// Credit-based flow control: which tasks have a full output, which are backpressured.
     pub fn flow(&self) -> &FlowControl {
-        &self.flow
+        &self.net.flow
     }
 
     pub fn coordinator(&self) -> &Coordinator {
@@ -302,7 +285,7 @@ impl Simulation {
         self.clock.steps += 1;
         match action {
             Action::Deliver { channel } => {
-                let ch = &mut self.channels[channel as usize];
+                let ch = &mut self.net.channels[channel as usize];
                 ch.generation = ch.generation.wrapping_add(1);
                 ch.scheduled = false;
                 let to = self.phys.channels[channel as usize].to as usize;
@@ -323,12 +306,12 @@ impl Simulation {
             Action::Initiate { task } => self.trigger_at(Some(task)),
             Action::TimeOutAlignment { checkpoint } => self.time_out_checkpoint(checkpoint),
             Action::SetFifo { channel, fifo } => {
-                self.channels[channel as usize].fifo = fifo;
+                self.net.channels[channel as usize].fifo = fifo;
                 self.events.push(Event::FifoChanged { channel, fifo });
             }
             Action::Expire { checkpoint } => self.expire(checkpoint),
             Action::Pause { channel, paused } => {
-                let ch = &mut self.channels[channel as usize];
+                let ch = &mut self.net.channels[channel as usize];
                 ch.paused = paused;
                 ch.generation = ch.generation.wrapping_add(1);
                 ch.scheduled = false;
@@ -338,7 +321,7 @@ impl Simulation {
                 self.schedule_channel(channel);
             }
             Action::SetLatency { channel, latency } => {
-                self.channels[channel as usize].latency = latency;
+                self.net.channels[channel as usize].latency = latency;
                 self.events.push(Event::LatencyChanged { channel, latency });
             }
             Action::Fail { task } => self.fail(Some(task)),
