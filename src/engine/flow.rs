@@ -5,7 +5,7 @@
 //!
 //! This part owns each task's credit bookkeeping; the channels' occupancy stays with the
 //! channels (`network.rs`), which tell this part when an output fills or gets room. Whether a
-//! channel's head may be delivered now is decided once, by `Simulation::delivery_hold`, for
+//! channel's head may be delivered now is decided once, by `Network::hold`, for
 //! the scheduler, the list of enabled actions and the checks of a manual delivery alike.
 
 use super::vocab::{ChannelId, TaskId};

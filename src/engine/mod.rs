@@ -14,20 +14,24 @@
 //!   `docs/barrier-rules.md`; simulated tasks and `abs-sim gate` both drive it.
 //!
 //! Map: [`vocab`] (the shared words, a leaf) and [`model`] (job graph + coordinator config,
-//! serde) → [`physical`] (subtasks, channels, graph structure) → [`sim`] (`apply`/`step`), a
+//! serde) → [`physical`] (subtasks, channels, graph structure) → [`sim`] (`apply`), a
 //! dispatcher over parts that own their state — [`clock`] (time, steps, PRNG, time queue),
-//! [`flow`] (credit-based flow control), [`lifecycle`] (failures, restarts, the end of the
-//! job), [`initiators`] (who starts a Chandy-Lamport snapshot), [`coordinator`] and each
-//! task's [`barrier`] handler — with the behaviour one concern per file: [`action`] (what may
-//! be done, and the checks), `network` (the delivery discipline; [`channel`] is one channel),
-//! `input` (a task's input side; [`task`] is one task), `operator`, `routing`, `checkpoint`
-//! (the protocol), [`recovery`] (failure, restart, restore); [`snapshot`] (global states and
-//! the consistency checker); [`history`] adds step back / seek / fork; [`trace`] holds the
-//! events, which carry the decisions made; [`view`] is what the page reads.
+//! `network` (every channel — [`channel`] is one — with [`flow`], credit-based flow control,
+//! the delivery discipline and the one rule of delivery), [`lifecycle`] (failures, restarts,
+//! the end of the job), [`initiators`] (who starts a Chandy-Lamport snapshot),
+//! [`coordinator`] and each task's [`barrier`] handler — with the behaviour one concern per
+//! file: `scheduler` (`step`: the next due event to its handler), [`action`] (what may be
+//! done, and the checks), `delivery` (the simulation's side of the network), `routing` (a pure
+//! function: which channels a record goes to), `input` (a task's input side; [`task`] is one
+//! task), `operator`, `checkpoint` (the protocol), [`recovery`] (failure, restart, restore);
+//! [`snapshot`] (global states and the consistency checker); [`history`] adds step back /
+//! seek / fork; [`trace`] holds the events, which carry the decisions made; [`view`] is what
+//! the page reads.
 //!
 //! A new barrier protocol is today a `barrier/` file, its `BarrierMode` and capability
-//! answers, plus its branches in `checkpoint.rs`, `input.rs` and `view/`; a new delivery
-//! discipline is a change to `network.rs` (`send`, `delivery_hold`).
+//! answers (`modes.rs`), plus three mode comparisons in `checkpoint.rs`; a new delivery
+//! discipline is a change to `network.rs` alone (`Network::push`, `Channel::next_delivery`,
+//! `Network::hold`).
 
 pub mod action;
 pub mod barrier;

@@ -220,11 +220,11 @@ impl Simulation {
             }
             Some(at) => {
                 self.schedule(at, Due::Trigger);
-                return None;
+                None
             }
             None => {
                 self.coordinator.trigger_waiting = true;
-                return None;
+                None
             }
         }
     }
@@ -242,9 +242,7 @@ impl Simulation {
 
     /// Checkpoint `id` has run out of time.
     fn on_expiry_due(&mut self, id: CheckpointId, time: u64) -> Option<Action> {
-        if self.coordinator.deadline(id).is_none() {
-            return None;
-        }
+        self.coordinator.deadline(id)?;
         self.clock.now = time;
         self.clock.steps += 1;
         self.expire(id);

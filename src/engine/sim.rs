@@ -1,14 +1,14 @@
-//! The simulation: subtasks, channels, the event queue and the coordinator, advanced one
-//! event at a time.
+//! The simulation: a dispatcher over the parts — the physical graph, the clock, the network,
+//! the tasks, the coordinator, the lifecycle — advanced one event at a time.
 //!
 //! `enabled_actions()` lists what may happen now (`action.rs`), `apply(action)` does one of
 //! them (manual mode), and `step()` lets the scheduler pick the next timed event, ties broken by
-//! the seeded PRNG. Both end in the same handlers, so a manual and a scheduled delivery are one
-//! code path. What each concept does lives in its own file: `network.rs` (channels and their
-//! delivery discipline), `task.rs` (a subtask's input side and its barrier handler),
-//! `operator.rs` (what an operator does with a record), `routing.rs` (partitionings),
-//! `checkpoint.rs` (trigger, snapshot, acknowledge, complete, expire, subsume) and `queue.rs`
-//! (the time queue).
+//! the seeded PRNG (`scheduler.rs`). Both end in the same handlers, so a manual and a scheduled
+//! delivery are one code path. What each concept does lives in its own file: `network.rs`
+//! (channels, credit and their delivery discipline) with `delivery.rs` (the simulation's side
+//! of it), `input.rs` (a subtask's input side and its barrier handler), `operator.rs` (what an
+//! operator does with a record), `routing.rs` (partitionings), `checkpoint.rs` (trigger,
+//! snapshot, acknowledge, complete, expire, subsume) and `clock.rs` (time and the time queue).
 
 use std::rc::Rc;
 
