@@ -515,6 +515,40 @@ fn a_bundle_joins_plan_history_and_final_counts() {
     );
 }
 
+/// A bundle as `abs-sim flink run` writes it: each checkpoint's `/details` with its own
+/// `subtasks`, vertex id → the `…/subtasks/<vertex id>` response, and `tasks` entries without
+/// subtasks (as Flink's `/details` has them). It reads as the fixture's form does; a vertex
+/// given both ways is read once.
+#[test]
+fn a_run_bundle_keeps_each_checkpoints_subtasks_beside_its_tasks() {
+    let reference = import_flink_json(&fixture("bundle-2.x.json"));
+    let Ok(FlinkImport::Bundle(reference)) = reference else {
+        panic!("expected a bundle");
+    };
+    let mut v = fixture_value("bundle-2.x.json");
+    let details = &mut v["checkpoints"]["details"]["1"];
+    let mut per_vertex = serde_json::Map::new();
+    let tasks = details["tasks"].as_object_mut().unwrap();
+    let vids: Vec<String> = tasks.keys().cloned().collect();
+    for (i, vid) in vids.iter().enumerate() {
+        let task = tasks.get_mut(vid).unwrap();
+        let subtasks = if i == 0 {
+            // The first vertex keeps its array too: read once, not twice.
+            task["subtasks"].clone()
+        } else {
+            task.as_object_mut().unwrap().remove("subtasks").unwrap()
+        };
+        per_vertex.insert(vid.clone(), json!({ "id": 1, "subtasks": subtasks }));
+    }
+    details["subtasks"] = Value::Object(per_vertex);
+    let Ok(FlinkImport::Bundle(b)) = import_flink_json(&v.to_string()) else {
+        panic!("expected a bundle");
+    };
+    assert_eq!(b.history.checkpoints.len(), 2);
+    assert_eq!(b.history.checkpoints[0].subtasks.len(), 4);
+    assert_eq!(b.history, reference.history);
+}
+
 #[test]
 fn details_may_come_as_a_list_and_subtasks_as_pending() {
     let mut v = fixture_value("bundle-2.x.json");

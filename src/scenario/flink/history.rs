@@ -138,9 +138,10 @@ fn vertex_name(vid: &str, vertices: &[(String, String)]) -> String {
 /// Reads `GET /jobs/<id>/checkpoints` (`{"counts", "summary", "latest", "history": […]}`):
 /// the `history` array, each entry a checkpoint. In an export bundle it may carry more:
 /// `details`, each completed checkpoint's `GET …/checkpoints/details/<cid>` (an array, or an
-/// object keyed by checkpoint id), whose `tasks` entries may hold the `subtasks` array of
-/// `GET …/details/<cid>/subtasks/<vertex id>`; or `subtasks`, an object keyed by checkpoint
-/// id, then by vertex id, holding those responses. `vertices` names the vertex ids.
+/// object keyed by checkpoint id), with its own `subtasks` (vertex id → the response of
+/// `GET …/details/<cid>/subtasks/<vertex id>`, as `abs-sim flink run` writes it) or with
+/// that response's `subtasks` array inside its `tasks` entries; or `subtasks`, an object
+/// keyed by checkpoint id, then by vertex id, holding those responses. `vertices` names the vertex ids.
 pub(super) fn from_checkpoints(
     top: Obj,
     version: Option<String>,
@@ -240,7 +241,7 @@ fn checkpoint(
     };
     if let Some(tasks) = o.get("tasks") {
         let tp = o.path.key("tasks");
-        tasks_into(Obj::of(tasks, &tp)?, &mut c, vertices, budget)?;
+        tasks_into(Obj::of(tasks, &tp)?, &[], &mut c, vertices, budget)?;
     }
     Ok(c)
 }
@@ -249,9 +250,11 @@ fn small(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The subtasks of a `tasks` object (vertex id → task statistics), where they have any.
+/// The subtasks of a `tasks` object (vertex id → task statistics), where they have any,
+/// but for the vertices in `read` (their subtasks were read already).
 fn tasks_into(
     tasks: Obj,
+    read: &[String],
     c: &mut HistoryCheckpoint,
     vertices: &[(String, String)],
     budget: &mut usize,
@@ -259,7 +262,7 @@ fn tasks_into(
     for (_, vid, node) in tasks.fields {
         let p = tasks.path.key(vid);
         let task = Obj::of(node, &p)?;
-        if task.has("subtasks") {
+        if task.has("subtasks") && !read.iter().any(|r| r == vid) {
             subtasks_into(task, vid, c, vertices, budget)?;
         }
     }
@@ -309,8 +312,10 @@ fn with_details(
     Ok(())
 }
 
-/// One checkpoint's `/details`: its `tasks`' subtasks, and its own type where the history
-/// entry lacked it.
+/// One checkpoint's `/details`: its subtasks, and its own type where the history entry
+/// lacked it. The subtasks come from its `subtasks` (vertex id → the response of
+/// `…/details/<cid>/subtasks/<vertex id>`, as `abs-sim flink run` writes them) or from its
+/// `tasks` entries' own `subtasks` arrays.
 fn details_into(
     d: Obj,
     c: &mut HistoryCheckpoint,
@@ -319,9 +324,19 @@ fn details_into(
 ) -> Result<(), ImportError> {
     let kind = d.str("checkpoint_type")?.unwrap_or("");
     c.unaligned |= kind.to_ascii_uppercase().contains("UNALIGNED");
+    let mut read = Vec::new();
+    if let Some(per_vertex) = d.get("subtasks") {
+        let sp = d.path.key("subtasks");
+        let per_vertex = Obj::of(per_vertex, &sp)?;
+        for (_, vid, node) in per_vertex.fields {
+            let p = sp.key(vid);
+            subtasks_into(Obj::of(node, &p)?, vid, c, vertices, budget)?;
+            read.push(vid.to_string());
+        }
+    }
     if let Some(tasks) = d.get("tasks") {
         let tp = d.path.key("tasks");
-        tasks_into(Obj::of(tasks, &tp)?, c, vertices, budget)?;
+        tasks_into(Obj::of(tasks, &tp)?, &read, c, vertices, budget)?;
     }
     Ok(())
 }
