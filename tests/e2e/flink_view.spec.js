@@ -80,6 +80,10 @@ test('the Flink view of the running scenario imports a history, a bundle and a p
   await paste(page, '{"nope":1}');
   await expect(page.getByTestId('flink-import-error')).toContainText('nope');
   expect(await rows(table)).toEqual(want);
+  // In the view's language: no English word outside the backticked field names.
+  const refusal = await page.getByTestId('flink-import-error').textContent();
+  expect(refusal).toContain('欄位');
+  expect(refusal.replace(/`[^`]*`/g, '').replace(/JSON|Flink/g, '')).not.toMatch(/[A-Za-z]{2,}/);
 
   // A bundle: its history, with subtasks drawn as bars on one axis; and its plan.
   await paste(page, fixture('bundle-2.x.json'));
@@ -92,12 +96,26 @@ test('the Flink view of the running scenario imports a history, a bundle and a p
   await expect(bars.locator('g.subtask')).toHaveCount(bundle.checkpoints.details['1'].num_subtasks);
   expect(await bars.locator('g.subtask rect').count()).toBeGreaterThan(0);
   await expect(page.getByTestId('flink-plan')).toBeVisible();
+  // The same bundle as `abs-sim flink run` writes it: each checkpoint's details carry their
+  // subtasks by vertex beside `tasks`. The same bars.
+  const run = JSON.parse(fixture('bundle-2.x.json'));
+  const details = run.checkpoints.details['1'];
+  details.subtasks = {};
+  for (const [vid, task] of Object.entries(details.tasks)) {
+    details.subtasks[vid] = { id: 1, subtasks: task.subtasks };
+    delete task.subtasks;
+  }
+  await paste(page, JSON.stringify(run));
+  await table.locator('tbody tr[data-id="1"]').click();
+  await expect(bars.locator('g.subtask')).toHaveCount(details.num_subtasks);
 
   // The simulation's own history of the address's scenario, backpressure unaligned: what went
   // unaligned persisted in-flight data.
   const sim = page.getByTestId('sim-checkpoints');
   const simRows = await rows(sim);
   expect(simRows.length).toBeGreaterThan(1);
+  // Titled in the view's language, as the playground titles the preset.
+  await expect(page.locator('h2', { hasText: '模擬的檢查點' })).not.toContainText('Backpressure');
   expect(simRows.some((r) => r.unaligned === 'true' && r.persisted > 0)).toBe(true);
   for (const r of simRows) if (r.unaligned === 'false') expect(r.persisted).toBe(0);
   // A retained checkpoint of the run has its subtasks.

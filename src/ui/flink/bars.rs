@@ -17,10 +17,33 @@ pub struct BarsProps {
     pub testid: AttrValue,
 }
 
-const LABEL: f64 = 190.0;
-const PLOT: f64 = 520.0;
+// The drawing is about as wide as its column (half the view), so a unit is about a pixel and
+// the 11-unit text reads at 11 px.
+const LABEL: f64 = 170.0;
+const PLOT: f64 = 330.0;
 const ROW: f64 = 18.0;
 const TOP: f64 = 22.0;
+/// Room under the rows for the time axis.
+const AXIS: f64 = 24.0;
+/// The most characters of a subtask's name that fit left of the bars at 11 units.
+const LABEL_CHARS: usize = 24;
+
+/// A subtask's label, "name #i", shortened in its middle to fit (a chained Flink task is
+/// named by all its operators, "Keyed Aggregation → Sink: Print to Std. Out"); the whole name
+/// is the label's tooltip.
+fn short_label(task: &str, index: u32) -> String {
+    let suffix = format!(" #{index}");
+    let room = LABEL_CHARS.saturating_sub(suffix.chars().count()).max(6);
+    let count = task.chars().count();
+    if count <= room {
+        return format!("{task}{suffix}");
+    }
+    let head = (room - 1) / 2;
+    let tail = room - 1 - head;
+    let start: String = task.chars().take(head).collect();
+    let end: String = task.chars().skip(count - tail).collect();
+    format!("{start}…{end}{suffix}")
+}
 
 fn phase_code(p: Phase) -> &'static str {
     match p {
@@ -53,7 +76,8 @@ pub fn subtask_bars(p: &BarsProps) -> Html {
         .unwrap_or(0)
         .max(1);
     let x = |ms: u64| LABEL + PLOT * ms as f64 / end as f64;
-    let height = TOP + ROW * p.subtasks.len() as f64 + 8.0;
+    let plot_bottom = TOP + ROW * p.subtasks.len() as f64;
+    let height = plot_bottom + AXIS;
     let rows = p.subtasks.iter().enumerate().map(|(i, s)| {
         let y = TOP + ROW * i as f64;
         let bars = s.spans().into_iter().filter(|(_, from, to)| to > from).map(|(phase, from, to)| {
@@ -70,7 +94,8 @@ pub fn subtask_bars(p: &BarsProps) -> Html {
             <g class="subtask" data-task={s.task.clone()} data-index={s.index.to_string()}
                 data-acknowledged={s.acknowledged.to_string()}>
                 <text x={format!("{:.1}", LABEL - 6.0)} y={format!("{:.1}", y + ROW - 5.0)} text-anchor="end">
-                    { format!("{} #{}", s.task, s.index) }
+                    <title>{ format!("{} #{}", s.task, s.index) }</title>
+                    { short_label(&s.task, s.index) }
                 </text>
                 { for bars }
             </g>
@@ -80,7 +105,7 @@ pub fn subtask_bars(p: &BarsProps) -> Html {
         .into_iter()
         .enumerate()
         .map(|(i, phase)| {
-            let lx = LABEL + 130.0 * i as f64;
+            let lx = LABEL + 84.0 * i as f64;
             html! {
                 <g>
                     <rect class={classes!("phase", phase_code(phase))} x={format!("{lx:.1}")} y="4" width="10" height="10" />
@@ -92,11 +117,34 @@ pub fn subtask_bars(p: &BarsProps) -> Html {
         <figure class="flink-bars">
             <svg data-testid={p.testid.clone()} data-checkpoint={p.checkpoint.to_string()}
                 viewBox={format!("0 0 {} {height:.1}", LABEL + PLOT + 10.0)}
-                width="100%" role="img" aria-label={format!("{} {}", w.id, p.checkpoint)}>
+                width="100%" style={format!("max-width:{}px", LABEL + PLOT + 10.0)} role="img" aria-label={format!("{} {}", w.id, p.checkpoint)}>
                 { for legend }
                 { for rows }
+                <g class="axis">
+                    <line x1={format!("{LABEL:.1}")} x2={format!("{:.1}", LABEL + PLOT)}
+                        y1={format!("{:.1}", plot_bottom + 2.0)} y2={format!("{:.1}", plot_bottom + 2.0)} />
+                    { for [0, end / 2, end].into_iter().enumerate().map(|(i, ms)| html! {
+                        <text x={format!("{:.1}", x(ms))} y={format!("{:.1}", plot_bottom + 16.0)}
+                            text-anchor={["start", "middle", "end"][i]}>{ format!("{ms} ms") }</text>
+                    }) }
+                </g>
             </svg>
-            <figcaption>{ format!("0 – {end} ms") }</figcaption>
         </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_label;
+
+    #[test]
+    fn a_long_name_is_shortened_in_its_middle_and_keeps_its_index() {
+        assert_eq!(short_label("Merge", 0), "Merge #0");
+        let long = short_label("Keyed Aggregation → Sink: Print to Std. Out", 12);
+        assert_eq!(long, "Keyed Agg…o Std. Out #12");
+        assert_eq!(long.chars().count(), super::LABEL_CHARS);
+        // Exactly at the limit: whole.
+        let name = "a".repeat(super::LABEL_CHARS - 3);
+        assert_eq!(short_label(&name, 1), format!("{name} #1"));
     }
 }

@@ -17,7 +17,7 @@ use crate::scenario::codec;
 use crate::scenario::flink::{import_flink_json, CheckpointHistory, FlinkImport, PlanImport};
 use crate::ui::permalink::encode;
 use table::CheckpointTable;
-use words::{notice, ViewLang};
+use words::{import_error, notice, ViewLang};
 
 pub use table::status_code;
 
@@ -106,10 +106,11 @@ const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .flink-view textarea{width:100%;font-family:monospace}\
 .flink-view table{border-collapse:collapse;width:100%;margin:.5rem 0}\
 .flink-view th,.flink-view td{border-bottom:1px solid #8884;padding:.2rem .5rem;text-align:left}\
-.flink-view td.num{text-align:right;font-variant-numeric:tabular-nums}\
+.flink-view td{white-space:nowrap}.flink-view td.num{text-align:right;font-variant-numeric:tabular-nums}\
 .flink-row{cursor:pointer}.flink-row:hover,.flink-row.selected{background:#8882}\
 .flink-error{color:#c0392b;font-weight:bold}\
-.flink-bars svg{font:11px sans-serif;fill:currentColor}\
+.flink-bars{margin:.5rem 0}.flink-bars svg{font:11px sans-serif;fill:currentColor}\
+.flink-bars .axis line{stroke:currentColor;stroke-opacity:.4}\
 .phase.start-delay{fill:#95a5a6}.phase.alignment{fill:#e67e22}\
 .phase.sync{fill:#2980b9}.phase.async{fill:#27ae60}\
 .flink-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:1rem}";
@@ -130,7 +131,15 @@ pub fn flink_view() -> Html {
                 at.scenario.as_deref(),
                 at.mode.as_deref(),
             )
-            .map(|(s, h)| (s.title, Rc::new(h)))
+            .map(|(s, h)| {
+                // A preset is titled in the view's language, as the playground titles it.
+                let title = match (lang, at.scenario.is_none()) {
+                    (ViewLang::Zh, true) => (crate::i18n::Lang::Zh.strings().preset_text)(&s.name)
+                        .map_or(s.title, |(title, _)| title.to_string()),
+                    _ => s.title,
+                };
+                (title, Rc::new(h))
+            })
         }
     });
     // Bad input keeps what is shown and says why; good input replaces it.
@@ -141,7 +150,7 @@ pub fn flink_view() -> Html {
                 shown.set(import.into());
                 error.set(None);
             }
-            Err(e) => error.set(Some(e.to_string())),
+            Err(e) => error.set(Some(import_error(lang, &e))),
         })
     };
     let apply = {
@@ -179,7 +188,7 @@ pub fn flink_view() -> Html {
             <section class="flink-plan" data-testid="flink-plan">
                 <h2>{ w.plan }{ ": " }{ plan.scenario.title.clone() }</h2>
                 <ul data-testid="flink-notices">{ for notices }</ul>
-                <a href={playground_link(plan, at.lang.as_deref())} data-testid="flink-open-plan">{ w.open_plan }</a>
+                <p><a href={playground_link(plan, at.lang.as_deref())} data-testid="flink-open-plan">{ w.open_plan }</a></p>
             </section>
         }
     });
@@ -192,7 +201,7 @@ pub fn flink_view() -> Html {
                 caption={format!("{} — {}", w.simulated, title)} />
         },
         Err(e) => {
-            html! { <p class="flink-error" data-testid="sim-error">{ format!("{}: {e}", w.sim_error) }</p> }
+            html! { <p class="flink-error" data-testid="sim-error">{ format!("{}{}{e}", w.sim_error, w.colon) }</p> }
         }
     };
     html! {
@@ -209,7 +218,7 @@ pub fn flink_view() -> Html {
                 <button onclick={apply} data-testid="flink-import-apply">{ w.apply }</button>
             </p>
             if let Some(e) = &*error {
-                <p class="flink-error" role="alert" data-testid="flink-import-error">{ format!("{}: {e}", w.error) }</p>
+                <p class="flink-error" role="alert" data-testid="flink-import-error">{ format!("{}{}{e}", w.error, w.colon) }</p>
             }
             { for plan }
             <div class="flink-columns">

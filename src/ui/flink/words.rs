@@ -2,7 +2,7 @@
 //! its strings in `i18n`, one language per build, and must not carry these.
 
 use crate::scenario::flink::plan::partitioning_name;
-use crate::scenario::flink::{GuessReason, PlanNotice};
+use crate::scenario::flink::{GuessReason, ImportError, PlanNotice, MAX_IMPORT_BYTES};
 use crate::text::Quoted;
 
 /// The view's two languages: a Chinese `lang` (either script) reads the Chinese table.
@@ -59,6 +59,8 @@ pub struct Words {
     pub phases: [&'static str; 4],
     pub empty: &'static str,
     pub error: &'static str,
+    /// What follows a label before its text: ": ", or the full-width "：".
+    pub colon: &'static str,
     pub sim_error: &'static str,
 }
 
@@ -92,6 +94,7 @@ const EN: Words = Words {
     phases: ["start delay", "alignment", "sync", "async"],
     empty: "No checkpoints.",
     error: "Not imported",
+    colon: ": ",
     sim_error: "The scenario could not run",
 };
 
@@ -125,6 +128,7 @@ const ZH: Words = Words {
     phases: ["啟動延遲", "對齊", "同步", "非同步"],
     empty: "沒有檢查點。",
     error: "未匯入",
+    colon: "：",
     sim_error: "情境無法執行",
 };
 
@@ -207,6 +211,116 @@ pub fn notice(lang: ViewLang, n: &PlanNotice) -> String {
     }
 }
 
+/// Why a document was not imported, in the view's language. The Chinese names the same
+/// place, figures and names as the English; the reader's syntax messages and a scenario's
+/// errors are worded as the playground's Chinese page words them.
+pub fn import_error(lang: ViewLang, e: &ImportError) -> String {
+    if lang == ViewLang::En {
+        return e.to_string();
+    }
+    let zh = crate::i18n::Lang::Zh.strings();
+    match e {
+        ImportError::TooLarge { bytes } => {
+            format!("文字有 {bytes} 位元組；最多匯入 {MAX_IMPORT_BYTES} 位元組")
+        }
+        ImportError::Syntax {
+            line,
+            column,
+            message,
+        } => format!(
+            "這不是 JSON（第 {line} 行第 {column} 欄）：{}",
+            (zh.syntax_words)(message)
+        ),
+        ImportError::NotAnObject { found } => format!(
+            "這份 JSON 是{}，不是物件：應為 Flink 作業計畫、檢查點紀錄或匯出包",
+            zh_kind(found)
+        ),
+        ImportError::Unrecognised { fields } => {
+            let kind = "這份 JSON 既沒有 `nodes`（計畫），也沒有 `history`（檢查點清單）或 \
+                        `flink_version`（匯出包）";
+            if fields.is_empty() {
+                format!("{kind}；它是空物件")
+            } else {
+                format!("{kind}；它的欄位是 `{}`", fields.join("`、`"))
+            }
+        }
+        ImportError::PlaygroundScenario => "這份 JSON 是遊樂場的情境（它有 `graph`），不是 Flink \
+                                            文件：請在情境編輯器中開啟"
+            .into(),
+        ImportError::WrongType {
+            path,
+            expected,
+            found,
+        } => format!("{path}：應為{}，卻是{}", zh_kind(expected), zh_kind(found)),
+        ImportError::Missing { path, field } => format!("{path}：缺少欄位 `{field}`"),
+        ImportError::UnknownStatus { path, status } => format!(
+            "{path}：未知的檢查點狀態 {}；應為 COMPLETED、FAILED 或 IN_PROGRESS",
+            Quoted(status)
+        ),
+        ImportError::OutOfRange {
+            path,
+            value,
+            min,
+            max,
+        } => format!("{path}：{value} 不在 {min} 到 {max} 之間"),
+        ImportError::TooMany {
+            path,
+            what,
+            count,
+            max,
+        } => format!("{path}：{count} {}；最多匯入 {max}", zh_counted(what)),
+        ImportError::NoNodes => "nodes：計畫中沒有節點".into(),
+        ImportError::DuplicateNode { path, id } => {
+            format!("{path}：第二個 id 為 {} 的節點", Quoted(id))
+        }
+        ImportError::UnknownInput { path, id } => {
+            format!("{path}：計畫中沒有 id 為 {} 的節點", Quoted(id))
+        }
+        ImportError::Cycle { names } => {
+            let quoted: Vec<String> = names.iter().map(|n| Quoted(n).to_string()).collect();
+            format!("計畫有環（{}）；不匯入有環的作業", quoted.join(" → "))
+        }
+        ImportError::Iteration { path, name } => {
+            format!("{path}：{} 屬於一個迭代；不匯入迭代", Quoted(name))
+        }
+        ImportError::Scenario(e) => format!("匯入的計畫無法執行：{}", (zh.scenario_error)(e)),
+    }
+}
+
+/// A JSON kind or value as the importer names it ("an array", "the number 3"), in Chinese.
+fn zh_kind(what: &str) -> String {
+    const KINDS: [(&str, &str); 12] = [
+        ("a whole number ≥ 0", "≥ 0 的整數"),
+        ("a string or a whole number", "字串或整數"),
+        ("an array or an object", "陣列或物件"),
+        ("a whole number", "整數"),
+        ("a boolean", "布林值"),
+        ("a string", "字串"),
+        ("an array", "陣列"),
+        ("an object", "物件"),
+        ("the boolean ", "布林值 "),
+        ("the number ", "數字 "),
+        ("the string ", "字串 "),
+        ("null", "null"),
+    ];
+    for (en, zh) in KINDS {
+        if let Some(rest) = what.strip_prefix(en) {
+            return format!("{zh}{rest}");
+        }
+    }
+    what.to_string()
+}
+
+/// What `TooMany` counts, in Chinese.
+fn zh_counted(what: &str) -> &str {
+    match what {
+        "checkpoints" => "個檢查點",
+        "nodes" => "個節點",
+        "subtask statistics, with those before" => "筆子任務統計（連同之前的）",
+        other => other,
+    }
+}
+
 /// Bytes as engineers read them: B, KiB, MiB, GiB.
 pub fn bytes(n: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
@@ -264,5 +378,130 @@ mod tests {
         let n = PlanNotice::Batch;
         assert_ne!(notice(ViewLang::Zh, &n), notice(ViewLang::En, &n));
         assert!(notice(ViewLang::En, &n).contains("batch"));
+    }
+
+    /// Every refusal of the importer, in Chinese: no English word outside the quoted names,
+    /// the backticked fields and the JSON path; every figure of the English message.
+    #[test]
+    fn every_import_error_is_said_in_chinese_with_its_figures() {
+        use crate::scenario::flink::{import_flink_json, ImportError};
+        let path = "history[3].id";
+        let mut errors = vec![
+            ImportError::TooLarge { bytes: 9_000_000 },
+            ImportError::NotAnObject {
+                found: "an array".into(),
+            },
+            ImportError::Unrecognised { fields: vec![] },
+            ImportError::Unrecognised {
+                fields: vec!["jobs".into(), "x".into()],
+            },
+            ImportError::PlaygroundScenario,
+            ImportError::WrongType {
+                path: path.into(),
+                expected: "a whole number ≥ 0",
+                found: "the string \"7\"".into(),
+            },
+            ImportError::Missing {
+                path: path.into(),
+                field: "status".into(),
+            },
+            ImportError::UnknownStatus {
+                path: path.into(),
+                status: "DONE".into(),
+            },
+            ImportError::OutOfRange {
+                path: path.into(),
+                value: 0,
+                min: 1,
+                max: 256,
+            },
+            ImportError::TooMany {
+                path: path.into(),
+                what: "checkpoints",
+                count: 20001,
+                max: 20000,
+            },
+            ImportError::TooMany {
+                path: path.into(),
+                what: "subtask statistics, with those before",
+                count: 7,
+                max: 6,
+            },
+            ImportError::NoNodes,
+            ImportError::DuplicateNode {
+                path: path.into(),
+                id: "ab12".into(),
+            },
+            ImportError::UnknownInput {
+                path: path.into(),
+                id: "ab12".into(),
+            },
+            ImportError::Cycle {
+                names: vec!["Map".into(), "Sink".into(), "Map".into()],
+            },
+            ImportError::Iteration {
+                path: path.into(),
+                name: "Loop head".into(),
+            },
+        ];
+        // And what the importer says of real bad documents: not JSON, and a plan that does
+        // not run.
+        for doc in [
+            "{\"history\": [",
+            "{\"nodes\": [{\"id\": \"a\", \"parallelism\": 0}]}",
+        ] {
+            if let Err(e) = import_flink_json(doc) {
+                errors.push(e);
+            }
+        }
+        assert!(errors
+            .iter()
+            .any(|e| matches!(e, ImportError::Syntax { .. })));
+        for e in &errors {
+            let (en, zh) = (import_error(ViewLang::En, e), import_error(ViewLang::Zh, e));
+            assert_eq!(en, e.to_string());
+            // Strip what stays as written: paths, `fields`, "quoted" names and the words
+            // Flink itself uses.
+            // The path the English message starts with ("nodes[0].parallelism: …") leads the
+            // Chinese too.
+            let mut rest = match en.split_once(": ") {
+                Some((at, _)) if zh.starts_with(&format!("{at}：")) => zh[at.len()..].to_string(),
+                _ => zh.clone(),
+            };
+            for (open, close) in [('`', '`'), ('"', '"'), ('“', '”')] {
+                while let Some(i) = rest.find(open) {
+                    let after = i + open.len_utf8();
+                    let Some(j) = rest[after..].find(close) else {
+                        break;
+                    };
+                    rest.replace_range(i..after + j + close.len_utf8(), "");
+                }
+            }
+            for word in [
+                "JSON",
+                "Flink",
+                "COMPLETED",
+                "FAILED",
+                "IN_PROGRESS",
+                "id",
+                "nodes",
+                "null",
+            ] {
+                rest = rest.replace(word, "");
+            }
+            assert!(
+                !rest.chars().any(|c| c.is_ascii_alphabetic()),
+                "English left in {zh:?} (from {en:?})"
+            );
+            let figures = |t: &str| -> Vec<String> {
+                t.split(|c: char| !c.is_ascii_digit())
+                    .filter(|f| !f.is_empty())
+                    .map(String::from)
+                    .collect()
+            };
+            for f in figures(&en) {
+                assert!(zh.contains(&f), "{zh:?} lacks {f} of {en:?}");
+            }
+        }
     }
 }
