@@ -40,13 +40,22 @@ test('the Flink view of the running scenario imports a history, a bundle and a p
   // The playground fetches its own build only.
   expect(fetched).toHaveLength(1);
   expect(fetched[0]).not.toMatch(FLINK);
-  // The Share dialog's `flink-import` link opens the view (with no scenario: a fixed address
-  // is all the Chinese visit's budget allows), in a build of its own.
+  // The Share dialog's `flink-import` link opens the view of this moment's scenario, mode
+  // and language, in a build of its own.
   await page.getByTestId('share').click();
   await page.getByTestId('flink-import').click();
   await expect(page.getByTestId('flink-view')).toBeVisible();
-  expect(new URL(page.url()).searchParams.get('view')).toBe('flink');
+  const opened = new URL(page.url()).searchParams;
+  expect(opened.get('view')).toBe('flink');
+  expect(opened.get('preset')).toBe('backpressure');
+  expect(opened.get('mode')).toBe('unaligned');
+  await expect(page.getByTestId('flink-import-apply')).toHaveText('匯入');
   expect(fetched.filter((u) => FLINK.test(u))).toHaveLength(1);
+  // And back to the same moment.
+  await page.getByTestId('flink-back').click();
+  await expect(page.getByTestId('step-counter')).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('preset')).toBe('backpressure');
+  expect(new URL(page.url()).searchParams.get('view')).toBeNull();
   // The view for the page's scenario, mode and language, by its address.
   await app.open('?preset=backpressure&mode=unaligned&lang=zh');
   fetched.length = 0;

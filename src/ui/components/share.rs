@@ -88,10 +88,10 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                 </div>
                 <p class="hint">{ s.share_hint }</p>
                 // The engineers' view (a build of its own, loaded only when opened): a Flink
-                // job's checkpoint history beside a run's. "Flink" is its name in every
-                // language, and a fixed address, so the link costs the page almost nothing
-                // (the page is at its budget); the view runs the default scenario.
-                <p><a href="?view=flink" data-testid="flink-import">{ "Flink ↗" }</a></p>
+                // job's checkpoint history beside a run's, for this moment's scenario, mode and
+                // language. "Flink" is its name in every language, so the link costs the page
+                // few bytes (the page is at its budget).
+                <p><a href={p.url.clone() + "&view=flink"} data-testid="flink-import">{ "Flink ↗" }</a></p>
                 <div class="export-row">
                     <span>{ s.export_title }</span>
                     <button data-testid="export-svg" onclick={export(Format::Svg, &p.file)}>{ s.export_svg }</button>
