@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::barrier::{BarrierMode, CheckpointId};
+use super::barrier::CheckpointId;
 use super::initiators::Start;
 use super::physical::TaskId;
 use super::queue::Due;
@@ -41,7 +41,7 @@ impl Simulation {
         let mut forwarded = 0;
         // Unaligned barriers overtake the output queue; so does an aligned one whose
         // checkpoint went on unaligned (its alignment timed out).
-        let overtake = self.config.mode == BarrierMode::Unaligned
+        let overtake = self.config.mode.has_priority_barriers()
             || self.tasks[t as usize].handler.timed_out() == Some(n)
             || self.coordinator.timed_out(n);
         for &c in info.outputs.iter().flatten() {
@@ -77,8 +77,8 @@ impl Simulation {
         let metrics = TaskMetrics {
             ack_time: self.clock.now,
             start_delay: first.saturating_sub(trigger_time),
-            // Only aligned checkpoints align: the other modes never hold input back.
-            alignment_duration: if self.config.mode == BarrierMode::Aligned {
+            // Only a mode that blocks inputs aligns: the others never hold input back.
+            alignment_duration: if self.config.mode.blocks_inputs() {
                 self.clock.now.saturating_sub(first)
             } else {
                 0
@@ -185,9 +185,8 @@ impl Simulation {
             }
         }
         self.coordinator.retain(gs);
-        // Subsumption: a completed checkpoint makes every older running one pointless. Not
-        // so for Chandy-Lamport: any process may initiate, and each snapshot is its own.
-        let subsumes = self.config.mode != BarrierMode::ChandyLamport;
+        // Subsumption: a completed checkpoint makes every older running one pointless.
+        let subsumes = self.config.mode.completion_subsumes();
         let older: Vec<CheckpointId> = self
             .coordinator
             .in_progress()

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::barrier::{BarrierMode, CheckpointId};
+use super::barrier::CheckpointId;
 use super::model::Config;
 use super::physical::Physical;
 use super::physical::{ChannelId, TaskId};
@@ -110,7 +110,7 @@ impl Coordinator {
             tolerable_failed: config.tolerable_failed_checkpoints,
             aligned_timeout: config
                 .aligned_checkpoint_timeout
-                .filter(|_| config.mode == BarrierMode::Aligned),
+                .filter(|_| config.mode.blocks_inputs()),
             asked_concurrent: config.max_concurrent_checkpoints.max(1),
         }
     }
@@ -456,8 +456,8 @@ fn by_channel(recorded: &[(ChannelId, Record)]) -> SortedMap<ChannelId, Vec<Reco
 /// unaligned mode, and aligned with a timeout) at most one runs at a time.
 fn max_concurrent(config: &Config) -> u32 {
     let asked = config.max_concurrent_checkpoints.max(1);
-    let may_go_unaligned = config.mode == BarrierMode::Unaligned
-        || (config.mode == BarrierMode::Aligned && config.aligned_checkpoint_timeout.is_some());
+    let may_go_unaligned = config.mode.has_priority_barriers()
+        || (config.mode.blocks_inputs() && config.aligned_checkpoint_timeout.is_some());
     if may_go_unaligned {
         1
     } else {

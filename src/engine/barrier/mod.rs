@@ -98,6 +98,13 @@ impl BarrierMode {
         self == BarrierMode::Unaligned
     }
 
+    /// Whether a completed snapshot subsumes every older one still running (the coordinator
+    /// aborts them). Not so for Chandy-Lamport: any process may initiate, and each snapshot
+    /// is its own.
+    pub fn completion_subsumes(self) -> bool {
+        self != BarrierMode::ChandyLamport
+    }
+
     /// The spelling used on the command line, in permalinks and in serialised scenarios.
     pub fn as_str(self) -> &'static str {
         match self {
