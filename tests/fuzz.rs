@@ -256,7 +256,7 @@ fn the_gate_never_panics() {
         let options = GateOptions {
             mode: modes[turn % modes.len()],
             channels: 2 + (turn % 2) as u32,
-            finished_channels_align: turn % 2 == 0,
+            finished_channels_align: turn.is_multiple_of(2),
         };
         run_gate(&options, &text(input)).is_ok()
     });
