@@ -357,3 +357,33 @@ fn recovery_on_flink_ends_with_the_simulations_counts() {
         text(&out.stderr)
     );
 }
+
+/// With unaligned checkpoints, the job's README says which edges Flink keeps aligned (forward
+/// and broadcast); aligned runs and all-hash jobs say nothing of it.
+#[test]
+fn the_readme_names_the_edges_flink_keeps_aligned() {
+    let readme = |name: &str, args: &[&str]| {
+        ok(name, args);
+        std::fs::read_to_string(common::scratch("flink-export", name).join("README.md")).unwrap()
+    };
+    let unaligned = readme(
+        "bp-unaligned",
+        &["--preset", "backpressure", "--mode", "unaligned"],
+    );
+    assert!(
+        unaligned.contains("Flink keeps barriers aligned on forward and broadcast edges")
+            && unaligned.contains("Src A → Merge (forward)")
+            && unaligned.contains("Merge → Sink (forward)"),
+        "{unaligned}"
+    );
+    let timeout = readme(
+        "bp-timeout",
+        &["--preset", "backpressure", "--mode", "aligned-timeout"],
+    );
+    assert!(timeout.contains("Src B → Merge (forward)"), "{timeout}");
+    let aligned = readme(
+        "bp-aligned",
+        &["--preset", "backpressure", "--mode", "aligned"],
+    );
+    assert!(!aligned.contains("keeps barriers aligned"), "{aligned}");
+}

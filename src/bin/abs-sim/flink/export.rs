@@ -268,6 +268,39 @@ pub fn prepare(
             ));
         }
     }
+    if matches!(mode, FlinkMode::Unaligned | FlinkMode::AlignedTimeout(_)) {
+        // Flink sends unaligned barriers only over edges whose partitioner allows them: not a
+        // pointwise one (forward) nor a broadcast, and a task with such an input aligns them
+        // all. The simulation does not follow this (docs/flink.md).
+        let aligned: Vec<String> = bounded
+            .graph
+            .edges
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.partitioning,
+                    Partitioning::Forward | Partitioning::Broadcast
+                )
+            })
+            .map(|e| {
+                format!(
+                    "{} → {} ({})",
+                    e.from,
+                    e.to,
+                    partitioning_name(e.partitioning)
+                )
+            })
+            .collect();
+        if !aligned.is_empty() {
+            notes.push(format!(
+                "Flink keeps barriers aligned on forward and broadcast edges even with unaligned \
+                 checkpoints, and aligns every input of a task that has one: here {}. Make an \
+                 edge rebalance or hash for unaligned barriers there (the same routing at \
+                 parallelism 1); the simulation lets unaligned barriers overtake on every edge.",
+                aligned.join(", ")
+            ));
+        }
+    }
     Ok(Job {
         original: scenario.clone(),
         scenario: bounded,
