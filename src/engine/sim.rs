@@ -273,7 +273,8 @@ impl Simulation {
         match action {
             Action::Deliver { channel } => {
                 let ch = &mut self.net.channels[channel as usize];
-                ch.drop_plan();
+                ch.generation = ch.generation.wrapping_add(1);
+                ch.scheduled = false;
                 let to = self.phys.channels[channel as usize].to as usize;
                 let next = ch
                     .next_delivery(self.clock.now)
@@ -299,7 +300,8 @@ impl Simulation {
             Action::Pause { channel, paused } => {
                 let ch = &mut self.net.channels[channel as usize];
                 ch.paused = paused;
-                ch.drop_plan();
+                ch.generation = ch.generation.wrapping_add(1);
+                ch.scheduled = false;
                 let to = self.phys.channels[channel as usize].to as usize;
                 self.tasks[to].waiting.retain(|&c| c != channel);
                 self.events.push(Event::ChannelPaused { channel, paused });
