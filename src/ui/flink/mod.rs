@@ -113,7 +113,8 @@ const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .flink-bars .axis line{stroke:currentColor;stroke-opacity:.4}\
 .phase.start-delay{fill:#95a5a6}.phase.alignment{fill:#e67e22}\
 .phase.sync{fill:#2980b9}.phase.async{fill:#27ae60}\
-.flink-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:1rem}";
+.flink-scroll{overflow-x:auto}.flink-history{min-width:0}\
+.flink-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(480px,100%),1fr));gap:1rem}";
 
 #[function_component(FlinkView)]
 pub fn flink_view() -> Html {

@@ -83,6 +83,8 @@ pub fn checkpoint_table(p: &TableProps) -> Html {
             if p.history.checkpoints.is_empty() {
                 <p class="hint">{ w.empty }</p>
             }
+            // The table scrolls sideways in its own box on a narrow screen, not the page.
+            <div class="flink-scroll">
             <table data-testid={p.testid.clone()}>
                 <thead><tr>
                     <th>{ w.id }</th><th>{ w.status }</th><th>{ w.trigger }</th>
@@ -91,6 +93,7 @@ pub fn checkpoint_table(p: &TableProps) -> Html {
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            </div>
             { detail }
         </section>
     }
