@@ -28,16 +28,24 @@ import sys
 import time
 from pathlib import Path
 
+def slow_sink_rebalanced(s):
+    """The backpressure preset with a queue in front of its barriers on both sides: the sink
+    takes 4 ticks a record while the sources send 2 records per 4 ticks. Its edges are
+    rebalance, not forward (the same routing at parallelism 1): Flink keeps barriers aligned
+    on forward and broadcast edges even with unaligned checkpoints."""
+    for op in s["graph"]["operators"]:
+        if op["kind"]["type"] == "sink":
+            op["processing_time"] = 4
+    for edge in s["graph"]["edges"]:
+        edge["partitioning"] = "rebalance"
+
+
 SCENARIOS = {
     # name: (the preset, extra export arguments, the planned failure of the "with a failure"
-    # runs, the sink's processing time if changed)
+    # runs, a change made to the preset or None)
     "wordcount": ("wordcount", ["--passes", "6"], "Count#1@200", None),
     "backpressure": ("backpressure", ["--passes", "25"], "Merge#0@300", None),
-    # The sink takes 4 ticks a record and the sources send 2 records per 4 ticks: a queue
-    # builds up in front of the sink, so an aligned barrier waits behind it on both sides.
-    # Its edges are rebalance, not forward (the same routing at parallelism 1): Flink keeps
-    # barriers aligned on forward and broadcast edges even with unaligned checkpoints.
-    "backpressure-slow-sink": ("backpressure", ["--passes", "25"], "Merge#0@300", 4),
+    "backpressure-slow-sink": ("backpressure", ["--passes", "25"], "Merge#0@300", slow_sink_rebalanced),
     "recovery": ("recovery", [], None, None),  # its own: Count#1 at tick 120
 }
 MODES = ["aligned", "unaligned", "at-least-once"]
@@ -49,14 +57,10 @@ def run(cmd, **kw):
 
 def scenario_file(abs_sim, name, work, failure):
     """The preset as a file, with or without a planned failure."""
-    preset, _, planned, sink_time = SCENARIOS[name]
+    preset, _, planned, change = SCENARIOS[name]
     s = json.loads(run([abs_sim, "preset", preset], check=True).stdout)
-    if sink_time is not None:
-        for op in s["graph"]["operators"]:
-            if op["kind"]["type"] == "sink":
-                op["processing_time"] = sink_time
-        for edge in s["graph"]["edges"]:
-            edge["partitioning"] = "rebalance"
+    if change is not None:
+        change(s)
     s["failures"] = [] if failure is None else s.get("failures", [])
     if failure is True and not s["failures"]:
         task, at = planned.split("@")
