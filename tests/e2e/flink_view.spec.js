@@ -162,3 +162,19 @@ test('a plan opens in the playground as the running scenario', async ({ page }) 
     'Join → Calc', 'Map', 'Sink: Writer → Sink: Committer', 'Source: Orders', 'TableSourceScan',
   ].sort());
 });
+
+test('on a phone the page does not scroll sideways: each table scrolls in its own box', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('index.html?view=flink&preset=backpressure&mode=unaligned&lang=zh');
+  await page.getByTestId('flink-import-text').fill(fixture('bundle-2.x.json'));
+  await page.getByTestId('flink-import-apply').click();
+  await page.getByTestId('flink-checkpoints').locator('tbody tr').first().click();
+  await expect(page.getByTestId('flink-checkpoints-bars')).toBeVisible();
+  const widths = await page.evaluate(() => ({
+    page: document.scrollingElement.scrollWidth,
+    view: window.innerWidth,
+    box: document.querySelector('.flink-scroll').clientWidth,
+  }));
+  expect(widths.page).toBeLessThanOrEqual(widths.view);
+  expect(widths.box).toBeLessThanOrEqual(widths.view);
+});
