@@ -144,6 +144,13 @@ test('the aligned run persists no in-flight data', async ({ page }) => {
     expect(r.persisted).toBe(0);
   }
   await expect(page.getByTestId('flink-import-apply')).toHaveText('Import');
+  // Aligned: nothing to say about the edges Flink keeps aligned.
+  await expect(page.getByTestId('flink-edge-note')).toHaveCount(0);
+  // Unaligned: Flink keeps this preset's forward edges aligned, which the simulation does not.
+  await page.goto('index.html?view=flink&preset=backpressure&mode=unaligned');
+  const note = page.getByTestId('flink-edge-note');
+  await expect(note).toContainText('Src A → Merge');
+  await expect(note).toContainText('Merge → Sink');
 });
 
 test('a plan opens in the playground as the running scenario', async ({ page }) => {

@@ -13,11 +13,12 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::engine::Partitioning;
 use crate::scenario::codec;
 use crate::scenario::flink::{import_flink_json, CheckpointHistory, FlinkImport, PlanImport};
 use crate::ui::permalink::encode;
 use table::CheckpointTable;
-use words::{import_error, notice, ViewLang};
+use words::{edge_note, import_error, notice, ViewLang};
 
 pub use table::status_code;
 
@@ -133,13 +134,14 @@ pub fn flink_view() -> Html {
                 at.mode.as_deref(),
             )
             .map(|(s, h)| {
+                let edges = aligned_edges(&s);
                 // A preset is titled in the view's language, as the playground titles it.
                 let title = match (lang, at.scenario.is_none()) {
                     (ViewLang::Zh, true) => (crate::i18n::Lang::Zh.strings().preset_text)(&s.name)
                         .map_or(s.title, |(title, _)| title.to_string()),
                     _ => s.title,
                 };
-                (title, Rc::new(h))
+                (title, edges, Rc::new(h))
             })
         }
     });
@@ -197,9 +199,14 @@ pub fn flink_view() -> Html {
         html! { <CheckpointTable {lang} history={h.clone()} testid="flink-checkpoints" caption={w.imported} /> }
     });
     let simulated = match &*sim {
-        Ok((title, h)) => html! {
-            <CheckpointTable {lang} history={h.clone()} testid="sim-checkpoints"
-                caption={format!("{} — {}", w.simulated, title)} />
+        Ok((title, edges, h)) => html! {
+            <section>
+                <CheckpointTable {lang} history={h.clone()} testid="sim-checkpoints"
+                    caption={format!("{} — {}", w.simulated, title)} />
+                if !edges.is_empty() {
+                    <p class="hint" data-testid="flink-edge-note">{ edge_note(lang, edges) }</p>
+                }
+            </section>
         },
         Err(e) => {
             html! { <p class="flink-error" data-testid="sim-error">{ format!("{}{}{e}", w.sim_error, w.colon) }</p> }
@@ -228,6 +235,29 @@ pub fn flink_view() -> Html {
             </div>
         </main>
     }
+}
+
+/// The edges whose barriers Flink keeps aligned although the run's checkpoints may go
+/// unaligned (unaligned, or aligned with a timeout): forward and broadcast edges, as
+/// "from → to". The simulation lets unaligned barriers overtake on them (docs/flink.md).
+fn aligned_edges(s: &crate::scenario::Scenario) -> Vec<String> {
+    let mode = s.config.mode;
+    let unaligned = mode.has_priority_barriers()
+        || (mode.blocks_inputs() && s.config.aligned_checkpoint_timeout.is_some());
+    if !unaligned {
+        return Vec::new();
+    }
+    s.graph
+        .edges
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.partitioning,
+                Partitioning::Forward | Partitioning::Broadcast
+            )
+        })
+        .map(|e| format!("{} → {}", e.from, e.to))
+        .collect()
 }
 
 /// Mounts the view (`bin/abs-flink.rs`), in the address's language.

@@ -287,6 +287,25 @@ pub fn import_error(lang: ViewLang, e: &ImportError) -> String {
     }
 }
 
+/// Says that Flink keeps barriers aligned on these forward and broadcast `edges` while the
+/// simulation beside lets them overtake, so a real job's checkpoints differ there.
+pub fn edge_note(lang: ViewLang, edges: &[String]) -> String {
+    let list = edges.join(", ");
+    match lang {
+        ViewLang::En => format!(
+            "Flink keeps barriers aligned on forward and broadcast edges ({list}), and on every \
+             input of a task that has one, even with unaligned checkpoints; this simulation lets \
+             them overtake there. A real job's checkpoints on these edges are aligned: make them \
+             rebalance or hash for unaligned ones."
+        ),
+        ViewLang::Zh => format!(
+            "即使啟用非對齊檢查點，Flink 在 forward 與 broadcast 邊（{list}）上、以及有這種輸入的任務的\
+             所有輸入上，仍讓屏障保持對齊；這裡的模擬則讓它們超越。真實作業在這些邊上的檢查點是對齊的：\
+             改成 rebalance 或 hash 才會非對齊。"
+        ),
+    }
+}
+
 /// A JSON kind or value as the importer names it ("an array", "the number 3"), in Chinese.
 fn zh_kind(what: &str) -> String {
     const KINDS: [(&str, &str); 12] = [
