@@ -8,7 +8,9 @@ languages' and the Flink view's.
 2. Shortens the names of the wasm's imports, the JS functions the loader hands it. wasm-bindgen
    names each after what it calls plus a hash (`__wbg_setAttribute_8a7f…`), and each name is in
    both files; `a`, `b`, … `hu` instead save 6.7 kB gzipped. Every name must be found exactly
-   once in the loader, as a key of its import object, or nothing is renamed.
+   once in the loader, as a key of its import object, or nothing is renamed. The wasm's custom
+   sections (the compiler's `producers` and `target_features`, which wasm-opt no longer needs
+   by then and browsers ignore) are dropped: 0.2 kB gzipped.
 3. Names each build by its content. Trunk names the files of a build it does not load itself
    ("worker", as both language builds are) after the binary only, and a course site that serves
    the page for a long time must not hand a browser a cached loader of one build with the wasm
@@ -78,7 +80,8 @@ def skip_limits(body: bytes, k: int) -> int:
 
 
 def shorten_imports(wasm: bytes, js: str) -> tuple[bytes, str]:
-    """The wasm with its imports' names shortened, and the loader naming them alike."""
+    """The wasm with its imports' names shortened and its custom sections dropped, and the
+    loader naming the imports alike."""
     if wasm[:8] != b"\0asm\x01\0\0\0":
         raise ValueError("not a WebAssembly module (version 1)")
     out, i, names = bytearray(wasm[:8]), 8, {}
@@ -86,6 +89,8 @@ def shorten_imports(wasm: bytes, js: str) -> tuple[bytes, str]:
         section = wasm[i]
         size, start = leb(wasm, i + 1)
         body, i = wasm[start : start + size], start + size
+        if section == 0:  # custom (`producers`, `target_features`): for tools, not browsers
+            continue
         if section == 2:  # imports: (module, name, description)*
             count, k = leb(body, 0)
             new_body = bytearray(uleb(count))
