@@ -15,6 +15,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -23,7 +24,8 @@ use abs_playground::engine::report::Report;
 use abs_playground::engine::snapshot::TaskState;
 use abs_playground::engine::trace::AbortReason;
 use abs_playground::engine::{
-    Action, ActionError, BarrierMode, Event, History, Simulation, TaskId,
+    Action, ActionError, BarrierMode, Config, Edge, Event, History, JobGraph, Operator,
+    OperatorKind, Partitioning, Simulation, TaskId,
 };
 use abs_playground::scenario::{presets, Failure, Scenario};
 use proptest::prelude::*;
@@ -629,6 +631,231 @@ fn checkpoint_ids_keep_growing_and_running_checkpoints_are_aborted_on_failover()
                 &mode.to_string(),
             );
         }
+    }
+}
+
+/// Lines of the two-phase-commit job's log, each its own word, so that each record the sink
+/// commits names the line it came from.
+fn unique_lines() -> Vec<String> {
+    (0..40).map(|i| format!("l{i:02}")).collect()
+}
+
+/// A bounded log of [`unique_lines`] into a transactional sink over a fast edge, and into a
+/// slow branch (a Map behind a 150-tick edge, then a plain sink) that keeps each checkpoint
+/// running for ~150 ticks after its barrier reached the transactional sink.
+fn two_phase_commit_job(mode: BarrierMode) -> Simulation {
+    let op = |name: &str, kind: OperatorKind| Operator {
+        name: name.into(),
+        kind,
+        parallelism: 1,
+        processing_time: 1,
+    };
+    let edge = |from: &str, to: &str, latency: u64| Edge {
+        from: from.into(),
+        to: to.into(),
+        partitioning: Partitioning::Forward,
+        latency,
+        // The slow edge holds every line in flight: no backpressure slows the source.
+        capacity: 1_000,
+        fifo: true,
+    };
+    let graph = JobGraph {
+        operators: vec![
+            op(
+                "Src",
+                OperatorKind::Source {
+                    lines: unique_lines(),
+                    interval: 5,
+                    bounded: true,
+                },
+            ),
+            op(
+                "Tx",
+                OperatorKind::Sink {
+                    transactional: true,
+                },
+            ),
+            op("Slow", OperatorKind::Map),
+            op(
+                "Log",
+                OperatorKind::Sink {
+                    transactional: false,
+                },
+            ),
+        ],
+        edges: vec![
+            edge("Src", "Tx", 2),
+            edge("Src", "Slow", 150),
+            edge("Slow", "Log", 2),
+        ],
+    };
+    let config = Config {
+        mode,
+        ..Config::default()
+    };
+    Simulation::new(&graph, &config, 9).unwrap()
+}
+
+/// A transactional sink's output as the events tell it: the open transaction (what it
+/// processed, in order) and the committed output, which only a `Committed` event adds to.
+#[derive(Default)]
+struct CommittedOutput {
+    /// Records committed so far (the sink's position in its output).
+    count: u64,
+    open: Vec<String>,
+    /// Each committed line, with how often it was committed.
+    lines: BTreeMap<String, u32>,
+}
+
+impl CommittedOutput {
+    /// Follows one step's events of the sink `tx`, failing on a record committed twice.
+    fn watch(&mut self, sim: &Simulation, tx: TaskId, what: &str) {
+        for e in sim.last_events() {
+            match e {
+                Event::Processed { task, record, .. } if *task == tx => {
+                    self.open.push(sim.describe(&record.payload))
+                }
+                Event::Committed {
+                    task, committed, ..
+                } if *task == tx => {
+                    let n = (committed - self.count) as usize;
+                    assert!(n <= self.open.len(), "{what}: commits more than it holds");
+                    self.count = *committed;
+                    for line in self.open.drain(..n) {
+                        let times = self.lines.entry(line.clone()).or_default();
+                        *times += 1;
+                        assert_eq!(*times, 1, "{what}: {line} committed twice");
+                    }
+                }
+                Event::TransactionAborted { task, .. } if *task == tx => self.open.clear(),
+                // The restored checkpoint's pre-committed transaction counts as committed.
+                Event::Restored { .. } => {
+                    if let TaskState::Sink { committed, .. } = sim.tasks()[tx as usize].state {
+                        self.count = committed;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// What a transactional sink has committed, by its own state.
+fn committed(sim: &Simulation, tx: TaskId) -> u64 {
+    match sim.tasks()[tx as usize].state {
+        TaskState::Sink { committed, .. } => committed,
+        _ => unreachable!("not a sink"),
+    }
+}
+
+/// Two-phase commit: a transactional sink pre-commits at the barrier and commits only when the
+/// checkpoint completes. Checkpoint 2's barrier reaches the sink, which takes more records
+/// into its next transaction; the job fails before checkpoint 2 completes. Nothing was
+/// committed at the barrier (the sink's committed count moves only in a step that completes a
+/// checkpoint or restores one), the restart goes back to checkpoint 1, and when the job has
+/// finished every line of the log was committed exactly once — none lost with the aborted
+/// transactions, none committed again after the replay.
+#[test]
+fn a_transactional_sink_commits_only_completed_checkpoints_and_nothing_twice() {
+    for mode in [
+        BarrierMode::Aligned,
+        BarrierMode::Unaligned,
+        BarrierMode::ChandyLamport,
+    ] {
+        let what = mode.as_str();
+        let mut sim = two_phase_commit_job(mode);
+        let tx = task(&sim, "Tx#0");
+        let mut output = CommittedOutput::default();
+        // Checkpoint 2's snapshot at the sink, then two more records in its next transaction.
+        let mut after_barrier = None;
+        loop {
+            let before = committed(&sim, tx);
+            sim.step().unwrap();
+            assert!(
+                sim.steps() < 10_000,
+                "{what}: the sink never took barrier 2"
+            );
+            output.watch(&sim, tx, what);
+            let events = sim.last_events();
+            let ends = events.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::CheckpointCompleted { .. } | Event::Restored { .. }
+                )
+            });
+            assert!(
+                ends || committed(&sim, tx) == before,
+                "{what}: the sink committed at t = {} with no checkpoint completed: {events:?}",
+                sim.now()
+            );
+            let snapshot_2 = events
+                .iter()
+                .any(|e| matches!(e, Event::Snapshot { task, checkpoint: 2, .. } if *task == tx));
+            if snapshot_2 {
+                assert!(
+                    sim.coordinator().in_progress().any(|n| n == 2),
+                    "{what}: checkpoint 2 must still run after the sink's snapshot"
+                );
+                after_barrier = Some(output.open.len());
+            }
+            if after_barrier.is_some_and(|at| output.open.len() >= at + 2) {
+                break;
+            }
+        }
+        let pre_committed = after_barrier.unwrap();
+        assert!(
+            pre_committed > 0,
+            "{what}: the sink's snapshot pre-committed nothing"
+        );
+        assert!(
+            sim.coordinator().in_progress().any(|n| n == 2),
+            "{what}: checkpoint 2 completed before the failure"
+        );
+        eprintln!(
+            "{what}: barrier 2 reached the sink with {pre_committed} records pre-committed; \
+             failed at t = {} with {} open",
+            sim.now(),
+            output.open.len()
+        );
+        let committed_before = output.lines.len();
+        // The failure aborts both transactions: the pre-committed one and the one after it.
+        sim.apply(Action::Fail { task: tx }).unwrap();
+        output.watch(&sim, tx, what);
+        assert_eq!(output.lines.len(), committed_before, "{what}");
+        assert_eq!(
+            sim.coordinator().summary(2).unwrap().status,
+            CheckpointStatus::Aborted {
+                reason: AbortReason::Failover
+            },
+            "{what}"
+        );
+        let mut restored = Vec::new();
+        while !sim.job_finished() {
+            let before = committed(&sim, tx);
+            sim.step().unwrap();
+            assert!(sim.steps() < 20_000, "{what}: the job never finished");
+            output.watch(&sim, tx, what);
+            let events = sim.last_events();
+            for e in events {
+                if let Event::Restored { checkpoint, .. } = e {
+                    restored.push(*checkpoint);
+                }
+            }
+            let ends = events.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::CheckpointCompleted { .. } | Event::Restored { .. }
+                )
+            });
+            assert!(
+                ends || committed(&sim, tx) == before,
+                "{what}: the sink committed at t = {} with no checkpoint completed: {events:?}",
+                sim.now()
+            );
+        }
+        assert_eq!(restored, [Some(1)], "{what}: restores checkpoint 1");
+        let want: BTreeMap<String, u32> = unique_lines().into_iter().map(|l| (l, 1)).collect();
+        assert_eq!(output.lines, want, "{what}: committed output");
     }
 }
 
