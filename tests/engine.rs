@@ -70,7 +70,8 @@ fn alignment_shows_the_four_steps_in_order() {
     let held_now = view::held_count(&s, merge);
     assert!(held_now > 0);
     for _ in 0..held_now {
-        loop {
+        for waited in 0.. {
+            assert!(waited < 500, "Merge replayed nothing for 500 steps");
             s.step().unwrap();
             let replayed = s
                 .last_events()
@@ -266,7 +267,11 @@ fn manual_mode_delivers_the_chosen_channel_and_refuses_the_rest() {
         .iter()
         .any(|a| matches!(a, Action::Deliver { .. }))
     {
-        s.step();
+        assert!(
+            s.step().is_some(),
+            "the run ended before any delivery was on offer"
+        );
+        assert!(s.steps() < 1_000, "no delivery on offer in 1,000 steps");
     }
     let Some(&Action::Deliver { channel }) = s
         .enabled_actions()

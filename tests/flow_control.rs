@@ -31,6 +31,13 @@ fn run(mode: BarrierMode, until: u64) -> (u64, u32) {
     let mut stalls = 0;
     while sim.now() < until {
         sim.step().unwrap();
+        // Virtual time must move on: a run stuck at one instant fails instead of hanging.
+        assert!(
+            sim.steps() < 50 * until,
+            "t = {} after {} steps",
+            sim.now(),
+            sim.steps()
+        );
         stalls += sim
             .last_events()
             .iter()
@@ -99,7 +106,10 @@ fn a_backpressured_task_takes_no_input_by_hand_either() {
         {
             break;
         }
-        assert!(sim.now() < 5_000, "Src A never backpressured");
+        assert!(
+            sim.now() < 5_000 && sim.steps() < 50_000,
+            "Src A never backpressured"
+        );
     }
     assert_eq!(
         sim.apply(Action::Emit { task: src_a }),
@@ -124,7 +134,13 @@ fn capacity_is_a_scenario_setting_per_edge() {
     let mut sim = scenario.simulation().unwrap();
     let src_a = sim.physical().task_by_name("Src A#0").unwrap();
     while sim.now() < 5_000 {
-        sim.step();
+        sim.step().unwrap();
+        assert!(
+            sim.steps() < 250_000,
+            "t = {} after {} steps",
+            sim.now(),
+            sim.steps()
+        );
         assert!(!sim
             .last_events()
             .iter()

@@ -243,6 +243,10 @@ async fn a_long_run_keeps_the_coordinator_short_and_points_at_the_checkpoints_ta
         let mut sim = presets::alignment().simulation().unwrap();
         while sim.coordinator().checkpoints().len() < 24 {
             assert!(sim.step().is_some());
+            assert!(
+                sim.steps() < 100_000,
+                "24 checkpoints not triggered in 100,000 steps"
+            );
         }
         sim.coordinator().checkpoints().to_vec()
     };
@@ -539,6 +543,10 @@ fn token_run() -> Run {
     let mut run = Run::new(presets::token()).unwrap();
     while run.sim().coordinator().latest_completed().is_none() {
         assert!(run.forward());
+        assert!(
+            run.sim().steps() < 10_000,
+            "the token preset completed no snapshot in 10,000 steps"
+        );
     }
     run
 }
@@ -656,7 +664,8 @@ async fn the_legend_says_what_the_records_are_and_what_their_colours_mean() {
     // The view spells a word's round the way the legend does.
     let mut sim = presets::iteration().simulation().unwrap();
     let round = loop {
-        sim.step();
+        assert!(sim.step().is_some(), "the iteration preset ended");
+        assert!(sim.steps() < 10_000, "no word came round in 10,000 steps");
         let found = sim.last_events().iter().find_map(|e| match e {
             abs_playground::engine::Event::Processed { record, .. } => match record.payload {
                 Payload::Round { round, .. } if round > 0 => Some(sim.describe(&record.payload)),

@@ -69,8 +69,15 @@ impl Task {
         for token in inputs.split_whitespace() {
             let (ch, item) = input(token);
             self.handler.receive(ch, item, &mut out);
+            // Each replay takes one held item: a stack that never drains is a bug, not a hang.
+            let mut replays = 0;
             while self.handler.has_replay() {
                 self.handler.replay_one(&mut out);
+                replays += 1;
+                assert!(
+                    replays < 10_000,
+                    "the replay stack never drained ({inputs})"
+                );
             }
         }
         render(&out)
