@@ -9,6 +9,8 @@
 //! says otherwise.
 #![cfg(not(target_arch = "wasm32"))]
 
+use std::time::Duration;
+
 use abs_playground::engine::coordinator::{CheckpointStatus, CheckpointSummary};
 use abs_playground::engine::record::ItemKind;
 use abs_playground::engine::trace::AbortReason;
@@ -18,6 +20,9 @@ use abs_playground::engine::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
+
+#[path = "common/time_limit.rs"]
+mod time_limit;
 
 fn source(name: &str, lines: &[&str], interval: u64, bounded: bool) -> Operator {
     Operator {
@@ -689,61 +694,66 @@ fn run_cases(config: impl Strategy<Value = Config>) -> Vec<(Config, Reached)> {
 /// no older one running and no subsumed one completes later; Chandy-Lamport subsumes nothing.
 #[test]
 fn subsumption_holds_over_random_runs() {
-    let config = (
-        prop_oneof![
-            4 => Just(BarrierMode::AtLeastOnce),
-            2 => Just(BarrierMode::Aligned),
-            1 => Just(BarrierMode::Unaligned),
-            1 => Just(BarrierMode::ChandyLamport),
-        ],
-        5u64..=50,
-        1u64..=30,
-        // One at a time, nothing can be subsumed (unaligned runs one at a time whatever
-        // it is asked).
-        2u32..=4,
-        prop_oneof![3 => Just(0u64), 1 => 1u64..=20],
-        150u64..=800,
-    )
-        .prop_map(
-            |(mode, interval, first, concurrent, pause, timeout)| Config {
-                mode,
-                checkpoint_interval: Some(interval),
-                first_trigger: first,
-                max_concurrent_checkpoints: concurrent,
-                min_pause: pause,
-                timeout,
-                tolerable_failed_checkpoints: None,
-                ..Config::default()
-            },
-        );
-    let runs = run_cases(config);
-    let subsuming: Vec<_> = runs
-        .iter()
-        .filter(|(c, _)| c.mode.completion_subsumes())
-        .collect();
-    let at_least_once = subsuming
-        .iter()
-        .filter(|(c, _)| c.mode == BarrierMode::AtLeastOnce);
-    let (alo, alo_subsumed) =
-        at_least_once.fold((0, 0), |(n, s), (_, r)| (n + 1, s + u32::from(r.subsumed)));
-    let subsumed = subsuming.iter().filter(|(_, r)| r.subsumed).count() as u32;
-    let total = subsuming.len() as u32;
-    let pct = percent(subsumed, total);
-    eprintln!(
+    time_limit::within(
+        time_limit::for_cases(cases(), Duration::from_secs(60)),
+        || {
+            let config = (
+                prop_oneof![
+                    4 => Just(BarrierMode::AtLeastOnce),
+                    2 => Just(BarrierMode::Aligned),
+                    1 => Just(BarrierMode::Unaligned),
+                    1 => Just(BarrierMode::ChandyLamport),
+                ],
+                5u64..=50,
+                1u64..=30,
+                // One at a time, nothing can be subsumed (unaligned runs one at a time whatever
+                // it is asked).
+                2u32..=4,
+                prop_oneof![3 => Just(0u64), 1 => 1u64..=20],
+                150u64..=800,
+            )
+                .prop_map(
+                    |(mode, interval, first, concurrent, pause, timeout)| Config {
+                        mode,
+                        checkpoint_interval: Some(interval),
+                        first_trigger: first,
+                        max_concurrent_checkpoints: concurrent,
+                        min_pause: pause,
+                        timeout,
+                        tolerable_failed_checkpoints: None,
+                        ..Config::default()
+                    },
+                );
+            let runs = run_cases(config);
+            let subsuming: Vec<_> = runs
+                .iter()
+                .filter(|(c, _)| c.mode.completion_subsumes())
+                .collect();
+            let at_least_once = subsuming
+                .iter()
+                .filter(|(c, _)| c.mode == BarrierMode::AtLeastOnce);
+            let (alo, alo_subsumed) =
+                at_least_once.fold((0, 0), |(n, s), (_, r)| (n + 1, s + u32::from(r.subsumed)));
+            let subsumed = subsuming.iter().filter(|(_, r)| r.subsumed).count() as u32;
+            let total = subsuming.len() as u32;
+            let pct = percent(subsumed, total);
+            eprintln!(
         "subsumption over {} runs: {subsumed} of {total} runs in a subsuming mode subsumed a \
          checkpoint ({pct:.1}%; at-least-once {alo_subsumed} of {alo}, {:.1}%)",
         runs.len(),
         percent(alo_subsumed, alo)
     );
-    if (runs.len() as u32) < MIN_CASES {
-        eprintln!("coverage target not checked: fewer than {MIN_CASES} cases");
-        return;
-    }
-    // The generator reaches about 40% (58% at-least-once); over 300 cases the figure varies
-    // by a few points from one random seed to the next.
-    assert!(
-        pct >= 30.0,
-        "only {pct:.1}% of the runs subsumed a checkpoint (target 30%)"
+            if (runs.len() as u32) < MIN_CASES {
+                eprintln!("coverage target not checked: fewer than {MIN_CASES} cases");
+                return;
+            }
+            // The generator reaches about 40% (58% at-least-once); over 300 cases the figure varies
+            // by a few points from one random seed to the next.
+            assert!(
+                pct >= 30.0,
+                "only {pct:.1}% of the runs subsumed a checkpoint (target 30%)"
+            );
+        },
     );
 }
 
@@ -752,49 +762,54 @@ fn subsumption_holds_over_random_runs() {
 /// expired, declined, subsumed, abandoned in a failover), and none by hand either.
 #[test]
 fn min_pause_holds_over_random_runs() {
-    let config = (
-        prop_oneof![
-            Just(BarrierMode::Aligned),
-            Just(BarrierMode::AtLeastOnce),
-            Just(BarrierMode::Unaligned),
-            Just(BarrierMode::ChandyLamport),
-        ],
-        5u64..=80,
-        1u64..=30,
-        1u32..=3,
-        1u64..=100,
-        100u64..=600,
-        prop::option::of(0u32..=2),
-    )
-        .prop_map(
-            |(mode, interval, first, concurrent, pause, timeout, tolerable)| Config {
-                mode,
-                checkpoint_interval: Some(interval),
-                first_trigger: first,
-                max_concurrent_checkpoints: concurrent,
-                min_pause: pause,
-                timeout,
-                tolerable_failed_checkpoints: tolerable,
-                ..Config::default()
-            },
-        );
-    let runs = run_cases(config);
-    let total = runs.len() as u32;
-    let held = runs.iter().filter(|(_, r)| r.held_by_pause).count() as u32;
-    let refused = runs.iter().filter(|(_, r)| r.refused_in_pause).count() as u32;
-    let held_pct = percent(held, total);
-    eprintln!(
+    time_limit::within(
+        time_limit::for_cases(cases(), Duration::from_secs(60)),
+        || {
+            let config = (
+                prop_oneof![
+                    Just(BarrierMode::Aligned),
+                    Just(BarrierMode::AtLeastOnce),
+                    Just(BarrierMode::Unaligned),
+                    Just(BarrierMode::ChandyLamport),
+                ],
+                5u64..=80,
+                1u64..=30,
+                1u32..=3,
+                1u64..=100,
+                100u64..=600,
+                prop::option::of(0u32..=2),
+            )
+                .prop_map(
+                    |(mode, interval, first, concurrent, pause, timeout, tolerable)| Config {
+                        mode,
+                        checkpoint_interval: Some(interval),
+                        first_trigger: first,
+                        max_concurrent_checkpoints: concurrent,
+                        min_pause: pause,
+                        timeout,
+                        tolerable_failed_checkpoints: tolerable,
+                        ..Config::default()
+                    },
+                );
+            let runs = run_cases(config);
+            let total = runs.len() as u32;
+            let held = runs.iter().filter(|(_, r)| r.held_by_pause).count() as u32;
+            let refused = runs.iter().filter(|(_, r)| r.refused_in_pause).count() as u32;
+            let held_pct = percent(held, total);
+            eprintln!(
         "min pause over {total} runs: a trigger held back until the pause ran out in {held} \
          ({held_pct:.1}%), a trigger by hand refused inside the pause in {refused} ({:.1}%)",
         percent(refused, total)
     );
-    if total < MIN_CASES {
-        eprintln!("coverage target not checked: fewer than {MIN_CASES} cases");
-        return;
-    }
-    // The generator reaches about 72%.
-    assert!(
-        held_pct >= 50.0,
-        "only {held_pct:.1}% of the runs had a trigger held back by the pause (target 50%)"
+            if total < MIN_CASES {
+                eprintln!("coverage target not checked: fewer than {MIN_CASES} cases");
+                return;
+            }
+            // The generator reaches about 72%.
+            assert!(
+                held_pct >= 50.0,
+                "only {held_pct:.1}% of the runs had a trigger held back by the pause (target 50%)"
+            );
+        },
     );
 }

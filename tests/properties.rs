@@ -15,6 +15,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use abs_playground::engine::coordinator::CheckpointStatus;
 use abs_playground::engine::record::ItemKind;
@@ -24,6 +25,9 @@ use abs_playground::engine::{
     Simulation,
 };
 use proptest::prelude::*;
+
+#[path = "common/time_limit.rs"]
+mod time_limit;
 
 const LINES: &[&str] = &["a b c", "b c d e", "to be or not", "x"];
 
@@ -517,83 +521,86 @@ fn percent(part: u64, whole: u64) -> f64 {
 /// `PROPTEST_RNG_SEED` fixes it, so the targets sit well below what the generator reaches.
 #[test]
 fn invariants_hold_after_every_step() {
-    let config = ProptestConfig {
-        cases: cases(),
-        max_shrink_iters: 200,
-        source_file: Some(file!()),
-        ..ProptestConfig::default()
-    };
-    let strategy = (
-        (graph(), mode(), any::<u64>(), moves(), 10u64..80, 1u32..=3),
-        1u64..40,
-    );
-    // Aligned with an aligned-checkpoint timeout, run once more per case: how many runs,
-    // completed a checkpoint, timed an alignment out.
-    let timeout_runs = std::cell::RefCell::new([0u64; 3]);
-    let coverage = std::cell::RefCell::new(Coverage::default());
-    let mut runner = proptest::test_runner::TestRunner::new(config);
-    let result = runner.run(
-        &strategy,
-        |((graph, twice, seed, moves, interval, concurrent), align_timeout)| {
-            // Aligned with a timeout: alignments that last too long go on unaligned; every
-            // completed checkpoint must still be a consistent cut.
-            let config = Config {
-                mode: BarrierMode::Aligned,
-                checkpoint_interval: Some(interval),
-                first_trigger: 3,
-                max_concurrent_checkpoints: concurrent,
-                timeout: 400,
-                aligned_checkpoint_timeout: Some(align_timeout),
-                ..Config::default()
+    time_limit::within(
+        time_limit::for_cases(cases(), Duration::from_secs(120)),
+        || {
+            let config = ProptestConfig {
+                cases: cases(),
+                max_shrink_iters: 200,
+                source_file: Some(file!()),
+                ..ProptestConfig::default()
             };
-            let (_, reached) = run(&graph, &config, seed, &moves)?;
-            {
-                let mut t = timeout_runs.borrow_mut();
-                t[0] += 1;
-                t[1] += u64::from(reached.completed);
-                t[2] += u64::from(reached.timed_out && reached.completed);
+            let strategy = (
+                (graph(), mode(), any::<u64>(), moves(), 10u64..80, 1u32..=3),
+                1u64..40,
+            );
+            // Aligned with an aligned-checkpoint timeout, run once more per case: how many runs,
+            // completed a checkpoint, timed an alignment out.
+            let timeout_runs = std::cell::RefCell::new([0u64; 3]);
+            let coverage = std::cell::RefCell::new(Coverage::default());
+            let mut runner = proptest::test_runner::TestRunner::new(config);
+            let result = runner.run(
+                &strategy,
+                |((graph, twice, seed, moves, interval, concurrent), align_timeout)| {
+                    // Aligned with a timeout: alignments that last too long go on unaligned; every
+                    // completed checkpoint must still be a consistent cut.
+                    let config = Config {
+                        mode: BarrierMode::Aligned,
+                        checkpoint_interval: Some(interval),
+                        first_trigger: 3,
+                        max_concurrent_checkpoints: concurrent,
+                        timeout: 400,
+                        aligned_checkpoint_timeout: Some(align_timeout),
+                        ..Config::default()
+                    };
+                    let (_, reached) = run(&graph, &config, seed, &moves)?;
+                    {
+                        let mut t = timeout_runs.borrow_mut();
+                        t[0] += 1;
+                        t[1] += u64::from(reached.completed);
+                        t[2] += u64::from(reached.timed_out && reached.completed);
+                    }
+                    // Every case runs in each mode; the mode drawn also runs a second time, which must
+                    // give the same trace.
+                    for mode in BarrierMode::ALL {
+                        let config = Config {
+                            mode,
+                            checkpoint_interval: Some(interval),
+                            first_trigger: 3,
+                            max_concurrent_checkpoints: concurrent,
+                            timeout: 400,
+                            ..Config::default()
+                        };
+                        let (first, reached) = run(&graph, &config, seed, &moves)?;
+                        if mode == twice {
+                            let (second, _) = run(&graph, &config, seed, &moves)?;
+                            prop_assert!(first == second, "same inputs gave different traces");
+                        }
+                        let mut c = coverage.borrow_mut();
+                        let m = mode_index(mode);
+                        c.runs[m] += 1;
+                        c.completed[m] += u64::from(reached.completed);
+                        c.held[m] += u64::from(reached.held);
+                        c.channel_state[m] += u64::from(reached.channel_state);
+                        c.backpressured[m] += u64::from(reached.backpressured);
+                        c.failed[m] += u64::from(reached.failed);
+                    }
+                    Ok(())
+                },
+            );
+            if let Err(e) = result {
+                panic!("{e}\n{runner}");
             }
-            // Every case runs in each mode; the mode drawn also runs a second time, which must
-            // give the same trace.
-            for mode in BarrierMode::ALL {
-                let config = Config {
-                    mode,
-                    checkpoint_interval: Some(interval),
-                    first_trigger: 3,
-                    max_concurrent_checkpoints: concurrent,
-                    timeout: 400,
-                    ..Config::default()
-                };
-                let (first, reached) = run(&graph, &config, seed, &moves)?;
-                if mode == twice {
-                    let (second, _) = run(&graph, &config, seed, &moves)?;
-                    prop_assert!(first == second, "same inputs gave different traces");
-                }
-                let mut c = coverage.borrow_mut();
-                let m = mode_index(mode);
-                c.runs[m] += 1;
-                c.completed[m] += u64::from(reached.completed);
-                c.held[m] += u64::from(reached.held);
-                c.channel_state[m] += u64::from(reached.channel_state);
-                c.backpressured[m] += u64::from(reached.backpressured);
-                c.failed[m] += u64::from(reached.failed);
-            }
-            Ok(())
-        },
-    );
-    if let Err(e) = result {
-        panic!("{e}\n{runner}");
-    }
-    let c = coverage.into_inner();
-    let runs: u64 = c.runs.iter().sum();
-    let completed: u64 = c.completed.iter().sum();
-    let completed_pct = percent(completed, runs);
-    let held_pct = percent(c.held[0], c.runs[0]);
-    let channel_state_pct = percent(c.channel_state[2], c.runs[2]);
-    let cl_channel_state_pct = percent(c.channel_state[3], c.runs[3]);
-    let backpressured_pct = percent(c.backpressured.iter().sum(), runs);
-    let failed_pct = percent(c.failed.iter().sum(), runs);
-    eprintln!(
+            let c = coverage.into_inner();
+            let runs: u64 = c.runs.iter().sum();
+            let completed: u64 = c.completed.iter().sum();
+            let completed_pct = percent(completed, runs);
+            let held_pct = percent(c.held[0], c.runs[0]);
+            let channel_state_pct = percent(c.channel_state[2], c.runs[2]);
+            let cl_channel_state_pct = percent(c.channel_state[3], c.runs[3]);
+            let backpressured_pct = percent(c.backpressured.iter().sum(), runs);
+            let failed_pct = percent(c.failed.iter().sum(), runs);
+            eprintln!(
         "coverage over {runs} runs ({} aligned, {} at-least-once, {} unaligned, {} chandy-lamport):\n  \
          completed a checkpoint: {completed_pct:.1}% of all runs \
          (aligned {:.1}%, at-least-once {:.1}%, unaligned {:.1}%, chandy-lamport {:.1}%)\n  \
@@ -611,46 +618,48 @@ fn invariants_hold_after_every_step() {
         percent(c.completed[2], c.runs[2]),
         percent(c.completed[3], c.runs[3]),
     );
-    let t = timeout_runs.into_inner();
-    let timed_out_pct = percent(t[2], t[0]);
-    eprintln!(
+            let t = timeout_runs.into_inner();
+            let timed_out_pct = percent(t[2], t[0]);
+            eprintln!(
         "aligned with a timeout, {} runs: completed a checkpoint {:.1}%, timed an alignment out \
          and completed {timed_out_pct:.1}%",
         t[0],
         percent(t[1], t[0])
     );
-    // Few cases give noisy figures: the targets are checked from MIN_CASES cases on.
-    if runs / 4 < MIN_CASES {
-        eprintln!("coverage targets not checked: fewer than {MIN_CASES} cases");
-        return;
-    }
-    assert!(
+            // Few cases give noisy figures: the targets are checked from MIN_CASES cases on.
+            if runs / 4 < MIN_CASES {
+                eprintln!("coverage targets not checked: fewer than {MIN_CASES} cases");
+                return;
+            }
+            assert!(
         completed_pct >= COMPLETED_TARGET,
         "only {completed_pct:.1}% of the runs completed a checkpoint (target {COMPLETED_TARGET}%)"
     );
-    assert!(
-        held_pct >= HELD_TARGET,
-        "only {held_pct:.1}% of the aligned runs held items in an alignment buffer \
+            assert!(
+                held_pct >= HELD_TARGET,
+                "only {held_pct:.1}% of the aligned runs held items in an alignment buffer \
          (target {HELD_TARGET}%)"
-    );
-    assert!(
-        backpressured_pct >= 20.0,
-        "only {backpressured_pct:.1}% of the runs backpressured a task (target 20%)"
-    );
-    assert!(
+            );
+            assert!(
+                backpressured_pct >= 20.0,
+                "only {backpressured_pct:.1}% of the runs backpressured a task (target 20%)"
+            );
+            assert!(
         timed_out_pct >= 20.0,
         "only {timed_out_pct:.1}% of the runs aligned with a timeout timed an alignment out \
          and completed a checkpoint (target 20%)"
     );
-    assert!(
+            assert!(
         cl_channel_state_pct >= CHANNEL_STATE_TARGET,
         "only {cl_channel_state_pct:.1}% of the chandy-lamport runs recorded channel state \
          (target {CHANNEL_STATE_TARGET}%)"
     );
-    assert!(
-        channel_state_pct >= CHANNEL_STATE_TARGET,
-        "only {channel_state_pct:.1}% of the unaligned runs recorded channel state \
+            assert!(
+                channel_state_pct >= CHANNEL_STATE_TARGET,
+                "only {channel_state_pct:.1}% of the unaligned runs recorded channel state \
          (target {CHANNEL_STATE_TARGET}%)"
+            );
+        },
     );
 }
 
@@ -913,59 +922,64 @@ fn check_scenario_text(text: &str, tally: &mut TextTally) -> Result<(), TestCase
 /// only valid files) would test one side alone.
 #[test]
 fn any_scenario_text_is_refused_or_runs() {
-    let config = ProptestConfig {
-        cases: cases(),
-        max_shrink_iters: 200,
-        source_file: Some(file!()),
-        ..ProptestConfig::default()
-    };
-    let tally = std::cell::RefCell::new(TextTally::default());
-    let mut runner = proptest::test_runner::TestRunner::new(config);
-    let result = runner.run(&mutated_scenario(), |text| {
-        check_scenario_text(&text, &mut tally.borrow_mut())
-    });
-    if let Err(e) = result {
-        panic!("{e}\n{runner}");
-    }
-    let t = tally.into_inner();
-    let accepted = t.ran + t.too_large;
-    let refused = t.syntax + t.setting + t.graph + t.other;
-    assert_eq!(accepted + refused, t.texts);
-    eprintln!(
-        "scenario texts: {} generated\n  \
+    time_limit::within(
+        time_limit::for_cases(cases(), Duration::from_secs(120)),
+        || {
+            let config = ProptestConfig {
+                cases: cases(),
+                max_shrink_iters: 200,
+                source_file: Some(file!()),
+                ..ProptestConfig::default()
+            };
+            let tally = std::cell::RefCell::new(TextTally::default());
+            let mut runner = proptest::test_runner::TestRunner::new(config);
+            let result = runner.run(&mutated_scenario(), |text| {
+                check_scenario_text(&text, &mut tally.borrow_mut())
+            });
+            if let Err(e) = result {
+                panic!("{e}\n{runner}");
+            }
+            let t = tally.into_inner();
+            let accepted = t.ran + t.too_large;
+            let refused = t.syntax + t.setting + t.graph + t.other;
+            assert_eq!(accepted + refused, t.texts);
+            eprintln!(
+                "scenario texts: {} generated\n  \
          accepted: {accepted} ({:.1}%): {} ran {TEXT_STEPS} steps in every mode they allow, \
          {} too large to run; {} with a leading zero serde refuses\n  \
          refused: {refused} ({:.1}%): {} syntax (with line and column), {} setting, {} job graph, \
          {} other",
-        t.texts,
-        percent(accepted, t.texts),
-        t.ran,
-        t.too_large,
-        t.leading_zeros,
-        percent(refused, t.texts),
-        t.syntax,
-        t.setting,
-        t.graph,
-        t.other,
-    );
-    if t.texts < MIN_CASES {
-        eprintln!("coverage targets not checked: fewer than {MIN_CASES} cases");
-        return;
-    }
-    assert!(
-        percent(t.ran, t.texts) >= 20.0,
-        "only {:.1}% of the texts were accepted and ran (target 20%)",
-        percent(t.ran, t.texts)
-    );
-    assert!(
-        percent(refused, t.texts) >= 20.0,
-        "only {:.1}% of the texts were refused (target 20%)",
-        percent(refused, t.texts)
-    );
-    // The refusals that must name their setting are checked often enough to count.
-    assert!(
-        percent(t.setting, t.texts) >= 1.0,
-        "only {:.1}% of the texts were refused for a setting out of range (target 1%)",
-        percent(t.setting, t.texts)
+                t.texts,
+                percent(accepted, t.texts),
+                t.ran,
+                t.too_large,
+                t.leading_zeros,
+                percent(refused, t.texts),
+                t.syntax,
+                t.setting,
+                t.graph,
+                t.other,
+            );
+            if t.texts < MIN_CASES {
+                eprintln!("coverage targets not checked: fewer than {MIN_CASES} cases");
+                return;
+            }
+            assert!(
+                percent(t.ran, t.texts) >= 20.0,
+                "only {:.1}% of the texts were accepted and ran (target 20%)",
+                percent(t.ran, t.texts)
+            );
+            assert!(
+                percent(refused, t.texts) >= 20.0,
+                "only {:.1}% of the texts were refused (target 20%)",
+                percent(refused, t.texts)
+            );
+            // The refusals that must name their setting are checked often enough to count.
+            assert!(
+                percent(t.setting, t.texts) >= 1.0,
+                "only {:.1}% of the texts were refused for a setting out of range (target 1%)",
+                percent(t.setting, t.texts)
+            );
+        },
     );
 }

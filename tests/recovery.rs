@@ -18,6 +18,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Output;
+use std::time::Duration;
 
 use abs_playground::engine::coordinator::CheckpointStatus;
 use abs_playground::engine::report::Report;
@@ -37,63 +38,69 @@ use failure_schedules::{
     bag, cases, check_mode, failures, graph, params, percent, Coverage, Mode, MODES,
 };
 
+#[path = "common/time_limit.rs"]
+mod time_limit;
+
 // ----- the property test -----
 
 /// Random graphs, seeds and failure schedules in every mode: see the module comment. Driven
 /// by hand (not `proptest!`) so the coverage can be tallied over every case.
 #[test]
 fn recovery_preserves_results_in_every_mode() {
-    let config = ProptestConfig {
-        cases: cases(),
-        max_shrink_iters: 100,
-        source_file: Some(file!()),
-        ..ProptestConfig::default()
-    };
-    let strategy = (graph(), any::<u64>(), params(), failures());
-    let coverage = RefCell::new(Coverage::default());
-    let mut runner = proptest::test_runner::TestRunner::new(config);
-    let result = runner.run(&strategy, |(graph, seed, p, plan)| {
-        let mut c = Coverage::default();
-        for mode in MODES {
-            check_mode(&graph, seed, &p, &plan, mode, &mut c)?;
-        }
-        // Tallied only for cases that passed (shrinking re-runs failing ones).
-        let mut all = coverage.borrow_mut();
-        all.cases += 1;
-        for m in 0..5 {
-            all.runs[m] += c.runs[m];
-            all.failing_runs[m] += c.failing_runs[m];
-            all.reinjecting_runs[m] += c.reinjecting_runs[m];
-        }
-        all.planned += c.planned;
-        all.applied += c.applied;
-        all.restored_from_checkpoint += c.restored_from_checkpoint;
-        all.restored_from_beginning += c.restored_from_beginning;
-        all.runs_restoring_a_checkpoint += c.runs_restoring_a_checkpoint;
-        all.duplicate_runs += c.duplicate_runs;
-        all.excess_runs += c.excess_runs;
-        all.failed_while_down += c.failed_while_down;
-        all.routing_sensitive += c.routing_sensitive;
-        all.all_transactional_failing += c.all_transactional_failing;
-        all.plain_failing += c.plain_failing;
-        Ok(())
-    });
-    if let Err(e) = result {
-        panic!("{e}\n{runner}");
-    }
-    let c = coverage.into_inner();
-    let failing: u64 = c.failing_runs.iter().sum();
-    let restoring_pct = percent(c.runs_restoring_a_checkpoint, failing);
-    let at = |mode: Mode| MODES.iter().position(|&m| m == mode).unwrap();
-    let reinject = |mode: Mode| {
-        let m = at(mode);
-        (c.reinjecting_runs[m], c.failing_runs[m])
-    };
-    let (ua_re, ua_fail) = reinject(Mode::Unaligned);
-    let (cl_re, cl_fail) = reinject(Mode::ChandyLamport);
-    let (to_re, to_fail) = reinject(Mode::AlignedTimeout);
-    let alo_fail = c.failing_runs[at(Mode::AtLeastOnce)];
-    eprintln!(
+    time_limit::within(
+        time_limit::for_cases(cases(), Duration::from_secs(300)),
+        || {
+            let config = ProptestConfig {
+                cases: cases(),
+                max_shrink_iters: 100,
+                source_file: Some(file!()),
+                ..ProptestConfig::default()
+            };
+            let strategy = (graph(), any::<u64>(), params(), failures());
+            let coverage = RefCell::new(Coverage::default());
+            let mut runner = proptest::test_runner::TestRunner::new(config);
+            let result = runner.run(&strategy, |(graph, seed, p, plan)| {
+                let mut c = Coverage::default();
+                for mode in MODES {
+                    check_mode(&graph, seed, &p, &plan, mode, &mut c)?;
+                }
+                // Tallied only for cases that passed (shrinking re-runs failing ones).
+                let mut all = coverage.borrow_mut();
+                all.cases += 1;
+                for m in 0..5 {
+                    all.runs[m] += c.runs[m];
+                    all.failing_runs[m] += c.failing_runs[m];
+                    all.reinjecting_runs[m] += c.reinjecting_runs[m];
+                }
+                all.planned += c.planned;
+                all.applied += c.applied;
+                all.restored_from_checkpoint += c.restored_from_checkpoint;
+                all.restored_from_beginning += c.restored_from_beginning;
+                all.runs_restoring_a_checkpoint += c.runs_restoring_a_checkpoint;
+                all.duplicate_runs += c.duplicate_runs;
+                all.excess_runs += c.excess_runs;
+                all.failed_while_down += c.failed_while_down;
+                all.routing_sensitive += c.routing_sensitive;
+                all.all_transactional_failing += c.all_transactional_failing;
+                all.plain_failing += c.plain_failing;
+                Ok(())
+            });
+            if let Err(e) = result {
+                panic!("{e}\n{runner}");
+            }
+            let c = coverage.into_inner();
+            let failing: u64 = c.failing_runs.iter().sum();
+            let restoring_pct = percent(c.runs_restoring_a_checkpoint, failing);
+            let at = |mode: Mode| MODES.iter().position(|&m| m == mode).unwrap();
+            let reinject = |mode: Mode| {
+                let m = at(mode);
+                (c.reinjecting_runs[m], c.failing_runs[m])
+            };
+            let (ua_re, ua_fail) = reinject(Mode::Unaligned);
+            let (cl_re, cl_fail) = reinject(Mode::ChandyLamport);
+            let (to_re, to_fail) = reinject(Mode::AlignedTimeout);
+            let alo_fail = c.failing_runs[at(Mode::AtLeastOnce)];
+            eprintln!(
         "recovery coverage over {} cases ({} runs per mode, each against its failure-free run):\n  \
          failures planned {}, applied {} ({:.1}%), of which while the job was down {}\n  \
          runs with a failure: {failing} ({:.1}% of runs)\n  \
@@ -120,71 +127,73 @@ fn recovery_preserves_results_in_every_mode() {
         c.all_transactional_failing,
         c.plain_failing,
     );
-    // Targets, in percent, well below what the generator reaches over 400 cases (the figures
-    // vary by a few points from one runner seed to the next): restored a checkpoint ~65% of
-    // failing runs; re-injected channel state ~70% (unaligned), ~50% (chandy-lamport), ~25%
-    // (aligned with a timeout); at-least-once restored duplicates ~40%, counted a word more
-    // ~15%; failures while the job was down ~1.5 per case.
-    if c.cases < 100 {
-        eprintln!("coverage targets not checked: fewer than 100 cases");
-        return;
-    }
-    let targets = [
-        (
-            restoring_pct,
-            50.0,
-            "failing runs that restored a checkpoint",
-        ),
-        (
-            percent(c.applied, c.planned),
-            90.0,
-            "planned failures that happened",
-        ),
-        (
-            percent(
-                c.restored_from_beginning,
-                c.restored_from_beginning + c.restored_from_checkpoint,
-            ),
-            10.0,
-            "restores from the beginning",
-        ),
-        (
-            percent(ua_re, ua_fail),
-            45.0,
-            "failing unaligned runs that re-injected",
-        ),
-        (
-            percent(cl_re, cl_fail),
-            30.0,
-            "failing chandy-lamport runs that re-injected",
-        ),
-        (
-            percent(to_re, to_fail),
-            10.0,
-            "failing aligned-timeout runs that re-injected",
-        ),
-        (
-            percent(c.duplicate_runs, alo_fail),
-            20.0,
-            "failing at-least-once runs that restored duplicates",
-        ),
-        (
-            percent(c.excess_runs, alo_fail),
-            5.0,
-            "failing at-least-once runs that counted a word more",
-        ),
-        (
-            percent(c.failed_while_down, c.cases),
-            50.0,
-            "failures while the job was down, per 100 cases",
-        ),
-    ];
-    for (got, target, what) in targets {
-        assert!(
-            got >= target,
-            "coverage: {what}: {got:.1}% (target {target}%)"
-        );
-    }
+            // Targets, in percent, well below what the generator reaches over 400 cases (the figures
+            // vary by a few points from one runner seed to the next): restored a checkpoint ~65% of
+            // failing runs; re-injected channel state ~70% (unaligned), ~50% (chandy-lamport), ~25%
+            // (aligned with a timeout); at-least-once restored duplicates ~40%, counted a word more
+            // ~15%; failures while the job was down ~1.5 per case.
+            if c.cases < 100 {
+                eprintln!("coverage targets not checked: fewer than 100 cases");
+                return;
+            }
+            let targets = [
+                (
+                    restoring_pct,
+                    50.0,
+                    "failing runs that restored a checkpoint",
+                ),
+                (
+                    percent(c.applied, c.planned),
+                    90.0,
+                    "planned failures that happened",
+                ),
+                (
+                    percent(
+                        c.restored_from_beginning,
+                        c.restored_from_beginning + c.restored_from_checkpoint,
+                    ),
+                    10.0,
+                    "restores from the beginning",
+                ),
+                (
+                    percent(ua_re, ua_fail),
+                    45.0,
+                    "failing unaligned runs that re-injected",
+                ),
+                (
+                    percent(cl_re, cl_fail),
+                    30.0,
+                    "failing chandy-lamport runs that re-injected",
+                ),
+                (
+                    percent(to_re, to_fail),
+                    10.0,
+                    "failing aligned-timeout runs that re-injected",
+                ),
+                (
+                    percent(c.duplicate_runs, alo_fail),
+                    20.0,
+                    "failing at-least-once runs that restored duplicates",
+                ),
+                (
+                    percent(c.excess_runs, alo_fail),
+                    5.0,
+                    "failing at-least-once runs that counted a word more",
+                ),
+                (
+                    percent(c.failed_while_down, c.cases),
+                    50.0,
+                    "failures while the job was down, per 100 cases",
+                ),
+            ];
+            for (got, target, what) in targets {
+                assert!(
+                    got >= target,
+                    "coverage: {what}: {got:.1}% (target {target}%)"
+                );
+            }
+        },
+    );
 }
 
 // ----- focused tests -----
