@@ -24,6 +24,8 @@ pub struct Query {
     autoplay: bool,
     /// `theory`: "Why it matters" open (written when the page loads again in another language).
     pub theory: bool,
+    /// `panic-at`: the step at which to panic, for the tests (`ui::crash`).
+    panic_at: Option<String>,
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -49,6 +51,7 @@ pub fn query() -> Query {
             speed: p.get("speed"),
             autoplay: p.has("autoplay"),
             theory: p.has("theory"),
+            panic_at: p.get("panic-at"),
         },
         None => Query::default(),
     }
@@ -215,6 +218,7 @@ pub fn sync_address(_scenario: &str, _mode: &str, _lang: Lang, _moment: Option<&
 /// embed, speed and autoplay — with a notice for whatever could not be followed.
 pub fn initial_playback() -> Playback {
     let mut q = query();
+    super::crash::arm(q.panic_at.as_deref());
     if q.lang.is_none() {
         q.lang = browser_lang().map(|l| l.code().to_string());
     }

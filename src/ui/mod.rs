@@ -3,6 +3,7 @@
 mod address;
 mod app;
 pub mod components;
+mod crash;
 pub mod export;
 #[cfg(feature = "flink")]
 pub mod flink;

@@ -5,6 +5,7 @@ use wasm_bindgen::{closure::Closure, JsCast};
 /// Mounts the app, then drops the static shell the page was drawn with (`main.rs` and
 /// `bin/abs-playground-zh.rs`, the page's two builds, each call this).
 pub fn start() {
+    super::crash::install();
     let document = web_sys::window().and_then(|w| w.document());
     // The app mounts into its own element (index.html), not the body: mounting clears its root,
     // and the body also holds the static shell that draws the default page before the wasm

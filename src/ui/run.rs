@@ -151,6 +151,7 @@ impl Run {
             return false;
         }
         self.after_new_step();
+        super::crash::check(self.position());
         true
     }
 
