@@ -3,4 +3,5 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 echo "ABS Playground: http://127.0.0.1:8080/"
-exec trunk serve --release --address 127.0.0.1 --port 8080
+# No auto-reload: Trunk would add an inline script the page's policy does not allow.
+exec trunk serve --release --no-autoreload --address 127.0.0.1 --port 8080

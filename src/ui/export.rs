@@ -100,12 +100,12 @@ mod browser {
         let _ = copy.set_attribute("width", &w.to_string());
         let _ = copy.set_attribute("height", &h.to_string());
         let style = doc.create_element_ns(Some(ns), "style").ok()?;
-        style.set_text_content(Some(&page_rules(doc)));
+        style.set_text_content(Some(&(page_rules(doc) + ".export-bg{fill:var(--bg)}")));
         let background = doc.create_element_ns(Some(ns), "rect").ok()?;
         for (k, v) in [
             ("width", "100%"),
             ("height", "100%"),
-            ("style", "fill:var(--bg)"),
+            ("class", "export-bg"),
         ] {
             let _ = background.set_attribute(k, v);
         }

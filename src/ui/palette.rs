@@ -22,6 +22,15 @@ pub fn checkpoint(n: u64) -> &'static str {
     CHECKPOINT[(n.saturating_sub(1) % CHECKPOINT.len() as u64) as usize]
 }
 
+/// The class that gives an element and what it holds checkpoint `n`'s colour: style.css's
+/// `.k1`–`.k6` set `--k` to [`CHECKPOINT`]'s colours (a test holds them together), and its
+/// rules use it. A class, not an inline style: the page's content security policy refuses
+/// inline styles.
+pub fn checkpoint_class(n: u64) -> &'static str {
+    const CLASSES: [&str; CHECKPOINT.len()] = ["k1", "k2", "k3", "k4", "k5", "k6"];
+    CLASSES[(n.saturating_sub(1) % CLASSES.len() as u64) as usize]
+}
+
 /// A record's colour: by word where records are keyed, `neutral` otherwise.
 pub fn record<'a>(r: &Record, neutral: &'a str) -> &'a str {
     match r.payload {
@@ -61,6 +70,16 @@ pub const DARK: Theme = Theme {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The style sheet's `.kN` classes give checkpoint `n` the colour `checkpoint(n)` does.
+    #[test]
+    fn the_style_sheet_colours_each_checkpoint_class_as_the_palette_does() {
+        let css = include_str!("../../static/style.css");
+        for n in 1..=2 * CHECKPOINT.len() as u64 {
+            let rule = format!(".{} {{ --k: {}; }}", checkpoint_class(n), checkpoint(n));
+            assert!(css.contains(&rule), "style.css lacks `{rule}`");
+        }
+    }
 
     #[test]
     fn checkpoint_colours_cycle_from_one() {

@@ -84,7 +84,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
                 <button class={classes!("chip", c.status.name(), (p.open == Some(c.id)).then_some("open"))}
                     data-testid={format!("checkpoint-{}", c.id)} data-status={c.status.name()}
                     aria-label={label.clone()} title={label} onclick={move |_| on_open.emit(id)}>
-                    <span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>
+                    <span class={classes!("swatch", palette::checkpoint_class(c.id))}></span>
                     { format!("{} {}", c.id, status_icon(c)) }
                 </button>
             </li>
@@ -94,8 +94,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         let on_open = p.on_open.clone();
         let id = c.id;
         let pct = if c.total == 0 { 0.0 } else { 100.0 * c.acked as f64 / c.total as f64 };
-        let colour = palette::checkpoint(c.id);
-        let mut class = classes!("checkpoint", c.status.name());
+        let mut class = classes!("checkpoint", c.status.name(), palette::checkpoint_class(c.id));
         if p.open == Some(c.id) {
             class.push("open");
         }
@@ -103,12 +102,14 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
             <li key={c.id}>
                 <button class={class} data-testid={format!("checkpoint-{}", c.id)}
                     data-status={c.status.name()} onclick={move |_| on_open.emit(id)}>
-                    <span class="swatch" style={format!("background:{colour}")}></span>
+                    <span class="swatch"></span>
                     <span class="cp-name">{ if p.snapshots { (s.snapshot)(c.id) } else { (s.checkpoint)(c.id) } }</span>
                     <span class="cp-status">{ format!("{} {}", status_icon(c), status_words(s, c)) }</span>
                     <span class="progress" role="progressbar" aria-label={(s.acked)(c.acked, c.total)} aria-valuemin="0"
                         aria-valuemax={c.total.to_string()} aria-valuenow={c.acked.to_string()}>
-                        <span class="bar" style={format!("width:{}%;background:{colour}", crate::ui::fmt::num(pct, 0))}></span>
+                        <svg class="bar" viewBox="0 0 100 1" preserveAspectRatio="none">
+                            <rect width={crate::ui::fmt::num(pct, 0)} height="1" />
+                        </svg>
                     </span>
                     <span class="cp-acked">{ (s.acked)(c.acked, c.total) }</span>
                 </button>

@@ -358,7 +358,7 @@ fn checkpoints(
                 <th scope="row">
                     <button class="link" data-testid={format!("checkpoint-row-{}", c.id)}
                         aria-label={(s.checkpoint)(c.id)}>
-                        <span class="swatch" style={format!("background:{}", palette::checkpoint(c.id))}></span>{ c.id }
+                        <span class={classes!("swatch", palette::checkpoint_class(c.id))}></span>{ c.id }
                     </button>
                 </th>
                 { cells([(s.checkpoint_status)(&c.status), verdict, e2e]
@@ -445,7 +445,7 @@ fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
         <div class="global-state" data-testid="global-state" data-checkpoint={gs.checkpoint.to_string()}
             tabindex="0" role="region" aria-label={title.clone()}>
             <h3>
-                <span class="swatch" style={format!("background:{}", palette::checkpoint(gs.checkpoint))}></span>
+                <span class={classes!("swatch", palette::checkpoint_class(gs.checkpoint))}></span>
                 { title }
             </h3>
             <p class={if v.ok() { "verdict ok" } else { "verdict bad" }} data-testid="verdict">

@@ -39,7 +39,7 @@ pub fn narration(p: &NarrationProps) -> Html {
         html! {
             <li class={class} onclick={move |_| on_seek.emit(step)} data-step={l.step.to_string()}>
                 <span class="at">{ l.step }</span>
-                <span class="marker" style={l.checkpoint.map(|n| format!("color:{}", palette::checkpoint(n)))}>
+                <span class={classes!("marker", l.checkpoint.map(palette::checkpoint_class))}>
                     { l.marker.map(step_marker).unwrap_or("") }
                 </span>
                 <span class="text">{ l.text.clone() }</span>

@@ -54,8 +54,15 @@ fn status_class(s: &TaskStatus) -> &'static str {
 
 pub fn subtask(p: &SubtaskProps) -> Html {
     let r = p.rect;
-    let colour = status_checkpoint(&p.status).map(palette::checkpoint);
+    // A status about a checkpoint draws the box, badge and open ticks in its colour
+    // (style.css's `.subtask.kc`; `--k` from the checkpoint's class).
+    let checkpoint = status_checkpoint(&p.status);
+    let colour = checkpoint.map(palette::checkpoint);
     let mut class = classes!("subtask", status_class(&p.status));
+    if let Some(n) = checkpoint {
+        class.push("kc");
+        class.push(palette::checkpoint_class(n));
+    }
     if p.selected {
         class.push("selected");
     }
@@ -74,8 +81,7 @@ pub fn subtask(p: &SubtaskProps) -> Html {
         if has {
             html! { <circle class="tick" cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} fill={c} /> }
         } else {
-            // Inline style: the `.tick` rule's panel-coloured outline must not hide it.
-            html! { <circle class="tick open" cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} fill="none" style={format!("stroke:{c}")} /> }
+            html! { <circle class="tick open" cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} fill="none" /> }
         }
     });
     // Wide (CJK) characters take about twice the width of Latin ones.
@@ -89,13 +95,11 @@ pub fn subtask(p: &SubtaskProps) -> Html {
         <g class={class} data-testid={p.testid.clone()} data-status={status_class(&p.status)} data-sel={format!("t:{}", p.id)}
             tabindex={p.detailed.then_some("0")} role="button" aria-pressed={if p.selected { "true" } else { "false" }}
             aria-label={format!("{}: {}", p.name, p.status_text)}>
-            <rect class="box" x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx={if p.detailed { "6" } else { "2" }}
-                style={colour.map(|c| format!("stroke:{c}"))} />
+            <rect class="box" x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx={if p.detailed { "6" } else { "2" }} />
             if p.detailed {
                 <text class="name" x={fmt(r.x + 16.0)} y={fmt(r.y + 16.0)}>{ p.name.clone() }</text>
                 <g class="badge">
-                    <rect x={fmt(r.x + 14.0)} y={fmt(r.y + 22.0)} width={fmt(badge_w)} height="16" rx="8"
-                        style={colour.map(|c| format!("fill:{c}"))} />
+                    <rect x={fmt(r.x + 14.0)} y={fmt(r.y + 22.0)} width={fmt(badge_w)} height="16" rx="8" />
                     <text x={fmt(r.x + 21.0)} y={fmt(r.y + 34.0)}>{ p.status_text.clone() }</text>
                 </g>
                 <text class="state" x={fmt(r.x + 16.0)} y={fmt(r.y + 53.0)}>{ p.state_text.clone() }</text>

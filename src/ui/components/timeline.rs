@@ -44,20 +44,23 @@ pub fn timeline(p: &TimelineProps) -> Html {
         let on_seek = p.on_seek.clone();
         let step = m.step;
         let (colour, what) = if m.kind == MarkKind::Failed {
-            ("var(--bad)", s.status_failed.to_string())
+            (None, s.status_failed.to_string())
         } else {
-            (palette::checkpoint(m.checkpoint), (s.checkpoint)(m.checkpoint))
+            (Some(palette::checkpoint_class(m.checkpoint)), (s.checkpoint)(m.checkpoint))
         };
+        // SVG text placed by its `x` attribute: an inline style would be refused by the page's
+        // content security policy. (Not for the keyboard: the slider below is.)
         html! {
-            <button class={classes!("mark", kind)} style={format!("left:{}%;color:{}", crate::ui::fmt::num(left, 2), colour)}
-                title={format!("{} · {} {}{}", what, s.step_counter, m.step, if n > 1 { format!(" (+{})", n - 1) } else { String::new() })}
-                data-count={n.to_string()}
-                onclick={move |_| on_seek.emit(step)} tabindex="-1">{ glyph }</button>
+            <text class={classes!("mark", kind, colour)} x={format!("{}%", crate::ui::fmt::num(left, 2))} y="11"
+                data-count={n.to_string()} onclick={move |_| on_seek.emit(step)}>
+                { glyph }
+                <title>{ format!("{} · {} {}{}", what, s.step_counter, m.step, if n > 1 { format!(" (+{})", n - 1) } else { String::new() }) }</title>
+            </text>
         }
     });
     html! {
         <div class="timeline">
-            <div class="marks" aria-hidden="true">{ for marks }</div>
+            <svg class="marks" aria-hidden="true">{ for marks }</svg>
             <input type="range" min="0" max={max.to_string()} step="1" value={p.position.to_string()}
                 data-testid="timeline" aria-label={s.timeline} oninput={oninput} />
         </div>

@@ -117,7 +117,7 @@ pub fn subtask_bars(p: &BarsProps) -> Html {
         <figure class="flink-bars">
             <svg data-testid={p.testid.clone()} data-checkpoint={p.checkpoint.to_string()}
                 viewBox={format!("0 0 {} {height:.1}", LABEL + PLOT + 10.0)}
-                width="100%" style={format!("max-width:{}px", LABEL + PLOT + 10.0)} role="img" aria-label={format!("{} {}", w.id, p.checkpoint)}>
+                width={format!("{:.0}", LABEL + PLOT + 10.0)} role="img" aria-label={format!("{} {}", w.id, p.checkpoint)}>
                 { for legend }
                 { for rows }
                 <g class="axis">

@@ -103,6 +103,8 @@ impl From<FlinkImport> for Shown {
 }
 
 /// The view's own style: it is not in the page's style sheet, which every student loads.
+/// Added to that sheet rule by rule ([`add_style`]): a `<style>` element of its own would be
+/// refused by the page's content security policy, which allows only index.html's.
 const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .flink-view textarea{width:100%;font-family:monospace}\
 .flink-view table{border-collapse:collapse;width:100%;margin:.5rem 0}\
@@ -110,15 +112,32 @@ const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .flink-view td{white-space:nowrap}.flink-view td.num{text-align:right;font-variant-numeric:tabular-nums}\
 .flink-row{cursor:pointer}.flink-row:hover,.flink-row.selected{background:#8882}\
 .flink-error{color:#c0392b;font-weight:bold}\
-.flink-bars{margin:.5rem 0}.flink-bars svg{font:11px sans-serif;fill:currentColor}\
+.flink-bars{margin:.5rem 0}.flink-bars svg{font:11px sans-serif;fill:currentColor;max-width:100%;height:auto}\
 .flink-bars .axis line{stroke:currentColor;stroke-opacity:.4}\
 .phase.start-delay{fill:#95a5a6}.phase.alignment{fill:#e67e22}\
 .phase.sync{fill:#2980b9}.phase.async{fill:#27ae60}\
 .flink-scroll{overflow-x:auto}.flink-history{min-width:0}\
 .flink-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(480px,100%),1fr));gap:1rem}";
 
+/// Appends [`STYLE`]'s rules to the page's style sheet (through the style object model, which
+/// the policy allows).
+fn add_style() {
+    let sheet = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.style_sheets().item(0))
+        .and_then(|s| s.dyn_into::<web_sys::CssStyleSheet>().ok());
+    let Some(sheet) = sheet else {
+        return;
+    };
+    for rule in STYLE.split_inclusive('}') {
+        let end = sheet.css_rules().map(|r| r.length()).unwrap_or(0);
+        let _ = sheet.insert_rule_with_index(rule, end);
+    }
+}
+
 #[function_component(FlinkView)]
 pub fn flink_view() -> Html {
+    use_effect_with((), |_| add_style());
     let at = use_memo((), |_| address());
     let lang = ViewLang::from_param(at.lang.as_deref());
     let w = lang.words();
@@ -214,7 +233,6 @@ pub fn flink_view() -> Html {
     };
     html! {
         <main class="flink-view" data-testid="flink-view">
-            <style>{ STYLE }</style>
             <h1>{ w.title }</h1>
             <p><a href={at.back.clone()} data-testid="flink-back">{ w.back }</a></p>
             <p>{ w.intro }</p>

@@ -192,13 +192,12 @@ fn frame(state: &Loop, ts: f64) {
     let bh = ((f.dy + l.height * f.scale).ceil() - by).max(1.0) as u32;
     let placed = (bx as i32, by as i32, bw, bh);
     if state.placed.get() != placed {
-        let _ = canvas.set_attribute(
-            "style",
-            &format!(
-                "left:{}px;top:{}px;width:{bw}px;height:{bh}px",
-                placed.0, placed.1
-            ),
-        );
+        // Through the style object: the page's content security policy refuses inline style
+        // attributes.
+        canvas.style().set_css_text(&format!(
+            "left:{}px;top:{}px;width:{bw}px;height:{bh}px",
+            placed.0, placed.1
+        ));
         state.placed.set(placed);
     }
     let (pw, ph) = ((bw as f64 * dpr) as u32, (bh as f64 * dpr) as u32);

@@ -296,7 +296,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         <div class={class} onclick={onclick} onkeydown={onkeydown} data-testid="dataflow" data-items={in_flight.to_string()}>
             <svg class="graph" ref={graph} viewBox={format!("0 0 {} {}", w as u32, h as u32)} width={size(w)} height={size(h)}
                 preserveAspectRatio="xMidYMid meet" role="group" aria-label={s.dataflow}
-                style={format!("--font:{}px", super::item::fmt(m.font))}>
+                font-size={format!("{}px", super::item::fmt(m.font))}>
                 <g class="operators">{ for operators }</g>
                 <g class="channels">{ for channels }</g>
                 <g class="subtasks">{ for subtasks }</g>
