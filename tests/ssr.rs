@@ -42,6 +42,8 @@ fn run_until(done: fn(&Run) -> bool) -> RunRef {
 #[tokio::test]
 async fn the_app_renders_its_controls_and_the_alignment_preset() {
     let html = ServerRenderer::<App>::new().render().await;
+    // No inline style anywhere: the page's content security policy would refuse it.
+    assert!(!html.contains("style="), "an inline style in the page");
     for hook in [
         "step",
         "step-back",
@@ -99,7 +101,8 @@ async fn the_dataflow_draws_a_blocked_channel_with_its_lock_and_held_items() {
         .nth(1)
         .unwrap();
     assert!(buffer.contains("data-held=\"2\""));
-    assert!(html.contains("class=\"subtask aligning selected\""));
+    // Aligning for checkpoint 1: drawn in its colour (`kc`, `k1`), and selected.
+    assert!(html.contains("class=\"subtask aligning kc k1 selected\""));
 }
 
 #[tokio::test]
@@ -370,8 +373,10 @@ async fn the_timeline_marks_checkpoints() {
     };
     let html = ServerRenderer::<Timeline>::with_props(props).render().await;
     assert!(html.contains("data-testid=\"timeline\""));
-    assert!(html.contains("left:20%"));
-    assert!(html.contains("left:75%"));
+    assert!(html.contains("x=\"20%\""));
+    assert!(html.contains("x=\"75%\""));
+    // No inline style: the page's content security policy refuses it.
+    assert!(!html.contains("style="));
     assert!(html.contains("▲") && html.contains("✓"));
 }
 
