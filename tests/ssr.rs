@@ -168,7 +168,9 @@ async fn the_coordinator_marks_an_inconsistent_completed_checkpoint() {
     let one = run(|r| !r.sim().coordinator().checkpoints().is_empty())
         .sim()
         .coordinator()
-        .checkpoints()[0]
+        .checkpoints()
+        .first()
+        .unwrap()
         .clone();
     let list: Vec<CheckpointSummary> = (1..=8)
         .map(|id| CheckpointSummary {

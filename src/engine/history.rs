@@ -1,10 +1,12 @@
 //! Step back, seek and fork: keyframes plus deterministic replay.
 //!
-//! The log holds one small entry per step (what was chosen); a keyframe is a full copy of the
-//! simulation every `interval` steps. Seeking restores the nearest keyframe at or before the
-//! target and replays the log from there — determinism makes that exact. Memory stays bounded:
-//! when there are more than [`MAX_KEYFRAMES`] keyframes, every other one is dropped and the
-//! interval doubles, so a run of any length keeps at most that many copies.
+//! The log holds how many steps were taken and the few the user chose (every other step was
+//! the scheduler's pick, which replay takes again); a keyframe is a full copy of the simulation
+//! every `interval` steps. Seeking restores the nearest keyframe at or before the target and
+//! replays from there — determinism makes that exact. Memory stays bounded: a step the
+//! scheduler picked costs nothing, and when there are more than [`MAX_KEYFRAMES`] keyframes,
+//! every other one is dropped and the interval doubles, so a run of any length keeps at most
+//! that many copies (a million steps of autoplay take no more memory than a thousand).
 
 use super::action::ActionError;
 use super::sim::Simulation;
@@ -13,16 +15,13 @@ use super::trace::Action;
 pub const MAX_KEYFRAMES: usize = 32;
 const FIRST_INTERVAL: u64 = 256;
 
-/// One step of the log: the scheduler's pick, or the user's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    Scheduled,
-    Chosen(Action),
-}
-
 #[derive(Clone, Debug)]
 pub struct History {
-    log: Vec<Choice>,
+    /// How many steps are recorded (the current position may be earlier after a seek).
+    len: u64,
+    /// The steps the user chose, ascending: `(i, action)` took the run from step `i` to
+    /// `i + 1`. Every other recorded step was the scheduler's pick.
+    chosen: Vec<(u64, Action)>,
     /// (step, simulation at that step), ascending; the first is step 0.
     keyframes: Vec<(u64, Simulation)>,
     interval: u64,
@@ -32,7 +31,8 @@ pub struct History {
 impl History {
     pub fn new(initial: Simulation) -> History {
         History {
-            log: Vec::new(),
+            len: 0,
+            chosen: Vec::new(),
             keyframes: vec![(0, initial.clone())],
             interval: FIRST_INTERVAL,
             current: initial,
@@ -50,39 +50,43 @@ impl History {
 
     /// Steps recorded (the current position may be earlier after a seek).
     pub fn len(&self) -> u64 {
-        self.log.len() as u64
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.log.is_empty()
+        self.len == 0
     }
 
-    pub fn choices(&self) -> &[Choice] {
-        &self.log
+    /// The steps the user chose, `(step, action)`, ascending.
+    pub fn choices(&self) -> &[(u64, Action)] {
+        &self.chosen
     }
 
     /// Advances by one scheduled step. Stepping from a past position forks: the recorded
     /// future is dropped and a new one begins.
     pub fn step(&mut self) -> Option<Action> {
         let action = self.current.step()?;
-        self.record(Choice::Scheduled);
+        self.record(None);
         Some(action)
     }
 
     /// Applies a user's action; see [`History::step`] about forking.
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
         self.current.apply(action)?;
-        self.record(Choice::Chosen(action));
+        self.record(Some(action));
         Ok(())
     }
 
-    fn record(&mut self, choice: Choice) {
+    fn record(&mut self, chosen: Option<Action>) {
         let at = self.current.steps() - 1;
-        if (self.log.len() as u64) > at {
-            self.log.truncate(at as usize);
+        if self.len > at {
+            self.truncate(at);
             self.keyframes.retain(|(s, _)| *s <= at);
         }
-        self.log.push(choice);
+        self.len = at + 1;
+        if let Some(action) = chosen {
+            self.chosen.push((at, action));
+        }
         let step = self.current.steps();
         if step.is_multiple_of(self.interval)
             && self.keyframes.last().is_some_and(|(s, _)| *s < step)
@@ -107,18 +111,29 @@ impl History {
             debug_assert!(*at <= step);
             self.current = sim.clone();
         }
+        let mut next = self.chosen.partition_point(|(i, _)| *i < self.position());
         while self.position() < step {
-            let i = self.position() as usize;
-            let ok = match self.log[i] {
-                Choice::Scheduled => self.current.step().is_some(),
-                Choice::Chosen(a) => self.current.apply(a).is_ok(),
+            let i = self.position();
+            let ok = match self.chosen.get(next) {
+                Some(&(at, action)) if at == i => {
+                    next += 1;
+                    self.current.apply(action).is_ok()
+                }
+                _ => self.current.step().is_some(),
             };
             if !ok {
                 // Cannot happen for a log this history recorded; stop rather than loop.
-                self.log.truncate(i);
+                self.truncate(i);
                 break;
             }
         }
+    }
+
+    /// Forgets the steps from `len` on.
+    fn truncate(&mut self, len: u64) {
+        self.len = len;
+        let keep = self.chosen.partition_point(|(i, _)| *i < len);
+        self.chosen.truncate(keep);
     }
 
     pub fn step_back(&mut self) {

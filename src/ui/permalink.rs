@@ -8,7 +8,6 @@
 //! delivered the head of channel 3 at step 12 and failed task 5 at step 40. Everything between
 //! them is the scheduler's, which determinism replays exactly.
 
-use crate::engine::history::Choice;
 use crate::engine::{Action, CheckpointId, Physical};
 
 use super::run::Run;
@@ -228,16 +227,14 @@ fn code(a: &Action) -> String {
     }
 }
 
-/// The choices made by hand in the first `upto` steps of the log.
-pub fn encode_choices(log: &[Choice], upto: u64) -> String {
+/// The choices made by hand (`(step, action)`, ascending) in the first `upto` steps.
+pub fn encode_choices(chosen: &[(u64, Action)], upto: u64) -> String {
     let mut out = String::new();
-    for (i, c) in log.iter().enumerate().take(upto as usize) {
-        if let Choice::Chosen(a) = c {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out += &format!("{i}{}", code(a));
+    for (i, a) in chosen.iter().take_while(|(i, _)| *i < upto) {
+        if !out.is_empty() {
+            out.push('.');
         }
+        out += &format!("{i}{}", code(a));
     }
     out
 }

@@ -157,7 +157,7 @@ impl Run {
 
     /// Applies the user's choice; from a past position this forks a new future.
     /// What was chosen at each recorded step (the scheduler's pick, or the user's).
-    pub fn choices(&self) -> &[crate::engine::history::Choice] {
+    pub fn choices(&self) -> &[(u64, Action)] {
         self.history.choices()
     }
 

@@ -1,0 +1,94 @@
+// Soak (issue 26): a long run on `wordcount` and `large`, SOAK_EVENTS events each (200,000
+// by default; `SOAK_EVENTS=1000000` for the long one). Not yet in `make test` (SOAK=1 runs
+// it): the JS heap reaches a plateau, but the wasm memory on `wordcount` still grows by about
+// 6 bytes an event — the coordinator's list of checkpoint summaries (one per ~180 events
+// there) is copied into each of the history's 32 keyframes. The step log itself costs
+// nothing per step any more (engine/history.rs). The page's fastest autoplay (8×)
+// plays `wordcount` at about 60 events a second, so the bulk of the run is driven through the
+// host API's `abs:step` (the same steps the scheduler takes when playing); then it autoplays at
+// the fastest speed for a few seconds and steps back from the end. It checks what must hold on
+// any machine — the wasm memory and the JS heap reach a plateau, the page still plays and steps
+// back — and prints the figures that are timings (frames, step back): those are reported, not
+// asserted (the machines are shared).
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+
+const EVENTS = Number(process.env.SOAK_EVENTS || 200_000);
+const CHUNK = 20_000;
+
+test.describe.configure({ timeout: 30 * 60_000 });
+
+for (const preset of ['wordcount', 'large']) {
+  test(`soak: ${preset}, ${EVENTS} events — memory reaches a plateau, the page still plays and steps back`, async ({ page }) => {
+    const app = new Playground(page);
+    await app.open(`?preset=${preset}&speed=8`);
+    const cdp = await page.context().newCDPSession(page);
+    // The wasm's memory, through the build's own module (init returns the instance's exports
+    // once it is running).
+    const memory = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      return page.evaluate(async () => {
+        const wasm = await (await import(window.absBuild.js)).default();
+        return { wasm: wasm.memory.buffer.byteLength, js: performance.memory.usedJSHeapSize };
+      });
+    };
+    const samples = [];
+    for (let done = 0; done < EVENTS; done += CHUNK) {
+      const before = await app.stepCount();
+      await page.evaluate((n) => window.postMessage({ type: 'abs:step', count: n }, '*'), Math.min(CHUNK, EVENTS - done));
+      await expect.poll(() => app.stepCount(), { timeout: 120_000 }).toBeGreaterThan(before);
+      samples.push({ step: await app.stepCount(), ...(await memory()) });
+    }
+    const MB = (b) => (b / 1e6).toFixed(1);
+    console.log(`${preset}: step → wasm MB / JS heap MB\n` + samples.map((s) => `  ${s.step}: ${MB(s.wasm)} / ${MB(s.js)}`).join('\n'));
+    expect(samples.at(-1).step).toBeGreaterThanOrEqual(EVENTS);
+    // A plateau: over the second half of the run, neither grows by more than a tenth of
+    // what it was at the half-way point.
+    const half = samples[Math.floor(samples.length / 2) - 1];
+    const last = samples.at(-1);
+    for (const k of ['wasm', 'js']) {
+      expect(last[k], `${k} memory from step ${half.step} to ${last.step}`).toBeLessThanOrEqual(half[k] * 1.1);
+    }
+
+    // Autoplay at the fastest speed: frame intervals after the first second.
+    const frames = await page.evaluate(async () => {
+      const deltas = [];
+      let last = performance.now();
+      const start = last;
+      await new Promise((resolve) => {
+        const loop = (t) => {
+          if (t - start > 1000) deltas.push(t - last);
+          last = t;
+          if (t - start < 5000) requestAnimationFrame(loop);
+          else resolve();
+        };
+        requestAnimationFrame(loop);
+        document.querySelector('[data-testid="play"]').click();
+      });
+      document.querySelector('[data-testid="play"]').click();
+      return deltas;
+    });
+    const sorted = [...frames].sort((a, b) => a - b);
+    const endStep = await app.stepCount();
+    expect(endStep).toBeGreaterThan(last.step); // it played
+
+    // Step back from the end: the time from the click to the counter showing the step before.
+    const backs = [];
+    for (let i = 0; i < 5; i++) {
+      backs.push(await page.evaluate(async () => {
+        const counter = () => document.querySelector('[data-testid="step-counter"]').textContent;
+        const before = counter();
+        const t0 = performance.now();
+        document.querySelector('[data-testid="step-back"]').click();
+        while (counter() === before) await new Promise((r) => setTimeout(r, 0));
+        return performance.now() - t0;
+      }));
+    }
+    expect(await app.stepCount()).toBe(endStep - 5);
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    console.log(`${preset} at step ${endStep}: ${frames.length} frames after the first second of autoplay at 8×, ` +
+      `median ${median(frames).toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)].toFixed(1)} ms, ` +
+      `max ${sorted.at(-1).toFixed(1)} ms, over 50 ms: ${frames.filter((f) => f > 50).length}; ` +
+      `step back from the end: median ${median(backs).toFixed(1)} ms, max ${Math.max(...backs).toFixed(1)} ms`);
+  });
+}
