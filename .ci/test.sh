@@ -22,7 +22,13 @@ step "cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib --quiet
 
 step "native tests"
-cargo test --locked
+# A bound on the whole native suite besides each long test's own (tests/common/time_limit.rs):
+# a hang fails here with a message instead of holding CI to its limit.
+timeout --foreground 1800 cargo test --locked || {
+  status=$?
+  if ((status == 124)); then echo "native tests: still running after 30 minutes, stopped" >&2; fi
+  exit "$status"
+}
 
 step "wasm-bindgen tests in headless Chromium"
 WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}" \
