@@ -749,6 +749,34 @@ impl CommittedOutput {
     }
 }
 
+impl CommittedOutput {
+    /// One step of the scheduler (failing after `limit` steps in all), followed by
+    /// [`CommittedOutput::watch`]; the sink's committed count may move only in a step that
+    /// completes or restores a checkpoint. Returns the step's events.
+    fn step(&mut self, sim: &mut Simulation, tx: TaskId, limit: u64, what: &str) -> Vec<Event> {
+        let before = committed(sim, tx);
+        sim.step().unwrap();
+        assert!(
+            sim.steps() < limit,
+            "{what}: still running after {limit} steps"
+        );
+        self.watch(sim, tx, what);
+        let events = sim.last_events().to_vec();
+        let ends = events.iter().any(|e| {
+            matches!(
+                e,
+                Event::CheckpointCompleted { .. } | Event::Restored { .. }
+            )
+        });
+        assert!(
+            ends || committed(sim, tx) == before,
+            "{what}: the sink committed at t = {} with no checkpoint completed: {events:?}",
+            sim.now()
+        );
+        events
+    }
+}
+
 /// What a transactional sink has committed, by its own state.
 fn committed(sim: &Simulation, tx: TaskId) -> u64 {
     match sim.tasks()[tx as usize].state {
@@ -778,25 +806,8 @@ fn a_transactional_sink_commits_only_completed_checkpoints_and_nothing_twice() {
         // Checkpoint 2's snapshot at the sink, then two more records in its next transaction.
         let mut after_barrier = None;
         loop {
-            let before = committed(&sim, tx);
-            sim.step().unwrap();
-            assert!(
-                sim.steps() < 10_000,
-                "{what}: the sink never took barrier 2"
-            );
-            output.watch(&sim, tx, what);
-            let events = sim.last_events();
-            let ends = events.iter().any(|e| {
-                matches!(
-                    e,
-                    Event::CheckpointCompleted { .. } | Event::Restored { .. }
-                )
-            });
-            assert!(
-                ends || committed(&sim, tx) == before,
-                "{what}: the sink committed at t = {} with no checkpoint completed: {events:?}",
-                sim.now()
-            );
+            // (Within 10,000 steps the sink takes barrier 2.)
+            let events = output.step(&mut sim, tx, 10_000, what);
             let snapshot_2 = events
                 .iter()
                 .any(|e| matches!(e, Event::Snapshot { task, checkpoint: 2, .. } if *task == tx));
@@ -840,27 +851,12 @@ fn a_transactional_sink_commits_only_completed_checkpoints_and_nothing_twice() {
         );
         let mut restored = Vec::new();
         while !sim.job_finished() {
-            let before = committed(&sim, tx);
-            sim.step().unwrap();
-            assert!(sim.steps() < 20_000, "{what}: the job never finished");
-            output.watch(&sim, tx, what);
-            let events = sim.last_events();
-            for e in events {
+            // (Within 20,000 steps the job finishes.)
+            for e in output.step(&mut sim, tx, 20_000, what) {
                 if let Event::Restored { checkpoint, .. } = e {
-                    restored.push(*checkpoint);
+                    restored.push(checkpoint);
                 }
             }
-            let ends = events.iter().any(|e| {
-                matches!(
-                    e,
-                    Event::CheckpointCompleted { .. } | Event::Restored { .. }
-                )
-            });
-            assert!(
-                ends || committed(&sim, tx) == before,
-                "{what}: the sink committed at t = {} with no checkpoint completed: {events:?}",
-                sim.now()
-            );
         }
         assert_eq!(restored, [Some(1)], "{what}: restores checkpoint 1");
         let want: BTreeMap<String, u32> = unique_lines().into_iter().map(|l| (l, 1)).collect();

@@ -456,9 +456,7 @@ fn by_channel(recorded: &[(ChannelId, Record)]) -> SortedMap<ChannelId, Vec<Reco
 /// unaligned mode, and aligned with a timeout) at most one runs at a time.
 fn max_concurrent(config: &Config) -> u32 {
     let asked = config.max_concurrent_checkpoints.max(1);
-    let may_go_unaligned = config.mode.has_priority_barriers()
-        || (config.mode.blocks_inputs() && config.aligned_checkpoint_timeout.is_some());
-    if may_go_unaligned {
+    if config.may_go_unaligned() {
         1
     } else {
         asked

@@ -305,6 +305,15 @@ pub enum Partitioning {
     Broadcast,
 }
 
+impl Partitioning {
+    /// Flink sends no unaligned barrier over such an edge, and aligns every input of a task
+    /// that has one: pointwise (forward) and broadcast partitioners do not support unaligned
+    /// checkpoints. The simulation does not follow this yet (docs/flink.md).
+    pub fn flink_keeps_barriers_aligned(self) -> bool {
+        matches!(self, Partitioning::Forward | Partitioning::Broadcast)
+    }
+}
+
 impl JobGraph {
     /// Refuses edge latencies the engine cannot honour (0, or above [`MAX_LATENCY`]), naming
     /// the edge, instead of letting them be clamped.
@@ -392,6 +401,12 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Whether checkpoints may go unaligned: the unaligned mode, and aligned with a timeout.
+    pub fn may_go_unaligned(&self) -> bool {
+        self.mode.has_priority_barriers()
+            || (self.mode.blocks_inputs() && self.aligned_checkpoint_timeout.is_some())
+    }
+
     /// Refuses settings that have no sensible meaning (a periodic trigger every 0 ticks).
     pub fn check_settings(&self) -> Result<(), SettingError> {
         if self.checkpoint_interval == Some(0) {

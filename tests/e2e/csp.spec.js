@@ -86,6 +86,20 @@ test('every view runs under the policy without one violation', async ({ page }) 
   expect(await violations()).toEqual([]);
 });
 
+test('a checkpoint\'s colour still reaches everything drawn for it, by class instead of inline style', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.stepUntil(async () => (await app.subtask('Merge', 0).getAttribute('data-status')) === 'aligning');
+  const colour = (locator, property) => locator.evaluate((e, p) => getComputedStyle(e)[p], property);
+  const swatch = await colour(app.checkpoint(1).locator('.swatch'), 'backgroundColor');
+  expect(swatch).toBe('rgb(124, 58, 237)'); // palette.rs's first checkpoint colour, #7c3aed
+  const merge = app.subtask('Merge', 0);
+  expect(await colour(merge.locator('.box'), 'stroke')).toBe(swatch);
+  expect(await colour(merge.locator('.tick:not(.open)').first(), 'fill')).toBe(swatch);
+  expect(await colour(merge.locator('.tick.open').first(), 'stroke')).toBe(swatch);
+  expect(await colour(page.locator('.timeline .mark.triggered').first(), 'fill')).toBe(swatch);
+});
+
 test.describe('the policy is in force', () => {
   // The refusals this test provokes are logged as console errors.
   test.use({ expectedErrors: [/Content Security Policy/] });

@@ -54,10 +54,9 @@ fn status_class(s: &TaskStatus) -> &'static str {
 
 pub fn subtask(p: &SubtaskProps) -> Html {
     let r = p.rect;
-    // A status about a checkpoint draws the box, badge and open ticks in its colour
-    // (style.css's `.subtask.kc`; `--k` from the checkpoint's class).
+    // A status about a checkpoint draws the box, badge and ticks in its colour (style.css's
+    // `.subtask.kc` and `.tick`; `--k` from the checkpoint's class).
     let checkpoint = status_checkpoint(&p.status);
-    let colour = checkpoint.map(palette::checkpoint);
     let mut class = classes!("subtask", status_class(&p.status));
     if let Some(n) = checkpoint {
         class.push("kc");
@@ -76,13 +75,8 @@ pub fn subtask(p: &SubtaskProps) -> Html {
         _ => &[],
     };
     let ticks = p.ports.iter().zip(delivered).map(|(port, &has)| {
-        let c = colour.unwrap_or("currentColor");
         let size = if p.detailed { 3.6 } else { 1.6 };
-        if has {
-            html! { <circle class="tick" cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} fill={c} /> }
-        } else {
-            html! { <circle class="tick open" cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} fill="none" /> }
-        }
+        html! { <circle class={if has { "tick" } else { "tick open" }} cx={fmt(port.x + size + 2.0)} cy={fmt(port.y)} r={fmt(size)} /> }
     });
     // Wide (CJK) characters take about twice the width of Latin ones.
     let text_w: f64 = p

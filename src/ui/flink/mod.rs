@@ -13,7 +13,6 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::engine::Partitioning;
 use crate::scenario::codec;
 use crate::scenario::flink::{import_flink_json, CheckpointHistory, FlinkImport, PlanImport};
 use crate::ui::permalink::encode;
@@ -259,21 +258,13 @@ pub fn flink_view() -> Html {
 /// unaligned (unaligned, or aligned with a timeout): forward and broadcast edges, as
 /// "from → to". The simulation lets unaligned barriers overtake on them (docs/flink.md).
 fn aligned_edges(s: &crate::scenario::Scenario) -> Vec<String> {
-    let mode = s.config.mode;
-    let unaligned = mode.has_priority_barriers()
-        || (mode.blocks_inputs() && s.config.aligned_checkpoint_timeout.is_some());
-    if !unaligned {
+    if !s.config.may_go_unaligned() {
         return Vec::new();
     }
     s.graph
         .edges
         .iter()
-        .filter(|e| {
-            matches!(
-                e.partitioning,
-                Partitioning::Forward | Partitioning::Broadcast
-            )
-        })
+        .filter(|e| e.partitioning.flink_keeps_barriers_aligned())
         .map(|e| format!("{} → {}", e.from, e.to))
         .collect()
 }

@@ -269,19 +269,13 @@ pub fn prepare(
         }
     }
     if matches!(mode, FlinkMode::Unaligned | FlinkMode::AlignedTimeout(_)) {
-        // Flink sends unaligned barriers only over edges whose partitioner allows them: not a
-        // pointwise one (forward) nor a broadcast, and a task with such an input aligns them
-        // all. The simulation does not follow this (docs/flink.md).
+        // Partitioning::flink_keeps_barriers_aligned: the edges where Flink's barriers stay
+        // aligned although the simulation's overtake.
         let aligned: Vec<String> = bounded
             .graph
             .edges
             .iter()
-            .filter(|e| {
-                matches!(
-                    e.partitioning,
-                    Partitioning::Forward | Partitioning::Broadcast
-                )
-            })
+            .filter(|e| e.partitioning.flink_keeps_barriers_aligned())
             .map(|e| {
                 format!(
                     "{} → {} ({})",
