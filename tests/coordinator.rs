@@ -813,3 +813,49 @@ fn min_pause_holds_over_random_runs() {
         },
     );
 }
+
+/// The coordinator keeps a bounded checkpoint history, as Flink's web UI does: the newest
+/// ended checkpoints and every one still running, ids dense, each found by its id; the
+/// oldest are gone. (Without the bound a long run's memory grows in every keyframe the
+/// history keeps: tests/history_memory.rs.)
+#[test]
+fn the_coordinator_keeps_the_newest_checkpoints_and_every_running_one() {
+    use abs_playground::engine::coordinator::CHECKPOINT_HISTORY;
+    let mut scenario = abs_playground::scenario::presets::concurrent();
+    scenario.seed = 3;
+    let mut sim = scenario.simulation().unwrap();
+    let mut started = 0;
+    let mut most = 0;
+    let mut running_seen = 0;
+    while started < 3 * CHECKPOINT_HISTORY as u64 {
+        assert!(sim.step().is_some(), "the run ended");
+        assert!(
+            sim.steps() < 2_000_000,
+            "only {started} checkpoints started"
+        );
+        let list = sim.coordinator().checkpoints();
+        let Some(last) = list.last() else { continue };
+        started = last.id;
+        most = most.max(list.len());
+        assert!(
+            list.windows(2).all(|w| w[1].id == w[0].id + 1),
+            "ids not dense"
+        );
+        running_seen = running_seen.max(list.iter().filter(|c| c.end_time.is_none()).count());
+    }
+    let list = sim.coordinator().checkpoints();
+    assert!(most <= CHECKPOINT_HISTORY + 1, "{most} kept");
+    assert!(
+        list.len() >= CHECKPOINT_HISTORY * 3 / 4,
+        "{} kept",
+        list.len()
+    );
+    assert!(list[0].id > 1);
+    for c in list {
+        assert_eq!(sim.coordinator().summary(c.id), Some(c));
+    }
+    assert_eq!(sim.coordinator().summary(list[0].id - 1), None);
+    assert_eq!(sim.coordinator().summary(1), None);
+    // `concurrent` runs several at once: they were all kept while running.
+    assert!(running_seen >= 2, "{running_seen}");
+}

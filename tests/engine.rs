@@ -259,6 +259,91 @@ fn history_seeks_exactly_and_forks() {
     assert_eq!(h.position(), 10);
 }
 
+/// Memory stays bounded however long the run, and the end of a long run keeps keyframes close
+/// together, so stepping back from it replays at most a few hundred steps.
+#[test]
+fn a_long_runs_keyframes_are_few_and_dense_near_the_end() {
+    let mut h = History::new(sim("wordcount", BarrierMode::Aligned));
+    for _ in 0..100_000 {
+        h.step();
+    }
+    let steps: Vec<u64> = h.keyframe_steps().collect();
+    assert!(steps.len() <= 32, "{} keyframes: {steps:?}", steps.len());
+    assert_eq!(steps[0], 0);
+    assert_eq!(
+        steps[steps.len() - 4..],
+        [99_072, 99_328, 99_584, 99_840],
+        "{steps:?}"
+    );
+    // Older ones spread over the whole run: no gap more than twice the average.
+    let older = &steps[..steps.len() - 3];
+    let average = older[older.len() - 1] / (older.len() as u64 - 1);
+    let gaps: Vec<u64> = older.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.iter().all(|&g| g <= 2 * average), "{gaps:?}");
+    for _ in 0..5 {
+        h.step_back();
+    }
+    assert_eq!(h.position(), 99_995);
+    h.seek(100_000);
+    assert_eq!(h.position(), 100_000);
+}
+
+/// The keyframes leave out the ended checkpoints' summaries (the history keeps them once):
+/// after a fork far back, the summaries of the dropped future must not come back, and every
+/// seek must show the list a plain simulation taking the same steps shows.
+#[test]
+fn history_after_a_fork_shows_the_new_futures_checkpoints() {
+    let mut h = History::new(sim("wordcount", BarrierMode::Aligned));
+    for _ in 0..20_000 {
+        h.step();
+    }
+    // A manual trigger forks: the new future's checkpoint ids differ from the old one's.
+    let fork = (9_000..10_000)
+        .find(|&s| {
+            h.seek(s);
+            h.current().enabled_actions().contains(&Action::Trigger)
+        })
+        .expect("a step between 9,000 and 10,000 where a checkpoint can be triggered");
+    h.apply(Action::Trigger).unwrap();
+    for _ in 0..11_000 {
+        h.step();
+    }
+    let mut plain = sim("wordcount", BarrierMode::Aligned);
+    let mut lists = vec![plain.coordinator().checkpoints().to_vec()];
+    for i in 0..h.len() {
+        if i == fork {
+            plain.apply(Action::Trigger).unwrap();
+        } else {
+            plain.step();
+        }
+        lists.push(plain.coordinator().checkpoints().to_vec());
+    }
+    let ended = |l: &[abs_playground::engine::coordinator::CheckpointSummary]| {
+        l.iter().filter(|c| c.end_time.is_some()).count()
+    };
+    assert!(ended(&lists[fork as usize]) > 40);
+    for target in [
+        h.len(),
+        0,
+        fork - 1,
+        fork,
+        fork + 1,
+        12_287,
+        12_288,
+        15_000,
+        19_999,
+        1,
+    ] {
+        h.seek(target);
+        assert_eq!(h.position(), target);
+        assert_eq!(
+            h.current().coordinator().checkpoints(),
+            &lists[target as usize][..],
+            "at step {target}"
+        );
+    }
+}
+
 #[test]
 fn manual_mode_delivers_the_chosen_channel_and_refuses_the_rest() {
     let mut s = sim("alignment", BarrierMode::Aligned);

@@ -161,23 +161,62 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
     assert!(!html.contains("concurrency-capped"));
 }
 
-/// A completed snapshot is not a correct one: the coordinator marks a completed checkpoint
-/// whose global state is inconsistent with ⚠ and says so, on its card and on its chip.
+/// "N more in the Checkpoints tab" counts what that tab lists (its newest rows), not every
+/// checkpoint of a long run.
 #[tokio::test]
-async fn the_coordinator_marks_an_inconsistent_completed_checkpoint() {
-    let one = run(|r| !r.sim().coordinator().checkpoints().is_empty())
+async fn the_coordinator_counts_only_what_the_checkpoints_tab_lists() {
+    use abs_playground::ui::components::coordinator::{EARLIER_CHIPS, SHORT_LIST};
+    use abs_playground::ui::components::inspector::MAX_ROWS;
+    let one = *run(|r| !r.sim().coordinator().checkpoints().is_empty())
         .sim()
         .coordinator()
         .checkpoints()
         .first()
-        .unwrap()
-        .clone();
+        .unwrap();
+    let list: Vec<CheckpointSummary> = (1..=200)
+        .map(|id| CheckpointSummary {
+            id,
+            status: CheckpointStatus::Completed,
+            ..one
+        })
+        .collect();
+    let props = move || CoordinatorProps {
+        checkpoints: list.clone(),
+        open: None,
+        lang: Lang::En,
+        on_open: Callback::noop(),
+        snapshots: false,
+        capped: None,
+        on_more: Callback::noop(),
+    };
+    let html = ServerRenderer::<Coordinator>::with_props(props)
+        .render()
+        .await;
+    // One card (the newest completed), the chips, and the rest of the tab's rows.
+    let more = MAX_ROWS - 1 - EARLIER_CHIPS;
+    assert!(SHORT_LIST >= 1);
+    assert!(
+        html.contains(&format!("{more} more in the Checkpoints tab")),
+        "{html}"
+    );
+}
+
+/// A completed snapshot is not a correct one: the coordinator marks a completed checkpoint
+/// whose global state is inconsistent with ⚠ and says so, on its card and on its chip.
+#[tokio::test]
+async fn the_coordinator_marks_an_inconsistent_completed_checkpoint() {
+    let one = *run(|r| !r.sim().coordinator().checkpoints().is_empty())
+        .sim()
+        .coordinator()
+        .checkpoints()
+        .first()
+        .unwrap();
     let list: Vec<CheckpointSummary> = (1..=8)
         .map(|id| CheckpointSummary {
             id,
             status: CheckpointStatus::Completed,
             consistent: Some(id % 2 == 0),
-            ..one.clone()
+            ..one
         })
         .collect();
     let props = move || CoordinatorProps {

@@ -35,7 +35,7 @@ impl CheckpointStatus {
 }
 
 /// The coordinator's line for one checkpoint, as the page's checkpoint list shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckpointSummary {
     pub id: CheckpointId,
     pub status: CheckpointStatus,
@@ -48,6 +48,12 @@ pub struct CheckpointSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consistent: Option<bool>,
 }
+
+/// How many ended checkpoints' summaries the coordinator keeps (the newest), as Flink's web UI
+/// keeps a bounded checkpoint history (`web.checkpoints.history`). The page lists far fewer;
+/// a long run's memory would otherwise grow with every checkpoint, in every copy the history
+/// keeps.
+pub const CHECKPOINT_HISTORY: usize = 256;
 
 /// A checkpoint still collecting acknowledgements.
 #[derive(Clone, Debug)]
@@ -148,22 +154,24 @@ impl Coordinator {
         }
     }
 
-    /// Every checkpoint so far, oldest first.
+    /// The checkpoints kept, oldest first: every one still running and the newest of the
+    /// ended ones, about [`CHECKPOINT_HISTORY`] in all.
     pub fn checkpoints(&self) -> &[CheckpointSummary] {
         &self.summaries
     }
 
+    /// Where checkpoint `id`'s summary sits: ids are dense, from the oldest kept.
+    fn index(&self, id: CheckpointId) -> Option<usize> {
+        Some(id.checked_sub(self.summaries.first()?.id)? as usize)
+    }
+
     pub fn summary(&self, id: CheckpointId) -> Option<&CheckpointSummary> {
-        // Ids are dense from 1, so the summary of id n sits at n - 1.
-        self.summaries
-            .get(id.checked_sub(1)? as usize)
-            .filter(|s| s.id == id)
+        self.summaries.get(self.index(id)?).filter(|s| s.id == id)
     }
 
     fn summary_mut(&mut self, id: CheckpointId) -> Option<&mut CheckpointSummary> {
-        self.summaries
-            .get_mut(id.checked_sub(1)? as usize)
-            .filter(|s| s.id == id)
+        let i = self.index(id)?;
+        self.summaries.get_mut(i).filter(|s| s.id == id)
     }
 
     /// Retained global states of completed checkpoints, oldest first.
@@ -237,6 +245,14 @@ impl Coordinator {
             total: tasks,
             consistent: None,
         });
+        if self.summaries.len() > CHECKPOINT_HISTORY {
+            // The oldest ended ones go, a quarter at a time (never one still running).
+            let ended = (self.summaries.iter())
+                .take(CHECKPOINT_HISTORY / 4)
+                .take_while(|s| s.end_time.is_some())
+                .count();
+            self.summaries.drain(..ended);
+        }
         id
     }
 

@@ -1,19 +1,28 @@
 //! Step back, seek and fork: keyframes plus deterministic replay.
 //!
 //! The log holds how many steps were taken and the few the user chose (every other step was
-//! the scheduler's pick, which replay takes again); a keyframe is a full copy of the simulation
-//! every `interval` steps. Seeking restores the nearest keyframe at or before the target and
-//! replays from there — determinism makes that exact. Memory stays bounded: a step the
-//! scheduler picked costs nothing, and when there are more than [`MAX_KEYFRAMES`] keyframes,
-//! every other one is dropped and the interval doubles, so a run of any length keeps at most
-//! that many copies (a million steps of autoplay take no more memory than a thousand).
+//! the scheduler's pick, which replay takes again); a keyframe is a full copy of the simulation,
+//! taken every [`INTERVAL`] steps. Seeking restores the nearest keyframe at or before the
+//! target and replays from there — determinism makes that exact.
+//!
+//! Memory stays bounded: a step the scheduler picked costs nothing, and past
+//! [`MAX_KEYFRAMES`] a keyframe is dropped for each one taken (the one whose loss leaves the
+//! shortest gap, never one of the recent ones), so a run of any length keeps that many copies,
+//! spread over the run, dense near its end. Nothing in a simulation grows with the run's length
+//! (the coordinator keeps a bounded checkpoint history), so neither do the copies.
 
 use super::action::ActionError;
 use super::sim::Simulation;
 use super::trace::Action;
 
+/// The most keyframes kept.
 pub const MAX_KEYFRAMES: usize = 32;
-const FIRST_INTERVAL: u64 = 256;
+/// A keyframe is taken every this many steps, and the oldest thinned out.
+const INTERVAL: u64 = 256;
+/// The steps within this many of the newest recorded one keep every keyframe: stepping back
+/// from the end of a long run (what a student does after playing) replays at most `INTERVAL`
+/// steps.
+const RECENT: u64 = 4 * INTERVAL;
 
 #[derive(Clone, Debug)]
 pub struct History {
@@ -22,10 +31,16 @@ pub struct History {
     /// The steps the user chose, ascending: `(i, action)` took the run from step `i` to
     /// `i + 1`. Every other recorded step was the scheduler's pick.
     chosen: Vec<(u64, Action)>,
-    /// (step, simulation at that step), ascending; the first is step 0.
-    keyframes: Vec<(u64, Simulation)>,
-    interval: u64,
+    /// Ascending by step; the first is step 0.
+    keyframes: Vec<Keyframe>,
     current: Simulation,
+}
+
+/// The simulation at `step`.
+#[derive(Clone, Debug)]
+struct Keyframe {
+    step: u64,
+    sim: Simulation,
 }
 
 impl History {
@@ -33,8 +48,10 @@ impl History {
         History {
             len: 0,
             chosen: Vec::new(),
-            keyframes: vec![(0, initial.clone())],
-            interval: FIRST_INTERVAL,
+            keyframes: vec![Keyframe {
+                step: 0,
+                sim: initial.clone(),
+            }],
             current: initial,
         }
     }
@@ -81,22 +98,36 @@ impl History {
         let at = self.current.steps() - 1;
         if self.len > at {
             self.truncate(at);
-            self.keyframes.retain(|(s, _)| *s <= at);
+            self.keyframes.retain(|k| k.step <= at);
         }
         self.len = at + 1;
         if let Some(action) = chosen {
             self.chosen.push((at, action));
         }
         let step = self.current.steps();
-        if step.is_multiple_of(self.interval)
-            && self.keyframes.last().is_some_and(|(s, _)| *s < step)
-        {
-            self.keyframes.push((step, self.current.clone()));
+        if step.is_multiple_of(INTERVAL) && self.keyframes.last().is_some_and(|k| k.step < step) {
+            self.keyframes.push(Keyframe {
+                step,
+                sim: self.current.clone(),
+            });
             if self.keyframes.len() > MAX_KEYFRAMES {
-                self.interval *= 2;
-                let interval = self.interval;
-                self.keyframes.retain(|(s, _)| s % interval == 0);
+                self.thin(step);
             }
+        }
+    }
+
+    /// Drops the keyframe whose loss leaves the shortest gap, sparing the first and the
+    /// recent ones: the rest stay spread evenly over the run (no gap more than about twice
+    /// another), and their number stays the same from then on instead of halving and filling
+    /// up again, which would make a long run's memory saw up and down.
+    fn thin(&mut self, step: u64) {
+        let k = &self.keyframes;
+        let gap = |i: usize| k[i + 1].step - k[i - 1].step;
+        let loss = (1..k.len() - 1)
+            .filter(|&i| k[i].step + RECENT <= step)
+            .min_by_key(|&i| gap(i));
+        if let Some(i) = loss {
+            self.keyframes.remove(i);
         }
     }
 
@@ -107,9 +138,9 @@ impl History {
             return;
         }
         if step < self.position() || self.nearest_keyframe(step) > self.position() {
-            let (at, sim) = &self.keyframes[self.keyframe_index(step)];
-            debug_assert!(*at <= step);
-            self.current = sim.clone();
+            let k = &self.keyframes[self.keyframe_index(step)];
+            debug_assert!(k.step <= step);
+            self.current = k.sim.clone();
         }
         let mut next = self.chosen.partition_point(|(i, _)| *i < self.position());
         while self.position() < step {
@@ -142,12 +173,12 @@ impl History {
 
     fn keyframe_index(&self, step: u64) -> usize {
         self.keyframes
-            .partition_point(|(s, _)| *s <= step)
+            .partition_point(|k| k.step <= step)
             .saturating_sub(1)
     }
 
     fn nearest_keyframe(&self, step: u64) -> u64 {
-        self.keyframes[self.keyframe_index(step)].0
+        self.keyframes[self.keyframe_index(step)].step
     }
 
     pub fn keyframe_count(&self) -> usize {
@@ -157,6 +188,6 @@ impl History {
     /// The steps at which keyframes are kept, ascending (the first is 0). Seeking to the step
     /// just before one replays the most.
     pub fn keyframe_steps(&self) -> impl Iterator<Item = u64> + '_ {
-        self.keyframes.iter().map(|(s, _)| *s)
+        self.keyframes.iter().map(|k| k.step)
     }
 }

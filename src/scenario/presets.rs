@@ -342,6 +342,9 @@ pub fn large() -> Scenario {
         config: Config {
             checkpoint_interval: Some(150),
             first_trigger: 30,
+            // Flink's default (`state.checkpoints.num-retained`): a global state here is 200
+            // task snapshots, and the history's keyframes each hold the retained ones.
+            retained_checkpoints: 1,
             ..Config::default()
         },
         seed: 1,

@@ -20,6 +20,9 @@ use super::layout::{self, Layout};
 pub const TIME_PER_SECOND: f64 = 4.0;
 /// Steps whose narration is kept around the current position.
 pub const JOURNAL_WINDOW: u64 = 60;
+/// The most timeline marks kept (the newest), so a long run's memory does not grow with every
+/// checkpoint; as many as the coordinator keeps checkpoints, each triggered and ended.
+const MARKS: usize = 2 * crate::engine::coordinator::CHECKPOINT_HISTORY;
 /// The journal never holds more steps than this.
 const JOURNAL_MAX: usize = 4_000;
 /// Virtual time per bar of the throughput chart.
@@ -256,12 +259,16 @@ impl Run {
         self.throughput
             .record(sim.physical(), sim.now(), sim.last_events());
         for (checkpoint, kind) in view::marks(self.sim().last_events()) {
-            self.marks.push(Mark {
+            let marks = &mut self.marks;
+            marks.push(Mark {
                 step: p,
                 time: self.history.current().now(),
                 checkpoint,
                 kind,
             });
+            if marks.len() > MARKS {
+                marks.drain(..MARKS / 4);
+            }
         }
         self.journal_current();
     }
@@ -420,6 +427,30 @@ mod tests {
         let recent = r.recent(JOURNAL_WINDOW);
         assert_eq!(recent.len() as u64, JOURNAL_WINDOW);
         assert_eq!(recent.last().map(|(s, _)| *s), Some(250));
+    }
+
+    /// A long run keeps the newest marks, as many as the coordinator keeps checkpoints.
+    #[test]
+    fn a_long_run_keeps_the_newest_marks() {
+        let mut r = Run::new(presets::wordcount()).unwrap();
+        let mut most = 0;
+        while r
+            .sim()
+            .coordinator()
+            .checkpoints()
+            .first()
+            .map_or(0, |c| c.id)
+            < 200
+        {
+            assert!(r.forward());
+            most = most.max(r.marks().len());
+        }
+        assert!(most <= MARKS, "{most}");
+        let marks = r.marks();
+        assert!(marks.len() >= MARKS / 2, "{}", marks.len());
+        let newest = r.sim().coordinator().checkpoints().last().unwrap().id;
+        assert_eq!(marks.last().map(|m| m.checkpoint), Some(newest));
+        assert!(marks.windows(2).all(|w| w[0].step <= w[1].step));
     }
 
     #[test]

@@ -17,9 +17,6 @@ const server = (port, dir, probe) => ({
 module.exports = defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.js/,
-  // The soak runs only when asked (SOAK=1, and SOAK_EVENTS for its length): its wasm-memory
-  // plateau does not hold yet on `wordcount` (see soak.spec.js).
-  testIgnore: process.env.SOAK ? [] : [/soak\.spec\.js/],
   timeout: 60_000,
   fullyParallel: false,
   workers: 1,

@@ -1,15 +1,16 @@
 // Soak (issue 26): a long run on `wordcount` and `large`, SOAK_EVENTS events each (200,000
-// by default; `SOAK_EVENTS=1000000` for the long one). Not yet in `make test` (SOAK=1 runs
-// it): the JS heap reaches a plateau, but the wasm memory on `wordcount` still grows by about
-// 6 bytes an event — the coordinator's list of checkpoint summaries (one per ~180 events
-// there) is copied into each of the history's 32 keyframes. The step log itself costs
-// nothing per step any more (engine/history.rs). The page's fastest autoplay (8×)
-// plays `wordcount` at about 60 events a second, so the bulk of the run is driven through the
-// host API's `abs:step` (the same steps the scheduler takes when playing); then it autoplays at
-// the fastest speed for a few seconds and steps back from the end. It checks what must hold on
-// any machine — the wasm memory and the JS heap reach a plateau, the page still plays and steps
-// back — and prints the figures that are timings (frames, step back): those are reported, not
-// asserted (the machines are shared).
+// by default, as `make test` runs it; `SOAK_EVENTS=1000000` for the long one). The page's
+// fastest autoplay (8×) plays `wordcount` at about 60 events a second, so the bulk of the run
+// is driven through the host API's `abs:step` (the same steps the scheduler takes when
+// playing); then it autoplays at the fastest speed for a few seconds and steps back from the
+// end. It checks what must hold on any machine — the wasm memory and the JS heap reach a
+// plateau, the page still plays and steps back — and prints the figures that are timings
+// (frames, step back): those are reported, not asserted (the machines are shared).
+//
+// What keeps the memory flat (engine/history.rs, engine/coordinator.rs): the history keeps 32
+// keyframes however long the run, the coordinator a bounded checkpoint history, the timeline
+// as many marks; `large` retains one global state (Flink's default), since each keyframe holds
+// the retained ones.
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
 

@@ -73,7 +73,9 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         .skip(shown)
         .take(EARLIER_CHIPS)
         .collect();
-    let more = p.checkpoints.len() - shown - earlier.len();
+    // What the Checkpoints tab lists besides these (its newest rows).
+    let more =
+        (p.checkpoints.len().min(super::inspector::MAX_ROWS)).saturating_sub(shown + earlier.len());
     let chips = earlier.iter().map(|c| {
         let on_open = p.on_open.clone();
         let id = c.id;
@@ -150,14 +152,14 @@ mod tests {
         while sim.coordinator().checkpoints().is_empty() {
             sim.step();
         }
-        let one = sim.coordinator().checkpoints()[0].clone();
+        let one = sim.coordinator().checkpoints()[0];
         statuses
             .iter()
             .enumerate()
             .map(|(i, s)| CheckpointSummary {
                 id: i as u64 + 1,
                 status: *s,
-                ..one.clone()
+                ..one
             })
             .collect()
     }

@@ -25,7 +25,7 @@ fn ms(v: u64) -> String {
 }
 
 /// Tables longer than this end with "… and n more".
-const MAX_ROWS: usize = 40;
+pub const MAX_ROWS: usize = 40;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct InspectorProps {
@@ -373,8 +373,9 @@ fn checkpoints(
     let detail = chosen.map(|n| match coord.global_state(n) {
         Some(gs) => global_state(s, sim, gs),
         None => {
+            // No summary: too old to be kept at all.
             let msg = match coord.summary(n).map(|c| &c.status) {
-                Some(CheckpointStatus::Completed) => s.not_retained,
+                Some(CheckpointStatus::Completed) | None => s.not_retained,
                 _ => s.not_completed,
             };
             html! { <p class="hint">{ format!("{} — {}", (s.checkpoint)(n), msg) }</p> }
