@@ -2,7 +2,7 @@
 //!
 //! The log holds how many steps were taken and the few the user chose (every other step was
 //! the scheduler's pick, which replay takes again); a keyframe is a full copy of the simulation,
-//! taken every [`INTERVAL`] steps. Seeking restores the nearest keyframe at or before the
+//! taken every `INTERVAL` (256) steps. Seeking restores the nearest keyframe at or before the
 //! target and replays from there — determinism makes that exact.
 //!
 //! Memory stays bounded: a step the scheduler picked costs nothing, and past
