@@ -34,14 +34,18 @@ for (const preset of ['wordcount', 'large']) {
       });
     };
     const samples = [];
+    const started = Date.now();
     for (let done = 0; done < EVENTS; done += CHUNK) {
       const before = await app.stepCount();
       await page.evaluate((n) => window.postMessage({ type: 'abs:step', count: n }, '*'), Math.min(CHUNK, EVENTS - done));
       await expect.poll(() => app.stepCount(), { timeout: 120_000 }).toBeGreaterThan(before);
       samples.push({ step: await app.stepCount(), ...(await memory()) });
     }
+    // The engine's pace in this page (steps through the host API, drawing once a chunk, the
+    // memory samples included): how much of a frame of autoplay the engine can take.
+    const pace = Math.round(EVENTS / ((Date.now() - started) / 1000));
     const MB = (b) => (b / 1e6).toFixed(1);
-    console.log(`${preset}: step → wasm MB / JS heap MB\n` + samples.map((s) => `  ${s.step}: ${MB(s.wasm)} / ${MB(s.js)}`).join('\n'));
+    console.log(`${preset}: ${pace} events/s through abs:step; step → wasm MB / JS heap MB\n` + samples.map((s) => `  ${s.step}: ${MB(s.wasm)} / ${MB(s.js)}`).join('\n'));
     expect(samples.at(-1).step).toBeGreaterThanOrEqual(EVENTS);
     // A plateau: over the second half of the run, neither grows by more than a tenth of
     // what it was at the half-way point.
