@@ -161,22 +161,24 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
     assert!(!html.contains("concurrency-capped"));
 }
 
-/// "N more in the Checkpoints tab" counts what that tab lists (its newest rows), not every
-/// checkpoint of a long run.
-#[tokio::test]
-async fn the_coordinator_counts_only_what_the_checkpoints_tab_lists() {
-    use abs_playground::ui::components::coordinator::EARLIER_CHIPS;
-    use abs_playground::ui::components::inspector::MAX_ROWS;
+/// The coordinator, in English, over checkpoints 1 to `n`, all completed, with the verdicts
+/// `consistent` gives (the other figures those of a real run's first checkpoint).
+async fn render_completed_checkpoints(
+    n: u64,
+    consistent: impl Fn(u64) -> Option<bool>,
+    snapshots: bool,
+) -> String {
     let one = *run(|r| !r.sim().coordinator().checkpoints().is_empty())
         .sim()
         .coordinator()
         .checkpoints()
         .first()
         .unwrap();
-    let list: Vec<CheckpointSummary> = (1..=200)
+    let list: Vec<CheckpointSummary> = (1..=n)
         .map(|id| CheckpointSummary {
             id,
             status: CheckpointStatus::Completed,
+            consistent: consistent(id),
             ..one
         })
         .collect();
@@ -185,13 +187,22 @@ async fn the_coordinator_counts_only_what_the_checkpoints_tab_lists() {
         open: None,
         lang: Lang::En,
         on_open: Callback::noop(),
-        snapshots: false,
+        snapshots,
         capped: None,
         on_more: Callback::noop(),
     };
-    let html = ServerRenderer::<Coordinator>::with_props(props)
+    ServerRenderer::<Coordinator>::with_props(props)
         .render()
-        .await;
+        .await
+}
+
+/// "N more in the Checkpoints tab" counts what that tab lists (its newest rows), not every
+/// checkpoint of a long run.
+#[tokio::test]
+async fn the_coordinator_counts_only_what_the_checkpoints_tab_lists() {
+    use abs_playground::ui::components::coordinator::EARLIER_CHIPS;
+    use abs_playground::ui::components::inspector::MAX_ROWS;
+    let html = render_completed_checkpoints(200, |_| None, false).await;
     // One card (the newest completed), the chips, and the rest of the tab's rows.
     let more = MAX_ROWS - 1 - EARLIER_CHIPS;
     assert!(
@@ -204,32 +215,7 @@ async fn the_coordinator_counts_only_what_the_checkpoints_tab_lists() {
 /// whose global state is inconsistent with ⚠ and says so, on its card and on its chip.
 #[tokio::test]
 async fn the_coordinator_marks_an_inconsistent_completed_checkpoint() {
-    let one = *run(|r| !r.sim().coordinator().checkpoints().is_empty())
-        .sim()
-        .coordinator()
-        .checkpoints()
-        .first()
-        .unwrap();
-    let list: Vec<CheckpointSummary> = (1..=8)
-        .map(|id| CheckpointSummary {
-            id,
-            status: CheckpointStatus::Completed,
-            consistent: Some(id % 2 == 0),
-            ..one
-        })
-        .collect();
-    let props = move || CoordinatorProps {
-        checkpoints: list.clone(),
-        open: None,
-        lang: Lang::En,
-        on_open: Callback::noop(),
-        snapshots: true,
-        capped: None,
-        on_more: Callback::noop(),
-    };
-    let html = ServerRenderer::<Coordinator>::with_props(props)
-        .render()
-        .await;
+    let html = render_completed_checkpoints(8, |id| Some(id % 2 == 0), true).await;
     // The newest (8, consistent) is a card; 7 down to 1 are chips.
     assert!(
         html.contains("aria-label=\"Snapshot 7: completed — inconsistent\""),

@@ -259,15 +259,14 @@ impl Run {
         self.throughput
             .record(sim.physical(), sim.now(), sim.last_events());
         for (checkpoint, kind) in view::marks(self.sim().last_events()) {
-            let marks = &mut self.marks;
-            marks.push(Mark {
+            self.marks.push(Mark {
                 step: p,
                 time: self.history.current().now(),
                 checkpoint,
                 kind,
             });
-            if marks.len() > MARKS {
-                marks.drain(..MARKS / 4);
+            if self.marks.len() > MARKS {
+                self.marks.drain(..MARKS / 4);
             }
         }
         self.journal_current();

@@ -558,12 +558,12 @@ fn history(
     }
     let per_event = at_end.saturating_sub(at_zero) as f64 / len.max(1) as f64;
     let keyframes: Vec<u64> = history.keyframe_steps().collect();
-    let every = keyframes.get(1).copied().unwrap_or(0);
+    let widest = keyframes.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
     writeln!(
         out,
         "\n## History\n\n\
          The 64-task job above, {len} events recorded in {record_secs:.2} s; {} keyframes, \
-         every {every} steps.\n\n\
+         at most {widest} steps apart.\n\n\
          bytes allocated and live held by the History (counting allocator): {at_zero} at step \
          0, {at_end} at step {len}: {per_event:.1} bytes/event — target ≤ 64: {}",
         keyframes.len(),
