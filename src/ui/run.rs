@@ -20,8 +20,8 @@ use super::layout::{self, Layout};
 pub const TIME_PER_SECOND: f64 = 4.0;
 /// Steps whose narration is kept around the current position.
 pub const JOURNAL_WINDOW: u64 = 60;
-/// The most timeline marks kept (the newest), so a long run's memory does not grow with every
-/// checkpoint; as many as the coordinator keeps checkpoints, each triggered and ended.
+/// The most timeline marks kept, so a long run's memory does not grow with every checkpoint
+/// (see `thin_marks`).
 const MARKS: usize = 2 * crate::engine::coordinator::CHECKPOINT_HISTORY;
 /// The journal never holds more steps than this.
 const JOURNAL_MAX: usize = 4_000;
@@ -266,7 +266,7 @@ impl Run {
                 kind,
             });
             if self.marks.len() > MARKS {
-                self.marks.drain(..MARKS / 4);
+                thin_marks(&mut self.marks);
             }
         }
         self.journal_current();
@@ -287,6 +287,23 @@ impl Run {
             self.journal_current();
         }
     }
+}
+
+/// Thins the marks older than the newest quarter to the ones the timeline would draw for that
+/// stretch of the run: the most telling of each of its [`CLUSTERS`] parts (a failure first,
+/// then an abort, a completion, a trigger). The timeline still marks the whole run, evenly,
+/// and the recent marks stay complete.
+///
+/// [`CLUSTERS`]: crate::ui::components::timeline::CLUSTERS
+fn thin_marks(marks: &mut Vec<Mark>) {
+    let old = marks.len() - marks.len() / 4;
+    let end = marks[old].step;
+    let mut kept: Vec<Mark> = crate::ui::components::timeline::clusters(&marks[..old], end)
+        .into_iter()
+        .map(|(m, _)| m)
+        .collect();
+    kept.extend_from_slice(&marks[old..]);
+    *marks = kept;
 }
 
 /// Records reaching the sinks (tasks without outputs) per bucket of virtual time: the sinks'
@@ -428,7 +445,8 @@ mod tests {
         assert_eq!(recent.last().map(|(s, _)| *s), Some(250));
     }
 
-    /// A long run keeps the newest marks, as many as the coordinator keeps checkpoints.
+    /// A long run keeps a bounded number of marks: the newest ones all, the older ones thinned
+    /// but still over the whole run (the timeline is not blank where they were).
     #[test]
     fn a_long_run_keeps_the_newest_marks() {
         let mut r = Run::new(presets::wordcount()).unwrap();
@@ -446,10 +464,62 @@ mod tests {
         }
         assert!(most <= MARKS, "{most}");
         let marks = r.marks();
-        assert!(marks.len() >= MARKS / 2, "{}", marks.len());
+        // The thinned old ones and at least the newest quarter.
+        assert!(marks.len() > MARKS / 4, "{}", marks.len());
         let newest = r.sim().coordinator().checkpoints().last().unwrap().id;
         assert_eq!(marks.last().map(|m| m.checkpoint), Some(newest));
         assert!(marks.windows(2).all(|w| w[0].step <= w[1].step));
+        let len = r.len();
+        assert!(
+            marks[0].step < len / 10,
+            "the first mark kept is at step {} of {len}",
+            marks[0].step
+        );
+        // The newest quarter is complete: every checkpoint's trigger and end.
+        let recent = &marks[marks.len() - marks.len() / 4..];
+        let first = recent[0].checkpoint;
+        for id in first + 1..newest {
+            for kind in [MarkKind::Triggered, MarkKind::Completed] {
+                assert!(
+                    recent.iter().any(|m| m.checkpoint == id && m.kind == kind),
+                    "{id} {kind:?}"
+                );
+            }
+        }
+    }
+
+    /// Thinning keeps the most telling old mark of each stretch (a failure over the rest) and
+    /// the newest quarter whole.
+    #[test]
+    fn thinning_marks_keeps_the_most_telling_and_the_newest() {
+        use crate::ui::components::timeline::CLUSTERS;
+        let mark = |step: u64, kind| Mark {
+            step,
+            time: step,
+            checkpoint: step / 2 + 1,
+            kind,
+        };
+        let n = 8 * CLUSTERS;
+        let mut marks: Vec<Mark> = (0..n)
+            .map(|s| match s % 2 {
+                0 => mark(s, MarkKind::Triggered),
+                _ => mark(s, MarkKind::Completed),
+            })
+            .collect();
+        marks[40] = mark(40, MarkKind::Failed);
+        thin_marks(&mut marks);
+        let recent = (n - n / 4) as usize;
+        assert_eq!(marks.len(), CLUSTERS as usize + n as usize - recent);
+        let old = &marks[..CLUSTERS as usize];
+        assert!(old
+            .iter()
+            .any(|m| m.step == 40 && m.kind == MarkKind::Failed));
+        assert_eq!(
+            old.iter().filter(|m| m.kind == MarkKind::Triggered).count(),
+            0
+        );
+        assert_eq!(marks[CLUSTERS as usize].step, recent as u64);
+        assert_eq!(marks.last().map(|m| m.step), Some(n - 1));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //
 // What keeps the memory flat (engine/history.rs, engine/coordinator.rs): the history keeps 32
 // keyframes however long the run, the coordinator a bounded checkpoint history, the timeline
-// as many marks; `large` retains one global state (Flink's default), since each keyframe holds
+// at most 512 marks (ui/run.rs); `large` retains one global state (Flink's default), since each keyframe holds
 // the retained ones.
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
