@@ -10,6 +10,7 @@ use super::queue::Due;
 use super::record::ItemKind;
 use super::sim::Simulation;
 use super::snapshot::{TaskMetrics, TaskSnapshot, TaskState};
+use super::task::take;
 use super::trace::{AbortReason, AckKind, Event};
 
 impl Simulation {
@@ -24,7 +25,7 @@ impl Simulation {
             forwarded: 0,
             offset: None,
         });
-        let persisted_in = take(&mut self.tasks[t as usize].persisted, n);
+        let persisted_in = take(&mut self.tasks[t as usize].books.persisted, n);
         // Counters are read before the barrier goes out: they are what the cut contains.
         let received = info
             .inputs
@@ -67,7 +68,7 @@ impl Simulation {
             .coordinator
             .summary(n)
             .map_or(self.clock.now, |s| s.trigger_time);
-        let first = take(&mut task.first_barrier, n).max(trigger_time);
+        let first = take(&mut task.books.first_barrier, n).max(trigger_time);
         let first = if info.inputs.is_empty() {
             self.clock.now
         } else {
@@ -82,16 +83,16 @@ impl Simulation {
             } else {
                 0
             },
-            records_held: take(&mut task.held_records, n),
+            records_held: take(&mut task.books.held_records, n),
             state_size: task.state.size_bytes(),
             persisted_in_flight: persisted_in,
             sync_duration: 0,
             async_duration: 0,
         };
         // Older bookkeeping can never be used again: ids only grow.
-        task.first_barrier.retain(|&(id, _)| id > n);
-        task.held_records.retain(|&(id, _)| id > n);
-        task.persisted.retain(|&(id, _)| id > n);
+        task.books.first_barrier.retain(|&(id, _)| id > n);
+        task.books.held_records.retain(|&(id, _)| id > n);
+        task.books.persisted.retain(|&(id, _)| id > n);
         let snapshot = TaskSnapshot {
             task: t,
             state: task.state.clone(),
@@ -100,7 +101,7 @@ impl Simulation {
             metrics,
         };
         if task.handler.is_recording(n) {
-            task.awaiting_ack.push((n, snapshot));
+            task.books.awaiting_ack.push((n, snapshot));
         } else {
             self.acknowledge(t, n, snapshot, AckKind::Snapshot);
         }
@@ -110,19 +111,20 @@ impl Simulation {
     /// state is complete.
     pub(super) fn acknowledge_when_recorded(&mut self, t: TaskId) {
         let task = &mut self.tasks[t as usize];
-        if task.awaiting_ack.is_empty() {
+        if task.books.awaiting_ack.is_empty() {
             return;
         }
         let handler = &task.handler;
-        let (done, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut task.awaiting_ack)
+        let (done, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut task.books.awaiting_ack)
             .into_iter()
             .partition(|(n, _)| !handler.is_recording(*n));
-        task.awaiting_ack = waiting;
+        task.books.awaiting_ack = waiting;
         for (n, mut snapshot) in done {
             snapshot.metrics.async_duration =
                 self.clock.now.saturating_sub(snapshot.metrics.ack_time);
             snapshot.metrics.ack_time = self.clock.now;
-            snapshot.metrics.persisted_in_flight += take(&mut self.tasks[t as usize].persisted, n);
+            snapshot.metrics.persisted_in_flight +=
+                take(&mut self.tasks[t as usize].books.persisted, n);
             self.acknowledge(t, n, snapshot, AckKind::ChannelState);
         }
     }
@@ -257,7 +259,7 @@ impl Simulation {
             } else if self.upstream_finished(t) {
                 // No barrier can come from a finished task: trigger this one directly; it
                 // snapshots once the ends of partition still in flight to it have arrived.
-                self.tasks[t as usize].direct.push(n);
+                self.tasks[t as usize].books.direct.push(n);
             }
         }
     }
@@ -372,23 +374,6 @@ impl Simulation {
     }
 
     pub(super) fn forget(&mut self, t: TaskId, n: CheckpointId) {
-        let task = &mut self.tasks[t as usize];
-        take(&mut task.first_barrier, n);
-        take(&mut task.held_records, n);
-        take(&mut task.persisted, n);
-    }
-}
-
-pub(super) fn bump(counters: &mut Vec<(CheckpointId, u64)>, n: CheckpointId) {
-    match counters.iter_mut().find(|(id, _)| *id == n) {
-        Some((_, c)) => *c += 1,
-        None => counters.push((n, 1)),
-    }
-}
-
-pub(super) fn take(counters: &mut Vec<(CheckpointId, u64)>, n: CheckpointId) -> u64 {
-    match counters.iter().position(|(id, _)| *id == n) {
-        Some(i) => counters.swap_remove(i).1,
-        None => 0,
+        self.tasks[t as usize].books.forget(n);
     }
 }

@@ -6,13 +6,13 @@
 use std::rc::Rc;
 
 use super::channel::Hold;
-use super::checkpoint::bump;
 use super::flow::Relief;
 use super::network::{Receiver, Taken};
 use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Record};
 use super::routing::route;
 use super::sim::Simulation;
+use super::task::bump;
 use super::trace::Event;
 use super::vocab::{CheckpointId, Due};
 
@@ -28,7 +28,7 @@ impl Simulation {
         if let Some((n, jumped)) = overtook {
             for r in &jumped {
                 self.coordinator.record_channel_state(n, c, *r);
-                bump(&mut self.tasks[t as usize].persisted, n);
+                bump(&mut self.tasks[t as usize].books.persisted, n);
             }
             self.events.push(Event::BarrierOvertook {
                 channel: c,
@@ -42,10 +42,9 @@ impl Simulation {
             item: kind,
         });
         if let ItemKind::Barrier(n) = kind {
-            let task = &mut self.tasks[t as usize];
-            if !task.first_barrier.iter().any(|&(id, _)| id == n) {
-                task.first_barrier.push((n, self.clock.now));
-            }
+            self.tasks[t as usize]
+                .books
+                .barrier_arrived(n, self.clock.now);
         }
         self.hand_to_handler(t, Some((input, kind)));
         self.schedule_channel(c);

@@ -4,11 +4,11 @@
 use std::rc::Rc;
 
 use super::barrier::{CheckpointId, Output};
-use super::checkpoint::bump;
 use super::physical::{ChannelId, TaskId};
 use super::queue::Due;
 use super::record::{ItemKind, Record};
 use super::sim::Simulation;
+use super::task::bump;
 
 use super::trace::{AbortReason, Event};
 
@@ -205,7 +205,7 @@ impl Simulation {
                 });
                 let task = &mut self.tasks[t as usize];
                 if let (ItemKind::Record(_), Some(n)) = (kind, task.handler.current_checkpoint()) {
-                    bump(&mut task.held_records, n);
+                    bump(&mut task.books.held_records, n);
                 }
             }
             Output::Unblocked { to_replay } => {
@@ -219,7 +219,7 @@ impl Simulation {
                 });
                 self.forget(t, n);
                 let task = &mut self.tasks[t as usize];
-                task.awaiting_ack.retain(|(id, _)| *id != n);
+                task.books.awaiting_ack.retain(|(id, _)| *id != n);
                 self.broadcast(t, ItemKind::Cancel(n));
                 if self
                     .coordinator
@@ -253,7 +253,7 @@ impl Simulation {
                     channel,
                     record,
                 });
-                bump(&mut self.tasks[t as usize].persisted, checkpoint);
+                bump(&mut self.tasks[t as usize].books.persisted, checkpoint);
                 self.coordinator
                     .record_channel_state(checkpoint, channel, record);
             }
@@ -266,7 +266,7 @@ impl Simulation {
     /// ahead of the end of partition. When the last task finishes, one more checkpoint is due:
     /// the final one, whose completion finishes the job (FLIP-147).
     pub(super) fn finish(&mut self, t: TaskId) {
-        let direct = std::mem::take(&mut self.tasks[t as usize].direct);
+        let direct = std::mem::take(&mut self.tasks[t as usize].books.direct);
         for n in direct {
             if self.coordinator.deadline(n).is_some() && !self.coordinator.acked_by(n, t) {
                 self.snapshot_task(t, n);

@@ -75,20 +75,8 @@ impl Simulation {
         let mut dropped: u32 = lost.iter().fold(0, |sum, &(_, n)| sum.saturating_add(n));
         let phys = Rc::clone(&self.phys);
         for (t, task) in self.tasks.iter_mut().enumerate() {
-            dropped = dropped.saturating_add(task.handler.held_count());
-            // The operator state stays as it was, for the page to show greyed out until the
-            // restore replaces it; everything the running task was doing is gone.
-            task.handler = handler_for(&phys, &self.config, t as TaskId);
-            task.busy_until = self.clock.now;
-            task.first_barrier.clear();
-            task.held_records.clear();
-            task.persisted.clear();
-            task.replay_scheduled = false;
-            task.parked.clear();
-            task.waiting.clear();
-            task.wake_scheduled = false;
-            task.awaiting_ack.clear();
-            task.direct.clear();
+            let handler = handler_for(&phys, &self.config, t as TaskId);
+            dropped = dropped.saturating_add(task.fail(handler, self.clock.now));
         }
         self.clock.clear_planned();
         let restart_at = self.clock.now.saturating_add(self.config.restart_delay);

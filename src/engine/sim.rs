@@ -65,24 +65,11 @@ impl Simulation {
             .enumerate()
             .map(|(id, t)| {
                 let op = &phys.graph.operators[t.operator as usize];
-                Task {
-                    handler: handler_for(&phys, config, id as TaskId),
-                    state: TaskState::initial(&op.kind),
-                    busy_until: 0,
-                    finished: false,
-                    first_barrier: Vec::new(),
-                    held_records: Vec::new(),
-                    persisted: Vec::new(),
-                    round_robin: vec![t.subtask; t.outputs.len()],
-                    replay_scheduled: false,
-                    parked: Vec::new(),
-                    waiting: Vec::new(),
-                    wake_scheduled: false,
-                    awaiting_ack: Vec::new(),
-                    act_at: 0,
-                    direct: Vec::new(),
-                    read_before: 0,
-                }
+                Task::new(
+                    handler_for(&phys, config, id as TaskId),
+                    TaskState::initial(&op.kind),
+                    vec![t.subtask; t.outputs.len()],
+                )
             })
             .collect();
         let net = Network::new(&phys, config.mode.has_priority_barriers());

@@ -13,12 +13,8 @@ pub struct Task {
     pub state: TaskState,
     pub busy_until: u64,
     pub finished: bool,
-    /// Checkpoints whose barrier reached this task, with the time of the first one.
-    pub(super) first_barrier: Vec<(CheckpointId, u64)>,
-    /// Records held in the alignment buffer per checkpoint being aligned.
-    pub(super) held_records: Vec<(CheckpointId, u64)>,
-    /// Records persisted as channel state per checkpoint (unaligned).
-    pub(super) persisted: Vec<(CheckpointId, u64)>,
+    /// What the task measures and owes per checkpoint.
+    pub(super) books: Bookkeeping,
     /// Round-robin position per outgoing edge.
     pub(super) round_robin: Vec<u32>,
     pub(super) replay_scheduled: bool,
@@ -28,22 +24,114 @@ pub struct Task {
     /// picks one of them (a tie between items that were all ready).
     pub(super) waiting: Vec<ChannelId>,
     pub(super) wake_scheduled: bool,
-    /// Unaligned and Chandy-Lamport: snapshots taken but not yet acknowledged, because the
-    /// task still records channel state for them (until every input has delivered that
-    /// barrier or marker, or closed). Chandy-Lamport may have several at once.
-    pub(super) awaiting_ack: Vec<(CheckpointId, TaskSnapshot)>,
     /// A process's planned next act (passing the token, a transfer): a scheduled act at any
     /// other time is stale.
     pub(super) act_at: u64,
-    /// Checkpoints the coordinator triggered on this task directly because every task
-    /// upstream had finished: it snapshots them when its own input has ended.
-    pub(super) direct: Vec<CheckpointId>,
     /// A source: the offset it had read up to before the last failure. Reading below it
     /// again after a restart is a replay.
     pub(super) read_before: u64,
 }
 
+/// A task's checkpoint bookkeeping: the figures it measures per checkpoint for the
+/// coordinator (when the first barrier came, what was held, what was persisted), the
+/// snapshots it has yet to acknowledge and the checkpoints triggered on it directly.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Bookkeeping {
+    /// Checkpoints whose barrier reached this task, with the time of the first one.
+    pub(super) first_barrier: Vec<(CheckpointId, u64)>,
+    /// Records held in the alignment buffer per checkpoint being aligned.
+    pub(super) held_records: Vec<(CheckpointId, u64)>,
+    /// Records persisted as channel state per checkpoint (unaligned).
+    pub(super) persisted: Vec<(CheckpointId, u64)>,
+    /// Unaligned and Chandy-Lamport: snapshots taken but not yet acknowledged, because the
+    /// task still records channel state for them (until every input has delivered that
+    /// barrier or marker, or closed). Chandy-Lamport may have several at once.
+    pub(super) awaiting_ack: Vec<(CheckpointId, TaskSnapshot)>,
+    /// Checkpoints the coordinator triggered on this task directly because every task
+    /// upstream had finished: it snapshots them when its own input has ended.
+    pub(super) direct: Vec<CheckpointId>,
+}
+
+impl Bookkeeping {
+    /// A barrier of checkpoint `n` reached the task at `now`; only the first one counts.
+    pub(super) fn barrier_arrived(&mut self, n: CheckpointId, now: u64) {
+        if !self.first_barrier.iter().any(|&(id, _)| id == n) {
+            self.first_barrier.push((n, now));
+        }
+    }
+
+    /// Checkpoint `n` ended without this task's snapshot: its figures go.
+    pub(super) fn forget(&mut self, n: CheckpointId) {
+        take(&mut self.first_barrier, n);
+        take(&mut self.held_records, n);
+        take(&mut self.persisted, n);
+    }
+
+    /// After a failure: nothing measured, nothing owed.
+    fn clear(&mut self) {
+        self.first_barrier.clear();
+        self.held_records.clear();
+        self.persisted.clear();
+        self.awaiting_ack.clear();
+        self.direct.clear();
+    }
+}
+
+/// Adds one to checkpoint `n`'s counter.
+pub(super) fn bump(counters: &mut Vec<(CheckpointId, u64)>, n: CheckpointId) {
+    match counters.iter_mut().find(|(id, _)| *id == n) {
+        Some((_, c)) => *c += 1,
+        None => counters.push((n, 1)),
+    }
+}
+
+/// Removes checkpoint `n`'s counter and returns it (0 if it had none).
+pub(super) fn take(counters: &mut Vec<(CheckpointId, u64)>, n: CheckpointId) -> u64 {
+    match counters.iter().position(|(id, _)| *id == n) {
+        Some(i) => counters.swap_remove(i).1,
+        None => 0,
+    }
+}
+
 impl Task {
+    /// A task at the job's start: `round_robin` is its first turn on each output edge.
+    pub(super) fn new(
+        handler: BarrierHandler<Record>,
+        state: TaskState,
+        round_robin: Vec<u32>,
+    ) -> Task {
+        Task {
+            handler,
+            state,
+            busy_until: 0,
+            finished: false,
+            books: Bookkeeping::default(),
+            round_robin,
+            replay_scheduled: false,
+            parked: Vec::new(),
+            waiting: Vec::new(),
+            wake_scheduled: false,
+            act_at: 0,
+            read_before: 0,
+        }
+    }
+
+    /// The job failed at `now`: everything the running task was doing is gone (a fresh
+    /// barrier handler replaces its alignment). Its operator state stays, for the page to
+    /// show greyed out until the restore replaces it. Returns the items its alignment buffer
+    /// held.
+    pub(super) fn fail(&mut self, handler: BarrierHandler<Record>, now: u64) -> u32 {
+        let held = self.handler.held_count();
+        self.handler = handler;
+        self.busy_until = now;
+        self.books.clear();
+        self.replay_scheduled = false;
+        self.parked.clear();
+        self.waiting.clear();
+        self.wake_scheduled = false;
+        held
+    }
+
     /// The checkpoint this task is aligning (or, unaligned, has pending), if any.
     pub fn aligning(&self) -> Option<CheckpointId> {
         self.handler.current_checkpoint()
