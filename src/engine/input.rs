@@ -4,6 +4,8 @@
 use std::rc::Rc;
 
 use super::barrier::{CheckpointId, Output};
+use super::model::OperatorKind;
+use super::operator;
 use super::physical::{ChannelId, TaskId};
 use super::queue::Due;
 use super::record::{ItemKind, Record};
@@ -158,6 +160,58 @@ impl Simulation {
         if loops > 0 && regular > 0 {
             self.finish(t);
         }
+    }
+
+    /// The operator's work on one record ([`operator::apply`]) and what follows from it: a
+    /// token holder plans when it passes the token on, the records it emits are routed and
+    /// sent, and the task is busy for its processing time.
+    fn process(
+        &mut self,
+        t: TaskId,
+        channel: ChannelId,
+        record: Record,
+        early: Option<CheckpointId>,
+    ) {
+        let phys = Rc::clone(&self.phys);
+        let op = phys.operator_of(t);
+        let mut out = std::mem::take(&mut self.outbox);
+        out.clear();
+        let state = &mut self.tasks[t as usize].state;
+        let token = operator::apply(
+            &phys,
+            &op.kind,
+            state,
+            record,
+            &mut self.next_record,
+            &mut out,
+        );
+        if let (true, OperatorKind::Token { hold, .. }) = (token, &op.kind) {
+            // Kept for a while: `hold` on average, from half to one and a half of it.
+            let at = self
+                .clock
+                .now
+                .saturating_add(hold / 2)
+                .saturating_add(self.clock.rng.below(hold + 1));
+            self.tasks[t as usize].act_at = at;
+            self.schedule(at, Due::Emit(t));
+        }
+        for &(r, edges) in &out {
+            self.send_record_on(t, r, edges);
+        }
+        let emitted = out.len() as u32;
+        self.outbox = out;
+        let task = &mut self.tasks[t as usize];
+        task.busy_until = task
+            .busy_until
+            .max(self.clock.now)
+            .saturating_add(op.processing_time);
+        self.events.push(Event::Processed {
+            task: t,
+            channel,
+            record,
+            emitted,
+            early,
+        });
     }
 
     /// Carries out one decision of the handler about `item` (what arrived or was replayed).

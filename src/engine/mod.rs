@@ -23,17 +23,20 @@
 //! file: `scheduler` (`step`: the next due event to its handler), [`action`] (what may be
 //! done, and the checks), `delivery` (the simulation's side of the network), `routing` (a pure
 //! function: which channels a record goes to), `input` (a task's input side; [`task`] is one
-//! task), `operator`, `checkpoint` (the protocol), [`recovery`] (failure, restart, restore);
+//! task, with its checkpoint bookkeeping), `operator` (a pure function: what an operator emits
+//! for a record), `acts` (a source's read, a process's act), `checkpoint` (the protocol),
+//! [`recovery`] (failure, restart, restore);
 //! [`snapshot`] (global states and the consistency checker); [`history`] adds step back /
 //! seek / fork; [`trace`] holds the events, which carry the decisions made; [`view`] is what
 //! the page reads.
 //!
 //! A new barrier protocol is today a `barrier/` file, its `BarrierMode` and capability
-//! answers (`modes.rs`), plus three mode comparisons in `checkpoint.rs`; a new delivery
+//! answers (`modes.rs` and `BarrierMode`'s questions), and the narration's sentences; a new delivery
 //! discipline is a change to `network.rs` alone (`Network::push`, `Channel::next_delivery`,
 //! `Network::hold`).
 
 pub mod action;
+mod acts;
 pub mod barrier;
 pub mod channel;
 mod checkpoint;

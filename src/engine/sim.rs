@@ -24,6 +24,7 @@ use super::model::{Config, JobGraph, OperatorKind};
 use super::modes::check_mode;
 pub use super::modes::{modes_for, modes_of, Capabilities};
 use super::network::Network;
+use super::operator::Edges;
 use super::physical::{ChannelId, GraphError, Physical, TaskId};
 use super::record::{Payload, Record, RecordId};
 use super::snapshot::TaskState;
@@ -51,6 +52,9 @@ pub struct Simulation {
     pub(super) scratch: Vec<Output<Record>>,
     /// The channels a record is routed to (reused, so that routing allocates nothing).
     pub(super) targets: Vec<ChannelId>,
+    /// The records an operator emits for one record (reused, so that processing allocates
+    /// nothing).
+    pub(super) outbox: Vec<(Record, Edges)>,
     /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]).
     pub(super) initiators: Initiators,
 }
@@ -85,6 +89,7 @@ impl Simulation {
             life: Lifecycle::default(),
             scratch: Vec::new(),
             targets: Vec::new(),
+            outbox: Vec::new(),
             initiators: Initiators::new(initiators, initiate_together),
         };
         sim.start();
