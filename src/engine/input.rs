@@ -57,8 +57,7 @@ impl Simulation {
                 if let Some((input, kind)) = next {
                     let channel = self.phys.tasks[t as usize].inputs[input as usize];
                     if matches!(kind, ItemKind::Record(_)) {
-                        let ch = &mut self.net.channels[channel as usize];
-                        ch.held = ch.held.saturating_sub(1);
+                        self.net.buffered(channel, false);
                     }
                     let left = self.tasks[t as usize].handler.held_count();
                     self.events.push(Event::Replayed {
@@ -221,7 +220,7 @@ impl Simulation {
             Output::Record { ch, record } => {
                 let channel = channel_of(ch);
                 let early = self.tasks[t as usize].handler.early_on(ch);
-                self.net.channels[channel as usize].records_received += 1;
+                self.net.record_received(channel);
                 let sender = self.phys.channels[channel as usize].from;
                 self.coordinator.observe(t, sender, channel, record);
                 self.process(t, channel, record, early);
@@ -248,7 +247,7 @@ impl Simulation {
             Output::Held { ch, held } => {
                 let channel = channel_of(ch);
                 if matches!(item, Some(ItemKind::Record(_))) {
-                    self.net.channels[channel as usize].held += 1;
+                    self.net.buffered(channel, true);
                 }
                 let kind = item.unwrap_or(ItemKind::EndOfPartition);
                 self.events.push(Event::Held {

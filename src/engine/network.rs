@@ -285,6 +285,80 @@ impl Network {
             .find(|&c| self.channels[c as usize].is_full())
     }
 
+    /// The receiver took a record of channel `c` (its operator processes it).
+    pub(super) fn record_received(&mut self, c: ChannelId) {
+        self.channels[c as usize].records_received += 1;
+    }
+
+    /// A record of channel `c` went into (`true`) or came out of (`false`) its receiver's
+    /// alignment buffer: while held it keeps its network buffer, so it counts toward the
+    /// channel's capacity.
+    pub(super) fn buffered(&mut self, c: ChannelId, held: bool) {
+        let ch = &mut self.channels[c as usize];
+        ch.held = if held {
+            ch.held.saturating_add(1)
+        } else {
+            ch.held.saturating_sub(1)
+        };
+    }
+
+    /// The delivery planned for channel `c` has been used (or dropped by the scheduler): the
+    /// next one must be planned.
+    pub(super) fn plan_used(&mut self, c: ChannelId) {
+        self.channels[c as usize].scheduled = false;
+    }
+
+    /// Channel `c` waits for its receiver's output room, but a priority barrier behind its
+    /// head does not: plans the channel's delivery for when that barrier arrives (not before
+    /// `now`), to overtake. Returns that time and the plan's generation.
+    pub(super) fn plan_priority(&mut self, c: ChannelId, now: u64) -> Option<(u64, u32)> {
+        let ch = &mut self.channels[c as usize];
+        let at = ch.overtaking_arrival()?;
+        ch.drop_plan();
+        ch.scheduled = true;
+        Some((at.max(now), ch.generation))
+    }
+
+    /// After a restart: channel `c` counts from the restored cut — `sent` by its sender,
+    /// `received` by its receiver — and its `recorded` channel state goes back at its head,
+    /// arriving at `now + 1`, marked as replayed. Returns how many records went back.
+    pub(super) fn restore(
+        &mut self,
+        c: ChannelId,
+        sent: u64,
+        received: u64,
+        recorded: Vec<Record>,
+        now: u64,
+    ) -> u32 {
+        let ch = &mut self.channels[c as usize];
+        ch.records_sent = sent;
+        // An at-least-once cut may hold records its sender had not sent yet (they will be
+        // received again): the channel counts from where its sender resumes.
+        ch.records_received = received.min(sent.saturating_sub(recorded.len() as u64));
+        let arrives_at = now.saturating_add(1);
+        let mut reinjected: u32 = 0;
+        for r in recorded {
+            ch.queue.push_back(Item {
+                kind: ItemKind::Record(Record { replay: true, ..r }),
+                sent_at: now,
+                arrives_at,
+            });
+            ch.queued_records += 1;
+            reinjected = reinjected.saturating_add(1);
+        }
+        reinjected
+    }
+
+    /// After a restart: every sender whose output the restored channel state filled is
+    /// out of credit.
+    pub(super) fn recount_credit(&mut self, phys: &Physical) {
+        for (c, info) in phys.channels.iter().enumerate() {
+            if self.channels[c].is_full() {
+                self.flow.output_filled(info.from);
+            }
+        }
+    }
+
     /// After a failure: every channel empty (what was in flight is gone, the channel has
     /// delivered all it ever will of it), no credit owed, nothing stalled. Returns the
     /// channels that held items, with how many.

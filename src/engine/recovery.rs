@@ -19,7 +19,7 @@ use std::rc::Rc;
 use super::barrier::CheckpointId;
 use super::physical::TaskId;
 use super::queue::Due;
-use super::record::{Item, ItemKind, Record};
+use super::record::Record;
 use super::sim::{handler_for, Simulation};
 use super::snapshot::{Crossing, CrossingKind, GlobalState, TaskState};
 use super::trace::{AbortReason, Event};
@@ -214,26 +214,13 @@ impl Simulation {
                 .and_then(|g| g.channel_state.get(&(c as u32)))
                 .cloned()
                 .unwrap_or_default();
-            let ch = &mut self.net.channels[c];
-            ch.records_sent = sent;
-            // An at-least-once cut may hold records its sender had not sent yet (they will be
-            // received again): the channel counts from where its sender resumes.
-            ch.records_received = received.min(sent.saturating_sub(recorded.len() as u64));
-            let arrives_at = self.clock.now.saturating_add(1);
-            for r in recorded {
-                ch.queue.push_back(Item {
-                    kind: ItemKind::Record(Record { replay: true, ..r }),
-                    sent_at: self.clock.now,
-                    arrives_at,
-                });
-                ch.queued_records += 1;
-                reinjected = reinjected.saturating_add(1);
-            }
+            let back = self
+                .net
+                .restore(c as u32, sent, received, recorded, self.clock.now);
+            reinjected = reinjected.saturating_add(back);
         }
+        self.net.recount_credit(&phys);
         for c in 0..phys.channels.len() {
-            if self.net.channels[c].is_full() {
-                self.net.flow.output_filled(phys.channels[c].from);
-            }
             self.schedule_channel(c as u32);
         }
         let duplicates: Vec<Crossing> = latest.as_ref().map_or_else(Vec::new, |g| {

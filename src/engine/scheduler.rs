@@ -45,13 +45,13 @@ impl Simulation {
     /// A channel's planned delivery: its head is handed over, unless its plan is stale, nothing
     /// has arrived yet, or the delivery rule holds it (the channel then waits where it must).
     fn on_delivery_due(&mut self, c: ChannelId, generation: u32, time: u64) -> Option<Action> {
-        let ch = &mut self.net.channels[c as usize];
+        let ch = &self.net.channels[c as usize];
         if ch.generation != generation {
             return None;
         }
         if ch.next_delivery(time).is_some_and(|(_, at)| at > time) {
             // Nothing has arrived yet (a wake planned for an earlier head).
-            ch.scheduled = false;
+            self.net.plan_used(c);
             self.schedule_channel(c);
             return None;
         }
@@ -61,12 +61,12 @@ impl Simulation {
             Some(Hold::Empty | Hold::Paused) => return None,
             Some(Hold::Replaying) => {
                 self.tasks[to].parked.push(c);
-                self.net.channels[c as usize].scheduled = false;
+                self.net.plan_used(c);
                 return None;
             }
             Some(Hold::Backpressured) => {
                 self.net.flow.stall_inputs(to as TaskId, [c]);
-                self.net.channels[c as usize].scheduled = false;
+                self.net.plan_used(c);
                 self.stall(to as TaskId);
                 self.wake_for_priority(c, time);
                 return None;
@@ -79,7 +79,7 @@ impl Simulation {
             self.schedule_wake(to as TaskId);
             return None;
         }
-        self.net.channels[c as usize].scheduled = false;
+        self.net.plan_used(c);
         self.clock.now = time;
         self.clock.steps += 1;
         self.deliver(c);
@@ -95,7 +95,7 @@ impl Simulation {
             let waiting = std::mem::take(&mut task.waiting);
             task.parked.extend(waiting.iter().copied());
             for c in waiting {
-                self.net.channels[c as usize].scheduled = false;
+                self.net.plan_used(c);
             }
             return None;
         }
@@ -105,7 +105,7 @@ impl Simulation {
             let waiting = std::mem::take(&mut self.tasks[t as usize].waiting);
             self.net.flow.stall_inputs(t, waiting.iter().copied());
             for &c in &waiting {
-                self.net.channels[c as usize].scheduled = false;
+                self.net.plan_used(c);
             }
             self.stall(t);
             for c in waiting {
@@ -123,8 +123,8 @@ impl Simulation {
         }
         let i = self.clock.rng.below(task.waiting.len() as u64) as usize;
         let c = task.waiting.swap_remove(i);
-        let ch = &mut self.net.channels[c as usize];
-        ch.scheduled = false;
+        self.net.plan_used(c);
+        let ch = &self.net.channels[c as usize];
         if ch.paused || ch.queue.is_empty() {
             self.schedule_wake(t);
             return None;
@@ -276,12 +276,8 @@ impl Simulation {
     /// Channel `c` waits for its receiver's output room, but a priority barrier behind its
     /// head does not: wake the channel when that barrier arrives, to overtake.
     fn wake_for_priority(&mut self, c: super::vocab::ChannelId, now: u64) {
-        let ch = &mut self.net.channels[c as usize];
-        if let Some(at) = ch.overtaking_arrival() {
-            ch.generation = ch.generation.wrapping_add(1);
-            ch.scheduled = true;
-            let generation = ch.generation;
-            self.schedule(at.max(now), Due::Deliver(c, generation));
+        if let Some((at, generation)) = self.net.plan_priority(c, now) {
+            self.schedule(at, Due::Deliver(c, generation));
         }
     }
 

@@ -278,8 +278,7 @@ impl Simulation {
         match action {
             Action::Deliver { channel } => {
                 let ch = &mut self.net.channels[channel as usize];
-                ch.generation = ch.generation.wrapping_add(1);
-                ch.scheduled = false;
+                ch.drop_plan();
                 let to = self.phys.channels[channel as usize].to as usize;
                 let next = ch
                     .next_delivery(self.clock.now)
@@ -305,8 +304,7 @@ impl Simulation {
             Action::Pause { channel, paused } => {
                 let ch = &mut self.net.channels[channel as usize];
                 ch.paused = paused;
-                ch.generation = ch.generation.wrapping_add(1);
-                ch.scheduled = false;
+                ch.drop_plan();
                 let to = self.phys.channels[channel as usize].to as usize;
                 self.tasks[to].waiting.retain(|&c| c != channel);
                 self.events.push(Event::ChannelPaused { channel, paused });
