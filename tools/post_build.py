@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Trunk's post-build hook (Trunk.toml), for the page's builds (index.html): the two
-languages' and the Flink view's.
+languages' and the second build's (the Flink view and the editor).
 
 1. Minifies each build's JS loader with terser (from tests/e2e's Node packages, which
    .ci/setup.sh installs): Trunk's own minifier cannot read wasm-bindgen's
@@ -34,7 +34,7 @@ import re
 import subprocess
 import sys
 
-BUILDS = ["abs-playground", "abs-playground-zh", "abs-flink"]
+BUILDS = ["abs-playground", "abs-playground-zh", "abs-views"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TERSER = os.path.join(ROOT, "tests", "e2e", "node_modules", ".bin", "terser")
 

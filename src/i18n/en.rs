@@ -314,20 +314,6 @@ pub const STRINGS: Strings = Strings {
     link_error: |e| e.to_string(),
     scenario_error: |e| e.to_string(),
     editor_open: "Edit",
-    editor_title: "Scenario editor",
-    editor_hint: "The running scenario as JSON: the job graph, the coordinator's settings, the seed and planned failures (the fields are described in docs/scenario.md). Apply starts the edited scenario from step 0; until then the current run is kept.",
-    editor_apply: "Apply",
-    editor_from_preset: "Start from preset",
-    editor_download: "Download .json",
-    editor_open_file: "Open a file",
-    editor_syntax: |line, column, field, message| {
-        if field.is_empty() {
-            format!("Line {line}, column {column}: {message}")
-        } else {
-            format!("Line {line}, column {column}, in {field}: {message}")
-        }
-    },
-    editor_invalid: |why| format!("Not applied: {why}"),
     edited_scenario: |title| format!("✎ {title} (edited)"),
     bad_scenario: |why| format!("The scenario could not be loaded ({why}); the current one is kept."),
     export_svg: "SVG",

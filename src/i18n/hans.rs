@@ -81,7 +81,7 @@ const WORDS: [(&str, &str); 42] = [
 ];
 
 /// `text` in Simplified characters.
-pub(super) fn to_hans(text: &str) -> String {
+pub(crate) fn to_hans(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     'text: while let Some(c) = rest.chars().next() {
@@ -182,8 +182,7 @@ fn build() -> Strings {
             status_running, status_finished, status_backpressured, status_failed,
             status_cancelled, fail_task, skip_failure, final_same, counted_twice, legend_replay,
             share, share_title, share_link, share_embed, share_hint, copy, open_full,
-            editor_open, editor_title, editor_hint, editor_apply, editor_from_preset,
-            editor_download, editor_open_file, export_svg, export_png, earlier, export_title, theory_title,
+            editor_open, export_svg, export_png, earlier, export_title, theory_title,
             theory_loading, theory_failed, theory_retry,
             throughput_title, blocked, legend, legend_record, legend_barrier,
             legend_marker, legend_log, token_states_title, fifo, snapshots_title, non_fifo,
@@ -204,7 +203,7 @@ fn build() -> Strings {
             status_snapshotting(a), status_replaying(a), recovery_planned(a, b),
             recovery_down(a, b, c), recovery_restored(a, b), recovery_rewound(a, b, c),
             recovery_duplicates(a), final_differs(a), final_word(a, b, c), sink_committed(a, b),
-            sink_emitted(a), broken_link(a), editor_syntax(a, b, c, d), editor_invalid(a),
+            sink_emitted(a), broken_link(a),
             edited_scenario(a), bad_scenario(a), throughput_latest(a, b, c), throughput_hint(a), state_offset(a),
             state_processed(a), state_keys(a), state_received(a), state_token(a),
             state_balance(a), slow(a), more(a), mode_aligned_timeout(a), timeout_note(a),

@@ -9,7 +9,7 @@
 #[cfg(feature = "en")]
 mod en;
 #[cfg(feature = "zh")]
-mod hans;
+pub(crate) mod hans;
 pub mod theory;
 #[cfg(feature = "zh")]
 mod zh;
@@ -314,15 +314,6 @@ pub struct Strings {
     pub scenario_error: fn(&ScenarioError) -> String,
     // The scenario editor and export
     pub editor_open: &'static str,
-    pub editor_title: &'static str,
-    pub editor_hint: &'static str,
-    pub editor_apply: &'static str,
-    pub editor_from_preset: &'static str,
-    pub editor_download: &'static str,
-    pub editor_open_file: &'static str,
-    /// A syntax error: line, column, the field's path (may be empty), the parser's message.
-    pub editor_syntax: fn(u64, u64, &str, &str) -> String,
-    pub editor_invalid: fn(&str) -> String,
     /// The picker's entry for a scenario edited by hand.
     pub edited_scenario: fn(&str) -> String,
     /// A scenario in a link or from the host page could not be loaded (why).

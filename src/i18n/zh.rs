@@ -309,20 +309,6 @@ pub const STRINGS: Strings = Strings {
     link_error: super::zh_errors::link_error,
     scenario_error: super::zh_errors::scenario_error,
     editor_open: "編輯",
-    editor_title: "情境編輯器",
-    editor_hint: "目前執行的情境，以 JSON 表示：作業圖、協調器的設定、種子與預定的失敗（欄位說明見 docs/scenario.md）。按「套用」後，編輯過的情境從第 0 步開始執行；在此之前目前的執行保持不變。",
-    editor_apply: "套用",
-    editor_from_preset: "從預設情境開始",
-    editor_download: "下載 .json",
-    editor_open_file: "開啟檔案",
-    editor_syntax: |line, column, field, message| {
-        if field.is_empty() {
-            format!("第 {line} 行，第 {column} 列：{message}")
-        } else {
-            format!("第 {line} 行，第 {column} 列，欄位 {field}：{message}")
-        }
-    },
-    editor_invalid: |why| format!("未套用：{why}"),
     edited_scenario: |title| format!("✎ {title}（已編輯）"),
     bad_scenario: |why| format!("無法載入這個情境（{why}）；保留目前的情境。"),
     export_svg: "SVG",

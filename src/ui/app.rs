@@ -10,7 +10,6 @@ use super::components::controls::{controls, ControlsProps};
 use super::components::coordinator::{coordinator, CoordinatorProps};
 use super::components::dataflow::Dataflow;
 use super::components::dialog::use_dialog_focus_while;
-use super::components::editor::Editor;
 use super::components::global_states::{global_states, GlobalStatesProps};
 use super::components::header::{header, HeaderProps};
 use super::components::help::{help, HelpProps};
@@ -262,12 +261,6 @@ pub fn app() -> Html {
         let d = dispatcher.clone();
         Callback::from(move |m: BarrierMode| d.dispatch(PlaybackAction::SetMode(m)))
     };
-    let on_load = {
-        let d = dispatcher.clone();
-        Callback::from(move |sc: crate::scenario::Scenario| {
-            d.dispatch(PlaybackAction::LoadScenario(Box::new(sc)))
-        })
-    };
     // A language this build lacks (the page is built once per language) is reached by opening
     // this moment's permalink in it: the page loads again, in that language's build, at the
     // same step with the same choices and views.
@@ -294,6 +287,21 @@ pub fn app() -> Html {
                 url += "&theory";
             }
             open_here(&(url + LANG_FRAGMENT));
+        })
+    };
+
+    // The scenario editor is a view of the second build (`ui::edit`): it opens in place of the
+    // page at this moment's permalink, which it returns to unless a scenario is applied.
+    let on_edit = {
+        let playback = playback.clone();
+        Callback::from(move |()| {
+            let url = moment_link(
+                &playback,
+                &playback.run.0.borrow(),
+                mode_param,
+                playback.lang,
+            );
+            open_here(&(url + "&view=edit"));
         })
     };
 
@@ -388,7 +396,7 @@ pub fn app() -> Html {
                 modes: run.modes().to_vec(),
                 on_help: send(|| PlaybackAction::ToggleHelp),
                 on_share: send(|| PlaybackAction::ToggleShare),
-                on_editor: send(|| PlaybackAction::ToggleEditor),
+                on_editor: on_edit,
                 edited: playback.edited.then(|| AttrValue::from(run.scenario.title.clone())),
             }) }
         }
@@ -502,11 +510,6 @@ pub fn app() -> Html {
             </footer>
             if playback.help {
                 { help(&HelpProps { lang: playback.lang, snapshots: mode.processes_initiate(), on_close: help_close, close: help_first }) }
-            }
-            if playback.editor {
-                <Editor lang={playback.lang} json={AttrValue::from(run.scenario.to_json())}
-                    name={AttrValue::from(run.scenario.name.clone())}
-                    on_apply={on_load} on_close={send(|| PlaybackAction::ToggleEditor)} />
             }
             if playback.share {
                 { share_dialog(&ShareProps {

@@ -4,8 +4,10 @@ mod address;
 mod app;
 pub mod components;
 mod crash;
+#[cfg(feature = "views")]
+pub mod edit;
 pub mod export;
-#[cfg(feature = "flink")]
+#[cfg(feature = "views")]
 pub mod flink;
 pub mod fmt;
 pub mod host;
@@ -17,6 +19,8 @@ pub mod palette;
 pub mod permalink;
 pub mod run;
 pub mod state;
+#[cfg(feature = "views")]
+pub mod views;
 pub mod vocab;
 
 pub use app::App;

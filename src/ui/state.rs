@@ -56,8 +56,6 @@ pub struct Playback {
     pub help: bool,
     /// The share dialog is open.
     pub share: bool,
-    /// The scenario editor is open.
-    pub editor: bool,
     /// The scenario was edited by hand (or came whole from a link or the host page): links
     /// carry all of it, not a preset's name.
     pub edited: bool,
@@ -110,10 +108,6 @@ pub enum PlaybackAction {
     ToggleHelp,
     /// Open or close the share dialog (pauses: the link is to this moment).
     ToggleShare,
-    /// Open or close the scenario editor.
-    ToggleEditor,
-    /// Run this scenario (edited, from a file or a link) from its start, in its own mode.
-    LoadScenario(Box<Scenario>),
     /// Embedded: show the inspector instead of the dataflow, or back.
     ToggleSide,
     /// A message from the page embedding the player (`host.rs`).
@@ -347,7 +341,6 @@ impl Playback {
             notices,
             help: false,
             share: false,
-            editor: false,
             edited: false,
             embed: false,
             side_open: false,
@@ -385,7 +378,6 @@ impl Playback {
             notices: self.notices.clone(),
             help: self.help,
             share: self.share,
-            editor: self.editor,
             edited: self.edited,
             embed: self.embed,
             side_open: self.side_open,
@@ -419,7 +411,6 @@ impl Playback {
     pub fn load(&mut self, scenario: Scenario) {
         self.mode = scenario.config.mode;
         self.edited = true;
-        self.editor = false;
         self.restart(&scenario);
     }
 
@@ -596,15 +587,9 @@ impl Reducible for Playback {
                 next.share = !next.share;
                 next.playing = false;
             }
-            PlaybackAction::ToggleEditor => {
-                next.editor = !next.editor;
-                next.playing = false;
-            }
-            PlaybackAction::LoadScenario(scenario) => next.load(*scenario),
             PlaybackAction::CloseOverlays => {
                 next.help = false;
                 next.share = false;
-                next.editor = false;
                 next.selection = None;
             }
             PlaybackAction::Dismiss(i) => {

@@ -34,8 +34,10 @@ for (const scheme of ['light', 'dark']) {
     expect(await violations(page), 'the share dialog').toEqual([]);
     await page.keyboard.press('Escape');
     await app.testId('editor-open').click();
+    await expect(app.testId('editor')).toBeFocused();
     expect(await violations(page), 'the editor').toEqual([]);
-    await page.keyboard.press('Escape');
+    await app.testId('editor-close').click();
+    await expect(app.testId('help')).toBeVisible();
     await app.testId('help').click();
     expect(await violations(page), 'the shortcuts').toEqual([]);
     await page.keyboard.press('Escape');

@@ -54,9 +54,13 @@ test('every view runs under the policy without one violation', async ({ page }) 
   await page.keyboard.press('?');
   await expect(app.testId('shortcuts')).toBeVisible();
   await page.keyboard.press('Escape');
+  expect(await violations()).toEqual([]);
+  // The editor is a page of the second build: its violations are its own document's.
   await app.testId('editor-open').click();
   await expect(app.testId('editor')).toBeVisible();
+  expect(await violations()).toEqual([]);
   await app.testId('editor-close').click();
+  await expect(app.testId('share')).toBeVisible();
   await app.testId('share').click();
   await Promise.all([page.waitForEvent('download'), app.testId('export-svg').click()]);
   await Promise.all([page.waitForEvent('download'), app.testId('export-png').click()]);

@@ -1,6 +1,7 @@
-// The scenario editor: the running scenario as JSON; invalid text is refused with its line,
-// column and field while the run goes on untouched; a valid change runs from step 0 and travels
-// whole in the permalink; a host page can load a whole scenario too.
+// The scenario editor (a page of the second build, `?view=edit`): the running scenario as JSON;
+// invalid text is refused with its line, column and field, and going back returns to the run as
+// it was; a valid change runs from step 0 and travels whole in the permalink; a host page can
+// load a whole scenario too. The student's page does not carry the editor.
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
 
@@ -10,8 +11,14 @@ test('the editor refuses invalid JSON with line, column and field, and keeps the
   await app.stepFast(25);
   const before = await app.fingerprint();
   await app.testId('editor-open').click();
+  // The editor opens in place of the page, at this moment's address, in its own build.
+  await expect(app.testId('editor-view')).toBeVisible();
+  expect(page.url()).toMatch(/[?&]view=edit(&|$)/);
+  expect(page.url()).toMatch(/[?&]step=25(&|$)/);
+  await expect(page).toHaveTitle('Scenario editor');
   const editor = app.testId('editor');
   await expect(editor).toBeFocused();
+  expect(await editor.evaluate((el) => [el.selectionStart, el.scrollTop])).toEqual([0, 0]);
   const original = await editor.inputValue();
   const scenario = JSON.parse(original);
   expect(scenario.name).toBe('wordcount');
@@ -32,6 +39,8 @@ test('the editor refuses invalid JSON with line, column and field, and keeps the
   const want = broken.split('\n').slice(0, 2).join('\n').length + 1 + column - 1;
   await expect(editor).toBeFocused();
   expect(await editor.evaluate((el) => el.selectionStart)).toBe(want);
+  // Scrolled to show it: the text starts at line 1 here, whichever line the caret was on.
+  expect(await editor.evaluate((el) => el.scrollTop)).toBe(0);
   await expect(app.testId('editor-lines')).toHaveAttribute('data-error-line', '3');
   expect((await app.testId('editor-lines').textContent()).split('\n').length).toBe(broken.split('\n').length);
 
@@ -52,11 +61,37 @@ test('the editor refuses invalid JSON with line, column and field, and keeps the
   await expect(error).toContainText('forward');
   await app.screenshot('editor-error');
 
-  // Nothing of that reached the run.
+  // An error deep in the file scrolls the text to it.
+  const late = original.split('\n');
+  const seedLine = late.findIndex((l) => l.includes('"seed"'));
+  late[seedLine] = late[seedLine].replace(/\d+/, '-1');
+  await editor.fill(late.join('\n'));
+  await app.testId('editor-apply').click();
+  await expect(error).toHaveText(new RegExp(`^Line ${seedLine + 1}, column \\d+, in seed:`));
+  expect(await editor.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await expect(app.testId('editor-lines')).toHaveAttribute('data-error-line', String(seedLine + 1));
+
+  // Back without applying: the run as it was, at the same moment.
   await app.testId('editor-close').click();
-  await expect(app.testId('editor-dialog')).toHaveCount(0);
+  await expect(app.testId('editor-view')).toHaveCount(0);
+  await expect(app.testId('step-counter')).toBeVisible();
+  expect(page.url()).not.toMatch(/view=edit/);
   expect(await app.fingerprint()).toEqual(before);
-  await expect(app.testId('editor-open')).toBeFocused();
+});
+
+test('the student\'s page carries no editor: it is fetched only when opened', async ({ page }) => {
+  const wasm = [];
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(r.url()); });
+  const app = new Playground(page);
+  await app.open('?preset=alignment&lang=zh-Hans');
+  expect(wasm.filter((u) => /abs-views-/.test(u))).toEqual([]);
+  await app.testId('editor-open').click();
+  await expect(app.testId('editor-view')).toBeVisible();
+  expect(wasm.filter((u) => /abs-views-/.test(u))).toHaveLength(1);
+  // In the page's language and script.
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
+  await expect(page.locator('#editor-title')).toContainText('场景编辑器');
+  await expect(page).toHaveTitle('场景编辑器');
 });
 
 test('in Chinese the editor says a syntax error in Chinese', async ({ page }) => {
@@ -86,7 +121,7 @@ test('a valid change runs from step 0, and the permalink carries the edited scen
   scenario.title = 'Word count with three counters';
   await app.testId('editor').fill(JSON.stringify(scenario, null, 2));
   await app.testId('editor-apply').click();
-  await expect(app.testId('editor-dialog')).toHaveCount(0);
+  await expect(app.testId('editor-view')).toHaveCount(0);
   for (const i of [0, 1, 2]) {
     await expect(app.subtask('Count', i)).toBeVisible();
   }

@@ -7,7 +7,7 @@ const path = require('path');
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
 
-const FLINK = /\/abs-flink-[0-9a-f]{16}_bg\.wasm$/;
+const FLINK = /\/abs-views-[0-9a-f]{16}_bg\.wasm$/;
 const fixture = (name) => fs.readFileSync(path.join(__dirname, '..', 'flink', name), 'utf8');
 
 /** Records the wasm files the page fetches. */

@@ -32,7 +32,7 @@ test('a scenario made of HTML shows it as text and runs none of it', async ({ pa
   scenario.graph.operators.find((o) => o.kind.type === 'source').kind.lines = [SCRIPT, 'plain words'];
   await app.testId('editor').fill(JSON.stringify(scenario, null, 2));
   await app.testId('editor-apply').click();
-  await expect(app.testId('editor-dialog')).toHaveCount(0);
+  await expect(app.testId('editor-view')).toHaveCount(0);
   await app.stepFast(120);
   await inert(page);
   // Shown as the text it is: the operator's name on the dataflow, in the narration and in

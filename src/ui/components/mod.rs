@@ -12,7 +12,6 @@ pub mod controls;
 pub mod coordinator;
 pub mod dataflow;
 pub mod dialog;
-pub mod editor;
 pub mod global_states;
 pub mod header;
 pub mod help;

@@ -1,7 +1,7 @@
 //! The engineers' view (`index.html?view=flink`): a Flink job's plan or checkpoint history,
 //! imported from what its REST API returns, next to the history of the scenario the address
-//! names as the simulation runs it. A build of its own (`bin/abs-flink.rs`), loaded only when
-//! the address asks for it, so the student's page does not carry it.
+//! names as the simulation runs it. In the second build (`ui::views`, `bin/abs-views.rs`), loaded
+//! only when the address asks for it, so the student's page does not carry it.
 
 mod bars;
 pub mod run;
@@ -10,60 +10,16 @@ pub mod words;
 
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::scenario::codec;
 use crate::scenario::flink::{import_flink_json, CheckpointHistory, FlinkImport, PlanImport};
 use crate::ui::permalink::encode;
+use crate::ui::views::{add_style, address};
 use table::CheckpointTable;
 use words::{edge_note, import_error, notice, ViewLang};
 
 pub use table::status_code;
-
-/// What the address holds for the view: the scenario to run and the language.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Address {
-    pub preset: Option<String>,
-    pub scenario: Option<String>,
-    pub mode: Option<String>,
-    pub lang: Option<String>,
-    /// The playground page the view was opened from: this address without `view`.
-    pub back: String,
-}
-
-#[cfg(target_arch = "wasm32")]
-fn address() -> Address {
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return Address::default();
-    };
-    let search = location.search().unwrap_or_default();
-    let Ok(p) = web_sys::UrlSearchParams::new_with_str(&search) else {
-        return Address::default();
-    };
-    let read = Address {
-        preset: p.get("preset"),
-        scenario: p.get("scenario"),
-        mode: p.get("mode"),
-        lang: p.get("lang"),
-        back: String::new(),
-    };
-    p.delete("view");
-    let rest = String::from(p.to_string());
-    Address {
-        back: if rest.is_empty() {
-            "?".into()
-        } else {
-            format!("?{rest}")
-        },
-        ..read
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn address() -> Address {
-    Address::default()
-}
 
 /// The playground's address that runs an imported plan: its scenario, compressed
 /// (`scenario::codec`), in the view's language.
@@ -102,7 +58,7 @@ impl From<FlinkImport> for Shown {
 }
 
 /// The view's own style: it is not in the page's style sheet, which every student loads.
-/// Added to that sheet rule by rule ([`add_style`]): a `<style>` element of its own would be
+/// Added to that sheet rule by rule ([`add_style`](crate::ui::views::add_style)): a `<style>` element of its own would be
 /// refused by the page's content security policy, which allows only index.html's.
 const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .flink-view textarea{width:100%;font-family:monospace}\
@@ -118,25 +74,9 @@ const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .flink-scroll{overflow-x:auto}.flink-history{min-width:0}\
 .flink-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(480px,100%),1fr));gap:1rem}";
 
-/// Appends [`STYLE`]'s rules to the page's style sheet (through the style object model, which
-/// the policy allows).
-fn add_style() {
-    let sheet = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.style_sheets().item(0))
-        .and_then(|s| s.dyn_into::<web_sys::CssStyleSheet>().ok());
-    let Some(sheet) = sheet else {
-        return;
-    };
-    for rule in STYLE.split_inclusive('}') {
-        let end = sheet.css_rules().map(|r| r.length()).unwrap_or(0);
-        let _ = sheet.insert_rule_with_index(rule, end);
-    }
-}
-
 #[function_component(FlinkView)]
 pub fn flink_view() -> Html {
-    use_effect_with((), |_| add_style());
+    use_effect_with((), |_| add_style(STYLE));
     let at = use_memo((), |_| address());
     let lang = ViewLang::from_param(at.lang.as_deref());
     let w = lang.words();
@@ -267,32 +207,4 @@ fn aligned_edges(s: &crate::scenario::Scenario) -> Vec<String> {
         .filter(|e| e.partitioning.flink_keeps_barriers_aligned())
         .map(|e| format!("{} → {}", e.from, e.to))
         .collect()
-}
-
-/// Mounts the view (`bin/abs-flink.rs`), in the address's language.
-pub fn start() {
-    let lang = ViewLang::from_param(address().lang.as_deref());
-    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-        if let Some(root) = doc.document_element() {
-            let _ = root.set_attribute("lang", if lang == ViewLang::Zh { "zh" } else { "en" });
-        }
-        doc.set_title(lang.words().title);
-    }
-    // Mounted into the page's `#app`, as the playground is; the static shell goes at once (the
-    // playground keeps it two frames for its largest paint, which this view does not chase).
-    let document = web_sys::window().and_then(|w| w.document());
-    match document.as_ref().and_then(|d| d.get_element_by_id("app")) {
-        Some(root) => yew::Renderer::<FlinkView>::with_root(root).render(),
-        None => yew::Renderer::<FlinkView>::new().render(),
-    };
-    if let Some(boot) = document.and_then(|d| d.query_selector_all("body > .boot").ok()) {
-        for i in 0..boot.length() {
-            if let Some(element) = boot
-                .item(i)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            {
-                element.remove();
-            }
-        }
-    }
 }

@@ -1,0 +1,127 @@
+//! The second build (`bin/abs-views.rs`): the views a student's visit never opens, each a page
+//! of its own that index.html loads for `?view=…` — the engineers' view of Flink checkpoints
+//! (`view=flink`, `ui::flink`) and the scenario editor (`view=edit`, `ui::edit`). Both read the
+//! playground's own address (the scenario, mode, seed and language it names) and link back to
+//! it; what they share is here.
+
+use wasm_bindgen::JsCast;
+
+/// What the address holds for a view: the playground's scenario and language.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Address {
+    pub preset: Option<String>,
+    pub scenario: Option<String>,
+    pub mode: Option<String>,
+    pub seed: Option<String>,
+    pub lang: Option<String>,
+    /// The playground page the view was opened from: this address without `view`.
+    pub back: String,
+}
+
+#[cfg(target_arch = "wasm32")]
+pub fn address() -> Address {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return Address::default();
+    };
+    let search = location.search().unwrap_or_default();
+    let Ok(p) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Address::default();
+    };
+    let read = Address {
+        preset: p.get("preset"),
+        scenario: p.get("scenario"),
+        mode: p.get("mode"),
+        seed: p.get("seed"),
+        lang: p.get("lang"),
+        back: String::new(),
+    };
+    p.delete("view");
+    let rest = String::from(p.to_string());
+    Address {
+        back: if rest.is_empty() {
+            "?".into()
+        } else {
+            format!("?{rest}")
+        },
+        ..read
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn address() -> Address {
+    Address::default()
+}
+
+/// Appends a view's style rules to the page's style sheet, through the style object model: a
+/// `<style>` element of its own would be refused by the page's content security policy, which
+/// allows only index.html's. The rules are not in that sheet, which every student loads.
+pub fn add_style(rules: &str) {
+    let sheet = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.style_sheets().item(0))
+        .and_then(|s| s.dyn_into::<web_sys::CssStyleSheet>().ok());
+    let Some(sheet) = sheet else {
+        return;
+    };
+    for rule in rules.split_inclusive('}') {
+        let end = sheet.css_rules().map(|r| r.length()).unwrap_or(0);
+        let _ = sheet.insert_rule_with_index(rule, end);
+    }
+}
+
+/// Mounts the view the address asks for (`view=edit`: the editor; otherwise the Flink view) in
+/// the address's language.
+pub fn start() {
+    let document = web_sys::window().and_then(|w| w.document());
+    let at = address();
+    let edit = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|q| web_sys::UrlSearchParams::new_with_str(&q).ok())
+        .and_then(|p| p.get("view"))
+        .is_some_and(|v| v == "edit");
+    let (code, title): (&str, String) = if edit {
+        let lang = super::edit::lang(at.lang.as_deref());
+        (lang.tag(), super::edit::words::Words(lang).title())
+    } else {
+        let lang = super::flink::words::ViewLang::from_param(at.lang.as_deref());
+        let code = if lang == super::flink::words::ViewLang::Zh {
+            "zh"
+        } else {
+            "en"
+        };
+        (code, lang.words().title.to_string())
+    };
+    if let Some(doc) = &document {
+        if let Some(root) = doc.document_element() {
+            let _ = root.set_attribute("lang", code);
+        }
+        doc.set_title(&title);
+    }
+    // Mounted into the page's `#app`, as the playground is; the static shell goes at once (the
+    // playground keeps it two frames for its largest paint, which these views do not chase).
+    let root = document.as_ref().and_then(|d| d.get_element_by_id("app"));
+    match (edit, root) {
+        (true, Some(root)) => {
+            yew::Renderer::<super::edit::EditorView>::with_root(root).render();
+        }
+        (true, None) => {
+            yew::Renderer::<super::edit::EditorView>::new().render();
+        }
+        (false, Some(root)) => {
+            yew::Renderer::<super::flink::FlinkView>::with_root(root).render();
+        }
+        (false, None) => {
+            yew::Renderer::<super::flink::FlinkView>::new().render();
+        }
+    }
+    if let Some(boot) = document.and_then(|d| d.query_selector_all("body > .boot").ok()) {
+        for i in 0..boot.length() {
+            if let Some(element) = boot
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                element.remove();
+            }
+        }
+    }
+}
