@@ -8,8 +8,10 @@
 //! "blocked" and "held" mean here exactly what the barrier handler means by them.
 
 mod narration;
+mod sentence;
 
 pub use narration::{beats, Beat};
+pub use sentence::{Forward, Input, Sentence};
 
 use super::barrier::CheckpointId;
 use super::physical::{ChannelId, TaskId};

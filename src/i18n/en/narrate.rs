@@ -1,12 +1,9 @@
 //! The English narration: one sentence per beat of the run.
 
 use super::plural;
-use crate::engine::barrier::BarrierTake;
-use crate::engine::record::{ItemKind, Payload};
-use crate::engine::trace::AbortReason;
-use crate::engine::trace::AckKind;
-use crate::engine::view::Beat;
-use crate::engine::BarrierMode;
+use crate::engine::physical::TaskId;
+use crate::engine::record::{ItemKind, Record};
+use crate::engine::view::{Beat, Forward, Input, Sentence};
 use crate::i18n::Names;
 
 pub(super) fn item(names: &Names, item: &ItemKind) -> String {
@@ -35,296 +32,321 @@ pub(super) fn others(n: u32) -> String {
     }
 }
 
+/// "input 2 of Merge#0 (from Src B#0)".
+fn input(names: &Names, at: Input) -> String {
+    format!(
+        "input {} of {} (from {})",
+        at.input + 1,
+        names.task(at.task),
+        names.upstream(at.task, at.input)
+    )
+}
+
+/// Chandy-Lamport's name of an input channel: "P→Q".
+fn link(names: &Names, at: Input) -> String {
+    format!(
+        "{}→{}",
+        names.upstream(at.task, at.input),
+        names.task(at.task)
+    )
+}
+
+fn payload(names: &Names, record: &Record) -> String {
+    names
+        .payload(&ItemKind::Record(*record))
+        .unwrap_or_default()
+}
+
+/// The sentence of each beat (`Sentence` made the choice; this is its wording).
 pub(super) fn narrate(b: &Beat, names: &Names) -> String {
-    if names.0.mode() == BarrierMode::ChandyLamport {
-        if let Some(text) = narrate_cl(b, names) {
-            return text;
-        }
-    }
-    let input = |t, i: u32| {
-        format!(
-            "input {} of {} (from {})",
-            i + 1,
-            names.task(t),
-            names.upstream(t, i)
-        )
-    };
-    match b {
-        Beat::Triggered { checkpoint: n } => format!(
+    let task = |t: TaskId| names.task(t).to_string();
+    match Sentence::of(b, names.0.physical(), names.0.mode()) {
+        Sentence::Triggered { n } => format!(
             "The coordinator triggers checkpoint {n}: each source records its offset and injects barrier {n}."
         ),
-        Beat::Sent { task, channel, record } => match record.payload {
-            Payload::Token => format!(
-                "{} passes the token to {}: it is s0 now, and the token is in flight on {}→{}.",
-                names.task(*task),
-                names.receiver(*channel),
-                names.task(*task),
-                names.receiver(*channel)
-            ),
-            _ => format!(
-                "{} sends {} to {}.",
-                names.task(*task),
-                names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
-                names.receiver(*channel)
-            ),
-        },
-        Beat::Initiated { task, checkpoint: n } => format!("{} initiates snapshot {n}.", names.task(*task)),
-        Beat::TriggerDeferred => "A checkpoint is due, but the coordinator waits: too many are in progress.".into(),
-        Beat::SourceRead { task, offset, record } => format!(
+        Sentence::SnapshotBegins { n } => format!("Snapshot {n} begins."),
+        Sentence::TriggerDeferred => "A checkpoint is due, but the coordinator waits: too many are in progress.".into(),
+        Sentence::TokenPassed { task: t, channel } => format!(
+            "{} passes the token to {}: it is s0 now, and the token is in flight on {}→{}.",
+            task(t),
+            names.receiver(channel),
+            task(t),
+            names.receiver(channel)
+        ),
+        Sentence::Sent { task: t, channel, record } => format!(
+            "{} sends {} to {}.",
+            task(t),
+            payload(names, &record),
+            names.receiver(channel)
+        ),
+        Sentence::Initiated { task: t, n } => format!("{} initiates snapshot {n}.", task(t)),
+        Sentence::ProcessInitiates { task: t, n } => format!(
+            "{} initiates snapshot {n}: it records its own state, sends a marker on every output, and from now on records every input until that input's marker arrives.",
+            task(t)
+        ),
+        Sentence::SourceRead { task: t, offset, record } => format!(
             "{} reads line {} of its log: “{}”{}.",
-            names.task(*task),
+            task(t),
             offset,
-            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
+            payload(names, &record),
             if record.replay { " — again, after the restore (a replay)" } else { "" }
         ),
-        Beat::SourceEnded { task } => format!("{} reached the end of its log.", names.task(*task)),
-        Beat::SourceSnapshot { task, checkpoint: n, offset, acked } => {
-            let inject = if names.0.mode() == BarrierMode::Unaligned {
-                format!("sends barrier {n} as a priority event: it crosses its channels and overtakes whatever is still queued when it arrives")
-            } else {
-                format!("injects barrier {n} into its output channels")
-            };
+        Sentence::SourceEnded { task: t } => format!("{} reached the end of its log.", task(t)),
+        Sentence::SourceSnapshot { task: t, n, offset, acked } => format!(
+            "{} records offset {offset} in checkpoint {n} and injects barrier {n} into its output channels{}.",
+            task(t),
+            acked_note(acked)
+        ),
+        Sentence::SourcePriorityBarrier { task: t, n, offset, acked } => format!(
+            "{} records offset {offset} in checkpoint {n} and sends barrier {n} as a priority event: it crosses its channels and overtakes whatever is still queued when it arrives{}.",
+            task(t),
+            acked_note(acked)
+        ),
+        Sentence::SourceMarkers { task: t, n, offset } => format!(
+            "{} records offset {offset} for snapshot {n} and sends a marker on each output.",
+            task(t)
+        ),
+        Sentence::BarrierIgnored { n, at } => format!(
+            "Barrier {n} arrived on {} and is ignored: its checkpoint is over or was overtaken.",
+            input(names, at)
+        ),
+        Sentence::BarrierOnOnlyInput { n, task: t } => format!(
+            "Barrier {n} arrived at {} on its only input: nothing to wait for.",
+            task(t)
+        ),
+        Sentence::LoopBarrierReturned { n, at } => format!(
+            "Barrier {n} came round the loop to {} (a back-edge): {}'s log of what came round the loop for checkpoint {n} is complete.",
+            input(names, at),
+            task(at.task)
+        ),
+        Sentence::LastRegularInput { n, at } => format!(
+            "Barrier {n} arrived on {}, its last regular input: {} does not wait for its back-edge (that barrier would have to come round through itself) — it snapshots and forwards barrier {n} now, and logs what comes round the loop until barrier {n} does (ABS for cycles).",
+            input(names, at),
+            task(at.task)
+        ),
+        Sentence::AlignmentStarts { n, at, waiting } => format!(
+            "Barrier {n} arrived first on {}; that input is now blocked until barrier {n} arrives on the other {}.",
+            input(names, at),
+            others(waiting)
+        ),
+        Sentence::AlignmentBlocksToo { n, at, have, need } => format!(
+            "Barrier {n} arrived on {}; that input is blocked too ({have} of {need} inputs have it).",
+            input(names, at)
+        ),
+        Sentence::AlignmentComplete { n, at } => format!(
+            "Barrier {n} arrived on {}, the last input it was waiting for: the alignment is complete.",
+            input(names, at)
+        ),
+        Sentence::UnalignedFirst { n, at, waiting } => format!(
+            "Barrier {n} arrived first on {}. Unaligned, the task does not wait for the other {}: it snapshots now; any record that arrives there before barrier {n} is saved as channel state.",
+            input(names, at),
+            others(waiting)
+        ),
+        Sentence::UnalignedInputSaved { n, at, have, need } => format!(
+            "Barrier {n} arrived on {}: every record of this input from before the barrier is now saved ({have} of {need} inputs have it).",
+            input(names, at)
+        ),
+        Sentence::UnalignedComplete { n, at } => format!(
+            "Barrier {n} arrived on {}, the last input: the channel state of checkpoint {n} is complete.",
+            input(names, at)
+        ),
+        Sentence::TrackingFlows { n, at, have, need } => format!(
+            "Barrier {n} arrived on {}. At-least-once does not block: records after it on this input keep flowing and will enter the state before the snapshot ({have} of {need} inputs have it).",
+            input(names, at)
+        ),
+        Sentence::TrackingComplete { n, at } => format!(
+            "Barrier {n} arrived on {}, the last input: the task snapshots now, without having held anything back.",
+            input(names, at)
+        ),
+        Sentence::MarkerIgnored { n, at } => format!(
+            "A stray marker of snapshot {n} arrived on {} and is ignored.",
+            link(names, at)
+        ),
+        Sentence::MarkerFirst { n, at, waiting } => {
+            let c = link(names, at);
             format!(
-                "{} records offset {offset} in checkpoint {n} and {inject}{}.",
-                names.task(*task),
-                acked_note(*acked)
+                "The first marker of snapshot {n} reached {} on {c}: {} records its state now, records {c} as empty, and starts recording its other {} until {} arrive{}.",
+                task(at.task),
+                task(at.task),
+                others(waiting),
+                if waiting == 1 { "its marker" } else { "their markers" },
+                if waiting == 1 { "s" } else { "" }
             )
         }
-        Beat::Barrier { task, input: i, checkpoint: n, take, have, need, unawaited } => {
-            let at = input(*task, *i);
-            let (have, need) = (*have, *need);
-            let waiting = need.saturating_sub(have);
-            if *take == BarrierTake::Ignored {
-                return format!(
-                    "Barrier {n} arrived on {at} and is ignored: its checkpoint is over or was overtaken."
-                );
-            }
-            if need < 2 {
-                return format!(
-                    "Barrier {n} arrived at {} on its only input: nothing to wait for.",
-                    names.task(*task)
-                );
-            }
-            match names.0.mode() {
-                BarrierMode::Aligned if names.is_back_edge(*task, *i) => format!(
-                    "Barrier {n} came round the loop to {at} (a back-edge): {}'s log of what came round the loop for checkpoint {n} is complete.",
-                    names.task(*task)
-                ),
-                BarrierMode::Aligned if have == need && *unawaited > 0 => format!(
-                    "Barrier {n} arrived on {at}, its last regular input: {} does not wait for its back-edge (that barrier would have to come round through itself) — it snapshots and forwards barrier {n} now, and logs what comes round the loop until barrier {n} does (ABS for cycles).",
-                    names.task(*task)
-                ),
-                BarrierMode::Aligned => match take {
-                    BarrierTake::First if have < need => format!(
-                        "Barrier {n} arrived first on {at}; that input is now blocked until barrier {n} arrives on the other {}.",
-                        others(waiting)
-                    ),
-                    _ if have < need => format!(
-                        "Barrier {n} arrived on {at}; that input is blocked too ({have} of {need} inputs have it)."
-                    ),
-                    _ => format!(
-                        "Barrier {n} arrived on {at}, the last input it was waiting for: the alignment is complete."
-                    ),
-                },
-                BarrierMode::Unaligned | BarrierMode::ChandyLamport => match take {
-                    BarrierTake::First => format!(
-                        "Barrier {n} arrived first on {at}. Unaligned, the task does not wait for the other {}: it snapshots now; any record that arrives there before barrier {n} is saved as channel state.",
-                        others(waiting)
-                    ),
-                    _ if have < need => format!(
-                        "Barrier {n} arrived on {at}: every record of this input from before the barrier is now saved ({have} of {need} inputs have it)."
-                    ),
-                    _ => format!(
-                        "Barrier {n} arrived on {at}, the last input: the channel state of checkpoint {n} is complete."
-                    ),
-                },
-                BarrierMode::AtLeastOnce => match take {
-                    _ if have < need => format!(
-                        "Barrier {n} arrived on {at}. At-least-once does not block: records after it on this input keep flowing and will enter the state before the snapshot ({have} of {need} inputs have it)."
-                    ),
-                    _ => format!(
-                        "Barrier {n} arrived on {at}, the last input: the task snapshots now, without having held anything back."
-                    ),
-                },
-            }
-        }
-        Beat::Held { task, input: i, item: it, held } => format!(
+        Sentence::MarkerOnOnlyInput { n, at } => format!(
+            "The marker of snapshot {n} reached {} on its only input {}: it records its state; that channel is recorded empty.",
+            task(at.task),
+            link(names, at)
+        ),
+        Sentence::MarkerStopsRecording { n, at, have, need } => format!(
+            "The marker of snapshot {n} arrived on {}: {} stops recording that channel ({have} of {need} inputs done).",
+            link(names, at),
+            task(at.task)
+        ),
+        Sentence::MarkerLast { n, at } => format!(
+            "The marker of snapshot {n} arrived on {}, the last input {} was recording: its part of the snapshot is complete.",
+            link(names, at),
+            task(at.task)
+        ),
+        Sentence::Held { at, item: it, held } => format!(
             "{} arrived on blocked input {} of {} and waits in its alignment buffer ({} held).",
             capitalise(&item(names, it)),
-            i + 1,
-            names.task(*task),
+            at.input + 1,
+            task(at.task),
             held
         ),
-        Beat::Snapshot { task, checkpoint: n, forwarded, acked } => {
-            let forward = if *forwarded == 0 {
-                String::new()
-            } else if names.0.mode() == BarrierMode::Unaligned {
-                format!(", sends barrier {n} downstream as a priority event (it overtakes whatever is still queued when it arrives)")
-            } else if *forwarded > 0 {
-                format!(", forwards barrier {n} downstream")
-            } else {
-                String::new()
+        Sentence::Snapshot { task: t, n, forward, acked } => {
+            let forward = match forward {
+                Forward::Nothing => String::new(),
+                Forward::Priority => format!(", sends barrier {n} downstream as a priority event (it overtakes whatever is still queued when it arrives)"),
+                Forward::Queued => format!(", forwards barrier {n} downstream"),
             };
             let ack = match acked {
-                Some(_) => format!(" and acknowledges{}", acked_note(*acked)),
+                Some(_) => format!(" and acknowledges{}", acked_note(acked)),
                 None => " — it acknowledges once every input has delivered the barrier and its channel state is complete".into(),
             };
-            format!(
-                "{} snapshots its state for checkpoint {n}{forward}{ack}.",
-                names.task(*task)
-            )
+            format!("{} snapshots its state for checkpoint {n}{forward}{ack}.", task(t))
         }
-        Beat::Unblocked { task, to_replay } => {
-            if *to_replay > 0 {
-                format!(
-                    "{} unblocks its inputs; it first takes the {} out of its buffer, before any new input.",
-                    names.task(*task),
-                    plural(*to_replay, "held item", "held items")
-                )
-            } else {
-                format!("{} unblocks its inputs; its buffer is empty.", names.task(*task))
-            }
-        }
-        Beat::Replayed { task, input: i, item: it, left } => format!(
+        Sentence::ProcessRecordsAlone { task: t, n } => format!(
+            "{} records its state for snapshot {n} (it has no outputs to send a marker on).",
+            task(t)
+        ),
+        Sentence::ProcessRecords { task: t, n, outputs } => format!(
+            "{} records its state for snapshot {n} and sends a marker on {} (the marker rule).",
+            task(t),
+            if outputs == 1 { "its output".to_string() } else { format!("each of its {outputs} outputs") }
+        ),
+        Sentence::Unblocked { task: t, to_replay } => format!(
+            "{} unblocks its inputs; it first takes the {} out of its buffer, before any new input.",
+            task(t),
+            plural(to_replay, "held item", "held items")
+        ),
+        Sentence::UnblockedEmpty { task: t } => format!("{} unblocks its inputs; its buffer is empty.", task(t)),
+        Sentence::Replayed { at, item: it, left } => format!(
             "{} takes {} (input {}) out of its buffer and handles it ({} left).",
-            names.task(*task),
+            task(at.task),
             item(names, it),
-            i + 1,
+            at.input + 1,
             left
         ),
-        Beat::Processed { task, input: i, record, .. } if matches!(record.payload, Payload::Token | Payload::Transfer { .. }) => {
-            match record.payload {
-                Payload::Token => format!(
-                    "{} receives the token from {}: it is s1 now.",
-                    names.task(*task),
-                    names.upstream(*task, *i)
-                ),
-                _ => format!(
-                    "{} receives {} from {}.",
-                    names.task(*task),
-                    names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
-                    names.upstream(*task, *i)
-                ),
-            }
-        }
-        Beat::Processed { task, input: i, record, emitted, early } => {
-            let p = names.payload(&ItemKind::Record(*record)).unwrap_or_default();
-            let what = if *emitted == 0 {
-                format!("{} processes “{p}” from input {}", names.task(*task), i + 1)
-            } else {
-                format!(
-                    "{} processes “{p}” from input {} and emits {}",
-                    names.task(*task),
-                    i + 1,
-                    plural(*emitted, "record", "records")
-                )
-            };
-            let what = if record.replay { format!("{what} (a replay)") } else { what };
-            match early {
-                Some(n) => format!(
-                    "{what} — after barrier {n} on that input, so it enters the state before checkpoint {n}'s snapshot: after a recovery it would be replayed and counted twice."
-                ),
-                None => format!("{what}."),
-            }
-        }
-        Beat::Persisted { task, input: i, checkpoint: n, record } if names.is_back_edge(*task, *i) => format!(
+        Sentence::TokenReceived { at } => format!(
+            "{} receives the token from {}: it is s1 now.",
+            task(at.task),
+            names.upstream(at.task, at.input)
+        ),
+        Sentence::Received { at, record } => format!(
+            "{} receives {} from {}.",
+            task(at.task),
+            payload(names, &record),
+            names.upstream(at.task, at.input)
+        ),
+        Sentence::Processed { at, record, emitted } => format!("{}.", processed(names, at, &record, emitted)),
+        Sentence::ProcessedEarly { at, record, emitted, n } => format!(
+            "{} — after barrier {n} on that input, so it enters the state before checkpoint {n}'s snapshot: after a recovery it would be replayed and counted twice.",
+            processed(names, at, &record, emitted)
+        ),
+        Sentence::LoopLogged { at, n, record } => format!(
             "“{}” came round the loop to {} before barrier {n} did: it is processed, and also logged — the back-edge log is part of checkpoint {n}.",
-            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
-            names.task(*task)
+            payload(names, &record),
+            task(at.task)
         ),
-        Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
+        Sentence::ChannelStateSaved { at, n, record } => format!(
             "“{}” was in flight on {} before barrier {n}: it is saved as channel state of checkpoint {n}.",
-            names.payload(&ItemKind::Record(*record)).unwrap_or_default(),
-            input(*task, *i)
+            payload(names, &record),
+            input(names, at)
         ),
-        Beat::CancelArrived { task, input: i, checkpoint: n } => format!(
+        Sentence::MarkerRecorded { at, n, record } => format!(
+            "{} arrived on {} while it is being recorded: it is part of snapshot {n}'s channel state (it was in flight when the cut was taken).",
+            capitalise(&payload(names, &record)),
+            link(names, at)
+        ),
+        Sentence::CancelArrived { n, at } => format!(
             "The cancellation marker of checkpoint {n} arrived on {}.",
-            input(*task, *i)
+            input(names, at)
         ),
-        Beat::TaskAborted { task, checkpoint: n } => format!(
+        Sentence::TaskAborted { task: t, n } => format!(
             "{} gives up checkpoint {n} and sends cancellation markers downstream.",
-            names.task(*task)
+            task(t)
         ),
-        Beat::Acknowledged { task, checkpoint: n, acked, total, why } => match why {
-            AckKind::Finished => format!(
-                "{} has finished and acknowledges checkpoint {n} with its final state ({acked}/{total}).",
-                names.task(*task)
-            ),
-            AckKind::ChannelState => format!(
-                "Every input of {} has delivered barrier {n}: its channel state is complete and it acknowledges checkpoint {n} ({acked}/{total}).",
-                names.task(*task)
-            ),
-            AckKind::Snapshot => format!(
-                "{} acknowledges checkpoint {n} ({acked}/{total}).",
-                names.task(*task)
-            ),
-        },
-        Beat::Completed { checkpoint: n, consistent } => format!(
+        Sentence::AckFinished { task: t, n, acked: (a, total) } => format!(
+            "{} has finished and acknowledges checkpoint {n} with its final state ({a}/{total}).",
+            task(t)
+        ),
+        Sentence::AckChannelState { task: t, n, acked: (a, total) } => format!(
+            "Every input of {} has delivered barrier {n}: its channel state is complete and it acknowledges checkpoint {n} ({a}/{total}).",
+            task(t)
+        ),
+        Sentence::AckSnapshot { task: t, n, acked: (a, total) } => {
+            format!("{} acknowledges checkpoint {n} ({a}/{total}).", task(t))
+        }
+        Sentence::ProcessDone { task: t, n, acked: (a, total) } => format!(
+            "{} has the marker of snapshot {n} on every input: its state and channel states are recorded ({a}/{total} processes done).",
+            task(t)
+        ),
+        Sentence::Completed { n, consistent } => format!(
             "Checkpoint {n} is complete: every task has acknowledged. {}",
-            if *consistent {
+            if consistent {
                 "Its global state is a consistent cut — open it in the inspector."
             } else {
                 "Its global state is NOT a consistent cut — open it in the inspector."
             }
         ),
-        Beat::Aborted { checkpoint: n, reason } => match reason {
-            AbortReason::Subsumed => format!("Checkpoint {n} is aborted: a newer checkpoint completed first."),
-            AbortReason::Declined { task } => {
-                format!("Checkpoint {n} is aborted: {} gave it up.", names.task(*task))
+        Sentence::SnapshotCompleted { n, consistent } => format!(
+            "Snapshot {n} is complete: every process recorded its state and every channel its messages. {}",
+            if consistent {
+                "It is a consistent global state — open it in the inspector."
+            } else {
+                "It is NOT a consistent global state — a message crossed the cut the wrong way (channels are not FIFO); open it in the inspector."
             }
-            AbortReason::Expired => format!("Checkpoint {n} is aborted: it ran past its timeout."),
-            AbortReason::Failover => format!("Checkpoint {n} is abandoned: the job failed while it ran."),
-        },
-        Beat::Committed { task, checkpoint: n, committed } => format!(
-            "Checkpoint {n} is complete, so {} commits its output: {committed} records are now final.",
-            names.task(*task)
         ),
-        Beat::PartitionEnded { task, input: i } => {
-            format!("Input {} of {} has ended (end of partition).", i + 1, names.task(*task))
+        Sentence::AbortedSubsumed { n } => format!("Checkpoint {n} is aborted: a newer checkpoint completed first."),
+        Sentence::AbortedDeclined { n, task: t } => format!("Checkpoint {n} is aborted: {} gave it up.", task(t)),
+        Sentence::AbortedExpired { n } => format!("Checkpoint {n} is aborted: it ran past its timeout."),
+        Sentence::AbortedFailover { n } => format!("Checkpoint {n} is abandoned: the job failed while it ran."),
+        Sentence::SnapshotAbandoned { n } => format!("Snapshot {n} is abandoned: the job failed while it ran."),
+        Sentence::Committed { task: t, n, committed } => format!(
+            "Checkpoint {n} is complete, so {} commits its output: {committed} records are now final.",
+            task(t)
+        ),
+        Sentence::PartitionEnded { at } => {
+            format!("Input {} of {} has ended (end of partition).", at.input + 1, task(at.task))
         }
-        Beat::JobFinished { checkpoint: n } => format!(
+        Sentence::JobFinished { n } => format!(
             "Every task has finished and the final checkpoint {n} is complete (transactional sinks committed their last output): the job is finished."
         ),
-        Beat::Backpressured { task, channel } => format!(
+        Sentence::Backpressured { task: t, channel } => format!(
             "{} is backpressured: its output channel {} is full (no credit left), so it takes no more input until the receiver consumes — the pressure travels upstream.",
-            names.task(*task),
-            names.channel(*channel)
+            task(t),
+            names.channel(channel)
         ),
-        Beat::Relieved { task } => format!(
-            "{}'s output has room again: it resumes.",
-            names.task(*task)
-        ),
-        Beat::JobFailed { failed_checkpoints, restore } => format!(
+        Sentence::Relieved { task: t } => format!("{}'s output has room again: it resumes.", task(t)),
+        Sentence::JobFailed { failed, restore } => format!(
             "{} failed in a row, more than the job tolerates: the job fails and will restart {}.",
-            plural(*failed_checkpoints, "checkpoint", "checkpoints"),
+            plural(failed, "checkpoint", "checkpoints"),
             match restore {
                 Some(n) => format!("from checkpoint {n}, its latest completed one"),
                 None => "from the beginning — no checkpoint has completed yet".into(),
             }
         ),
-        Beat::Failed { task, dropped, restart_at } => format!(
+        Sentence::Failed { task: t, dropped, restart_at, buffers } => format!(
             "{} As in Flink, the whole job stops: every task is cancelled, {} {} lost, and checkpoints in progress are abandoned. It restarts at t={restart_at}.",
-            match task {
-                Some(t) => format!("{} fails!", names.task(*t)),
+            match t {
+                Some(t) => format!("{} fails!", task(t)),
                 None => "The job fails.".into(),
             },
-            plural(*dropped, "item", "items"),
-            if names.0.mode() == BarrierMode::Aligned {
-                "in flight or in alignment buffers are"
-            } else {
-                "in flight are"
-            }
+            plural(dropped, "item", "items"),
+            if buffers { "in flight or in alignment buffers are" } else { "in flight are" }
         ),
-        Beat::TransactionAborted { task, aborted } => format!(
+        Sentence::TransactionAborted { task: t, aborted } => format!(
             "{} aborts its open transaction: the {aborted} records it had received but not committed are thrown away (its received count drops by {aborted}) and never committed — the replay brings them again.",
-            names.task(*task)
+            task(t)
         ),
-        Beat::Restored { checkpoint: None, .. } => "No checkpoint had completed, so every task starts again from the beginning and the sources read their logs from offset 0.".into(),
-        Beat::Restored { checkpoint: Some(n), reinjected, duplicates } => {
+        Sentence::RestartedFresh => "No checkpoint had completed, so every task starts again from the beginning and the sources read their logs from offset 0.".into(),
+        Sentence::Restored { n, reinjected, duplicates } => {
             let mut s = format!(
                 "Recovery: every task restores checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
-                if *reinjected > 0 {
-                    format!("; the {} of its channel state go back on their channels, ahead of new input", plural(*reinjected, "in-flight record", "in-flight records"))
+                if reinjected > 0 {
+                    format!("; the {} of its channel state go back on their channels, ahead of new input", plural(reinjected, "in-flight record", "in-flight records"))
                 } else {
                     String::new()
                 }
@@ -333,7 +355,7 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
                 let words: Vec<String> = duplicates
                     .iter()
                     .take(4)
-                    .map(|d| format!("“{}” at {}", names.payload(&ItemKind::Record(d.record)).unwrap_or_default(), names.receiver(d.channel)))
+                    .map(|d| format!("“{}” at {}", payload(names, &d.record), names.receiver(d.channel)))
                     .collect();
                 s += &format!(
                     " But checkpoint {n} was at-least-once: {} already in the restored state entered it after an early barrier, before the snapshot ({}{}) — their senders rewind to before them, so they will be counted twice.",
@@ -344,38 +366,63 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             }
             s
         }
-        Beat::Rewound { task, from, to } => format!(
+        Sentence::ProcessesRestored { n, reinjected } => format!(
+            "Recovery: every process restores its state from snapshot {n}, and the {} it recorded go back on their channels, ahead of new messages. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+            plural(reinjected, "in-flight message", "in-flight messages")
+        ),
+        Sentence::Rewound { task: t, from, to } => format!(
             "{} rewinds from offset {from} to {to}: it reads {} again (replays, marked ↻).",
-            names.task(*task),
-            if from.saturating_sub(1) == *to { format!("line {to}") } else { format!("lines {to}–{}", from.saturating_sub(1)) }
+            task(t),
+            if from.saturating_sub(1) == to { format!("line {to}") } else { format!("lines {to}–{}", from.saturating_sub(1)) }
         ),
-        Beat::TaskFinished { task } => format!("{} has finished.", names.task(*task)),
-        Beat::ChannelPaused { channel, paused } => {
-            if *paused {
-                format!("Channel {} is paused.", names.channel(*channel))
-            } else {
-                format!("Channel {} flows again.", names.channel(*channel))
-            }
-        }
-        Beat::AlignmentTimedOut { task, checkpoint: n } => format!(
+        Sentence::TaskFinished { task: t } => format!("{} has finished.", task(t)),
+        Sentence::ChannelPaused { channel } => format!("Channel {} is paused.", names.channel(channel)),
+        Sentence::ChannelResumed { channel } => format!("Channel {} flows again.", names.channel(channel)),
+        Sentence::AlignmentTimedOut { task: t, n } => format!(
             "Checkpoint {n} was triggered longer ago than the aligned-checkpoint timeout, so {} goes on unaligned for it — it snapshots now, its barrier overtakes the records queued on its outputs, and what its other inputs still send before barrier {n} is saved as channel state. Its blocked inputs open; what they held comes after the snapshot.",
-            names.task(*task)
+            task(t)
         ),
-        Beat::BarrierOvertook { channel, checkpoint: n, overtaken } => format!(
+        Sentence::BarrierOvertook { channel, n, overtaken } => format!(
             "Barrier {n} arrives on {} and overtakes the {} still queued ahead of it, sent before it: {} saved as channel state of checkpoint {n}.",
-            names.channel(*channel),
-            plural(*overtaken as u32, "record", "records"),
-            if *overtaken == 1 { "it is" } else { "they are" }
+            names.channel(channel),
+            plural(overtaken as u32, "record", "records"),
+            if overtaken == 1 { "it is" } else { "they are" }
         ),
-        Beat::FifoChanged { channel, fifo } => if *fifo {
-            format!("Channel {} is FIFO again: items arrive in the order they were sent.", names.channel(*channel))
-        } else {
-            format!("Channel {} is no longer FIFO: a later item may overtake an earlier one — Chandy-Lamport's snapshots assume FIFO channels.", names.channel(*channel))
-        },
-        Beat::LatencyChanged { channel, latency } => format!(
+        Sentence::FifoOn { channel } => {
+            format!("Channel {} is FIFO again: items arrive in the order they were sent.", names.channel(channel))
+        }
+        Sentence::FifoOff { channel } => format!(
+            "Channel {} is no longer FIFO: a later item may overtake an earlier one — Chandy-Lamport's snapshots assume FIFO channels.",
+            names.channel(channel)
+        ),
+        Sentence::LatencyChanged { channel, latency } => format!(
             "Channel {} now takes {latency} ms.",
-            names.channel(*channel)
+            names.channel(channel)
         ),
+    }
+}
+
+/// "Count#0 processes “b” from input 1 and emits 2 records (a replay)", without the end.
+fn processed(names: &Names, at: Input, record: &Record, emitted: u32) -> String {
+    let p = payload(names, record);
+    let what = if emitted == 0 {
+        format!(
+            "{} processes “{p}” from input {}",
+            names.task(at.task),
+            at.input + 1
+        )
+    } else {
+        format!(
+            "{} processes “{p}” from input {} and emits {}",
+            names.task(at.task),
+            at.input + 1,
+            plural(emitted, "record", "records")
+        )
+    };
+    if record.replay {
+        format!("{what} (a replay)")
+    } else {
+        what
     }
 }
 
@@ -385,79 +432,4 @@ pub(super) fn capitalise(s: &str) -> String {
         Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
         None => String::new(),
     }
-}
-
-/// Chandy-Lamport's own words: processes, markers and snapshots rather than barriers and
-/// checkpoints. `None` where the general sentence is right.
-pub(super) fn narrate_cl(b: &Beat, names: &Names) -> Option<String> {
-    let from = |t, i: u32| format!("{}→{}", names.upstream(t, i), names.task(t));
-    Some(match b {
-        Beat::Triggered { checkpoint: n } => format!("Snapshot {n} begins."),
-        Beat::Initiated { task, checkpoint: n } => format!(
-            "{} initiates snapshot {n}: it records its own state, sends a marker on every output, and from now on records every input until that input's marker arrives.",
-            names.task(*task)
-        ),
-        Beat::Snapshot { task, checkpoint: n, forwarded: 0, .. } => format!(
-            "{} records its state for snapshot {n} (it has no outputs to send a marker on).",
-            names.task(*task)
-        ),
-        Beat::Snapshot { task, checkpoint: n, forwarded, .. } => format!(
-            "{} records its state for snapshot {n} and sends a marker on {} (the marker rule).",
-            names.task(*task),
-            if *forwarded == 1 { "its output".to_string() } else { format!("each of its {forwarded} outputs") }
-        ),
-        Beat::SourceSnapshot { task, checkpoint: n, offset, .. } => format!(
-            "{} records offset {offset} for snapshot {n} and sends a marker on each output.",
-            names.task(*task)
-        ),
-        Beat::Barrier { task, input: i, checkpoint: n, take, have, need, .. } => {
-            let c = from(*task, *i);
-            match take {
-                BarrierTake::Ignored => format!("A stray marker of snapshot {n} arrived on {c} and is ignored."),
-                BarrierTake::First if have < need => format!(
-                    "The first marker of snapshot {n} reached {} on {c}: {} records its state now, records {c} as empty, and starts recording its other {} until {} arrive{}.",
-                    names.task(*task), names.task(*task), others(need - have),
-                    if need - have == 1 { "its marker" } else { "their markers" },
-                    if need - have == 1 { "s" } else { "" }
-                ),
-                BarrierTake::First => format!(
-                    "The marker of snapshot {n} reached {} on its only input {c}: it records its state; that channel is recorded empty.",
-                    names.task(*task)
-                ),
-                _ if have < need => format!(
-                    "The marker of snapshot {n} arrived on {c}: {} stops recording that channel ({have} of {need} inputs done).",
-                    names.task(*task)
-                ),
-                _ => format!(
-                    "The marker of snapshot {n} arrived on {c}, the last input {} was recording: its part of the snapshot is complete.",
-                    names.task(*task)
-                ),
-            }
-        }
-        Beat::Persisted { task, input: i, checkpoint: n, record } => format!(
-            "{} arrived on {} while it is being recorded: it is part of snapshot {n}'s channel state (it was in flight when the cut was taken).",
-            capitalise(&names.payload(&ItemKind::Record(*record)).unwrap_or_default()),
-            from(*task, *i)
-        ),
-        Beat::Acknowledged { task, checkpoint: n, acked, total, why: AckKind::ChannelState } => format!(
-            "{} has the marker of snapshot {n} on every input: its state and channel states are recorded ({acked}/{total} processes done).",
-            names.task(*task)
-        ),
-        Beat::Aborted { checkpoint: n, reason: AbortReason::Failover } => {
-            format!("Snapshot {n} is abandoned: the job failed while it ran.")
-        }
-        Beat::Restored { checkpoint: Some(n), reinjected, .. } => format!(
-            "Recovery: every process restores its state from snapshot {n}, and the {} it recorded go back on their channels, ahead of new messages. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
-            plural(*reinjected, "in-flight message", "in-flight messages")
-        ),
-        Beat::Completed { checkpoint: n, consistent } => format!(
-            "Snapshot {n} is complete: every process recorded its state and every channel its messages. {}",
-            if *consistent {
-                "It is a consistent global state — open it in the inspector."
-            } else {
-                "It is NOT a consistent global state — a message crossed the cut the wrong way (channels are not FIFO); open it in the inspector."
-            }
-        ),
-        _ => return None,
-    })
 }
