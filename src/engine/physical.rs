@@ -381,6 +381,15 @@ impl Physical {
         self.back_edges.contains(&e)
     }
 
+    /// Whether input `input` of task `t` comes in on a back-edge (false if there is none).
+    pub fn input_is_back_edge(&self, t: TaskId, input: u32) -> bool {
+        self.tasks
+            .get(t as usize)
+            .and_then(|i| i.inputs.get(input as usize))
+            .and_then(|&c| self.channels.get(c as usize))
+            .is_some_and(|c| self.is_back_edge(c.edge))
+    }
+
     /// The subtasks a marker sent by `from` can reach (itself included), by task id.
     pub fn reachable_from(&self, from: TaskId) -> Vec<bool> {
         let mut seen = vec![false; self.tasks.len()];

@@ -187,25 +187,14 @@ impl Names<'_> {
             .map_or("?", |ch| phys.tasks[ch.to as usize].name.as_str())
     }
 
-    /// Whether input `input` of `t` is a back-edge (it closes a cycle).
-    pub fn is_back_edge(&self, t: TaskId, input: u32) -> bool {
-        let phys = self.0.physical();
-        phys.tasks
-            .get(t as usize)
-            .and_then(|i| i.inputs.get(input as usize))
-            .and_then(|&c| phys.channels.get(c as usize))
-            .is_some_and(|c| phys.is_back_edge(c.edge))
-    }
-
     /// How many of `t`'s inputs are back-edges.
     pub fn back_edges(&self, t: TaskId) -> u32 {
-        let n = self
-            .0
-            .physical()
+        let phys = self.0.physical();
+        let n = phys
             .tasks
             .get(t as usize)
             .map_or(0, |i| i.inputs.len() as u32);
-        (0..n).filter(|&i| self.is_back_edge(t, i)).count() as u32
+        (0..n).filter(|&i| phys.input_is_back_edge(t, i)).count() as u32
     }
 
     pub fn payload(&self, item: &ItemKind) -> Option<String> {

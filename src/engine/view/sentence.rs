@@ -378,13 +378,6 @@ impl<'a> Sentence<'a> {
     pub fn of(beat: &'a Beat, phys: &Physical, mode: BarrierMode) -> Sentence<'a> {
         let cl = mode == BarrierMode::ChandyLamport;
         let input = |task, input| Input { task, input };
-        let back_edge = |task: TaskId, i: u32| {
-            phys.tasks
-                .get(task as usize)
-                .and_then(|t| t.inputs.get(i as usize))
-                .and_then(|&c| phys.channels.get(c as usize))
-                .is_some_and(|c| phys.is_back_edge(c.edge))
-        };
         match *beat {
             Beat::Triggered { checkpoint: n } if cl => Sentence::SnapshotBegins { n },
             Beat::Triggered { checkpoint: n } => Sentence::Triggered { n },
@@ -468,7 +461,7 @@ impl<'a> Sentence<'a> {
                     return Sentence::BarrierOnOnlyInput { n, task };
                 }
                 match mode {
-                    BarrierMode::Aligned if back_edge(task, i) => {
+                    BarrierMode::Aligned if phys.input_is_back_edge(task, i) => {
                         Sentence::LoopBarrierReturned { n, at }
                     }
                     BarrierMode::Aligned if have == need && unawaited > 0 => {
@@ -581,7 +574,7 @@ impl<'a> Sentence<'a> {
                 let at = input(task, i);
                 if cl {
                     Sentence::MarkerRecorded { at, n, record }
-                } else if back_edge(task, i) {
+                } else if phys.input_is_back_edge(task, i) {
                     Sentence::LoopLogged { at, n, record }
                 } else {
                     Sentence::ChannelStateSaved { at, n, record }
