@@ -5,10 +5,17 @@
 //! it; what they share is here.
 
 use wasm_bindgen::JsCast;
+use yew::BaseComponent;
+
+use crate::scenario::codec::LinkError;
+use crate::scenario::{codec, Scenario};
+use crate::ui::permalink::{encode, preset_or_default, resolve_for};
 
 /// What the address holds for a view: the playground's scenario and language.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Address {
+    /// Which view (`edit`, `flink`).
+    pub view: Option<String>,
     pub preset: Option<String>,
     pub scenario: Option<String>,
     pub mode: Option<String>,
@@ -16,6 +23,24 @@ pub struct Address {
     pub lang: Option<String>,
     /// The playground page the view was opened from: this address without `view`.
     pub back: String,
+}
+
+impl Address {
+    /// The scenario the playground runs at this address (its preset or whole scenario, its
+    /// mode and seed, resolved as the playground resolves them; unknown values fall back to
+    /// the defaults), or why its `scenario=` cannot be read.
+    pub fn playground_scenario(&self) -> Result<Scenario, LinkError> {
+        let mut notices = Vec::new();
+        let chosen = match &self.scenario {
+            Some(code) => codec::decode(code)?,
+            None => preset_or_default(self.preset.as_deref(), &mut notices),
+        };
+        let (mut chosen, _, _) = resolve_for(chosen, self.mode.as_deref(), None, &mut notices);
+        if let Some(seed) = self.seed.as_deref().and_then(|s| s.parse::<u64>().ok()) {
+            chosen.seed = seed;
+        }
+        Ok(chosen)
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -28,6 +53,7 @@ pub fn address() -> Address {
         return Address::default();
     };
     let read = Address {
+        view: p.get("view"),
         preset: p.get("preset"),
         scenario: p.get("scenario"),
         mode: p.get("mode"),
@@ -52,6 +78,16 @@ pub fn address() -> Address {
     Address::default()
 }
 
+/// The playground's address that runs `scenario` from step 0: the scenario whole, compressed
+/// (`scenario::codec`), in its own mode and seed, in the view's language.
+pub fn playground_link(scenario: &Scenario, lang: Option<&str>) -> String {
+    let mut link = format!("?scenario={}", codec::encode(scenario));
+    if let Some(lang) = lang {
+        link += &format!("&lang={}", encode(lang));
+    }
+    link
+}
+
 /// Appends a view's style rules to the page's style sheet, through the style object model: a
 /// `<style>` element of its own would be refused by the page's content security policy, which
 /// allows only index.html's. The rules are not in that sheet, which every student loads.
@@ -74,11 +110,7 @@ pub fn add_style(rules: &str) {
 pub fn start() {
     let document = web_sys::window().and_then(|w| w.document());
     let at = address();
-    let edit = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|q| web_sys::UrlSearchParams::new_with_str(&q).ok())
-        .and_then(|p| p.get("view"))
-        .is_some_and(|v| v == "edit");
+    let edit = at.view.as_deref() == Some("edit");
     let (code, title): (&str, String) = if edit {
         let lang = super::edit::lang(at.lang.as_deref());
         (lang.tag(), super::edit::words::Words(lang).title())
@@ -100,19 +132,10 @@ pub fn start() {
     // Mounted into the page's `#app`, as the playground is; the static shell goes at once (the
     // playground keeps it two frames for its largest paint, which these views do not chase).
     let root = document.as_ref().and_then(|d| d.get_element_by_id("app"));
-    match (edit, root) {
-        (true, Some(root)) => {
-            yew::Renderer::<super::edit::EditorView>::with_root(root).render();
-        }
-        (true, None) => {
-            yew::Renderer::<super::edit::EditorView>::new().render();
-        }
-        (false, Some(root)) => {
-            yew::Renderer::<super::flink::FlinkView>::with_root(root).render();
-        }
-        (false, None) => {
-            yew::Renderer::<super::flink::FlinkView>::new().render();
-        }
+    if edit {
+        render::<super::edit::EditorView>(root);
+    } else {
+        render::<super::flink::FlinkView>(root);
     }
     if let Some(boot) = document.and_then(|d| d.query_selector_all("body > .boot").ok()) {
         for i in 0..boot.length() {
@@ -124,4 +147,11 @@ pub fn start() {
             }
         }
     }
+}
+
+fn render<C: BaseComponent<Properties = ()>>(root: Option<web_sys::Element>) {
+    match root {
+        Some(root) => yew::Renderer::<C>::with_root(root).render(),
+        None => yew::Renderer::<C>::new().render(),
+    };
 }

@@ -14,42 +14,14 @@ pub mod words;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
-use crate::scenario::codec::LinkError;
 use crate::scenario::path::field_at;
-use crate::scenario::{codec, presets, Scenario, ScenarioError};
-use crate::ui::permalink::{encode, preset_or_default, resolve_for};
-use crate::ui::views::{add_style, address, Address};
+use crate::scenario::{presets, Scenario, ScenarioError};
+use crate::ui::views::{add_style, address, playground_link};
 use words::Words;
 
 /// The language a `?lang=` value asks for; English when absent or unknown.
 pub fn lang(param: Option<&str>) -> Lang {
     param.and_then(Lang::from_code).unwrap_or(Lang::En)
-}
-
-/// The scenario the playground ran at the address the editor was opened from (its preset or
-/// whole scenario, its mode and seed, resolved as the playground resolves them), or why the
-/// address names none.
-pub fn opened(at: &Address) -> Result<Scenario, LinkError> {
-    let mut notices = Vec::new();
-    let chosen = match &at.scenario {
-        Some(code) => codec::decode(code)?,
-        None => preset_or_default(at.preset.as_deref(), &mut notices),
-    };
-    let (mut chosen, _, _) = resolve_for(chosen, at.mode.as_deref(), None, &mut notices);
-    if let Some(seed) = at.seed.as_deref().and_then(|s| s.parse::<u64>().ok()) {
-        chosen.seed = seed;
-    }
-    Ok(chosen)
-}
-
-/// The playground's address that runs an applied scenario from step 0: the scenario whole,
-/// compressed, in its own mode and seed, in the editor's language.
-pub fn playground_link(scenario: &Scenario, lang: Option<&str>) -> String {
-    let mut link = format!("?scenario={}", codec::encode(scenario));
-    if let Some(lang) = lang {
-        link += &format!("&lang={}", encode(lang));
-    }
-    link
 }
 
 /// The text the editor shows for an error, with the field named where the reader stopped.
@@ -123,7 +95,7 @@ pub fn editor_view() -> Html {
     // from the default preset and says why.
     let start = use_memo((), {
         let at = at.clone();
-        move |_| match opened(&at) {
+        move |_| match at.playground_scenario() {
             Ok(scenario) => (scenario, None),
             Err(e) => (
                 presets::alignment(),
@@ -299,6 +271,8 @@ fn read_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::codec;
+    use crate::ui::views::Address;
 
     #[test]
     fn the_caret_goes_to_the_line_and_column_in_utf16_units() {
@@ -328,7 +302,7 @@ mod tests {
         // A preset in the mode and with the seed the address asks for.
         let mut a = at(Some("wordcount"), None, Some("unaligned"));
         a.seed = Some("7".into());
-        let s = opened(&a).unwrap();
+        let s = a.playground_scenario().unwrap();
         assert_eq!(s.name, "wordcount");
         assert_eq!(s.config.mode, crate::engine::BarrierMode::Unaligned);
         assert_eq!(s.seed, 7);
@@ -337,12 +311,17 @@ mod tests {
         edited.title = "Edited".into();
         let mut a = at(Some("wordcount"), Some(codec::encode(&edited)), None);
         a.seed = Some("x".into());
-        let s = opened(&a).unwrap();
+        let s = a.playground_scenario().unwrap();
         assert_eq!((s.title.as_str(), s.seed), ("Edited", edited.seed));
         // No address at all: the playground's default.
-        assert_eq!(opened(&Address::default()).unwrap().name, "alignment");
+        assert_eq!(
+            Address::default().playground_scenario().unwrap().name,
+            "alignment"
+        );
         // A damaged scenario is an error, worded by the page.
-        assert!(opened(&at(None, Some("!!".into()), None)).is_err());
+        assert!(at(None, Some("!!".into()), None)
+            .playground_scenario()
+            .is_err());
     }
 
     #[test]

@@ -12,24 +12,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::scenario::codec;
 use crate::scenario::flink::{import_flink_json, CheckpointHistory, FlinkImport, PlanImport};
-use crate::ui::permalink::encode;
-use crate::ui::views::{add_style, address};
+use crate::ui::views::{add_style, address, playground_link};
 use table::CheckpointTable;
 use words::{edge_note, import_error, notice, ViewLang};
 
 pub use table::status_code;
-
-/// The playground's address that runs an imported plan: its scenario, compressed
-/// (`scenario::codec`), in the view's language.
-pub fn playground_link(plan: &PlanImport, lang: Option<&str>) -> String {
-    let mut link = format!("?scenario={}", encode(&codec::encode(&plan.scenario)));
-    if let Some(lang) = lang {
-        link += &format!("&lang={}", encode(lang));
-    }
-    link
-}
 
 /// What the last good import showed: a plan, a history, or both (a bundle).
 #[derive(Clone, Default, PartialEq)]
@@ -86,12 +74,7 @@ pub fn flink_view() -> Html {
     let sim = use_memo((), {
         let at = at.clone();
         move |_| {
-            run::run(
-                at.preset.as_deref(),
-                at.scenario.as_deref(),
-                at.mode.as_deref(),
-            )
-            .map(|(s, h)| {
+            run::run(&at).map(|(s, h)| {
                 let edges = aligned_edges(&s);
                 // A preset is titled in the view's language, as the playground titles it.
                 let title = match (lang, at.scenario.is_none()) {
@@ -149,7 +132,7 @@ pub fn flink_view() -> Html {
             <section class="flink-plan" data-testid="flink-plan">
                 <h2>{ w.plan }{ ": " }{ plan.scenario.title.clone() }</h2>
                 <ul data-testid="flink-notices">{ for notices }</ul>
-                <p><a href={playground_link(plan, at.lang.as_deref())} data-testid="flink-open-plan">{ w.open_plan }</a></p>
+                <p><a href={playground_link(&plan.scenario, at.lang.as_deref())} data-testid="flink-open-plan">{ w.open_plan }</a></p>
             </section>
         }
     });

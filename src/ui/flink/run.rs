@@ -1,28 +1,18 @@
 //! The simulation's own history, for the view's second table: the scenario the address names
-//! (`scenario=` or `preset=`, with `mode=`), run for a fixed number of steps, as the
-//! playground would run it (the same resolution of the address, the same engine).
+//! (`scenario=` or `preset=`, with `mode=` and `seed=`), run for a fixed number of steps, as
+//! the playground would run it (the same resolution of the address, the same engine).
 
 use crate::scenario::flink::CheckpointHistory;
-use crate::scenario::{codec, Scenario};
-use crate::ui::permalink::{preset_or_default, resolve_for};
+use crate::scenario::Scenario;
+use crate::ui::views::Address;
 
 /// Steps each run takes: enough for several checkpoints in every preset, quick in a browser.
 pub const RUN_STEPS: u64 = 3000;
 
-/// The scenario the address names, in the mode it asks for (unknown values fall back to the
-/// defaults, as on the playground page), and the history of its first [`RUN_STEPS`] steps;
-/// or why it could not run.
-pub fn run(
-    preset: Option<&str>,
-    scenario: Option<&str>,
-    mode: Option<&str>,
-) -> Result<(Scenario, CheckpointHistory), String> {
-    let mut notices = Vec::new();
-    let chosen = match scenario {
-        Some(code) => codec::decode(code).map_err(|e| e.to_string())?,
-        None => preset_or_default(preset, &mut notices),
-    };
-    let (chosen, _, _) = resolve_for(chosen, mode, None, &mut notices);
+/// The scenario the address names, as the playground runs it, and the history of its first
+/// [`RUN_STEPS`] steps; or why it could not run.
+pub fn run(at: &Address) -> Result<(Scenario, CheckpointHistory), String> {
+    let chosen = at.playground_scenario().map_err(|e| e.to_string())?;
     let mut sim = chosen.simulation().map_err(|e| e.to_string())?;
     for _ in 0..RUN_STEPS {
         if sim.step().is_none() {
@@ -35,11 +25,21 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::codec;
     use crate::scenario::flink::HistoryStatus;
+
+    fn at(preset: Option<&str>, scenario: Option<String>, mode: Option<&str>) -> Address {
+        Address {
+            preset: preset.map(String::from),
+            scenario,
+            mode: mode.map(String::from),
+            ..Address::default()
+        }
+    }
 
     #[test]
     fn backpressure_unaligned_persists_in_flight_data_and_aligned_does_not() {
-        let (_, unaligned) = run(Some("backpressure"), None, Some("unaligned")).unwrap();
+        let (_, unaligned) = run(&at(Some("backpressure"), None, Some("unaligned"))).unwrap();
         let done: Vec<_> = unaligned
             .checkpoints
             .iter()
@@ -47,7 +47,7 @@ mod tests {
             .collect();
         assert!(!done.is_empty());
         assert!(done.iter().any(|c| c.persisted_bytes > 0));
-        let (_, aligned) = run(Some("backpressure"), None, Some("aligned")).unwrap();
+        let (_, aligned) = run(&at(Some("backpressure"), None, Some("aligned"))).unwrap();
         assert!(!aligned.checkpoints.is_empty());
         assert!(aligned
             .checkpoints
@@ -58,8 +58,8 @@ mod tests {
     #[test]
     fn a_scenario_in_the_address_wins_over_the_preset() {
         let s = crate::scenario::presets::by_name("wordcount").unwrap();
-        let (ran, _) = run(Some("backpressure"), Some(&codec::encode(&s)), None).unwrap();
+        let (ran, _) = run(&at(Some("backpressure"), Some(codec::encode(&s)), None)).unwrap();
         assert_eq!(ran.name, s.name);
-        assert!(run(None, Some("!!"), None).is_err());
+        assert!(run(&at(None, Some("!!".into()), None)).is_err());
     }
 }
