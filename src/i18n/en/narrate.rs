@@ -59,7 +59,7 @@ fn payload(names: &Names, record: &Record) -> String {
 
 /// The sentence of each beat (`Sentence` made the choice; this is its wording).
 pub(super) fn narrate(b: &Beat, names: &Names) -> String {
-    let task = |t: TaskId| names.task(t);
+    let task = |t: TaskId| names.task(t).to_string();
     match Sentence::of(b, names.0.physical(), names.0.mode()) {
         Sentence::Triggered { n } => format!(
             "The coordinator triggers checkpoint {n}: each source records its offset and injects barrier {n}."

@@ -41,7 +41,7 @@ fn payload(names: &Names, record: &Record) -> String {
 
 /// The sentence of each beat (`Sentence` made the choice; this is its wording).
 pub(super) fn narrate(b: &Beat, names: &Names) -> String {
-    let task = |t: TaskId| names.task(t);
+    let task = |t: TaskId| names.task(t).to_string();
     match Sentence::of(b, names.0.physical(), names.0.mode()) {
         Sentence::Triggered { n } => {
             format!("協調器觸發檢查點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。")
