@@ -43,6 +43,7 @@ mod checkpoint;
 pub mod clock;
 pub mod coordinator;
 mod delivery;
+pub mod explore;
 pub mod flow;
 pub mod gate;
 pub mod history;

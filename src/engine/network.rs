@@ -207,6 +207,79 @@ impl Network {
         true
     }
 
+    /// The exhaustive search's choice on a non-FIFO channel: item `at` arrives first, ahead of
+    /// those queued before it (any order is possible there). False, and nothing changes, on a
+    /// FIFO channel or past the queue's end.
+    pub(super) fn bring_forward(&mut self, c: ChannelId, at: usize) -> bool {
+        let Some(ch) = self.channels.get_mut(c as usize) else {
+            return false;
+        };
+        if ch.fifo || at >= ch.queue.len() {
+            return false;
+        }
+        if let Some(mut item) = ch.queue.remove(at) {
+            item.arrives_at = ch.queue.front().map_or(item.arrives_at, |h| h.arrives_at);
+            ch.queue.push_front(item);
+            ch.drop_plan();
+        }
+        true
+    }
+
+    /// The exhaustive search's choice on a channel where a priority barrier waits behind
+    /// other items: whether it has arrived at `now` (then it overtakes them when the channel
+    /// next delivers, and a backpressured receiver takes it) or is still on its way (then the
+    /// head goes first). Every channel when `c` is `None`.
+    pub(super) fn set_priority_arrived(&mut self, c: Option<ChannelId>, arrived: bool, now: u64) {
+        for (i, ch) in self.channels.iter_mut().enumerate() {
+            if c.is_some_and(|c| c as usize != i) || ch.overtaking.is_empty() {
+                continue;
+            }
+            let overtaking = &ch.overtaking;
+            // Held back, the head is not: it is what goes first.
+            for item in ch.queue.iter_mut().skip(usize::from(!arrived)) {
+                if matches!(item.kind, ItemKind::Barrier(n) if overtaking.contains(&n)) {
+                    item.arrives_at = if arrived { now } else { u64::MAX };
+                }
+            }
+        }
+    }
+
+    /// The exhaustive search keeps a non-FIFO channel's items in one fixed order (records by
+    /// age, then barriers, cancellation markers and the end of the partition): any of them
+    /// may arrive first there, so the order they happen to be queued in tells nothing, and
+    /// two states that differ only in it are one. A channel with a priority barrier keeps
+    /// its order (what is ahead of that barrier is its channel state).
+    pub(super) fn order_unordered(&mut self) {
+        for ch in &mut self.channels {
+            if ch.fifo || !ch.overtaking.is_empty() {
+                continue;
+            }
+            ch.queue.make_contiguous().sort_by_key(|i| match i.kind {
+                ItemKind::Record(r) => (0, r.id),
+                ItemKind::Barrier(n) => (1, n),
+                ItemKind::Cancel(n) => (2, n),
+                ItemKind::EndOfPartition => (3, 0),
+            });
+        }
+    }
+
+    /// Whether queued item `at` of channel `c` is a priority barrier.
+    pub(super) fn is_overtaking(&self, c: ChannelId, at: usize) -> bool {
+        self.channels.get(c as usize).is_some_and(|ch| {
+            matches!(ch.queue.get(at), Some(i) if matches!(i.kind, ItemKind::Barrier(n) if ch.overtaking.contains(&n)))
+        })
+    }
+
+    /// Whether a priority barrier waits behind channel `c`'s head.
+    pub(super) fn has_overtaking(&self, c: ChannelId) -> bool {
+        self.channels.get(c as usize).is_some_and(|ch| {
+            ch.queue
+                .iter()
+                .skip(1)
+                .any(|i| matches!(i.kind, ItemKind::Barrier(n) if ch.overtaking.contains(&n)))
+        })
+    }
+
     /// The receiver takes the next item of channel `c` at time `now`: the head, or a
     /// priority barrier that has arrived behind it, which then overtakes every record still
     /// queued ahead of it — sent before it, so before its sender's snapshot, and not yet taken

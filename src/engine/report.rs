@@ -13,7 +13,7 @@ use super::physical::{ChannelId, Physical, TaskId};
 use super::record::{Payload, Record};
 use super::sim::Simulation;
 use super::snapshot::{GlobalState, TaskState};
-use super::trace::{Action, Event};
+use super::trace::Event;
 
 /// The trace of `steps` scheduled steps as JSON lines, then one summary line. The golden
 /// trace tests compare exactly this text; it is [`write_trace`] into a string.
@@ -54,7 +54,20 @@ impl Report {
         let Some(action) = sim.step() else {
             return Ok(false);
         };
-        write_step_line(sim, &action, out)?;
+        let action = serde_json::to_value(action)?;
+        self.write_applied(sim, &action, out)?;
+        Ok(true)
+    }
+
+    /// Writes the line of a step already taken — `action` as it should be printed (a move of
+    /// the exhaustive search is an action with a choice added) — and keeps what it completed.
+    pub fn write_applied<W: Write>(
+        &mut self,
+        sim: &Simulation,
+        action: &serde_json::Value,
+        out: &mut W,
+    ) -> io::Result<()> {
+        write_step_line(sim, action, out)?;
         for e in sim.last_events() {
             if let Event::Processed { task, record, .. } = e {
                 if sim.physical().operator_of(*task).kind.is_sink() {
@@ -75,7 +88,7 @@ impl Report {
                 }
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     fn sink(&mut self, t: TaskId) -> &mut Vec<String> {
@@ -193,7 +206,11 @@ pub fn write_step<W: Write>(sim: &mut Simulation, out: &mut W) -> io::Result<boo
 }
 
 /// The line of the step that just ran `action`.
-fn write_step_line<W: Write>(sim: &Simulation, action: &Action, out: &mut W) -> io::Result<()> {
+fn write_step_line<W: Write>(
+    sim: &Simulation,
+    action: &impl serde::Serialize,
+    out: &mut W,
+) -> io::Result<()> {
     let line = json!({
         "step": sim.steps(),
         "time": sim.now(),

@@ -173,6 +173,16 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "Large: 200 subtasks",
             "Nothing to learn here: 200 subtasks and thousands of items, to measure the page.",
         ),
+        "alignment-tiny" => (
+            "Alignment, tiny: two sources of two records",
+            "Small enough to try every order of events: `abs-sim explore` finds no inconsistent \
+             snapshot in any of them (but at-least-once).",
+        ),
+        "bank-tiny" => (
+            "Chandy-Lamport, tiny: two accounts of $1",
+            "Small enough to try every order of events: with FIFO channels no snapshot loses or \
+             doubles money; make them non-FIFO and `abs-sim explore` finds one that does.",
+        ),
         _ => return None,
     })
 }

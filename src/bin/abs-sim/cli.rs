@@ -23,6 +23,8 @@ usage:
       print the engine's figures (events/s, history bytes/event, seek time)
   abs-sim preset [NAME]
       list the presets, or print one as a scenario file (pretty JSON)
+  abs-sim explore (--preset NAME | FILE.json) [--mode M] [--non-fifo] [--max-states N]
+      try every interleaving of a small system and check every snapshot (`abs-sim explore --help`)
   abs-sim flink export|run (--preset NAME | FILE.json) [--mode M] ... --out PATH
       the scenario as a Flink 2.3 job, or that job run on a local Flink (`abs-sim flink --help`)
   abs-sim help | --help | -h
@@ -32,7 +34,7 @@ MODE is aligned, at-least-once, unaligned or chandy-lamport. `abs-sim COMMAND --
 describes a command.";
 
 pub const RUN_USAGE: &str = "\
-usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--fail SUBTASK@TIME]... [--until-finished] [--non-fifo]
+usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--fail SUBTASK@TIME]... [--until-finished] [--non-fifo] [--replay FILE]
 
 Runs a scenario with the scheduler and prints its trace: one JSON line per step, written as
 the step runs, then {\"summary\": {...}}: steps, time, finished, and every checkpoint (or
@@ -56,6 +58,10 @@ the checkpointed size includes the persisted in-flight data) and its \"global_st
                      time: the job restarts from its latest completed checkpoint; repeatable.
                      The summary lists every planned failure with \"applied\" (a failure
                      after the job has finished does not happen)
+  --replay FILE      play the moves FILE lists (`abs-sim explore`'s counterexample, or its
+                     whole output line) instead of scheduling: on the search's model of the
+                     scenario (no time: every latency and processing time zero, nothing
+                     times out), one line per move, then the summary
   -h, --help         print this text";
 
 pub const GATE_USAGE: &str = "\
@@ -115,7 +121,7 @@ fn wants_help(args: &[String]) -> bool {
     args.iter().any(|a| a == "--help" || a == "-h")
 }
 
-fn usage_error(command: &str, message: &str, usage: &str) -> ExitCode {
+pub fn usage_error(command: &str, message: &str, usage: &str) -> ExitCode {
     let _ = writeln!(io::stderr(), "abs-sim {command}: {message}\n\n{usage}");
     ExitCode::from(2)
 }
@@ -140,6 +146,8 @@ struct RunArgs {
     scenario: Scenario,
     steps: Option<u64>,
     until_finished: bool,
+    /// `--replay`: moves to play instead of scheduling.
+    replay: Option<Vec<abs_playground::engine::explore::Move>>,
 }
 
 /// `--fail SUBTASK@TIME`, as `run` and `flink` read it.
@@ -169,6 +177,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     let mut steps = None;
     let mut until_finished = false;
     let mut non_fifo = false;
+    let mut replay = None;
     let mut failures = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -214,6 +223,10 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
                 failures.push(failure_arg(value("--fail")?)?);
                 None
             }
+            "--replay" => {
+                replay = Some(super::explore::read_moves(value("--replay")?)?);
+                None
+            }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => Some(scenario_file(file)?),
         };
@@ -236,10 +249,17 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
         }
     }
     scenario.failures.extend(failures);
+    if replay.is_some() && (until_finished || steps.is_some() || !scenario.failures.is_empty()) {
+        return Err(
+            "--replay plays its moves: --steps, --until-finished and --fail do not go with it"
+                .into(),
+        );
+    }
     Ok(RunArgs {
         scenario,
         steps,
         until_finished,
+        replay,
     })
 }
 
@@ -251,10 +271,14 @@ pub fn run(args: &[String]) -> ExitCode {
         scenario,
         steps,
         until_finished,
+        replay,
     } = match parse_run(args) {
         Ok(a) => a,
         Err(e) => return usage_error("run", &e, RUN_USAGE),
     };
+    if let Some(moves) = replay {
+        return super::explore::replay(&scenario, &moves);
+    }
     let mut sim = match scenario.simulation() {
         Ok(s) => s,
         Err(e) => {

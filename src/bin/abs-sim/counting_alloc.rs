@@ -9,10 +9,22 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 /// Bytes allocated and not yet freed, by the whole program.
 pub fn live_bytes() -> usize {
     LIVE.load(Ordering::Relaxed)
+}
+
+/// The most bytes ever live at once (`explore` reports its memory by it).
+#[allow(dead_code)] // `tests/history_memory.rs` includes this file and counts live bytes only
+pub fn peak_bytes() -> usize {
+    PEAK.load(Ordering::Relaxed)
+}
+
+fn grew(by: usize) {
+    let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;
+    PEAK.fetch_max(live, Ordering::Relaxed);
 }
 
 // SAFETY: every call goes to `System` unchanged; the counter is only bookkeeping.
@@ -21,7 +33,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: the caller's contract for `layout` is passed on.
         let ptr = unsafe { System.alloc(layout) };
         if !ptr.is_null() {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+            grew(layout.size());
         }
         ptr
     }
@@ -30,7 +42,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: as for `alloc`.
         let ptr = unsafe { System.alloc_zeroed(layout) };
         if !ptr.is_null() {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+            grew(layout.size());
         }
         ptr
     }
@@ -45,7 +57,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: as for `dealloc`; on failure the old block is untouched.
         let new = unsafe { System.realloc(ptr, layout, new_size) };
         if !new.is_null() {
-            LIVE.fetch_add(new_size, Ordering::Relaxed);
+            grew(new_size);
             LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
         }
         new

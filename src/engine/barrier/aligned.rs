@@ -62,6 +62,16 @@ impl<R> Default for Aligned<R> {
 }
 
 impl<R> Aligned<R> {
+    /// Every record held or waiting to be replayed.
+    pub(super) fn for_each_record(&mut self, mut f: impl FnMut(&mut R)) {
+        let replay = self.replay.iter_mut().flatten();
+        for (_, input) in self.held.iter_mut().chain(replay) {
+            if let Input::Record(r) = input {
+                f(r);
+            }
+        }
+    }
+
     pub(super) fn set_loops(&mut self, loops: &[ChannelIndex]) {
         for &ch in loops {
             self.loops.insert(ch);

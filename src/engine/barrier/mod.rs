@@ -351,6 +351,15 @@ impl<R: Clone> BarrierHandler<R> {
         self.arrive(ch, input, out);
     }
 
+    /// Every record the handler holds (in its alignment buffer or waiting to be replayed), for
+    /// a caller that renames them all alike — the exhaustive search writes ids relative to a
+    /// base (`engine/explore`).
+    pub(crate) fn for_each_record(&mut self, f: impl FnMut(&mut R)) {
+        if let Core::Aligned(aligned) = &mut self.core {
+            aligned.for_each_record(f);
+        }
+    }
+
     /// True when held items wait to be replayed (aligned mode, after an alignment ended).
     pub fn has_replay(&self) -> bool {
         match &self.core {
