@@ -50,6 +50,7 @@ fn help_prints_each_commands_usage_with_every_flag() {
                 "abs-sim gate",
                 "abs-sim bench",
                 "abs-sim preset",
+                "abs-sim explore",
             ],
         ),
         (
@@ -62,6 +63,7 @@ fn help_prints_each_commands_usage_with_every_flag() {
                 "--seed",
                 "--steps",
                 "--until-finished",
+                "--replay",
                 "--help",
             ],
         ),
@@ -77,6 +79,18 @@ fn help_prints_each_commands_usage_with_every_flag() {
         ),
         (&["bench"], &["usage: abs-sim bench", "--quick", "--help"]),
         (&["preset"], &["usage: abs-sim preset", "NAME", "--help"]),
+        (
+            &["explore"],
+            &[
+                "usage: abs-sim explore",
+                "--preset",
+                "--mode",
+                "--non-fifo",
+                "--max-states",
+                "--snapshots",
+                "--help",
+            ],
+        ),
     ];
     for (command, expected) in cases {
         for flag in ["--help", "-h"] {
