@@ -185,6 +185,11 @@ impl Simulation {
     }
 
     /// Virtual time of the last event.
+    /// The id the next record made will get (ids only grow).
+    pub fn next_record_id(&self) -> u64 {
+        self.next_record
+    }
+
     pub fn now(&self) -> u64 {
         self.clock.now
     }

@@ -13,7 +13,7 @@
 //! which the search chooses in every possible way. (So an aligned checkpoint timeout, a time
 //! rule, is not explored.) Planned failures are left out: recovery is the player's to show.
 //! At most `snapshots` checkpoints (or Chandy-Lamport snapshots) are started in a run, and
-//! states are told apart by [`canon`]'s hash of what can still change the future.
+//! states are told apart by a hash of what can still change the future (`canon.rs`).
 //!
 //! Every completed snapshot is checked by the engine's own checker (the verdict the page
 //! shows); one that is not consistent, or breaks what the scenario conserves, is a

@@ -9,9 +9,11 @@
 
 mod narration;
 mod sentence;
+mod spacetime;
 
 pub use narration::{beats, Beat};
 pub use sentence::{Forward, Input, Sentence};
+pub use spacetime::{Across, Moment, SnapshotPoint, SpaceTime, Trip};
 
 use super::barrier::CheckpointId;
 use super::physical::{ChannelId, TaskId};
