@@ -160,6 +160,49 @@ impl History {
         }
     }
 
+    /// Replays the recorded steps `from+1 ..= to` on a copy (from the nearest keyframe):
+    /// hands the simulation at `from` to `start`, then to `each` after every step; the history
+    /// itself does not move. What a view that needs a stretch of past steps (the space-time
+    /// diagram) reads.
+    pub fn replay(
+        &self,
+        from: u64,
+        to: u64,
+        start: impl FnOnce(&Simulation),
+        mut each: impl FnMut(&Simulation),
+    ) {
+        let to = to.min(self.len());
+        let from = from.min(to);
+        let mut sim = self.keyframes[self.keyframe_index(from)].sim.clone();
+        let mut next = self.chosen.partition_point(|(i, _)| *i < sim.steps());
+        let mut start = Some(start);
+        if sim.steps() == from {
+            if let Some(start) = start.take() {
+                start(&sim);
+            }
+        }
+        while sim.steps() < to {
+            let i = sim.steps();
+            let ok = match self.chosen.get(next) {
+                Some(&(at, action)) if at == i => {
+                    next += 1;
+                    sim.apply(action).is_ok()
+                }
+                _ => sim.step().is_some(),
+            };
+            if !ok {
+                break;
+            }
+            if sim.steps() == from {
+                if let Some(start) = start.take() {
+                    start(&sim);
+                }
+            } else if sim.steps() > from {
+                each(&sim);
+            }
+        }
+    }
+
     /// Forgets the steps from `len` on.
     fn truncate(&mut self, len: u64) {
         self.len = len;

@@ -242,6 +242,10 @@ pub const STRINGS: Strings = Strings {
     preset_text,
     preset_lesson,
     theory_title: "Why it matters",
+    spacetime_title: "Space-time diagram",
+    spacetime_hint: "A line per subtask, time left to right, the newest steps. A dot is a snapshot; \
+        the line through one checkpoint's dots is its cut. A ringed record was in flight across \
+        it (channel state), a filled red one crossed it the wrong way.",
     theory_loading: "Loading…",
     theory_failed: "This text could not be loaded.",
     theory_retry: "Try again",

@@ -222,6 +222,9 @@ pub struct Strings {
     pub preset_lesson: fn(&str, BarrierMode) -> Option<&'static str>,
     /// The button that shows the theory (why a preset matters, [`theory`]), and its heading.
     pub theory_title: &'static str,
+    /// The space-time diagram's toggle and heading, and the line that says how to read it.
+    pub spacetime_title: &'static str,
+    pub spacetime_hint: &'static str,
     /// While the theory texts are loading, and when they could not be, with a button to retry.
     pub theory_loading: &'static str,
     pub theory_failed: &'static str,

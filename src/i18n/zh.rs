@@ -235,6 +235,8 @@ pub const STRINGS: Strings = Strings {
     preset_text,
     preset_lesson,
     theory_title: "為什麼重要",
+    spacetime_title: "時空圖",
+    spacetime_hint: "每個子任務一條線，時間由左到右，顯示最近的步驟。點是快照；穿過同一個檢查點各點的線是它的切面。帶圈的記錄在切面時正在傳輸（通道狀態），實心的則反向越過切面。",
     theory_loading: "載入中…",
     theory_failed: "無法載入這段文字。",
     theory_retry: "再試一次",

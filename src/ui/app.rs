@@ -18,6 +18,7 @@ use super::components::legend::{legend, LegendProps, RecordLook};
 use super::components::narration::{narration, Line, NarrationProps};
 use super::components::recovery::{recovery_line, RecoveryProps};
 use super::components::share::{share_dialog, ShareProps};
+use super::components::spacetime::{spacetime, SpaceTimeProps};
 use super::components::theory::Theory;
 use super::components::throughput::{sink_capacity, throughput, ThroughputProps};
 use super::components::timeline::{timeline, TimelineProps};
@@ -116,6 +117,7 @@ pub fn app() -> Html {
     let dispatcher = playback.dispatcher();
     let s = playback.lang.strings();
     let theory_open = use_state(|| query().theory);
+    let spacetime_open = use_state(|| false);
     // The help and share dialogs are plain functions: the app moves the focus into them.
     let help_first = use_node_ref();
     use_dialog_focus_while(playback.help, help_first.clone());
@@ -337,9 +339,14 @@ pub fn app() -> Html {
     // scenario has none. Every preset but the benchmarks has one in every mode it runs in (the
     // i18n tests hold the texts to that); the texts themselves are fetched when the panel first
     // opens.
+    let named = |list: &[&str]| list.contains(&run.scenario.name.as_str());
     let theory = !playback.edited
-        && crate::scenario::presets::NAMES.contains(&run.scenario.name.as_str())
+        && (named(crate::scenario::presets::NAMES) || named(crate::scenario::presets::SMALL))
         && !crate::scenario::presets::BENCHMARKS.contains(&run.scenario.name.as_str());
+    let toggle_spacetime = {
+        let open = spacetime_open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
     let toggle_theory = {
         let open = theory_open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
@@ -437,6 +444,13 @@ pub fn app() -> Html {
                         recovery: !sim.planned_failures().is_empty() || !sim.recoveries().is_empty(),
                         records: RecordLook::of(&sim.physical().graph),
                     }) }
+                    <p class="st-toggle">
+                        <button class="link" data-testid="spacetime-toggle" aria-expanded={if *spacetime_open { "true" } else { "false" }}
+                            onclick={toggle_spacetime}>{ s.spacetime_title }</button>
+                    </p>
+                    if *spacetime_open {
+                        { spacetime(&SpaceTimeProps { run: playback.run.clone(), version: playback.version, lang: playback.lang }) }
+                    }
                 </section>
                 <aside class={match playback.tab {
                     Tab::Coordinator => "side tab-coordinator",

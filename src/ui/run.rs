@@ -119,6 +119,21 @@ impl Run {
         self.history.current()
     }
 
+    /// The last `steps` steps up to the position, logged for the space-time diagram (replayed
+    /// from the history on a copy: the run does not move).
+    pub fn space_time(&self, steps: u64) -> view::SpaceTime {
+        let to = self.position();
+        let from = to.saturating_sub(steps);
+        let st = std::cell::RefCell::new(view::SpaceTime::default());
+        self.history.replay(
+            from,
+            to,
+            |sim| *st.borrow_mut() = view::SpaceTime::starting_at(sim),
+            |sim| st.borrow_mut().record(sim),
+        );
+        st.into_inner()
+    }
+
     pub fn position(&self) -> u64 {
         self.history.position()
     }
@@ -412,6 +427,40 @@ mod tests {
 
     fn run() -> Run {
         Run::new(presets::alignment()).unwrap()
+    }
+
+    /// The diagram's window, replayed from the history, logs what a log kept from the start
+    /// logged for the same steps — also after stepping back, and without moving the run.
+    #[test]
+    fn the_space_time_window_is_the_runs_own_log_of_its_last_steps() {
+        let mut run = Run::new(presets::token()).unwrap();
+        let mut full = view::SpaceTime::starting_at(run.sim());
+        for _ in 0..300 {
+            assert!(run.forward());
+            full.record(run.sim());
+        }
+        run.seek(250);
+        let window = run.space_time(100);
+        assert_eq!(run.position(), 250);
+        let since =
+            |step: u64| move |p: &&view::SnapshotPoint| p.at.step > step && p.at.step <= 250;
+        let expected: Vec<_> = full.snapshots().iter().filter(since(150)).collect();
+        assert!(expected.len() > 3);
+        assert_eq!(window.snapshots().iter().collect::<Vec<_>>(), expected);
+        let trips = |st: &view::SpaceTime| {
+            st.trips()
+                .iter()
+                .filter(|t| t.arrived.step > 150 && t.arrived.step <= 250)
+                .map(|t| (t.channel, t.item, t.arrived))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(trips(&window), trips(&full));
+        // From the very start: the first step's snapshot is in it.
+        run.seek(10);
+        assert_eq!(
+            run.space_time(100).snapshots().first().map(|p| p.at.step),
+            full.snapshots().first().map(|p| p.at.step)
+        );
     }
 
     #[test]

@@ -67,6 +67,22 @@ pub struct SpaceTime {
 }
 
 impl SpaceTime {
+    /// A log that starts at `sim`'s step: records made before it count as made then.
+    pub fn starting_at(sim: &Simulation) -> SpaceTime {
+        let mut st = SpaceTime::default();
+        let at = Moment {
+            step: sim.steps(),
+            time: sim.now(),
+        };
+        st.made.push((at, sim.next_record_id()));
+        st
+    }
+
+    /// Where the log starts.
+    pub fn start(&self) -> Option<Moment> {
+        self.made.first().map(|&(m, _)| m)
+    }
+
     /// Logs what the step the simulation just took did.
     pub fn record(&mut self, sim: &Simulation) {
         let now = Moment {

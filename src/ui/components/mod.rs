@@ -22,6 +22,7 @@ pub mod narration;
 pub mod operator;
 pub mod recovery;
 pub mod share;
+pub mod spacetime;
 pub mod subtask;
 pub mod theory;
 pub mod throughput;

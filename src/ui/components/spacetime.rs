@@ -1,0 +1,153 @@
+//! The space-time diagram: a line per subtask or process, virtual time left to right, every
+//! item's trip as a line from its sender's to its receiver's, each snapshot a dot in its
+//! checkpoint's colour, and each completed snapshot's cut drawn through its dots. The records
+//! across a cut are marked where they cross it: ringed if in flight (the channel state a
+//! consistent snapshot records), red if they crossed it the wrong way (an orphan). It shows the
+//! last [`STEPS`] steps, replayed from the history (`Run::space_time`), so a long run stays
+//! readable; the classification is the engine's (`view::SpaceTime::crossing`).
+
+use yew::prelude::*;
+
+use crate::engine::record::ItemKind;
+use crate::engine::view::{Across, SpaceTime};
+use crate::i18n::Lang;
+use crate::ui::fmt::px;
+use crate::ui::palette;
+use crate::ui::state::RunRef;
+
+/// Steps the diagram shows, up to the position.
+pub const STEPS: u64 = 80;
+/// Trips drawn at most (the newest).
+const TRIPS: usize = 600;
+
+const LEFT: f64 = 64.0;
+const RIGHT: f64 = 8.0;
+const WIDTH: f64 = 640.0;
+const TOP: f64 = 14.0;
+
+/// The distance between two task lines: roomy for a few processes, tight for many subtasks.
+fn row_height(tasks: usize) -> f64 {
+    (180.0 / tasks.max(1) as f64).clamp(12.0, 44.0)
+}
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct SpaceTimeProps {
+    pub run: RunRef,
+    pub version: u64,
+    pub lang: Lang,
+}
+
+/// Where time `t` is drawn, between `t0` and `t1`.
+fn x(t: u64, t0: u64, t1: u64) -> f64 {
+    let span = t1.saturating_sub(t0).max(1) as f64;
+    LEFT + (t.saturating_sub(t0) as f64 / span).min(1.0) * (WIDTH - LEFT - RIGHT)
+}
+
+pub fn spacetime(p: &SpaceTimeProps) -> Html {
+    let s = p.lang.strings();
+    let run = p.run.0.borrow();
+    let sim = run.sim();
+    let phys = sim.physical();
+    let st: SpaceTime = run.space_time(STEPS);
+    let t1 = sim.now().max(1);
+    let t0 = st.start().map_or(0, |m| m.time).min(t1.saturating_sub(1));
+    let step = row_height(phys.tasks.len());
+    let row = |t: u32| TOP + step * f64::from(t);
+    let height = row(phys.tasks.len() as u32) + 4.0;
+    let lines = phys.tasks.iter().enumerate().map(|(t, info)| {
+        let y = px(row(t as u32));
+        html! { <g class="st-task">
+            <text x="4" y={px(row(t as u32) + 4.0)}>{ info.name.clone() }</text>
+            <line x1={px(LEFT)} x2={px(WIDTH - RIGHT)} y1={y.clone()} y2={y} />
+        </g> }
+    });
+    let trips = st.trips();
+    let first = trips.len().saturating_sub(TRIPS);
+    let trip_lines = trips[first..].iter().map(|trip| {
+        let info = &phys.channels[trip.channel as usize];
+        let (class, k) = match trip.item {
+            ItemKind::Record(_) => ("st-rec", None),
+            ItemKind::Barrier(n) => ("st-bar", Some(n)),
+            ItemKind::Cancel(n) => ("st-cancel", Some(n)),
+            ItemKind::EndOfPartition => ("st-eop", None),
+        };
+        html! { <line class={classes!(class, k.map(palette::checkpoint_class))}
+        x1={px(x(trip.sent.time, t0, t1))} y1={px(row(info.from))}
+        x2={px(x(trip.arrived.time, t0, t1))} y2={px(row(info.to))} /> }
+    });
+    let dots = st.snapshots().iter().map(|p| {
+        html! { <circle class={classes!("st-snap", palette::checkpoint_class(p.checkpoint))} r="3.5"
+        cx={px(x(p.at.time, t0, t1))} cy={px(row(p.task))} /> }
+    });
+    // Each completed snapshot whose every point is in the window: its cut, and the records
+    // across it where they cross.
+    let mut cuts = Vec::new();
+    for g in sim.coordinator().completed() {
+        let n = g.checkpoint;
+        let points: Option<Vec<(f64, f64)>> = (0..phys.tasks.len() as u32)
+            .map(|t| st.snapshot_of(t, n).map(|p| (x(p.at.time, t0, t1), row(t))))
+            .collect();
+        let Some(points) = points else { continue };
+        let mut flight = Vec::new();
+        let mut marks = Vec::new();
+        let mut orphans = 0;
+        for (c, info) in phys.channels.iter().enumerate() {
+            let across = st.crossing(sim, c as u32, n);
+            orphans += across.iter().filter(|(_, a)| *a == Across::Orphan).count();
+            for (record, how) in &across {
+                // Where the record's line meets the cut: on the receiver's line if it never
+                // arrived in the window, else halfway.
+                let at = trips.iter().find(|t| t.item == ItemKind::Record(*record));
+                let (mx, my) = match at {
+                    Some(t) => (
+                        (x(t.sent.time, t0, t1) + x(t.arrived.time, t0, t1)) / 2.0,
+                        (row(info.from) + row(info.to)) / 2.0,
+                    ),
+                    None => (x(t1, t0, t1), row(info.to)),
+                };
+                let class = match how {
+                    Across::InFlight => "st-flight",
+                    Across::Orphan => "st-orphan",
+                };
+                marks.push(
+                    html! { <circle class={classes!(class, palette::checkpoint_class(n))}
+                    r="4" cx={px(mx)} cy={px(my)} /> },
+                );
+            }
+            if across.iter().any(|(_, a)| *a == Across::InFlight) {
+                flight.push(format!(
+                    "{}->{}",
+                    phys.tasks[info.from as usize].name, phys.tasks[info.to as usize].name
+                ));
+            }
+        }
+        let path: String = points
+            .iter()
+            .map(|(x, y)| format!("{},{} ", px(*x), px(*y)))
+            .collect();
+        cuts.push(
+            html! { <g class={classes!("st-cut", palette::checkpoint_class(n))}
+                data-testid={format!("cut-{n}")} data-in-flight={flight.join(" ")}
+                data-orphans={orphans.to_string()}>
+                <polyline points={path} />
+                { for marks }
+            </g> },
+        );
+    }
+    let now = px(x(t1, t0, t1));
+    html! {
+        <section class="spacetime" data-testid="spacetime" aria-label={s.spacetime_title}>
+            <p class="hint">{ s.spacetime_hint }</p>
+            <div class="st-scroll">
+            <svg viewBox={format!("0 0 {} {}", px(WIDTH), px(height))} role="img"
+                aria-label={s.spacetime_title}>
+                { for lines }
+                { for trip_lines }
+                { for cuts }
+                { for dots }
+                <line class="st-now" x1={now.clone()} x2={now} y1="2" y2={px(height - 2.0)} />
+            </svg>
+            </div>
+        </section>
+    }
+}
