@@ -119,19 +119,32 @@ impl Run {
         self.history.current()
     }
 
-    /// The last `steps` steps up to the position, logged for the space-time diagram (replayed
-    /// from the history on a copy: the run does not move).
-    pub fn space_time(&self, steps: u64) -> view::SpaceTime {
+    /// The steps up to the position logged for the space-time diagram, replayed from the
+    /// history on a copy (the run does not move): the last `steps`, and as many before them so
+    /// that what was on its way when they began is known; with the time they began at.
+    pub fn space_time(&self, steps: u64) -> (view::SpaceTime, u64) {
         let to = self.position();
         let from = to.saturating_sub(steps);
         let st = std::cell::RefCell::new(view::SpaceTime::default());
+        let start = std::cell::Cell::new(0);
+        let note = |sim: &Simulation| {
+            if sim.steps() == from {
+                start.set(sim.now());
+            }
+        };
         self.history.replay(
-            from,
+            from.saturating_sub(steps),
             to,
-            |sim| *st.borrow_mut() = view::SpaceTime::starting_at(sim),
-            |sim| st.borrow_mut().record(sim),
+            |sim| {
+                *st.borrow_mut() = view::SpaceTime::starting_at(sim);
+                note(sim);
+            },
+            |sim| {
+                st.borrow_mut().record(sim);
+                note(sim);
+            },
         );
-        st.into_inner()
+        (st.into_inner(), start.get())
     }
 
     pub fn position(&self) -> u64 {
@@ -440,13 +453,14 @@ mod tests {
             full.record(run.sim());
         }
         run.seek(250);
-        let window = run.space_time(100);
+        let (window, _) = run.space_time(100);
         assert_eq!(run.position(), 250);
         let since =
             |step: u64| move |p: &&view::SnapshotPoint| p.at.step > step && p.at.step <= 250;
         let expected: Vec<_> = full.snapshots().iter().filter(since(150)).collect();
         assert!(expected.len() > 3);
-        assert_eq!(window.snapshots().iter().collect::<Vec<_>>(), expected);
+        let got: Vec<_> = window.snapshots().iter().filter(since(150)).collect();
+        assert_eq!(got, expected);
         let trips = |st: &view::SpaceTime| {
             st.trips()
                 .iter()
@@ -458,7 +472,7 @@ mod tests {
         // From the very start: the first step's snapshot is in it.
         run.seek(10);
         assert_eq!(
-            run.space_time(100).snapshots().first().map(|p| p.at.step),
+            run.space_time(100).0.snapshots().first().map(|p| p.at.step),
             full.snapshots().first().map(|p| p.at.step)
         );
     }

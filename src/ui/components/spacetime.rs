@@ -37,10 +37,26 @@ pub struct SpaceTimeProps {
     pub lang: Lang,
 }
 
-/// Where time `t` is drawn, between `t0` and `t1`.
+/// Where time `t` is drawn, `t0` at the left edge of the plot and `t1` at its right (earlier
+/// times fall left of it, where the plot's clip hides them: a trip that began before the
+/// window enters it with its own slope).
 fn x(t: u64, t0: u64, t1: u64) -> f64 {
     let span = t1.saturating_sub(t0).max(1) as f64;
-    LEFT + (t.saturating_sub(t0) as f64 / span).min(1.0) * (WIDTH - LEFT - RIGHT)
+    LEFT + ((t as f64 - t0 as f64) / span).min(1.0) * (WIDTH - LEFT - RIGHT)
+}
+
+/// Where a trip from `a` (on its sender's line) to `b` (on its receiver's) meets the cut,
+/// taken as straight from the cut's point on the sender's line, `ca`, to its point on the
+/// receiver's, `cb`: both lines are walked together from the sender's line down (or up) to the
+/// receiver's, and they meet where their x is the same (clamped to the trip).
+fn meets(a: (f64, f64), b: (f64, f64), ca: f64, cb: f64) -> (f64, f64) {
+    let closing = (b.0 - a.0) - (cb - ca);
+    let u = if closing.abs() < 1e-9 {
+        0.5
+    } else {
+        ((ca - a.0) / closing).clamp(0.0, 1.0)
+    };
+    (a.0 + (b.0 - a.0) * u, a.1 + (b.1 - a.1) * u)
 }
 
 pub fn spacetime(p: &SpaceTimeProps) -> Html {
@@ -48,9 +64,9 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     let run = p.run.0.borrow();
     let sim = run.sim();
     let phys = sim.physical();
-    let st: SpaceTime = run.space_time(STEPS);
+    let (st, t0): (SpaceTime, u64) = run.space_time(STEPS);
     let t1 = sim.now().max(1);
-    let t0 = st.start().map_or(0, |m| m.time).min(t1.saturating_sub(1));
+    let t0 = t0.min(t1.saturating_sub(1));
     let step = row_height(phys.tasks.len());
     let row = |t: u32| TOP + step * f64::from(t);
     let height = row(phys.tasks.len() as u32) + 4.0;
@@ -61,7 +77,8 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             <line x1={px(LEFT)} x2={px(WIDTH - RIGHT)} y1={y.clone()} y2={y} />
         </g> }
     });
-    let trips = st.trips();
+    // Trips that arrived in the window (the newest at most), and the snapshots taken in it.
+    let trips: Vec<_> = st.trips().iter().filter(|t| t.arrived.time >= t0).collect();
     let first = trips.len().saturating_sub(TRIPS);
     let trip_lines = trips[first..].iter().map(|trip| {
         let info = &phys.channels[trip.channel as usize];
@@ -75,7 +92,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         x1={px(x(trip.sent.time, t0, t1))} y1={px(row(info.from))}
         x2={px(x(trip.arrived.time, t0, t1))} y2={px(row(info.to))} /> }
     });
-    let dots = st.snapshots().iter().map(|p| {
+    let dots = st.snapshots().iter().filter(|p| p.at.time >= t0).map(|p| {
         html! { <circle class={classes!("st-snap", palette::checkpoint_class(p.checkpoint))} r="3.5"
         cx={px(x(p.at.time, t0, t1))} cy={px(row(p.task))} /> }
     });
@@ -85,7 +102,10 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     for g in sim.coordinator().completed() {
         let n = g.checkpoint;
         let points: Option<Vec<(f64, f64)>> = (0..phys.tasks.len() as u32)
-            .map(|t| st.snapshot_of(t, n).map(|p| (x(p.at.time, t0, t1), row(t))))
+            .map(|t| {
+                let p = st.snapshot_of(t, n).filter(|p| p.at.time >= t0)?;
+                Some((x(p.at.time, t0, t1), row(t)))
+            })
             .collect();
         let Some(points) = points else { continue };
         let mut flight = Vec::new();
@@ -97,11 +117,16 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             for (record, how) in &across {
                 // Where the record's line meets the cut: on the receiver's line if it never
                 // arrived in the window, else halfway.
-                let at = trips.iter().find(|t| t.item == ItemKind::Record(*record));
+                let at = st
+                    .trips()
+                    .iter()
+                    .find(|t| t.item == ItemKind::Record(*record));
                 let (mx, my) = match at {
-                    Some(t) => (
-                        (x(t.sent.time, t0, t1) + x(t.arrived.time, t0, t1)) / 2.0,
-                        (row(info.from) + row(info.to)) / 2.0,
+                    Some(t) => meets(
+                        (x(t.sent.time, t0, t1), row(info.from)),
+                        (x(t.arrived.time, t0, t1), row(info.to)),
+                        points[info.from as usize].0,
+                        points[info.to as usize].0,
                     ),
                     None => (x(t1, t0, t1), row(info.to)),
                 };
@@ -141,13 +166,55 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             <div class="st-scroll">
             <svg viewBox={format!("0 0 {} {}", px(WIDTH), px(height))} role="img"
                 aria-label={s.spacetime_title}>
+                <clipPath id="st-plot">
+                    <rect x={px(LEFT - 2.0)} y="0" width={px(WIDTH - LEFT - RIGHT + 4.0)} height={px(height)} />
+                </clipPath>
                 { for lines }
-                { for trip_lines }
+                <g clip-path="url(#st-plot)">
+                    { for trip_lines }
+                </g>
                 { for cuts }
                 { for dots }
                 <line class="st-now" x1={now.clone()} x2={now} y1="2" y2={px(height - 2.0)} />
             </svg>
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trip_is_marked_where_it_meets_the_cut() {
+        // A cut straight down at x = 100; a trip from x = 50 to 150 meets it halfway.
+        let (x, y) = meets((50.0, 0.0), (150.0, 10.0), 100.0, 100.0);
+        assert!(
+            (x - 100.0).abs() < 1e-9 && (y - 5.0).abs() < 1e-9,
+            "{x},{y}"
+        );
+        // The cut leans from 100 to 140: the trip from 80 to 160 meets it at (120, 5).
+        let (x, y) = meets((80.0, 0.0), (160.0, 10.0), 100.0, 140.0);
+        assert!(
+            (x - 120.0).abs() < 1e-9 && (y - 5.0).abs() < 1e-9,
+            "{x},{y}"
+        );
+        // Parallel to the cut: the middle; past its end: clamped to the trip.
+        assert_eq!(meets((0.0, 0.0), (40.0, 10.0), 100.0, 140.0), (20.0, 5.0));
+        assert_eq!(
+            meets((200.0, 0.0), (300.0, 10.0), 100.0, 100.0),
+            (200.0, 0.0)
+        );
+        // A loop back to the same task (a back-edge): on its line, at the cut.
+        assert_eq!(meets((50.0, 4.0), (150.0, 4.0), 100.0, 100.0), (100.0, 4.0));
+    }
+
+    #[test]
+    fn time_maps_onto_the_plot_and_earlier_falls_left_of_it() {
+        assert_eq!(x(100, 100, 200), LEFT);
+        assert_eq!(x(200, 100, 200), WIDTH - RIGHT);
+        assert!(x(50, 100, 200) < LEFT);
+        assert_eq!(x(300, 100, 200), WIDTH - RIGHT);
     }
 }
