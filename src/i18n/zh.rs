@@ -152,11 +152,11 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
         ),
         "alignment-tiny" => (
             "對齊（迷你）：兩個來源各兩筆記錄",
-            "小到可以試遍每一種事件順序：`abs-sim explore` 在其中找不到不一致的快照（at-least-once 除外）。",
+            "小到可以用 `abs-sim explore` 試遍每一種事件順序。",
         ),
         "bank-tiny" => (
             "Chandy-Lamport（迷你）：兩個各有 $1 的帳戶",
-            "小到可以試遍每一種事件順序：通道是 FIFO 時沒有快照會少錢或多錢；改成非 FIFO，`abs-sim explore` 就會找到一個。",
+            "小到可以用 `abs-sim explore` 試遍每一種事件順序；改成非 FIFO，它會找到少錢或多錢的快照。",
         ),
         _ => return None,
     })

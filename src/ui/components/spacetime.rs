@@ -38,8 +38,7 @@ pub struct SpaceTimeProps {
 }
 
 /// Where time `t` is drawn, `t0` at the left edge of the plot and `t1` at its right (earlier
-/// times fall left of it, where the plot's clip hides them: a trip that began before the
-/// window enters it with its own slope).
+/// times fall left of it: a trip that began before the window enters it with its own slope).
 fn x(t: u64, t0: u64, t1: u64) -> f64 {
     let span = t1.saturating_sub(t0).max(1) as f64;
     LEFT + ((t as f64 - t0 as f64) / span).min(1.0) * (WIDTH - LEFT - RIGHT)
@@ -88,9 +87,15 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             ItemKind::Cancel(n) => ("st-cancel", Some(n)),
             ItemKind::EndOfPartition => ("st-eop", None),
         };
+        // A trip that began before the window enters it at the left edge, on its own line.
+        let (mut xs, mut ys) = (x(trip.sent.time, t0, t1), row(info.from));
+        let (xa, ya) = (x(trip.arrived.time, t0, t1), row(info.to));
+        if xs < LEFT && xa > xs {
+            ys += (ya - ys) * (LEFT - xs) / (xa - xs);
+            xs = LEFT;
+        }
         html! { <line class={classes!(class, k.map(palette::checkpoint_class))}
-        x1={px(x(trip.sent.time, t0, t1))} y1={px(row(info.from))}
-        x2={px(x(trip.arrived.time, t0, t1))} y2={px(row(info.to))} /> }
+        x1={px(xs)} y1={px(ys)} x2={px(xa)} y2={px(ya)} /> }
     });
     let dots = st.snapshots().iter().filter(|p| p.at.time >= t0).map(|p| {
         html! { <circle class={classes!("st-snap", palette::checkpoint_class(p.checkpoint))} r="3.5"
@@ -166,13 +171,8 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             <div class="st-scroll">
             <svg viewBox={format!("0 0 {} {}", px(WIDTH), px(height))} role="img"
                 aria-label={s.spacetime_title}>
-                <clipPath id="st-plot">
-                    <rect x={px(LEFT - 2.0)} y="0" width={px(WIDTH - LEFT - RIGHT + 4.0)} height={px(height)} />
-                </clipPath>
                 { for lines }
-                <g clip-path="url(#st-plot)">
-                    { for trip_lines }
-                </g>
+                { for trip_lines }
                 { for cuts }
                 { for dots }
                 <line class="st-now" x1={now.clone()} x2={now} y1="2" y2={px(height - 2.0)} />
