@@ -3,20 +3,23 @@
 //! checkpoint's colour, and each completed snapshot's cut drawn through its dots. The records
 //! across a cut are marked where they cross it: ringed if in flight (the channel state a
 //! consistent snapshot records), red if they crossed it the wrong way (an orphan). It shows the
-//! last [`STEPS`] steps, replayed from the history (`Run::space_time`), so a long run stays
-//! readable; the classification is the engine's (`view::SpaceTime::crossing`).
+//! last steps — enough for the latest completed checkpoint's whole cut, [`STEPS`] to 400 —
+//! replayed from the history (`Run::space_time`), so a long run stays readable; the
+//! classification is the engine's (`view::SpaceTime::crossing`).
 
 use yew::prelude::*;
 
 use crate::engine::record::ItemKind;
-use crate::engine::view::{Across, SpaceTime};
+use crate::engine::view::{Across, MarkKind, SpaceTime};
 use crate::i18n::Lang;
 use crate::ui::fmt::px;
 use crate::ui::palette;
 use crate::ui::state::RunRef;
 
-/// Steps the diagram shows, up to the position.
+/// Steps the diagram shows at least, up to the position; more (up to [`MOST`]) when the
+/// latest completed checkpoint took longer, so its whole cut is in view.
 pub const STEPS: u64 = 80;
+const MOST: u64 = 400;
 /// Trips drawn at most (the newest).
 const TRIPS: usize = 600;
 
@@ -63,7 +66,17 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     let run = p.run.0.borrow();
     let sim = run.sim();
     let phys = sim.physical();
-    let (st, t0): (SpaceTime, u64) = run.space_time(STEPS);
+    let marks = run.marks();
+    let done = marks.iter().rev().find(|m| m.kind == MarkKind::Completed);
+    let began = done.and_then(|d| {
+        marks
+            .iter()
+            .find(|m| m.checkpoint == d.checkpoint && m.kind == MarkKind::Triggered)
+    });
+    let steps = began.map_or(STEPS, |b| {
+        (run.position().saturating_sub(b.step) + 8).clamp(STEPS, MOST)
+    });
+    let (st, t0): (SpaceTime, u64) = run.space_time(steps);
     let t1 = sim.now().max(1);
     let t0 = t0.min(t1.saturating_sub(1));
     let step = row_height(phys.tasks.len());
