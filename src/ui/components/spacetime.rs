@@ -16,7 +16,7 @@ use crate::ui::fmt::px;
 use crate::ui::palette;
 use crate::ui::state::RunRef;
 
-/// Steps the diagram shows at least, up to the position; more (up to [`MOST`]) when the
+/// Steps the diagram shows at least, up to the position; more (up to `MOST`) when the
 /// latest completed checkpoint took longer, so its whole cut is in view.
 pub const STEPS: u64 = 80;
 const MOST: u64 = 400;
