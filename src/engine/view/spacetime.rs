@@ -165,55 +165,51 @@ impl SpaceTime {
         &self.snapshots
     }
 
-    /// The records that cross checkpoint `n`'s cut, each with its channel and how: every
-    /// trip logged, and the records still on their channels now. One pass over the log, so a
-    /// big graph's every channel costs no more than its trips.
-    pub fn crossings(&self, sim: &Simulation, n: CheckpointId) -> Vec<(ChannelId, Record, Across)> {
-        let phys = sim.physical();
-        // Per task, the step of its snapshot for `n` (none: its channels cross nothing).
-        let cut: Vec<Option<u64>> = (0..phys.tasks.len() as TaskId)
-            .map(|t| self.snapshot_of(t, n).map(|p| p.at.step))
-            .collect();
-        let ends = |c: ChannelId| {
-            let info = phys.channels.get(c as usize)?;
-            Some((cut[info.from as usize]?, cut[info.to as usize]?))
-        };
-        let logged = self.trips.iter().filter_map(|t| match t.item {
-            ItemKind::Record(rec) => Some((t.channel, rec, t.processed.map(|p| p.step))),
-            _ => None,
-        });
-        let queued = sim.channels().iter().enumerate().flat_map(|(c, ch)| {
-            ch.items().iter().filter_map(move |i| match i.kind {
-                ItemKind::Record(rec) => Some((c as ChannelId, rec, None)),
-                _ => None,
-            })
-        });
-        let mut out = Vec::new();
-        for (c, rec, processed) in logged.chain(queued) {
-            let (Some((s, r)), Some(sent)) = (ends(c), self.made_at(rec.id).map(|m| m.step)) else {
-                continue;
-            };
-            let before_receiver = processed.is_some_and(|p| p < r);
-            if sent < s && !before_receiver {
-                out.push((c, rec, Across::InFlight));
-            } else if sent > s && before_receiver {
-                out.push((c, rec, Across::Orphan));
-            }
-        }
-        out
-    }
-
-    /// [`SpaceTime::crossings`] on one channel.
+    /// The records on channel `channel` that cross checkpoint `n`'s cut, with how: every
+    /// trip logged, and (`queued`) the records still on the channel now.
     pub fn crossing(
         &self,
         sim: &Simulation,
         channel: ChannelId,
         n: CheckpointId,
     ) -> Vec<(Record, Across)> {
-        self.crossings(sim, n)
-            .into_iter()
-            .filter(|(c, ..)| *c == channel)
-            .map(|(_, r, a)| (r, a))
-            .collect()
+        let Some(info) = sim.physical().channels.get(channel as usize) else {
+            return Vec::new();
+        };
+        let (Some(from), Some(to)) = (self.snapshot_of(info.from, n), self.snapshot_of(info.to, n))
+        else {
+            return Vec::new();
+        };
+        let (s, r) = (from.at.step, to.at.step);
+        let logged = self
+            .trips
+            .iter()
+            .filter(|t| t.channel == channel)
+            .filter_map(|t| {
+                let ItemKind::Record(rec) = t.item else {
+                    return None;
+                };
+                Some((rec, t.processed.map(|p| p.step)))
+            });
+        let queued = sim.channels()[channel as usize]
+            .items()
+            .iter()
+            .filter_map(|i| match i.kind {
+                ItemKind::Record(rec) => Some((rec, None)),
+                _ => None,
+            });
+        let mut out = Vec::new();
+        for (rec, processed) in logged.chain(queued) {
+            let Some(sent) = self.made_at(rec.id).map(|m| m.step) else {
+                continue;
+            };
+            let before_receiver = processed.is_some_and(|p| p < r);
+            if sent < s && !before_receiver {
+                out.push((rec, Across::InFlight));
+            } else if sent > s && before_receiver {
+                out.push((rec, Across::Orphan));
+            }
+        }
+        out
     }
 }

@@ -126,49 +126,44 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             })
             .collect();
         let Some(points) = points else { continue };
-        let across = st.crossings(sim, n);
-        let orphans = across.iter().filter(|x| x.2 == Across::Orphan).count();
-        let marks = across.iter().map(|&(c, record, how)| {
-            let info = &phys.channels[c as usize];
-            // Where the record's line meets the cut; on the receiver's line, now, if it has
-            // not arrived yet.
-            let at = st
-                .trips()
-                .iter()
-                .find(|t| t.item == ItemKind::Record(record));
-            let (mx, my) = match at {
-                Some(t) => meets(
-                    (x(t.sent.time, t0, t1), row(info.from)),
-                    (x(t.arrived.time, t0, t1), row(info.to)),
-                    points[info.from as usize].0,
-                    points[info.to as usize].0,
-                ),
-                None => (x(t1, t0, t1), row(info.to)),
-            };
-            let class = match how {
-                Across::InFlight => "st-flight",
-                Across::Orphan => "st-orphan",
-            };
-            html! { <circle class={classes!(class, palette::checkpoint_class(n))}
-            r="4" cx={px(mx)} cy={px(my)} /> }
-        });
-        let mut in_flight: Vec<u32> = across
-            .iter()
-            .filter(|x| x.2 == Across::InFlight)
-            .map(|x| x.0)
-            .collect();
-        in_flight.sort_unstable();
-        in_flight.dedup();
-        let flight: Vec<String> = in_flight
-            .iter()
-            .map(|&c| {
-                let info = &phys.channels[c as usize];
-                format!(
+        let mut flight = Vec::new();
+        let mut marks = Vec::new();
+        let mut orphans = 0;
+        for (c, info) in phys.channels.iter().enumerate() {
+            let across = st.crossing(sim, c as u32, n);
+            orphans += across.iter().filter(|(_, a)| *a == Across::Orphan).count();
+            for (record, how) in &across {
+                // Where the record's line meets the cut: on the receiver's line if it never
+                // arrived in the window, else halfway.
+                let at = st
+                    .trips()
+                    .iter()
+                    .find(|t| t.item == ItemKind::Record(*record));
+                let (mx, my) = match at {
+                    Some(t) => meets(
+                        (x(t.sent.time, t0, t1), row(info.from)),
+                        (x(t.arrived.time, t0, t1), row(info.to)),
+                        points[info.from as usize].0,
+                        points[info.to as usize].0,
+                    ),
+                    None => (x(t1, t0, t1), row(info.to)),
+                };
+                let class = match how {
+                    Across::InFlight => "st-flight",
+                    Across::Orphan => "st-orphan",
+                };
+                marks.push(
+                    html! { <circle class={classes!(class, palette::checkpoint_class(n))}
+                    r="4" cx={px(mx)} cy={px(my)} /> },
+                );
+            }
+            if across.iter().any(|(_, a)| *a == Across::InFlight) {
+                flight.push(format!(
                     "{}->{}",
                     phys.tasks[info.from as usize].name, phys.tasks[info.to as usize].name
-                )
-            })
-            .collect();
+                ));
+            }
+        }
         let path: String = points
             .iter()
             .map(|(x, y)| format!("{},{} ", px(*x), px(*y)))
