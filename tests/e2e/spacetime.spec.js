@@ -66,6 +66,22 @@ test('at-least-once: a record that slipped into a snapshot crosses its cut the w
   await expect(app.page.locator('.st-orphan').first()).toBeVisible();
 });
 
+test('a checkpoint that took hundreds of steps still shows its whole cut', async ({ page }) => {
+  // backpressure's aligned checkpoints take 130 to 210 steps from trigger to completion, more
+  // than the diagram's 80 steps at least: it widens its window to hold the latest one.
+  const app = new Playground(page);
+  await app.open('?preset=backpressure');
+  await app.testId('spacetime-toggle').click();
+  const trace = runSim('backpressure', 'aligned', 900);
+  const done = trace.steps.find((l) => l.events.some((e) => e.event === 'checkpoint-completed'));
+  const id = done.events.find((e) => e.event === 'checkpoint-completed').checkpoint;
+  const began = trace.steps.find((l) => l.events.some((e) => e.event === 'checkpoint-triggered'
+    && e.checkpoint === id)).step;
+  expect(done.step - began).toBeGreaterThan(100);
+  await app.stepFast(done.step);
+  await expect(app.testId(`cut-${id}`)).toHaveCount(1);
+});
+
 for (const [name, size, query] of [
   ['a phone', { width: 390, height: 844 }, '?preset=token'],
   ['an embed', { width: 640, height: 400 }, '?preset=token&embed'],
