@@ -246,6 +246,14 @@ pub const STRINGS: Strings = Strings {
     spacetime_hint: "A line per subtask, time left to right, the newest steps. A dot is a snapshot; \
         the line through one checkpoint's dots is its cut. A ringed record was in flight across \
         it (channel state), a filled red one crossed it the wrong way.",
+    cut_place: "Place your own cut",
+    cut_own: "Show the snapshots' cuts",
+    cut_keys: "Click or drag on a line to move its point. Keys: ↑ ↓ a line, ← → its point.",
+    cut_consistent: |n| format!("Consistent: nothing received inside your cut was sent outside it. \
+        In flight across it (ringed, its channel state): {n}."),
+    cut_inconsistent: |n| format!("Not consistent: {n} orphan(s) (red), received inside your cut \
+        but sent outside it."),
+    cut_orphan: |id, from, to| format!("#{id}: {to} receives it inside your cut, {from} sends it outside."),
     theory_loading: "Loading…",
     theory_failed: "This text could not be loaded.",
     theory_retry: "Try again",
@@ -526,6 +534,7 @@ pub const STRINGS: Strings = Strings {
         let what = if snapshot { "snapshot" } else { "checkpoint" };
         format!("The link opens {what} “{v}”, which has not completed at this step, so nothing is opened.")
     },
+    ignored_cut: |v| format!("The link's cut “{v}” was ignored: it needs one time per line."),
     ignored_sel: |v| format!("The link selects “{v}”, which is not in this dataflow, so nothing is selected."),
     ignored_panel: |v| format!("The link's panel “{v}” is not one of the side panel's tabs, so it was ignored."),
     refused,

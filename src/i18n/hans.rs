@@ -18,18 +18,18 @@ use super::Strings;
 /// another Simplified form is here (the test `every_traditional_character_of_zh_is_converted`
 /// says which are missing); `「」` become the mainland's quotation marks.
 const CHARS: &str = "\
-    「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储內内兩两別别則则\
-    動动務务區区協协卻却參参啟启單单圍围圖图執执場场塊块壓压學学實实寫写將将對对\
-    屬属帳帐帶带廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦\
-    敗败數数於于時时暫暂會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏\
-    決决沒没減减測测滿满濾滤為为無无狀状現现環环發发盡尽盤盘確确碼码種种稱称積积\
-    筆笔範范納纳細细終终組组結结給给統统經经網网線线編编緩缓總总繞绕繼继續续\
-    脫脱與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计\
-    訊讯記记設设許许詞词試试話话該该詳详誌志認认語语誤误說说課课調调\
-    請请論论證证讀读變变讓让負负費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连\
-    進进遊游運运過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错\
-    鍵键鎖锁長长閉闭開开間间關关陣阵隊队際际隨随雖虽雙双離离響响頁页項项順顺\
-    須须預预頭头額额顏颜類类顯显餘余饋馈驗验驟骤麼么點点齊齐";
+    「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储兒儿內内兩两別别\
+    則则動动務务區区協协卻却參参啟启單单圍围圖图執执場场塊块壓压學学實实寫写\
+    將将對对屬属帳帐帶带廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦\
+    敗败數数於于時时暫暂會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏決决沒没\
+    減减測测滿满濾滤為为無无狀状現现環环畫画發发盡尽盤盘確确碼码種种稱称積积\
+    筆笔範范紅红納纳細细終终組组結结給给統统經经網网線线編编緩缓總总繞绕繼继\
+    續续脫脱與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订\
+    計计訊讯記记設设許许詞词試试話话該该詳详誌志認认語语誤误說说課课調调請请\
+    論论證证讀读變变讓让負负費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连進进\
+    遊游運运過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错鍵键鎖锁\
+    長长閉闭開开間间關关陣阵隊队際际隨随雖虽雙双離离響响頁页項项順顺須须預预\
+    頭头額额顏颜類类顯显餘余饋馈驗验驟骤麼么點点齊齐";
 
 /// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
 /// characters; a longer word comes before any word it starts with.
@@ -183,7 +183,7 @@ fn build() -> Strings {
             status_cancelled, fail_task, skip_failure, final_same, counted_twice, legend_replay,
             share, share_title, share_link, share_embed, share_hint, copy, open_full,
             editor_open, export_svg, export_png, earlier, export_title, theory_title,
-            spacetime_title, spacetime_hint,
+            spacetime_title, spacetime_hint, cut_place, cut_own, cut_keys,
             theory_loading, theory_failed, theory_retry,
             throughput_title, blocked, legend, legend_record, legend_barrier,
             legend_marker, legend_log, token_states_title, fifo, snapshots_title, non_fifo,
@@ -216,7 +216,8 @@ fn build() -> Strings {
             concurrency_capped(a), word_check_inherited(a), syntax_words(a),
             host_bad_param(a, b, c), mode_unavailable(a, b, c),
             step_past_end(a, b), ignored_step(a), ignored_open(a, b), ignored_sel(a),
-            ignored_panel(a), link_error(a), scenario_error(a),
+            ignored_panel(a), link_error(a), scenario_error(a), ignored_cut(a),
+            cut_consistent(a), cut_inconsistent(a), cut_orphan(a, b, c),
         ],
         mode_name: |m| cached((ZH.mode_name)(m)),
         operator_kind: |k| cached((ZH.operator_kind)(k)),

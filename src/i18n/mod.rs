@@ -225,6 +225,18 @@ pub struct Strings {
     /// The space-time diagram's toggle and heading, and the line that says how to read it.
     pub spacetime_title: &'static str,
     pub spacetime_hint: &'static str,
+    /// The button that starts (and ends) placing a cut by hand.
+    pub cut_place: &'static str,
+    /// The switch that shows the snapshots' own cuts beside the student's.
+    pub cut_own: &'static str,
+    /// How to move the student's cut, with a pointer and with the keyboard.
+    pub cut_keys: &'static str,
+    /// The student's cut is consistent; the number of records in flight across it.
+    pub cut_consistent: fn(usize) -> String,
+    /// The student's cut is not consistent; the number of orphans.
+    pub cut_inconsistent: fn(usize) -> String,
+    /// One orphan of the student's cut: the record's id, its sender, its receiver.
+    pub cut_orphan: fn(u64, &str, &str) -> String,
     /// While the theory texts are loading, and when they could not be, with a button to retry.
     pub theory_loading: &'static str,
     pub theory_failed: &'static str,
@@ -476,6 +488,8 @@ pub struct Strings {
     pub ignored_open: fn(&str, bool) -> String,
     /// A link's `sel` naming nothing in the graph.
     pub ignored_sel: fn(&str) -> String,
+    /// `cut=` does not give one time per line of the diagram.
+    pub ignored_cut: fn(&str) -> String,
     /// A link's `panel` naming no tab.
     pub ignored_panel: fn(&str) -> String,
     pub refused: fn(&ActionError) -> String,

@@ -236,6 +236,12 @@ pub const STRINGS: Strings = Strings {
     preset_lesson,
     theory_title: "為什麼重要",
     spacetime_title: "時空圖",
+    cut_place: "自己畫一個切面",
+    cut_own: "顯示快照的切面",
+    cut_keys: "在線上點擊或拖曳以移動它的點。鍵盤：↑ ↓ 選線，← → 移點。",
+    cut_consistent: |n| format!("一致：切面內收到的，沒有一筆在切面外送出。穿過它傳輸的（帶圈，即通道狀態）：{n} 筆。"),
+    cut_inconsistent: |n| format!("不一致：{n} 筆孤兒記錄（紅色），在切面內收到、卻在切面外送出。"),
+    cut_orphan: |id, from, to| format!("#{id}：{to} 在切面內收到它，{from} 卻在切面外送出。"),
     spacetime_hint: "每個子任務一條線，時間由左到右，顯示最近的步驟。點是快照；穿過同一個檢查點各點的線是它的切面。帶圈的記錄在切面時正在傳輸（通道狀態），實心的則反向越過切面。",
     theory_loading: "載入中…",
     theory_failed: "無法載入這段文字。",
@@ -517,6 +523,7 @@ pub const STRINGS: Strings = Strings {
         let what = if snapshot { "快照" } else { "檢查點" };
         format!("連結要開啟的{what}「{v}」在這一步並未完成，所以沒有開啟任何{what}。")
     },
+    ignored_cut: |v| format!("已忽略連結中的切面「{v}」：每條線需要一個時間。"),
     ignored_sel: |v| format!("連結要選取的「{v}」不在這個資料流中，所以沒有選取任何項目。"),
     ignored_panel: |v| format!("連結中的面板「{v}」不是側欄的分頁，已略過。"),
     refused,

@@ -46,6 +46,7 @@ pub fn query() -> Query {
                 open: p.get("open"),
                 sel: p.get("sel"),
                 panel: p.get("panel"),
+                cut: p.get("cut"),
             },
             embed: p.has("embed"),
             speed: p.get("speed"),
@@ -90,6 +91,7 @@ pub fn moment_link(playback: &Playback, run: &super::run::Run, mode: &str, lang:
             playback.selection,
             playback.tab,
             playback.checkpoint,
+            playback.cut.as_ref().map(|c| &c.at[..]),
         )
     )
 }
@@ -156,8 +158,8 @@ pub fn prefers_reduced_motion() -> bool {
 /// what a page showed when it was opened (`autoplay`, `theory`): [`sync_address`] replaces
 /// them all with the moment.
 #[cfg(target_arch = "wasm32")]
-const MOMENT_PARAMS: [&str; 12] = [
-    "preset", "scenario", "mode", "lang", "seed", "step", "choices", "open", "sel", "panel",
+const MOMENT_PARAMS: [&str; 13] = [
+    "preset", "scenario", "mode", "lang", "seed", "step", "choices", "open", "sel", "panel", "cut",
     "autoplay", "theory",
 ];
 

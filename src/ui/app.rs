@@ -68,6 +68,7 @@ fn notice_text(s: &Strings, n: &Notice, snapshots: bool) -> String {
             Ignored::Open(v) => (s.ignored_open)(&shorten(v), snapshots),
             Ignored::Select(v) => (s.ignored_sel)(&shorten(v)),
             Ignored::Panel(v) => (s.ignored_panel)(&shorten(v)),
+            Ignored::Cut(v) => (s.ignored_cut)(&shorten(v)),
         },
         Notice::Refused(e) => (s.refused)(e),
         Notice::Ended => s.ended.to_string(),
@@ -117,7 +118,8 @@ pub fn app() -> Html {
     let dispatcher = playback.dispatcher();
     let s = playback.lang.strings();
     let theory_open = use_state(|| query().theory);
-    let spacetime_open = use_state(|| false);
+    // Open from the start when a link places a cut on it.
+    let spacetime_open = use_state(|| playback.cut.is_some());
     // The help and share dialogs are plain functions: the app moves the focus into them.
     let help_first = use_node_ref();
     use_dialog_focus_while(playback.help, help_first.clone());
@@ -143,6 +145,7 @@ pub fn app() -> Html {
                 playback.selection,
                 playback.tab,
                 playback.checkpoint,
+                playback.cut.as_ref().map(|c| &c.at[..]),
             )
         });
         let key = (
@@ -449,7 +452,16 @@ pub fn app() -> Html {
                             onclick={toggle_spacetime}>{ s.spacetime_title }</button>
                     </p>
                     if *spacetime_open {
-                        { spacetime(&SpaceTimeProps { run: playback.run.clone(), version: playback.version, lang: playback.lang }) }
+                        { spacetime(&SpaceTimeProps {
+                            run: playback.run.clone(),
+                            version: playback.version,
+                            lang: playback.lang,
+                            cut: playback.cut.as_deref().cloned(),
+                            on_cut: {
+                                let d = dispatcher.clone();
+                                Callback::from(move |c| d.dispatch(PlaybackAction::SetCut(c)))
+                            },
+                        }) }
                     }
                 </section>
                 <aside class={match playback.tab {

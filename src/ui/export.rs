@@ -1,6 +1,7 @@
 //! Export of the dataflow as it is at this moment, for slides: an SVG file (the graph with the
-//! page's style sheet inside it, and the moving items as an image over it) or a PNG (the same
-//! drawn at twice the size). Browser-only; nothing here is part of the engine's state.
+//! page's style sheet inside it, and the moving items as an image over it; the space-time
+//! diagram under it when the diagram is open) or a PNG (the same drawn at twice the size).
+//! Browser-only; nothing here is part of the engine's state.
 
 /// What to download.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,8 +57,11 @@ mod browser {
             .query_selector("[data-testid=dataflow] canvas.items")
             .ok()?
             .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok());
-        let (w, h) = view_box(&graph)?;
-        let svg = standalone(&doc, &graph, items.as_ref(), w, h)?;
+        let diagram = doc
+            .query_selector("[data-testid=spacetime] svg")
+            .ok()
+            .flatten();
+        let (svg, w, h) = standalone(&doc, &graph, items.as_ref(), diagram.as_ref())?;
         match format {
             Format::Svg => save(&doc, &svg_address(&svg)?, &format!("{name}.svg")),
             Format::Png => {
@@ -82,23 +86,31 @@ mod browser {
     }
 
     /// The graph as a file of its own: its size, the page's rules (the colours are CSS
-    /// variables), a background, and the items' canvas as an image over the whole view box.
+    /// variables), a background, the items' canvas as an image over the graph, and the
+    /// space-time diagram (when open) under it. With the picture's width and height.
     fn standalone(
         doc: &Document,
         graph: &Element,
         items: Option<&HtmlCanvasElement>,
-        w: u32,
-        h: u32,
-    ) -> Option<String> {
-        let copy = graph
-            .clone_node_with_deep(true)
-            .ok()?
-            .dyn_into::<Element>()
-            .ok()?;
+        diagram: Option<&Element>,
+    ) -> Option<(String, u32, u32)> {
+        let (w, h) = view_box(graph)?;
+        let copy = deep_copy(graph)?;
         let ns = "http://www.w3.org/2000/svg";
+        let (mut tw, mut th) = (w, h);
+        if let Some(d) = diagram {
+            let (dw, dh) = view_box(d)?;
+            let under = deep_copy(d)?;
+            for (k, v) in [("y", h), ("width", dw), ("height", dh)] {
+                let _ = under.set_attribute(k, &v.to_string());
+            }
+            copy.append_child(&under).ok()?;
+            (tw, th) = (w.max(dw), h + dh);
+        }
         let _ = copy.set_attribute("xmlns", ns);
-        let _ = copy.set_attribute("width", &w.to_string());
-        let _ = copy.set_attribute("height", &h.to_string());
+        let _ = copy.set_attribute("viewBox", &format!("0 0 {tw} {th}"));
+        let _ = copy.set_attribute("width", &tw.to_string());
+        let _ = copy.set_attribute("height", &th.to_string());
         let style = doc.create_element_ns(Some(ns), "style").ok()?;
         style.set_text_content(Some(&(page_rules(doc) + ".export-bg{fill:var(--bg)}")));
         let background = doc.create_element_ns(Some(ns), "rect").ok()?;
@@ -120,9 +132,17 @@ mod browser {
             let _ = image.set_attribute("height", &h.to_string());
             let _ = copy.append_child(&image);
         }
-        web_sys::XmlSerializer::new()
+        let text = web_sys::XmlSerializer::new()
             .ok()?
             .serialize_to_string(&copy)
+            .ok()?;
+        Some((text, tw, th))
+    }
+
+    fn deep_copy(e: &Element) -> Option<Element> {
+        e.clone_node_with_deep(true)
+            .ok()?
+            .dyn_into::<Element>()
             .ok()
     }
 

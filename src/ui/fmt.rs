@@ -33,6 +33,23 @@ pub fn clamp(v: f64, lo: f64, hi: f64) -> f64 {
     }
 }
 
+/// Text from outside (a scenario's names) as it may stand in markup written as a string:
+/// never markup itself.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out += "&amp;",
+            '<' => out += "&lt;",
+            '>' => out += "&gt;",
+            '"' => out += "&quot;",
+            '\'' => out += "&#39;",
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// One decimal, for SVG coordinates.
 pub fn px(v: f64) -> String {
     num(v, 1)
@@ -41,6 +58,15 @@ pub fn px(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outside_text_is_never_markup() {
+        assert_eq!(
+            escape("<img src=x onerror=\"alert('1')\"> & co"),
+            "&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; co"
+        );
+        assert_eq!(escape("Count#1 计数"), "Count#1 计数");
+    }
 
     #[test]
     fn numbers_read_as_expected() {

@@ -33,6 +33,8 @@ pub struct Moment {
     /// `t:Count#1` or `c:Split#0-Count#1`, as the page names them.
     pub select: Option<String>,
     pub tab: Option<Tab>,
+    /// A cut placed on the space-time diagram: a virtual time per line (`cut=12.40.33`).
+    pub cut: Option<Vec<u64>>,
     /// What the link spelt that names nothing: left out, each with a notice.
     pub ignored: Vec<Ignored>,
 }
@@ -45,6 +47,7 @@ pub struct LinkParams {
     pub open: Option<String>,
     pub sel: Option<String>,
     pub panel: Option<String>,
+    pub cut: Option<String>,
 }
 
 impl Moment {
@@ -82,6 +85,13 @@ impl Moment {
             }
             tab
         });
+        let cut = link.cut.as_deref().and_then(|v| {
+            let at: Option<Vec<u64>> = v.split('.').map(|t| t.parse().ok()).collect();
+            if at.is_none() {
+                ignored.push(Ignored::Cut(v.to_string()));
+            }
+            at
+        });
         Ok(Moment {
             seed: None,
             step,
@@ -89,6 +99,7 @@ impl Moment {
             open,
             select: link.sel.clone(),
             tab,
+            cut,
             ignored,
         })
     }
@@ -358,6 +369,7 @@ pub fn query(
     selection: Option<Selection>,
     tab: Tab,
     open: Option<CheckpointId>,
+    cut: Option<&[u64]>,
 ) -> String {
     let mut q = format!(
         "{}&mode={mode}&lang={lang_code}&seed={}&step={}",
@@ -376,6 +388,10 @@ pub fn query(
         q += &format!("&sel={}", encode(&name));
     }
     q += &format!("&panel={}", tab_name(tab));
+    if let Some(at) = cut {
+        let at: Vec<String> = at.iter().map(u64::to_string).collect();
+        q += &format!("&cut={}", at.join("."));
+    }
     q
 }
 

@@ -14,7 +14,7 @@ use yew::Reducible;
 use super::fmt::clamp;
 use super::permalink::{resolve_for, Moment};
 use super::run::Run;
-pub use super::vocab::{Ignored, Notice, Selection, Tab};
+pub use super::vocab::{Ignored, Notice, Selection, Tab, UserCut};
 use crate::engine::{Action, ActionError, BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::Lang;
 use crate::scenario::codec::LinkError;
@@ -68,6 +68,8 @@ pub struct Playback {
     /// The latest `abs:load` from the host page that could not be done as asked, numbered (the
     /// page answers each with an `abs:error`); its notice is shown too.
     pub host_error: Option<(u32, Notice)>,
+    /// A cut the student placed on the space-time diagram.
+    pub cut: Option<Rc<UserCut>>,
     last_frame: Cell<Option<f64>>,
     last_render: Cell<f64>,
     dirty: Cell<bool>,
@@ -114,6 +116,8 @@ pub enum PlaybackAction {
     Host(super::host::HostMessage),
     CloseOverlays,
     Dismiss(usize),
+    /// Place, move or take away the student's cut on the space-time diagram.
+    SetCut(Option<UserCut>),
 }
 
 /// A run of the scenario in `mode`, and the mode it runs in: should the scenario not run in
@@ -281,6 +285,17 @@ impl Playback {
         if let Some(tab) = m.tab {
             self.tab = tab;
         }
+        if let Some(at) = m.cut {
+            if at.len() == sim.physical().tasks.len() {
+                self.cut = Some(Rc::new(UserCut {
+                    at,
+                    ..UserCut::default()
+                }));
+            } else {
+                let at: Vec<String> = at.iter().map(u64::to_string).collect();
+                ignored.push(Ignored::Cut(at.join(".")));
+            }
+        }
         self.notices
             .extend(ignored.into_iter().map(Notice::Ignored));
     }
@@ -346,6 +361,7 @@ impl Playback {
             side_open: false,
             animate,
             host_error: None,
+            cut: None,
             last_frame: Cell::new(None),
             last_render: Cell::new(0.0),
             dirty: Cell::new(false),
@@ -383,6 +399,7 @@ impl Playback {
             side_open: self.side_open,
             animate: self.animate,
             host_error: self.host_error.clone(),
+            cut: self.cut.clone(),
             last_frame: Cell::new(self.last_frame.get()),
             last_render: Cell::new(self.last_render.get()),
             dirty: Cell::new(false),
@@ -422,6 +439,7 @@ impl Playback {
         self.playing = false;
         self.selection = None;
         self.checkpoint = None;
+        self.cut = None;
         self.notices
             .retain(|n| matches!(n, Notice::BadParam { .. }));
         self.settling.set(false);
@@ -552,6 +570,7 @@ impl Reducible for Playback {
                 }
             }
             PlaybackAction::ShowTab(tab) => next.tab = tab,
+            PlaybackAction::SetCut(cut) => next.cut = cut.map(Rc::new),
             PlaybackAction::OpenCheckpoint(n) => {
                 next.tab = Tab::Checkpoints;
                 next.checkpoint = Some(n);

@@ -84,4 +84,16 @@ pub enum Ignored {
     Select(String),
     /// `panel=` names no tab of the side panel.
     Panel(String),
+    /// `cut=` does not give one time per line of the space-time diagram.
+    Cut(String),
+}
+
+/// A cut the student places on the space-time diagram: a virtual time per line (per subtask
+/// or process), the line the keyboard moves, and whether the snapshots' own cuts are shown
+/// beside it. A link keeps the times (`cut=`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UserCut {
+    pub at: Vec<u64>,
+    pub line: u32,
+    pub own: bool,
 }

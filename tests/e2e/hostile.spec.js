@@ -35,6 +35,16 @@ test('a scenario made of HTML shows it as text and runs none of it', async ({ pa
   await expect(app.testId('editor-view')).toHaveCount(0);
   await app.stepFast(120);
   await inert(page);
+  // The global state's tables, the legend and the space-time diagram are written as strings
+  // of markup: the names in them are escaped there too.
+  while ((await app.checkpointStatus(1)) !== 'completed') await app.stepFast(10);
+  await app.openCheckpoint(1);
+  await expect(app.globalState()).toContainText(IMG);
+  await app.testId('spacetime-toggle').click();
+  await app.testId('user-cut').click();
+  await expect(app.testId('spacetime')).toContainText(IMG);
+  await expect(app.testId('cut-verdict')).toBeVisible();
+  await inert(page);
   // Shown as the text it is: the operator's name on the dataflow, in the narration and in
   // the lesson (the title), the source's line in the inspector's records.
   await expect(page.locator('svg text', { hasText: IMG }).first()).toBeVisible();

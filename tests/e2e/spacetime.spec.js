@@ -99,3 +99,102 @@ for (const [name, size, query] of [
     await app.testId('spacetime').screenshot({ path: `${sites.screenshots}/spacetime-${name.replace(/ /g, '-')}.png` });
   });
 }
+
+// Placing a cut by hand: the verdict is the engine's, the orphans it names are the trace's.
+
+/** The student's cut: its times per line, and the verdict shown. */
+async function userCut(app) {
+  const at = (await app.testId('user-cut-line').getAttribute('data-at')).split(' ').map(Number);
+  const verdict = app.testId('cut-verdict');
+  return {
+    at,
+    consistent: await verdict.getAttribute('data-consistent'),
+    orphans: await verdict.locator('li').allInnerTexts(),
+  };
+}
+
+/** Every record of the trace: when it was made (sent) and when its receiver processed it. */
+function recordTimes(trace) {
+  const made = new Map();
+  const processed = new Map();
+  for (const line of trace.steps) {
+    for (const e of line.events) {
+      const r = e.record || (e.item && e.item.record);
+      if (!r) continue;
+      if (!made.has(r.id)) made.set(r.id, line.time);
+      if (e.event === 'processed') processed.set(r.id, line.time);
+    }
+  }
+  return { made, processed };
+}
+
+test('a cut leaning back over a send is not consistent, and the verdict names its orphans', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=token');
+  await app.stepFast(150);
+  await app.testId('spacetime-toggle').click();
+  await app.testId('user-cut').click();
+  // Placed straight down through one moment: nothing received in it was sent after it.
+  let cut = await userCut(app);
+  expect(cut.at).toHaveLength(2);
+  expect(cut.at[0]).toBe(cut.at[1]);
+  expect(cut.consistent).toBe('true');
+  // The snapshots' own cuts are hidden while the student places one, and shown on request.
+  await expect(app.page.locator('[data-testid^="cut-"][data-orphans]')).toHaveCount(0);
+  // With the keyboard only: the first line's point far left, the second's far right.
+  // Placing the cut gave the diagram the focus.
+  await expect(app.testId('spacetime')).toBeFocused();
+  for (let i = 0; i < 12; i++) await app.page.keyboard.press('Shift+ArrowLeft');
+  await app.page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 12; i++) await app.page.keyboard.press('Shift+ArrowRight');
+  // The arrow keys moved the cut, not the run.
+  expect(await app.stepCount()).toBe(150);
+  cut = await userCut(app);
+  expect(cut.at[0]).toBeLessThan(cut.at[1]);
+  expect(cut.consistent).toBe('false');
+  expect(cut.orphans.length).toBeGreaterThan(0);
+  // Each orphan named is a record sent by the first process after its point and processed by
+  // the second before its point — read from the engine's trace, not the page.
+  const names = await app.subtaskNames();
+  const trace = runSim('token', 'chandy-lamport', 150);
+  const { made, processed } = recordTimes(trace);
+  for (const sentence of cut.orphans) {
+    const id = Number(/#(\d+)/.exec(sentence)[1]);
+    expect(sentence).toContain(names[0]);
+    expect(sentence).toContain(names[1]);
+    expect(made.get(id), `record ${id} sent after the first point`).toBeGreaterThan(cut.at[0]);
+    expect(processed.get(id), `record ${id} processed before the second point`).toBeLessThanOrEqual(cut.at[1]);
+  }
+  // The link keeps the placed cut: opened again, the same cut and the same verdict.
+  await app.testId('share').click();
+  const link = await app.testId('permalink').inputValue();
+  expect(link).toContain(`cut=${cut.at.join('.')}`);
+  await app.open(link.slice(link.indexOf('?')));
+  const again = await userCut(app);
+  expect(again).toEqual(cut);
+  await app.testId('own-cut').click();
+  await expect(app.page.locator('[data-testid^="cut-"][data-orphans]').first()).toBeVisible();
+});
+
+test('a cut placed with the pointer: a click on a line moves that line\'s point there', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment&mode=at-least-once');
+  await app.stepFast(60);
+  await app.testId('spacetime-toggle').click();
+  await app.testId('user-cut').click();
+  const before = await userCut(app);
+  const points = app.testId('cut-point');
+  const n = await points.count();
+  expect(n).toBe(before.at.length);
+  // Drag the last line's point to the plot's right edge.
+  const handle = await points.nth(n - 1).boundingBox();
+  const plot = await app.page.locator('.st-cutting svg').boundingBox();
+  await app.page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await app.page.mouse.down();
+  await app.page.mouse.move(plot.x + plot.width - 4, handle.y + handle.height / 2, { steps: 5 });
+  await app.page.mouse.up();
+  const after = await userCut(app);
+  expect(after.at[n - 1]).toBeGreaterThan(before.at[n - 1]);
+  expect(after.at.slice(0, n - 1)).toEqual(before.at.slice(0, n - 1));
+  await expect(points.nth(n - 1)).toHaveClass(/on/);
+});

@@ -165,8 +165,25 @@ impl SpaceTime {
         &self.snapshots
     }
 
+    /// Every record the log knows, once: `(channel, record, when it was processed)` for each
+    /// trip logged, then (never processed) each record still on a channel now.
+    fn each_record(&self, sim: &Simulation, mut f: impl FnMut(ChannelId, Record, Option<Moment>)) {
+        for t in &self.trips {
+            if let ItemKind::Record(rec) = t.item {
+                f(t.channel, rec, t.processed);
+            }
+        }
+        for (c, ch) in sim.channels().iter().enumerate() {
+            for i in ch.items() {
+                if let ItemKind::Record(rec) = i.kind {
+                    f(c as ChannelId, rec, None);
+                }
+            }
+        }
+    }
+
     /// The records on channel `channel` that cross checkpoint `n`'s cut, with how: every
-    /// trip logged, and (`queued`) the records still on the channel now.
+    /// trip logged, and the records still on the channel now.
     pub fn crossing(
         &self,
         sim: &Simulation,
@@ -181,35 +198,54 @@ impl SpaceTime {
             return Vec::new();
         };
         let (s, r) = (from.at.step, to.at.step);
-        let logged = self
-            .trips
-            .iter()
-            .filter(|t| t.channel == channel)
-            .filter_map(|t| {
-                let ItemKind::Record(rec) = t.item else {
-                    return None;
-                };
-                Some((rec, t.processed.map(|p| p.step)))
-            });
-        let queued = sim.channels()[channel as usize]
-            .items()
-            .iter()
-            .filter_map(|i| match i.kind {
-                ItemKind::Record(rec) => Some((rec, None)),
-                _ => None,
-            });
         let mut out = Vec::new();
-        for (rec, processed) in logged.chain(queued) {
-            let Some(sent) = self.made_at(rec.id).map(|m| m.step) else {
-                continue;
+        self.each_record(sim, |c, rec, processed| {
+            let Some(sent) = self.made_at(rec.id).filter(|_| c == channel) else {
+                return;
             };
-            let before_receiver = processed.is_some_and(|p| p < r);
-            if sent < s && !before_receiver {
-                out.push((rec, Across::InFlight));
-            } else if sent > s && before_receiver {
-                out.push((rec, Across::Orphan));
+            let inside = processed.is_some_and(|p| p.step < r);
+            if let Some(how) = classify(sent.step < s, sent.step > s, inside) {
+                out.push((rec, how));
             }
-        }
+        });
         out
+    }
+
+    /// The records that cross a cut placed by hand, `cut` holding one virtual time per task:
+    /// what happened on a task's line at or before its time lies before the cut. In the order
+    /// the log has them, with their channels. A cut with no orphan is consistent.
+    pub fn across(&self, sim: &Simulation, cut: &[u64]) -> Vec<(ChannelId, Record, Across)> {
+        let channels = &sim.physical().channels;
+        let mut out = Vec::new();
+        self.each_record(sim, |c, rec, processed| {
+            let Some(info) = channels.get(c as usize) else {
+                return;
+            };
+            let (Some(&s), Some(&r), Some(sent)) = (
+                cut.get(info.from as usize),
+                cut.get(info.to as usize),
+                self.made_at(rec.id),
+            ) else {
+                return;
+            };
+            let inside = processed.is_some_and(|p| p.time <= r);
+            if let Some(how) = classify(sent.time <= s, sent.time > s, inside) {
+                out.push((c, rec, how));
+            }
+        });
+        out
+    }
+}
+
+/// How a record lies across a cut: sent inside it (before its point on the sender's line),
+/// or outside it (after; a send in the very step of a snapshot is neither), and processed
+/// inside it or not (not yet, or after the receiver's point).
+fn classify(sent_inside: bool, sent_outside: bool, processed_inside: bool) -> Option<Across> {
+    if sent_inside && !processed_inside {
+        Some(Across::InFlight)
+    } else if sent_outside && processed_inside {
+        Some(Across::Orphan)
+    } else {
+        None
     }
 }

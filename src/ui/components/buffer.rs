@@ -49,7 +49,7 @@ pub fn alignment_buffer(p: &BufferProps) -> Html {
                             if m.held >= 6.0 {
                                 <rect class="held-box" x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx="1" />
                             }
-                            { item_glyph(&ItemGlyphProps::new(*item, r.x, r.y, r.w).persisted(p.log)) }
+                            { Html::from_html_unchecked(item_glyph(&ItemGlyphProps::new(*item, r.x, r.y, r.w).persisted(p.log)).into()) }
                         </g>
                     })
                 }) }

@@ -2,12 +2,14 @@
 //! p→q, at q, in q→p) in the order the token visits them, the current one lit, and the one a
 //! completed snapshot captured ringed in that snapshot's colour.
 
+use std::fmt::Write;
+
 use yew::prelude::*;
 
 use crate::engine::view::{self, TokenPlace};
 use crate::engine::CheckpointId;
 use crate::i18n::Lang;
-use crate::ui::fmt::px;
+use crate::ui::fmt::{escape, px};
 use crate::ui::palette;
 use crate::ui::state::RunRef;
 
@@ -52,50 +54,66 @@ pub fn global_states(p: &GlobalStatesProps) -> Html {
     };
     let captured =
         snapshot.and_then(|g| view::token_place_captured(g, &sys).map(|pl| (pl, g.checkpoint)));
-    let states = TokenPlace::ALL.iter().map(|&place| {
+    // The figure is written as one string of SVG (names escaped): it only shows.
+    let mut svg = String::from(concat!(
+        r#"<defs><marker id="gs-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto"><path d="M0 0L8 4L0 8z" class="gs-arrowhead"/></marker></defs>"#,
+        // The transitions, clockwise: p sends, q receives, q sends, p receives.
+        r#"<path class="gs-edge" d="M108 23H122" marker-end="url(#gs-arrow)"/><path class="gs-edge" d="M176 42V56" marker-end="url(#gs-arrow)"/><path class="gs-edge" d="M124 77H110" marker-end="url(#gs-arrow)"/><path class="gs-edge" d="M56 58V44" marker-end="url(#gs-arrow)"/>"#,
+        // One child per global state, and nothing else.
+        r#"<g data-testid="global-state-diagram">"#
+    ));
+    for place in TokenPlace::ALL {
         let (x, y) = cell(place);
         let is_now = now == Some(place);
         let caught = captured.filter(|(pl, _)| *pl == place).map(|(_, n)| n);
         let (label, detail) = (s.token_state)(place, &pn, &qn);
-        html! {
-            <g data-testid="global-state-node" data-state={place.as_str()}
-                data-current={is_now.to_string()} data-captured={caught.is_some().to_string()}
-                class={if is_now { "gs-node now" } else { "gs-node" }}>
-                <rect x={px(x)} y={px(y)} width={px(W)} height={px(H)} rx="6" />
-                if let Some(n) = caught {
-                    <rect class="gs-captured" x={px(x - 3.0)} y={px(y - 3.0)}
-                        width={px(W + 6.0)} height={px(H + 6.0)} rx="8"
-                        fill="none" stroke={palette::checkpoint(n)} stroke-width="2.5" />
-                    <text class="gs-tag" x={px(x + W - 4.0)} y={px(y + 11.0)} text-anchor="end"
-                        fill={palette::checkpoint(n)}>{ format!("#{n}") }</text>
-                }
-                <text x={px(x + 8.0)} y={px(y + 16.0)} class="gs-label">{ label }</text>
-                <text x={px(x + 8.0)} y={px(y + 30.0)} class="gs-detail">{ detail }</text>
-            </g>
+        let _ = write!(
+            svg,
+            r#"<g data-testid="global-state-node" data-state="{}" data-current="{is_now}" data-captured="{}" class="gs-node{}"><rect x="{}" y="{}" width="{}" height="{}" rx="6"/>"#,
+            place.as_str(),
+            caught.is_some(),
+            if is_now { " now" } else { "" },
+            px(x),
+            px(y),
+            px(W),
+            px(H)
+        );
+        if let Some(n) = caught {
+            let k = palette::checkpoint(n);
+            let _ = write!(
+                svg,
+                r#"<rect class="gs-captured" x="{}" y="{}" width="{}" height="{}" rx="8" fill="none" stroke="{k}" stroke-width="2.5"/><text class="gs-tag" x="{}" y="{}" text-anchor="end" fill="{k}">#{n}</text>"#,
+                px(x - 3.0),
+                px(y - 3.0),
+                px(W + 6.0),
+                px(H + 6.0),
+                px(x + W - 4.0),
+                px(y + 11.0)
+            );
         }
-    });
+        let _ = write!(
+            svg,
+            r#"<text x="{lx}" y="{}" class="gs-label">{}</text><text x="{lx}" y="{}" class="gs-detail">{}</text></g>"#,
+            px(y + 16.0),
+            escape(&label),
+            px(y + 30.0),
+            escape(&detail),
+            lx = px(x + 8.0)
+        );
+    }
     let caption = match captured {
         Some((_, n)) => (s.token_states_caption)(Some(n)),
         None => (s.token_states_caption)(None),
     };
+    let _ = write!(svg, r#"</g></svg><p class="hint">{}</p>"#, escape(&caption));
+    let head = format!(
+        r#"<svg viewBox="0 0 232 100" role="img" aria-label="{}">"#,
+        s.token_states_title
+    );
     html! {
         <section class="panel global-states" aria-labelledby="gs-title">
             <h2 id="gs-title">{ s.token_states_title }</h2>
-            <svg viewBox="0 0 232 100" role="img" aria-label={s.token_states_title}>
-                <defs>
-                    <marker id="gs-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto">
-                        <path d="M0 0L8 4L0 8z" class="gs-arrowhead" />
-                    </marker>
-                </defs>
-                // The transitions, clockwise: p sends, q receives, q sends, p receives.
-                <path class="gs-edge" d="M108 23H122" marker-end="url(#gs-arrow)" />
-                <path class="gs-edge" d="M176 42V56" marker-end="url(#gs-arrow)" />
-                <path class="gs-edge" d="M124 77H110" marker-end="url(#gs-arrow)" />
-                <path class="gs-edge" d="M56 58V44" marker-end="url(#gs-arrow)" />
-                // One child per global state, and nothing else.
-                <g data-testid="global-state-diagram">{ for states }</g>
-            </svg>
-            <p class="hint">{ caption }</p>
+            { Html::from_html_unchecked((head + &svg).into()) }
         </section>
     }
 }

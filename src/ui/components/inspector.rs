@@ -2,6 +2,10 @@
 //! each checkpoint with the figures Flink's web UI shows, and for a completed one its global
 //! state as tables (every task's state, every channel's recorded state) with the verdict.
 
+use std::fmt::Write;
+
+use wasm_bindgen::JsCast;
+
 use yew::prelude::*;
 
 use super::coordinator::status_icon;
@@ -14,6 +18,7 @@ use crate::engine::snapshot::{GlobalState, TaskMetrics, TaskState};
 use crate::engine::view;
 use crate::engine::{ChannelId, CheckpointId, Simulation, TaskId};
 use crate::i18n::{Lang, Strings};
+use crate::ui::fmt::escape;
 use crate::ui::palette;
 use crate::ui::run::Run;
 use crate::ui::state::{RunRef, Selection, Tab};
@@ -101,19 +106,6 @@ fn row(label: &str, value: impl Into<Html>) -> Html {
     html! { <><dt>{ label.to_string() }</dt><dd>{ value.into() }</dd></> }
 }
 
-/// A table's header row.
-fn head(labels: &[&'static str]) -> Html {
-    html! { <thead><tr>{ for labels.iter().map(|&l| html! { <th>{ l }</th> }) }</tr></thead> }
-}
-
-/// Plain text cells of a row.
-fn cells(texts: Vec<String>) -> Html {
-    texts
-        .into_iter()
-        .map(|t| html! { <td>{ t }</td> })
-        .collect()
-}
-
 fn details(
     s: &Strings,
     run: &Run,
@@ -145,39 +137,51 @@ fn task_details(s: &Strings, run: &Run, t: TaskId, on_fail: &Callback<TaskId>) -
     };
     let op = &phys.graph.operators[info.operator as usize];
     let status = view::task_status(sim, t);
-    let inputs = info.inputs.iter().enumerate().map(|(i, &c)| {
-        let blocked = view::is_blocked(sim, c);
-        let held = view::held_items(sim, c);
-        let has = view::has_barrier(sim, c);
-        let from = &phys.tasks[phys.channels[c as usize].from as usize].name;
-        html! {
-            <li>
-                { format!("{} ← {}", (s.input_n)(i as u32), from) }
-                if blocked { <span class="tag blocked">{ s.blocked }</span> }
-                if has && !blocked { <span class="tag">{ s.has_barrier }</span> }
-                if !held.is_empty() { <span class="tag">{ format!("{} {}", held.len(), s.held) }</span> }
-            </li>
+    let mut o = format!("<h3>{} {}</h3><dl>", s.subtask, escape(&info.name));
+    dt(
+        &mut o,
+        s.operator,
+        &escape(&format!("{} ({})", op.name, (s.operator_kind)(&op.kind))),
+    );
+    dt(&mut o, s.status, &status_text(s, &status));
+    dt(&mut o, s.state, &state_full(s, sim, &task.state, &twice));
+    if let TaskState::Sink {
+        received,
+        committed,
+        ..
+    } = task.state
+    {
+        let text = if op.kind.is_transactional() {
+            (s.sink_committed)(committed, received.saturating_sub(committed))
+        } else {
+            (s.sink_emitted)(received)
+        };
+        dt(&mut o, "", &text);
+    }
+    o += "</dl>";
+    if !info.inputs.is_empty() {
+        let _ = write!(o, r#"<h4>{}</h4><ul class="inputs">"#, s.inputs);
+        for (i, &c) in info.inputs.iter().enumerate() {
+            let blocked = view::is_blocked(sim, c);
+            let held = view::held_items(sim, c);
+            let from = &phys.tasks[phys.channels[c as usize].from as usize].name;
+            let _ = write!(o, "<li>{} ← {}", (s.input_n)(i as u32), escape(from));
+            if blocked {
+                let _ = write!(o, r#"<span class="tag blocked">{}</span>"#, s.blocked);
+            }
+            if view::has_barrier(sim, c) && !blocked {
+                let _ = write!(o, r#"<span class="tag">{}</span>"#, s.has_barrier);
+            }
+            if !held.is_empty() {
+                let _ = write!(o, r#"<span class="tag">{} {}</span>"#, held.len(), s.held);
+            }
+            o += "</li>";
         }
-    });
+        o += "</ul>";
+    }
     html! {
         <div class="details">
-            <h3>{ format!("{} {}", s.subtask, info.name) }</h3>
-            <dl>
-                { row(s.operator, format!("{} ({})", op.name, (s.operator_kind)(&op.kind))) }
-                { row(s.status, status_text(s, &status)) }
-                { row(s.state, state_full(s, sim, &task.state, &twice)) }
-                if let TaskState::Sink { received, committed, .. } = task.state {
-                    { row("", if op.kind.is_transactional() {
-                        (s.sink_committed)(committed, received.saturating_sub(committed))
-                    } else {
-                        (s.sink_emitted)(received)
-                    }) }
-                }
-            </dl>
-            if !info.inputs.is_empty() {
-                <h4>{ s.inputs }</h4>
-                <ul class="inputs">{ for inputs }</ul>
-            }
+            { Html::from_html_unchecked(o.into()) }
             if !sim.job_finished() {
                 <button class="fail" data-testid="fail-task" title="X"
                     onclick={on_fail.reform(move |_: MouseEvent| t)}>{ s.fail_task }</button>
@@ -186,46 +190,69 @@ fn task_details(s: &Strings, run: &Run, t: TaskId, on_fail: &Callback<TaskId>) -
     }
 }
 
-/// A task's whole state, as the inspector and the global state tables show it.
-/// `twice`: words this task holds twice since a restart (at-least-once), highlighted.
-fn state_full(s: &Strings, sim: &Simulation, state: &TaskState, twice: &[u32]) -> Html {
+/// A `<dt>`/`<dd>` pair of a details list; `value` is markup.
+fn dt(o: &mut String, label: &str, value: &str) {
+    let _ = write!(o, "<dt>{label}</dt><dd>{value}</dd>");
+}
+
+/// A task's whole state, as the inspector and the global state tables show it, as markup
+/// (words and payloads escaped). `twice`: words this task holds twice since a restart
+/// (at-least-once), highlighted.
+fn state_full(s: &Strings, sim: &Simulation, state: &TaskState, twice: &[u32]) -> String {
+    let mark = |out: &mut String, i: usize, text: String, on: bool| {
+        if i > 0 {
+            *out += " · ";
+        }
+        if on {
+            let _ = write!(
+                out,
+                r#"<mark class="twice" data-testid="counted-twice" title="{}">{}</mark>"#,
+                s.counted_twice,
+                escape(&text)
+            );
+        } else {
+            *out += &escape(&text);
+        }
+    };
     match state {
         TaskState::Count { counts } if !counts.is_empty() => {
-            let shown = counts.iter().take(60).enumerate().map(|(i, (w, n))| {
-                let sep = if i > 0 { " · " } else { "" };
-                let text = format!("{}={}", sim.word(*w), n);
-                if twice.contains(w) {
-                    html! { <>{ sep }<mark class="twice" data-testid="counted-twice" title={s.counted_twice}>{ text }</mark></> }
-                } else {
-                    html! { <>{ sep }{ text }</> }
-                }
-            });
-            let more = counts.len().saturating_sub(60);
-            html! {
-                <span class="counts">
-                    { format!("{} — ", (s.state_keys)(counts.len())) }{ for shown }
-                    if more > 0 { { format!(" {}", (s.rows_more)(more)) } }
-                </span>
+            let mut out = format!(
+                r#"<span class="counts">{} — "#,
+                (s.state_keys)(counts.len())
+            );
+            for (i, (w, n)) in counts.iter().take(60).enumerate() {
+                mark(
+                    &mut out,
+                    i,
+                    format!("{}={}", sim.word(*w), n),
+                    twice.contains(w),
+                );
             }
+            let more = counts.len().saturating_sub(60);
+            if more > 0 {
+                let _ = write!(out, " {}", (s.rows_more)(more));
+            }
+            out + "</span>"
         }
         TaskState::Sink {
             received, recent, ..
         } if !recent.is_empty() => {
-            let latest = recent.iter().enumerate().map(|(i, p)| {
-                let sep = if i > 0 { " · " } else { "" };
+            let mut out = format!("<span>{} — {}: ", (s.state_received)(*received), s.recent);
+            for (i, p) in recent.iter().enumerate() {
                 let word = match *p {
                     Payload::Word(w) | Payload::Count { word: w, .. } => Some(w),
                     _ => None,
                 };
-                if word.is_some_and(|w| twice.contains(&w)) {
-                    html! { <>{ sep }<mark class="twice" data-testid="counted-twice" title={s.counted_twice}>{ sim.describe(p) }</mark></> }
-                } else {
-                    html! { <>{ sep }{ sim.describe(p) }</> }
-                }
-            });
-            html! { <span>{ format!("{} — {}: ", (s.state_received)(*received), s.recent) }{ for latest }</span> }
+                mark(
+                    &mut out,
+                    i,
+                    sim.describe(p),
+                    word.is_some_and(|w| twice.contains(&w)),
+                );
+            }
+            out + "</span>"
         }
-        other => html! { <span>{ state_text(s, sim, other) }</span> },
+        other => format!("<span>{}</span>", escape(&state_text(s, sim, other))),
     }
 }
 
@@ -250,7 +277,7 @@ fn channel_details(
             .take(24)
             .enumerate()
             .map(|(k, it)| item_glyph(&ItemGlyphProps::new(it, 2.0 + 12.0 * k as f64, 6.0, 9.0)))
-            .collect::<Html>()
+            .collect::<String>()
     };
     let queue: Vec<ItemKind> = ch.items().iter().map(|i| i.kind).collect();
     let width = |n: usize| (n.min(24) * 12 + 8).to_string();
@@ -282,7 +309,7 @@ fn channel_details(
                             html! {
                                 <button class="item-button" aria-label={(s.item_kind)(&item)} title={(s.item_kind)(&item)}
                                     onclick={move |_| on_select.emit(Some(Selection::Item { channel: c, item }))}>
-                                    <svg width="12" height="14" aria-hidden="true">{ item_glyph(&ItemGlyphProps::new(item, 1.5, 2.5, 9.0)) }</svg>
+                                    <svg width="12" height="14" aria-hidden="true">{ Html::from_html_unchecked(item_glyph(&ItemGlyphProps::new(item, 1.5, 2.5, 9.0)).into()) }</svg>
                                 </button>
                             }
                         }) }
@@ -290,7 +317,7 @@ fn channel_details(
                 }) }
                 { row(s.held, html! {
                     <>{ held.len() }
-                    <svg class="inline-items" width={width(held.len())} height="22">{ glyphs(held.clone()) }</svg></>
+                    <svg class="inline-items" width={width(held.len())} height="22">{ Html::from_html_unchecked(glyphs(held.clone()).into()) }</svg></>
                 }) }
                 { row(s.records_sent, ch.records_sent.to_string()) }
                 { row(s.records_received, ch.records_received.to_string()) }
@@ -305,25 +332,32 @@ fn item_details(s: &Strings, sim: &Simulation, c: ChannelId, kind: ItemKind) -> 
         .channels()
         .get(c as usize)
         .and_then(|ch| ch.items().iter().find(|i| i.kind == kind));
-    html! {
-        <div class="details">
-            <h3>{ format!("{}: {}", s.item, (s.item_kind)(&kind)) }</h3>
-            <dl>
-                { row(s.channel, phys.channel_label(c)) }
-                if let ItemKind::Record(r) = kind {
-                    { row(s.payload, sim.describe(&r.payload)) }
-                    if r.parent != 0 { { row(s.derived_from, format!("#{}", r.parent)) } }
-                }
-                if let Some(i) = found {
-                    { row(s.sent_at, ms(i.sent_at)) }
-                    { row(s.arrives_at, ms(i.arrives_at)) }
-                }
-            </dl>
-            if found.is_none() { <p class="hint">{ s.item_gone }</p> }
-        </div>
+    let mut o = format!(
+        r#"<div class="details"><h3>{}: {}</h3><dl>"#,
+        s.item,
+        (s.item_kind)(&kind)
+    );
+    dt(&mut o, s.channel, &escape(&phys.channel_label(c)));
+    if let ItemKind::Record(r) = kind {
+        dt(&mut o, s.payload, &escape(&sim.describe(&r.payload)));
+        if r.parent != 0 {
+            dt(&mut o, s.derived_from, &format!("#{}", r.parent));
+        }
     }
+    if let Some(i) = found {
+        dt(&mut o, s.sent_at, &ms(i.sent_at));
+        dt(&mut o, s.arrives_at, &ms(i.arrives_at));
+    }
+    o += "</dl>";
+    if found.is_none() {
+        let _ = write!(o, r#"<p class="hint">{}</p>"#, s.item_gone);
+    }
+    Html::from_html_unchecked((o + "</div>").into())
 }
 
+/// The checkpoints tab: a row per checkpoint with Flink's figures (a click on a row opens
+/// it) and the open one's global state. Markup written as one string; the rows are opened by
+/// one listener on the tab, which reads the row's `data-id`.
 fn checkpoints(
     s: &Strings,
     sim: &Simulation,
@@ -337,12 +371,20 @@ fn checkpoints(
     }
     let skip = list.len().saturating_sub(MAX_ROWS);
     let figures = Figures::of(sim);
-    let rows = list.iter().skip(skip).rev().map(|c| {
+    let mut o = String::from(r#"<table class="figures">"#);
+    let heads = [
+        &["#", s.status, s.verdict_column, s.end_to_end][..],
+        &mode_heads(s, figures),
+        &[s.state_size],
+    ]
+    .concat();
+    table_head(&mut o, &heads);
+    for c in list.iter().skip(skip).rev() {
         let gs = coord.global_state(c.id);
         let f = gs.map(view::checkpoint_figures);
-        let e2e = match (c.end_time, &c.status) {
-            (Some(end), _) => ms(end.saturating_sub(c.trigger_time)),
-            (None, _) => format!("{}…", ms(sim.now().saturating_sub(c.trigger_time))),
+        let e2e = match c.end_time {
+            Some(end) => ms(end.saturating_sub(c.trigger_time)),
+            None => format!("{}…", ms(sim.now().saturating_sub(c.trigger_time))),
         };
         let dash = || "—".to_string();
         let verdict = match c.consistent {
@@ -350,163 +392,209 @@ fn checkpoints(
             Some(false) => format!("⚠ {}", s.inconsistent_short),
             None => dash(),
         };
-        let on_open = on_open.clone();
-        let id = c.id;
-        html! {
-            <tr key={c.id} class={if open == Some(c.id) { "open" } else { "" }}
-                onclick={move |_| on_open.emit(id)} data-status={c.status.name()}>
-                <th scope="row">
-                    <button class="link" data-testid={format!("checkpoint-row-{}", c.id)}
-                        aria-label={(s.checkpoint)(c.id)}>
-                        <span class={classes!("swatch", palette::checkpoint_class(c.id))}></span>{ c.id }
-                    </button>
-                </th>
-                { cells([(s.checkpoint_status)(&c.status), verdict, e2e]
-                    .into_iter()
-                    .chain(mode_figures(figures, f.as_ref()))
-                    .chain([f.map_or_else(dash, |f| format!("{} B", f.checkpointed_size))])
-                    .collect()) }
-            </tr>
+        let _ = write!(
+            o,
+            r#"<tr data-id="{id}" class="{}" data-status="{}"><th scope="row"><button class="link" data-testid="checkpoint-row-{id}" aria-label="{}"><span class="swatch {}"></span>{id}</button></th>"#,
+            if open == Some(c.id) { "open" } else { "" },
+            c.status.name(),
+            (s.checkpoint)(c.id),
+            palette::checkpoint_class(c.id),
+            id = c.id,
+        );
+        let cells = [(s.checkpoint_status)(&c.status), verdict, e2e]
+            .into_iter()
+            .chain(mode_figures(figures, f.as_ref()))
+            .chain([f.map_or_else(dash, |f| format!("{} B", f.checkpointed_size))]);
+        for cell in cells {
+            let _ = write!(o, "<td>{cell}</td>");
         }
-    });
+        o += "</tr>";
+    }
+    o += "</tbody></table>";
     let chosen = open.or_else(|| coord.latest_completed().map(|g| g.checkpoint));
-    let detail = chosen.map(|n| match coord.global_state(n) {
-        Some(gs) => global_state(s, sim, gs),
-        None => {
-            // No summary: too old to be kept at all.
-            let msg = match coord.summary(n).map(|c| &c.status) {
-                Some(CheckpointStatus::Completed) | None => s.not_retained,
-                _ => s.not_completed,
-            };
-            html! { <p class="hint">{ format!("{} — {}", (s.checkpoint)(n), msg) }</p> }
+    if let Some(n) = chosen {
+        match coord.global_state(n) {
+            Some(gs) => o += &global_state(s, sim, gs),
+            None => {
+                // No summary: too old to be kept at all.
+                let msg = match coord.summary(n).map(|c| &c.status) {
+                    Some(CheckpointStatus::Completed) | None => s.not_retained,
+                    _ => s.not_completed,
+                };
+                let _ = write!(o, r#"<p class="hint">{} — {msg}</p>"#, (s.checkpoint)(n));
+            }
+        }
+    }
+    let on_open = on_open.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
+        let id = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("tr[data-id]").ok().flatten())
+            .and_then(|tr| tr.get_attribute("data-id"))
+            .and_then(|id| id.parse().ok());
+        if let Some(id) = id {
+            on_open.emit(id);
         }
     });
     html! {
-        <div class="checkpoints-tab">
-            <table class="figures">
-                { head(&[&["#", s.status, s.verdict_column, s.end_to_end][..], &mode_heads(s, figures), &[s.state_size]].concat()) }
-                <tbody>{ for rows }</tbody>
-            </table>
-            { for detail }
-        </div>
+        <div class="checkpoints-tab" onclick={onclick}>{ Html::from_html_unchecked(o.into()) }</div>
     }
 }
 
-fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> Html {
+/// A completed checkpoint's global state: title, verdict, figures, the task and channel
+/// state tables. Written as one string of markup (names and payloads escaped): it only shows.
+fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> String {
     let phys = sim.physical();
     let f = view::checkpoint_figures(gs);
     let v = &gs.verdict;
     let figures = Figures::of(sim);
-    let task_rows = gs.tasks.iter().take(MAX_ROWS).map(|t| {
-        let name = phys
-            .tasks
-            .get(t.task as usize)
-            .map_or(String::new(), |i| i.name.clone());
-        html! {
-            <tr key={t.task}>
-                <th scope="row">{ name }</th>
-                <td class="state-cell">{ state_full(s, sim, &t.state, &[]) }</td>
-                { cells(task_figures(figures, &t.metrics)) }
-            </tr>
-        }
-    });
-    let channel_rows = phys
-        .channels
-        .iter()
-        .enumerate()
-        .take(MAX_ROWS)
-        .map(|(c, _)| {
-            let recorded = gs.channel_state.get(&(c as ChannelId));
-            let text = match recorded {
-                Some(rs) if !rs.is_empty() => rs
-                    .iter()
-                    .map(|r| sim.describe(&r.payload))
-                    .collect::<Vec<_>>()
-                    .join(" · "),
-                _ => s.no_channel_state.to_string(),
-            };
-            html! {
-                <tr key={c}>
-                    <th scope="row">{ phys.channel_label(c as ChannelId) }</th>
-                    <td>{ recorded.map_or(0, |r| r.len()) }</td>
-                    <td class="state-cell">{ text }</td>
-                </tr>
-            }
-        });
-    let more_tasks = gs.tasks.len().saturating_sub(MAX_ROWS);
-    let more_channels = phys.channels.len().saturating_sub(MAX_ROWS);
     let aligned = sim.mode().blocks_inputs();
-    let title = if sim.mode().processes_initiate() {
+    let title = escape(&if sim.mode().processes_initiate() {
         (s.global_state_of_snapshot)(gs.checkpoint)
     } else {
         (s.global_state_of)(gs.checkpoint)
-    };
-    html! {
-        // Focusable: its tables may scroll sideways, and a keyboard must be able to scroll them.
-        <div class="global-state" data-testid="global-state" data-checkpoint={gs.checkpoint.to_string()}
-            tabindex="0" role="region" aria-label={title.clone()}>
-            <h3>
-                <span class={classes!("swatch", palette::checkpoint_class(gs.checkpoint))}></span>
-                { title }
-            </h3>
-            <p class={if v.ok() { "verdict ok" } else { "verdict bad" }} data-testid="verdict">
-                { if v.consistent { s.consistent } else { s.inconsistent } }
-                if !v.consistent { <br />{ (s.verdict_counts)(v.duplicated, v.lost) } }
-                if let Some(w) = &v.word_check {
-                    <br />
-                    { if w.mismatches.is_empty() {
-                        (s.word_check_ok)(w.words_checked)
-                    } else if v.consistent {
-                        // A consistent cut of a state that was already wrong: counted twice by
-                        // an earlier recovery's replay (at-least-once).
-                        (s.word_check_inherited)(w.mismatches.len())
-                    } else {
-                        (s.word_check_bad)(w.mismatches.len())
-                    } }
-                }
-                if let Some(c) = &v.conservation {
-                    <br /><span data-testid="conservation">{ (s.conservation)(c.what, c.expected, c.found) }</span>
-                }
-            </p>
-            if !v.crossings.is_empty() {
-                <ul class="crossings" data-testid="crossings">
-                    { for v.crossings.iter().take(8).map(|x| {
-                        let info = &phys.channels[x.channel as usize];
-                        let from = &phys.tasks[info.from as usize].name;
-                        let to = &phys.tasks[info.to as usize].name;
-                        html! { <li>{ (s.crossing)(x.kind, &sim.describe(&x.record.payload), from, to) }</li> }
-                    }) }
-                    if v.crossings.len() > 8 { <li>{ (s.rows_more)(v.crossings.len() - 8) }</li> }
-                </ul>
-            }
-            <dl class="figures-list">
-                { row(s.trigger_time, ms(gs.trigger_time)) }
-                { row(s.end_to_end, ms(f.end_to_end)) }
-                if aligned {
-                    { row(s.alignment_duration, ms(f.alignment_duration)) }
-                    { row(s.records_held, f.records_held.to_string()) }
-                }
-                { row(s.state_size, format!("{} B", f.checkpointed_size)) }
-                if sim.persists_in_flight() {
-                    { row(s.persisted, (s.persisted_figure)(f.persisted_bytes, f.persisted_records)) }
-                }
-            </dl>
-            <h4>{ s.task_states }</h4>
-            <table class="state-table" data-testid="task-states">
-                { head(&[&[s.subtask, s.state, s.start_delay, s.ack_time][..], &mode_heads(s, figures), &[s.state_size]].concat()) }
-                <tbody>{ for task_rows }</tbody>
-            </table>
-            if more_tasks > 0 { <p class="hint">{ (s.rows_more)(more_tasks) }</p> }
-            <h4>{ s.channel_states }</h4>
-            // A cyclic graph's aligned checkpoint does hold channel state: the back-edge log.
-            if aligned && !sim.holds_channel_state() { <p class="hint">{ s.aligned_no_channel_state }</p> }
-            <table class="state-table" data-testid="channel-states">
-                { head(&[s.channel, "n", s.state]) }
-                <tbody>{ for channel_rows }</tbody>
-            </table>
-            if more_channels > 0 { <p class="hint">{ (s.rows_more)(more_channels) }</p> }
-        </div>
+    });
+    // Focusable: its tables may scroll sideways, and a keyboard must be able to scroll them.
+    let mut o = format!(
+        r#"<div class="global-state" data-testid="global-state" data-checkpoint="{}" tabindex="0" role="region" aria-label="{title}"><h3><span class="swatch {}"></span>{title}</h3><p class="verdict {}" data-testid="verdict">{}"#,
+        gs.checkpoint,
+        palette::checkpoint_class(gs.checkpoint),
+        if v.ok() { "ok" } else { "bad" },
+        if v.consistent {
+            s.consistent
+        } else {
+            s.inconsistent
+        },
+    );
+    if !v.consistent {
+        let _ = write!(o, "<br>{}", (s.verdict_counts)(v.duplicated, v.lost));
     }
+    if let Some(w) = &v.word_check {
+        let text = if w.mismatches.is_empty() {
+            (s.word_check_ok)(w.words_checked)
+        } else if v.consistent {
+            // A consistent cut of a state that was already wrong: counted twice by an
+            // earlier recovery's replay (at-least-once).
+            (s.word_check_inherited)(w.mismatches.len())
+        } else {
+            (s.word_check_bad)(w.mismatches.len())
+        };
+        let _ = write!(o, "<br>{text}");
+    }
+    if let Some(c) = &v.conservation {
+        let _ = write!(
+            o,
+            r#"<br><span data-testid="conservation">{}</span>"#,
+            escape(&(s.conservation)(c.what, c.expected, c.found))
+        );
+    }
+    o += "</p>";
+    if !v.crossings.is_empty() {
+        o += r#"<ul class="crossings" data-testid="crossings">"#;
+        for x in v.crossings.iter().take(8) {
+            let info = &phys.channels[x.channel as usize];
+            let from = &phys.tasks[info.from as usize].name;
+            let to = &phys.tasks[info.to as usize].name;
+            let text = (s.crossing)(x.kind, &sim.describe(&x.record.payload), from, to);
+            let _ = write!(o, "<li>{}</li>", escape(&text));
+        }
+        if v.crossings.len() > 8 {
+            let _ = write!(o, "<li>{}</li>", (s.rows_more)(v.crossings.len() - 8));
+        }
+        o += "</ul>";
+    }
+    let mut rows = vec![
+        (s.trigger_time, ms(gs.trigger_time)),
+        (s.end_to_end, ms(f.end_to_end)),
+    ];
+    if aligned {
+        rows.push((s.alignment_duration, ms(f.alignment_duration)));
+        rows.push((s.records_held, f.records_held.to_string()));
+    }
+    rows.push((s.state_size, format!("{} B", f.checkpointed_size)));
+    if sim.persists_in_flight() {
+        rows.push((
+            s.persisted,
+            (s.persisted_figure)(f.persisted_bytes, f.persisted_records),
+        ));
+    }
+    o += r#"<dl class="figures-list">"#;
+    for (label, value) in rows {
+        dt(&mut o, label, &value);
+    }
+    let heads = [
+        &[s.subtask, s.state, s.start_delay, s.ack_time][..],
+        &mode_heads(s, figures),
+        &[s.state_size],
+    ]
+    .concat();
+    let _ = write!(
+        o,
+        r#"</dl><h4>{}</h4><table class="state-table" data-testid="task-states">"#,
+        s.task_states
+    );
+    table_head(&mut o, &heads);
+    for t in gs.tasks.iter().take(MAX_ROWS) {
+        let name = phys
+            .tasks
+            .get(t.task as usize)
+            .map_or("", |i| i.name.as_str());
+        let _ = write!(
+            o,
+            r#"<tr><th scope="row">{}</th><td class="state-cell">{}</td>"#,
+            escape(name),
+            state_full(s, sim, &t.state, &[])
+        );
+        for cell in task_figures(figures, &t.metrics) {
+            let _ = write!(o, "<td>{cell}</td>");
+        }
+        o += "</tr>";
+    }
+    o += "</tbody></table>";
+    let more = |o: &mut String, n: usize| {
+        if n > 0 {
+            let _ = write!(o, r#"<p class="hint">{}</p>"#, (s.rows_more)(n));
+        }
+    };
+    more(&mut o, gs.tasks.len().saturating_sub(MAX_ROWS));
+    let _ = write!(o, "<h4>{}</h4>", s.channel_states);
+    // A cyclic graph's aligned checkpoint does hold channel state: the back-edge log.
+    if aligned && !sim.holds_channel_state() {
+        let _ = write!(o, r#"<p class="hint">{}</p>"#, s.aligned_no_channel_state);
+    }
+    o += r#"<table class="state-table" data-testid="channel-states">"#;
+    table_head(&mut o, &[s.channel, "n", s.state]);
+    for c in 0..phys.channels.len().min(MAX_ROWS) {
+        let recorded = gs.channel_state.get(&(c as ChannelId));
+        let text = match recorded {
+            Some(rs) if !rs.is_empty() => rs
+                .iter()
+                .map(|r| sim.describe(&r.payload))
+                .collect::<Vec<_>>()
+                .join(" · "),
+            _ => s.no_channel_state.to_string(),
+        };
+        let _ = write!(
+            o,
+            r#"<tr><th scope="row">{}</th><td>{}</td><td class="state-cell">{}</td></tr>"#,
+            escape(&phys.channel_label(c as ChannelId)),
+            recorded.map_or(0, |r| r.len()),
+            escape(&text)
+        );
+    }
+    o += "</tbody></table>";
+    more(&mut o, phys.channels.len().saturating_sub(MAX_ROWS));
+    o + "</div>"
+}
+
+/// A table's header row and the start of its body, as markup.
+fn table_head(o: &mut String, labels: &[&str]) {
+    o.push_str("<thead><tr>");
+    for l in labels {
+        let _ = write!(o, "<th>{l}</th>");
+    }
+    o.push_str("</tr></thead><tbody>");
 }
 
 /// Which figures a checkpoint's row shows, as the engine answers for the run: alignment where

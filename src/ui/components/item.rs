@@ -6,7 +6,7 @@
 //! and the same placement answers clicks. [`item_glyph`] draws one item in SVG for the
 //! legend, the alignment buffers and the inspector, in the same vocabulary.
 
-use yew::prelude::*;
+use std::fmt::Write;
 
 use crate::engine::record::ItemKind;
 use crate::engine::view;
@@ -379,50 +379,79 @@ impl ItemGlyphProps {
     }
 }
 
-/// One item in SVG: a record as a dot, a barrier as its coloured bar, a cancel marker as a
-/// hollow crossed bar, an end of partition as a hollow square.
-pub fn item_glyph(p: &ItemGlyphProps) -> Html {
+/// One item in SVG markup: a record as a dot, a barrier as its coloured bar, a cancel marker
+/// as a hollow crossed bar, an end of partition as a hollow square.
+pub fn item_glyph(p: &ItemGlyphProps) -> String {
     let (x, y, s) = (p.x, p.y, p.size);
-    let cx = x + s / 2.0;
+    let cx = fmt(x + s / 2.0);
     let cy = y + s / 2.0;
+    let (cxf, cyf) = (x + s / 2.0, fmt(cy));
     match p.kind {
-        ItemKind::Record(rec) => html! {
-            <g class="glyph record">
-                <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.42)} class="record-dot" />
-                if rec.replay {
-                    <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.19)} class="replay-dot" />
-                }
-                if let Some(n) = p.persisted {
-                    <circle cx={fmt(cx)} cy={fmt(cy)} r={fmt(s * 0.62)} fill="none"
-                        stroke={palette::checkpoint(n)} stroke-width="1.5"
-                        stroke-dasharray={p.dashed.then_some("2 1.6")} />
-                }
-            </g>
-        },
-        ItemKind::Barrier(n) if p.diamond => html! {
-            <g class="glyph marker">
-                <path d={format!("M{} {}L{} {}L{} {}L{} {}Z", fmt(cx), fmt(cy - s * 0.6), fmt(cx + s * 0.6), fmt(cy), fmt(cx), fmt(cy + s * 0.6), fmt(cx - s * 0.6), fmt(cy))}
-                    fill={palette::checkpoint(n)} />
-                <text x={fmt(cx + s * 0.75)} y={fmt(y + s * 0.35)} class="glyph-label">{ n }</text>
-            </g>
-        },
-        ItemKind::Barrier(n) => html! {
-            <g class="glyph barrier">
-                <rect x={fmt(cx - s * 0.2)} y={fmt(y - s * 0.3)} width={fmt(s * 0.4)}
-                    height={fmt(s * 1.6)} fill={palette::checkpoint(n)} />
-                <text x={fmt(cx + s * 0.45)} y={fmt(y + s * 0.35)} class="glyph-label">{ n }</text>
-            </g>
-        },
-        ItemKind::Cancel(n) => html! {
-            <g class="glyph cancel" stroke={palette::checkpoint(n)} fill="none" stroke-width="1.3">
-                <rect x={fmt(cx - s * 0.2)} y={fmt(y - s * 0.3)} width={fmt(s * 0.4)} height={fmt(s * 1.6)} />
-                <path d={format!("M{} {}L{} {}M{} {}L{} {}", fmt(x), fmt(y), fmt(x + s), fmt(y + s), fmt(x + s), fmt(y), fmt(x), fmt(y + s))} />
-            </g>
-        },
-        ItemKind::EndOfPartition => html! {
-            <rect class="glyph eop" x={fmt(x + 1.0)} y={fmt(y + 1.0)} width={fmt(s - 2.0)}
-                height={fmt(s - 2.0)} fill="none" stroke-width="1.3" />
-        },
+        ItemKind::Record(rec) => {
+            let mut o = format!(
+                r#"<g class="glyph record"><circle cx="{cx}" cy="{cyf}" r="{}" class="record-dot"/>"#,
+                fmt(s * 0.42)
+            );
+            if rec.replay {
+                let _ = write!(
+                    o,
+                    r#"<circle cx="{cx}" cy="{cyf}" r="{}" class="replay-dot"/>"#,
+                    fmt(s * 0.19)
+                );
+            }
+            if let Some(n) = p.persisted {
+                let _ = write!(
+                    o,
+                    r#"<circle cx="{cx}" cy="{cyf}" r="{}" fill="none" stroke="{}" stroke-width="1.5"{}/>"#,
+                    fmt(s * 0.62),
+                    palette::checkpoint(n),
+                    if p.dashed {
+                        r#" stroke-dasharray="2 1.6""#
+                    } else {
+                        ""
+                    }
+                );
+            }
+            o + "</g>"
+        }
+        ItemKind::Barrier(n) if p.diamond => format!(
+            r#"<g class="glyph marker"><path d="M{cx} {}L{} {cyf}L{cx} {}L{} {cyf}Z" fill="{}"/><text x="{}" y="{}" class="glyph-label">{n}</text></g>"#,
+            fmt(cy - s * 0.6),
+            fmt(cxf + s * 0.6),
+            fmt(cy + s * 0.6),
+            fmt(cxf - s * 0.6),
+            palette::checkpoint(n),
+            fmt(cxf + s * 0.75),
+            fmt(y + s * 0.35)
+        ),
+        ItemKind::Barrier(n) => format!(
+            r#"<g class="glyph barrier"><rect x="{}" y="{}" width="{}" height="{}" fill="{}"/><text x="{}" y="{}" class="glyph-label">{n}</text></g>"#,
+            fmt(cxf - s * 0.2),
+            fmt(y - s * 0.3),
+            fmt(s * 0.4),
+            fmt(s * 1.6),
+            palette::checkpoint(n),
+            fmt(cxf + s * 0.45),
+            fmt(y + s * 0.35)
+        ),
+        ItemKind::Cancel(n) => format!(
+            r#"<g class="glyph cancel" stroke="{}" fill="none" stroke-width="1.3"><rect x="{}" y="{}" width="{}" height="{}"/><path d="M{x0} {y0}L{x1} {y1}M{x1} {y0}L{x0} {y1}"/></g>"#,
+            palette::checkpoint(n),
+            fmt(cxf - s * 0.2),
+            fmt(y - s * 0.3),
+            fmt(s * 0.4),
+            fmt(s * 1.6),
+            x0 = fmt(x),
+            y0 = fmt(y),
+            x1 = fmt(x + s),
+            y1 = fmt(y + s)
+        ),
+        ItemKind::EndOfPartition => format!(
+            r#"<rect class="glyph eop" x="{}" y="{}" width="{w}" height="{w}" fill="none" stroke-width="1.3"/>"#,
+            fmt(x + 1.0),
+            fmt(y + 1.0),
+            w = fmt(s - 2.0)
+        ),
     }
 }
 

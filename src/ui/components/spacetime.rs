@@ -6,15 +6,26 @@
 //! last steps — enough for the latest completed checkpoint's whole cut, [`STEPS`] to 400 —
 //! replayed from the history (`Run::space_time`), so a long run stays readable; the
 //! classification is the engine's (`view::SpaceTime::crossing`).
+//!
+//! The student can place a cut of their own (`UserCut`): a point per line, moved by a click or
+//! a drag on the line or by the arrow keys; the engine classifies the records across it
+//! (`SpaceTime::across`) and the verdict names each orphan.
+//!
+//! The picture is written as one SVG string (names escaped), not as a tree of elements: it is
+//! redrawn whole on every step anyway, and the string weighs a fraction of the element
+//! builders in the page's wasm.
 
+use std::fmt::Write;
+
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::engine::record::ItemKind;
 use crate::engine::view::{Across, MarkKind, SpaceTime};
 use crate::i18n::Lang;
-use crate::ui::fmt::px;
-use crate::ui::palette;
-use crate::ui::state::RunRef;
+use crate::ui::fmt::{clamp, escape, px};
+use crate::ui::palette::checkpoint_class as k;
+use crate::ui::state::{RunRef, UserCut};
 
 /// Steps the diagram shows at least, up to the position; more (up to `MOST`) when the
 /// latest completed checkpoint took longer, so its whole cut is in view.
@@ -22,11 +33,14 @@ pub const STEPS: u64 = 80;
 const MOST: u64 = 400;
 /// Trips drawn at most (the newest).
 const TRIPS: usize = 600;
+/// Orphans of the student's cut named one by one, at most.
+const NAMED: usize = 6;
 
 const LEFT: f64 = 64.0;
 const RIGHT: f64 = 8.0;
 const WIDTH: f64 = 640.0;
 const TOP: f64 = 14.0;
+const PLOT: f64 = WIDTH - LEFT - RIGHT;
 
 /// The distance between two task lines: roomy for a few processes, tight for many subtasks.
 fn row_height(tasks: usize) -> f64 {
@@ -38,13 +52,22 @@ pub struct SpaceTimeProps {
     pub run: RunRef,
     pub version: u64,
     pub lang: Lang,
+    /// The student's cut, if one is placed.
+    pub cut: Option<UserCut>,
+    pub on_cut: Callback<Option<UserCut>>,
 }
 
 /// Where time `t` is drawn, `t0` at the left edge of the plot and `t1` at its right (earlier
 /// times fall left of it: a trip that began before the window enters it with its own slope).
 fn x(t: u64, t0: u64, t1: u64) -> f64 {
     let span = t1.saturating_sub(t0).max(1) as f64;
-    LEFT + ((t as f64 - t0 as f64) / span).min(1.0) * (WIDTH - LEFT - RIGHT)
+    LEFT + ((t as f64 - t0 as f64) / span).min(1.0) * PLOT
+}
+
+/// The time drawn at `x`, within the window.
+fn time_at(x: f64, t0: u64, t1: u64) -> u64 {
+    let span = t1.saturating_sub(t0) as f64;
+    t0 + (clamp((x - LEFT) / PLOT, 0.0, 1.0) * span).round() as u64
 }
 
 /// Where a trip from `a` (on its sender's line) to `b` (on its receiver's) meets the cut,
@@ -59,6 +82,20 @@ fn meets(a: (f64, f64), b: (f64, f64), ca: f64, cb: f64) -> (f64, f64) {
         ((ca - a.0) / closing).clamp(0.0, 1.0)
     };
     (a.0 + (b.0 - a.0) * u, a.1 + (b.1 - a.1) * u)
+}
+
+/// A ring where a record crosses a cut: in flight, or (filled red) an orphan.
+fn ring(svg: &mut String, how: Across, (mx, my): (f64, f64), class: &str) {
+    let how = match how {
+        Across::InFlight => "st-flight",
+        Across::Orphan => "st-orphan",
+    };
+    let _ = write!(
+        svg,
+        r#"<circle class="{how} {class}" r="4" cx="{}" cy="{}"/>"#,
+        px(mx),
+        px(my)
+    );
 }
 
 pub fn spacetime(p: &SpaceTimeProps) -> Html {
@@ -79,22 +116,33 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     let (st, t0): (SpaceTime, u64) = run.space_time(steps);
     let t1 = sim.now().max(1);
     let t0 = t0.min(t1.saturating_sub(1));
-    let step = row_height(phys.tasks.len());
+    let tasks = phys.tasks.len();
+    let step = row_height(tasks);
     let row = |t: u32| TOP + step * f64::from(t);
-    let height = row(phys.tasks.len() as u32) + 4.0;
-    let lines = phys.tasks.iter().enumerate().map(|(t, info)| {
+    // Whole units: the export reads the view box back as whole numbers.
+    let height = (row(tasks as u32) + 4.0).ceil();
+    let (w, h) = (px(WIDTH), px(height));
+    let mut svg = format!(
+        r#"<svg viewBox="0 0 {w} {h}" role="img" aria-label="{}">"#,
+        s.spacetime_title
+    );
+    for (t, info) in phys.tasks.iter().enumerate() {
         let y = px(row(t as u32));
-        html! { <g class="st-task">
-            <text x="4" y={px(row(t as u32) + 4.0)}>{ info.name.clone() }</text>
-            <line x1={px(LEFT)} x2={px(WIDTH - RIGHT)} y1={y.clone()} y2={y} />
-        </g> }
-    });
+        let _ = write!(
+            svg,
+            r#"<g class="st-task"><text x="4" y="{}">{}</text><line x1="{}" x2="{}" y1="{y}" y2="{y}"/></g>"#,
+            px(row(t as u32) + 4.0),
+            escape(&info.name),
+            px(LEFT),
+            px(WIDTH - RIGHT),
+        );
+    }
     // Trips that arrived in the window (the newest at most), and the snapshots taken in it.
     let trips: Vec<_> = st.trips().iter().filter(|t| t.arrived.time >= t0).collect();
     let first = trips.len().saturating_sub(TRIPS);
-    let trip_lines = trips[first..].iter().map(|trip| {
+    for trip in &trips[first..] {
         let info = &phys.channels[trip.channel as usize];
-        let (class, k) = match trip.item {
+        let (class, n) = match trip.item {
             ItemKind::Record(_) => ("st-rec", None),
             ItemKind::Barrier(n) => ("st-bar", Some(n)),
             ItemKind::Cancel(n) => ("st-cancel", Some(n)),
@@ -107,55 +155,60 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             ys += (ya - ys) * (LEFT - xs) / (xa - xs);
             xs = LEFT;
         }
-        html! { <line class={classes!(class, k.map(palette::checkpoint_class))}
-        x1={px(xs)} y1={px(ys)} x2={px(xa)} y2={px(ya)} /> }
-    });
-    let dots = st.snapshots().iter().filter(|p| p.at.time >= t0).map(|p| {
-        html! { <circle class={classes!("st-snap", palette::checkpoint_class(p.checkpoint))} r="3.5"
-        cx={px(x(p.at.time, t0, t1))} cy={px(row(p.task))} /> }
-    });
+        let _ = write!(
+            svg,
+            r#"<line class="{class} {}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+            n.map_or("", k),
+            px(xs),
+            px(ys),
+            px(xa),
+            px(ya)
+        );
+    }
+    // Where a record's line meets a cut through `ca` on its sender's line and `cb` on its
+    // receiver's: on the receiver's line at the right edge if it has not arrived yet.
+    let meeting = |channel: u32, id: u64, ca: f64, cb: f64| {
+        let info = &phys.channels[channel as usize];
+        let trip = st.trips().iter().find(|t| match t.item {
+            ItemKind::Record(r) => r.id == id && t.channel == channel,
+            _ => false,
+        });
+        match trip {
+            Some(t) => meets(
+                (x(t.sent.time, t0, t1), row(info.from)),
+                (x(t.arrived.time, t0, t1), row(info.to)),
+                ca,
+                cb,
+            ),
+            None => (x(t1, t0, t1), row(info.to)),
+        }
+    };
     // Each completed snapshot whose every point is in the window: its cut, and the records
-    // across it where they cross.
-    let mut cuts = Vec::new();
-    for g in sim.coordinator().completed() {
+    // across it where they cross (hidden while the student places a cut, unless asked for).
+    let own = p.cut.as_ref().is_none_or(|c| c.own);
+    for g in sim.coordinator().completed().filter(|_| own) {
         let n = g.checkpoint;
-        let points: Option<Vec<(f64, f64)>> = (0..phys.tasks.len() as u32)
+        let points: Option<Vec<f64>> = (0..tasks as u32)
             .map(|t| {
                 let p = st.snapshot_of(t, n).filter(|p| p.at.time >= t0)?;
-                Some((x(p.at.time, t0, t1), row(t)))
+                Some(x(p.at.time, t0, t1))
             })
             .collect();
         let Some(points) = points else { continue };
+        let mut rings = String::new();
         let mut flight = Vec::new();
-        let mut marks = Vec::new();
         let mut orphans = 0;
         for (c, info) in phys.channels.iter().enumerate() {
             let across = st.crossing(sim, c as u32, n);
-            orphans += across.iter().filter(|(_, a)| *a == Across::Orphan).count();
-            for (record, how) in &across {
-                // Where the record's line meets the cut: on the receiver's line if it never
-                // arrived in the window, else halfway.
-                let at = st
-                    .trips()
-                    .iter()
-                    .find(|t| t.item == ItemKind::Record(*record));
-                let (mx, my) = match at {
-                    Some(t) => meets(
-                        (x(t.sent.time, t0, t1), row(info.from)),
-                        (x(t.arrived.time, t0, t1), row(info.to)),
-                        points[info.from as usize].0,
-                        points[info.to as usize].0,
-                    ),
-                    None => (x(t1, t0, t1), row(info.to)),
-                };
-                let class = match how {
-                    Across::InFlight => "st-flight",
-                    Across::Orphan => "st-orphan",
-                };
-                marks.push(
-                    html! { <circle class={classes!(class, palette::checkpoint_class(n))}
-                    r="4" cx={px(mx)} cy={px(my)} /> },
+            for &(record, how) in &across {
+                orphans += usize::from(how == Across::Orphan);
+                let at = meeting(
+                    c as u32,
+                    record.id,
+                    points[info.from as usize],
+                    points[info.to as usize],
                 );
+                ring(&mut rings, how, at, k(n));
             }
             if across.iter().any(|(_, a)| *a == Across::InFlight) {
                 flight.push(format!(
@@ -164,35 +217,246 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
                 ));
             }
         }
-        let path: String = points
-            .iter()
-            .map(|(x, y)| format!("{},{} ", px(*x), px(*y)))
-            .collect();
-        cuts.push(
-            html! { <g class={classes!("st-cut", palette::checkpoint_class(n))}
-                data-testid={format!("cut-{n}")} data-in-flight={flight.join(" ")}
-                data-orphans={orphans.to_string()}>
-                <polyline points={path} />
-                { for marks }
-            </g> },
+        let _ = write!(
+            svg,
+            r#"<g class="st-cut {}" data-testid="cut-{n}" data-in-flight="{}" data-orphans="{orphans}"><polyline points="{}"/>{rings}</g>"#,
+            k(n),
+            escape(&flight.join(" ")),
+            polyline(&points, row),
         );
     }
+    for p in st.snapshots().iter().filter(|p| p.at.time >= t0) {
+        let _ = write!(
+            svg,
+            r#"<circle class="st-snap {}" r="3.5" cx="{}" cy="{}"/>"#,
+            k(p.checkpoint),
+            px(x(p.at.time, t0, t1)),
+            px(row(p.task))
+        );
+    }
+    // The student's cut: its line, the records across it, a handle per line, and the verdict.
+    let mut verdict = String::new();
+    if let Some(cut) = p.cut.as_ref().filter(|c| c.at.len() == tasks) {
+        let at: Vec<u64> = cut.at.iter().map(|&t| t.clamp(t0, t1)).collect();
+        let points: Vec<f64> = at.iter().map(|&t| x(t, t0, t1)).collect();
+        let across = st.across(sim, &at);
+        let mut rings = String::new();
+        let mut orphans = Vec::new();
+        let mut flight = 0;
+        for &(c, record, how) in &across {
+            let info = &phys.channels[c as usize];
+            let spot = meeting(
+                c,
+                record.id,
+                points[info.from as usize],
+                points[info.to as usize],
+            );
+            ring(&mut rings, how, spot, "st-mine");
+            match how {
+                Across::InFlight => flight += 1,
+                Across::Orphan => orphans.push((record.id, info.from, info.to)),
+            }
+        }
+        let _ = write!(
+            svg,
+            r#"<g class="st-user" data-testid="user-cut-line" data-at="{}"><polyline points="{}"/>{rings}"#,
+            cut.at
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            polyline(&points, row),
+        );
+        for (t, &px_) in points.iter().enumerate() {
+            let on = if t as u32 == cut.line { " on" } else { "" };
+            let _ = write!(
+                svg,
+                r#"<circle class="st-handle{on}" data-testid="cut-point" data-line="{t}" r="6" cx="{}" cy="{}"/>"#,
+                px(px_),
+                px(row(t as u32))
+            );
+        }
+        svg += "</g>";
+        let name = |t: u32| phys.tasks[t as usize].name.as_str();
+        let n = orphans.len();
+        let (ok, head) = match n {
+            0 => ("true", (s.cut_consistent)(flight)),
+            n => ("false", (s.cut_inconsistent)(n)),
+        };
+        let mut v = format!(
+            r#"<div class="verdict st-verdict {}" data-testid="cut-verdict" role="status" data-consistent="{ok}"><p>{}</p><ul>"#,
+            if n == 0 { "ok" } else { "bad" },
+            escape(&head)
+        );
+        for &(id, from, to) in orphans.iter().take(NAMED) {
+            let _ = write!(
+                v,
+                "<li>{}</li>",
+                escape(&(s.cut_orphan)(id, name(from), name(to)))
+            );
+        }
+        v += "</ul>";
+        if n > NAMED {
+            let _ = write!(v, "<p>{}</p>", escape(&(s.more)(n - NAMED)));
+        }
+        verdict = v + "</div>";
+    }
     let now = px(x(t1, t0, t1));
+    let _ = write!(
+        svg,
+        r#"<line class="st-now" x1="{now}" x2="{now}" y1="2" y2="{}"/></svg>"#,
+        px(height - 2.0)
+    );
+
+    // A click or a drag on the plot moves the point of the line under it (the line the drag
+    // began on); the arrow keys move the chosen line's point, or choose another line; the
+    // buttons (by their `data-act`) place or take away the cut and show the snapshots' cuts.
+    let cutting = p.cut.is_some();
+    let emit = {
+        let on_cut = p.on_cut.clone();
+        move |e: &Event, next: Option<UserCut>| {
+            e.prevent_default();
+            e.stop_propagation();
+            on_cut.emit(next);
+        }
+    };
+    let place = {
+        let (cut, emit) = (p.cut.clone(), emit.clone());
+        move |e: &MouseEvent, down: bool| {
+            let Some(cut) = cut.as_ref() else { return };
+            let Some(svg) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest("svg").ok().flatten())
+            else {
+                return;
+            };
+            let r = svg.get_bounding_client_rect();
+            if r.width() <= 0.0 || r.height() <= 0.0 || (!down && e.buttons() & 1 == 0) {
+                return;
+            }
+            let vx = (f64::from(e.client_x()) - r.left()) / r.width() * WIDTH;
+            let vy = (f64::from(e.client_y()) - r.top()) / r.height() * height;
+            let mut next = cut.clone();
+            if down {
+                let last = tasks.saturating_sub(1) as f64;
+                next.line = clamp(((vy - TOP) / step).round(), 0.0, last) as u32;
+                let _ = svg.set_pointer_capture(e.unchecked_ref::<PointerEvent>().pointer_id());
+            }
+            if let Some(a) = next.at.get_mut(next.line as usize) {
+                *a = time_at(vx, t0, t1);
+            }
+            emit(e, Some(next));
+        }
+    };
+    let onpointerdown = {
+        let place = place.clone();
+        Callback::from(move |e: PointerEvent| place(&e, true))
+    };
+    let onpointermove = Callback::from(move |e: PointerEvent| place(&e, false));
+    let onkeydown = {
+        let (cut, emit) = (p.cut.clone(), emit.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(cut) = cut.as_ref() else { return };
+            let mut next = cut.clone();
+            let by = (t1.saturating_sub(t0) / 80).max(1) * if e.shift_key() { 10 } else { 1 };
+            let at = next
+                .at
+                .get(next.line as usize)
+                .copied()
+                .unwrap_or(t0)
+                .clamp(t0, t1);
+            let moved = match e.key().as_str() {
+                "ArrowLeft" => at.saturating_sub(by).max(t0),
+                "ArrowRight" => (at + by).min(t1),
+                "ArrowUp" => {
+                    next.line = next.line.saturating_sub(1);
+                    at
+                }
+                "ArrowDown" => {
+                    next.line = (next.line + 1).min((tasks as u32).saturating_sub(1));
+                    next.at.get(next.line as usize).copied().unwrap_or(t0)
+                }
+                _ => return,
+            };
+            if let Some(a) = next.at.get_mut(next.line as usize) {
+                *a = moved;
+            }
+            emit(&e, Some(next));
+        })
+    };
+    let onclick = {
+        let cut = p.cut.clone();
+        let middle = t0 + t1.saturating_sub(t0) / 2;
+        Callback::from(move |e: MouseEvent| {
+            let act = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest("[data-act]").ok().flatten())
+                .and_then(|el| el.get_attribute("data-act"));
+            let next = match (act.as_deref(), &cut) {
+                (Some("cut"), Some(_)) => None,
+                (Some("cut"), None) => Some(UserCut {
+                    at: vec![middle; tasks],
+                    ..UserCut::default()
+                }),
+                (Some("own"), Some(c)) => Some(UserCut {
+                    own: !c.own,
+                    ..c.clone()
+                }),
+                _ => return,
+            };
+            let section = e
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+            emit(&e, next);
+            // The section takes the focus once redrawn (its buttons are drawn anew, and the
+            // one clicked is gone): the arrow keys move the cut at once.
+            if let Some(section) = section {
+                yew::platform::spawn_local(async move {
+                    let _ = section.focus();
+                });
+            }
+        })
+    };
+    let pressed = |on: bool| if on { "true" } else { "false" };
+    let mut body = format!(
+        r#"<p class="hint">{}</p><p class="st-tools"><button data-act="cut" data-testid="user-cut" aria-pressed="{}">{}</button>"#,
+        s.spacetime_hint,
+        pressed(cutting),
+        s.cut_place
+    );
+    if cutting {
+        let _ = write!(
+            body,
+            r#"<button data-act="own" data-testid="own-cut" aria-pressed="{}">{}</button></p><p class="hint">{}</p>"#,
+            pressed(own),
+            s.cut_own,
+            s.cut_keys
+        );
+    }
+    let _ = write!(
+        body,
+        r#"<div class="st-scroll{}">{svg}</div>{verdict}"#,
+        if cutting { " st-cutting" } else { "" }
+    );
     html! {
-        <section class="spacetime" data-testid="spacetime" aria-label={s.spacetime_title}>
-            <p class="hint">{ s.spacetime_hint }</p>
-            <div class="st-scroll">
-            <svg viewBox={format!("0 0 {} {}", px(WIDTH), px(height))} role="img"
-                aria-label={s.spacetime_title}>
-                { for lines }
-                { for trip_lines }
-                { for cuts }
-                { for dots }
-                <line class="st-now" x1={now.clone()} x2={now} y1="2" y2={px(height - 2.0)} />
-            </svg>
-            </div>
+        <section class="spacetime" data-testid="spacetime" aria-label={s.spacetime_title}
+            tabindex={if cutting { "0" } else { "-1" }}
+            onclick={onclick} onpointerdown={onpointerdown} onpointermove={onpointermove}
+            onkeydown={onkeydown}>
+            { Html::from_html_unchecked(body.into()) }
         </section>
     }
+}
+
+/// A cut's points, one per line, as an SVG polyline's `points`.
+fn polyline(points: &[f64], row: impl Fn(u32) -> f64) -> String {
+    points
+        .iter()
+        .enumerate()
+        .map(|(t, x)| format!("{},{} ", px(*x), px(row(t as u32))))
+        .collect()
 }
 
 #[cfg(test)]

@@ -89,7 +89,7 @@ fn a_written_moment_reads_back_as_the_same_moment() {
         (Some(Selection::Channel(0)), Tab::Details),
         (None, Tab::Coordinator),
     ] {
-        let q = query(&run, false, "aligned", "en", selection, tab, open);
+        let q = query(&run, false, "aligned", "en", selection, tab, open, None);
         let m = Moment::parse(&link_params(&q)).unwrap();
         assert_eq!(m.step, run.position(), "{q}");
         assert_eq!(m.choices, vec![(0, Action::Trigger)], "{q}");
@@ -190,7 +190,16 @@ fn a_link_replays_the_same_moment_with_its_choices() {
         run.forward();
     }
     let sel = Some(Selection::Task(5));
-    let q = query(&run, false, "aligned", "en", sel, Tab::Checkpoints, Some(1));
+    let q = query(
+        &run,
+        false,
+        "aligned",
+        "en",
+        sel,
+        Tab::Checkpoints,
+        Some(1),
+        None,
+    );
     assert!(q.starts_with("preset=recovery&"), "{q}");
     assert!(q.contains("step=77"), "{q}");
     assert!(q.contains("choices=40n5.71k2"), "{q}");
@@ -224,7 +233,7 @@ fn an_edited_scenario_travels_whole_in_the_link() {
     scenario.graph.operators[2].parallelism = 3;
     scenario.title = "Three counters & a sink".into();
     let run = Run::new(scenario.clone()).unwrap();
-    let q = query(&run, true, "aligned", "en", None, Tab::Details, None);
+    let q = query(&run, true, "aligned", "en", None, Tab::Details, None, None);
     let code = q
         .strip_prefix("scenario=")
         .and_then(|rest| rest.split('&').next())
