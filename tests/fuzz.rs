@@ -216,11 +216,11 @@ fn the_links_scenario_code_never_panics() {
 #[test]
 fn the_links_moment_never_panics() {
     // A permalink's parameters as the page writes them, joined by newlines so that one
-    // mutated text splits back into the five.
+    // mutated text splits back into the six.
     let seeds: Vec<Vec<u8>> = [
-        "120\n14d3.40e1.41t\n2\nc:Split#0-Count#1\nstate",
-        "0\n\n\nt:Count#1\ncheckpoints",
-        "200000\n1r0.7j.9s\n1\nt:p\nglobal",
+        "120\n14d3.40e1.41t\n2\nc:Split#0-Count#1\nstate\n12.40.33.7",
+        "0\n\n\nt:Count#1\ncheckpoints\n",
+        "200000\n1r0.7j.9s\n1\nt:p\nglobal\n0.18446744073709551615",
     ]
     .iter()
     .map(|s| s.as_bytes().to_vec())
@@ -234,6 +234,7 @@ fn the_links_moment_never_panics() {
             open: parts.next().flatten(),
             sel: parts.next().flatten(),
             panel: parts.next().flatten(),
+            cut: parts.next().flatten(),
         };
         Moment::parse(&link).is_ok()
     });

@@ -188,7 +188,7 @@ fn a_straight_cut_has_no_orphan_and_a_cut_leaning_back_over_a_send_makes_one() {
             let mut n = 0u32;
             run_logged(&s, steps, |sim, st| {
                 n += 1;
-                if n % 50 != 0 {
+                if !n.is_multiple_of(50) {
                     return;
                 }
                 let tasks = sim.physical().tasks.len();

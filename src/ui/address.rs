@@ -88,10 +88,12 @@ pub fn moment_link(playback: &Playback, run: &super::run::Run, mode: &str, lang:
             playback.edited,
             mode,
             lang.code(),
-            playback.selection,
-            playback.tab,
-            playback.checkpoint,
-            playback.cut.as_ref().map(|c| &c.at[..]),
+            crate::ui::permalink::Shown {
+                selection: playback.selection,
+                tab: playback.tab,
+                open: playback.checkpoint,
+                cut: playback.cut.as_ref().map(|c| &c.at[..]),
+            },
         )
     )
 }

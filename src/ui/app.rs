@@ -142,10 +142,12 @@ pub fn app() -> Html {
                 playback.edited,
                 mode_param,
                 playback.lang.code(),
-                playback.selection,
-                playback.tab,
-                playback.checkpoint,
-                playback.cut.as_ref().map(|c| &c.at[..]),
+                crate::ui::permalink::Shown {
+                    selection: playback.selection,
+                    tab: playback.tab,
+                    open: playback.checkpoint,
+                    cut: playback.cut.as_ref().map(|c| &c.at[..]),
+                },
             )
         });
         let key = (
@@ -461,6 +463,8 @@ pub fn app() -> Html {
                                 let d = dispatcher.clone();
                                 Callback::from(move |c| d.dispatch(PlaybackAction::SetCut(c)))
                             },
+                            selection: playback.selection,
+                            on_select: on_select.clone(),
                         }) }
                     }
                 </section>

@@ -360,17 +360,24 @@ pub fn scenario_param(run: &Run, edited: bool) -> String {
     }
 }
 
+/// What a link keeps besides the run's step: the selection, the side panel's tab, the open
+/// checkpoint and a cut placed on the space-time diagram.
+#[derive(Clone, Copy, Debug)]
+pub struct Shown<'a> {
+    pub selection: Option<Selection>,
+    pub tab: Tab,
+    pub open: Option<CheckpointId>,
+    pub cut: Option<&'a [u64]>,
+}
+
 /// The query string of a link to the run as it is now (without the leading `?`).
-pub fn query(
-    run: &Run,
-    edited: bool,
-    mode: &str,
-    lang_code: &str,
-    selection: Option<Selection>,
-    tab: Tab,
-    open: Option<CheckpointId>,
-    cut: Option<&[u64]>,
-) -> String {
+pub fn query(run: &Run, edited: bool, mode: &str, lang_code: &str, shown: Shown) -> String {
+    let Shown {
+        selection,
+        tab,
+        open,
+        cut,
+    } = shown;
     let mut q = format!(
         "{}&mode={mode}&lang={lang_code}&seed={}&step={}",
         scenario_param(run, edited),

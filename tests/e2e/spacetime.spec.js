@@ -155,7 +155,7 @@ test('a cut leaning back over a send is not consistent, and the verdict names it
   expect(cut.orphans.length).toBeGreaterThan(0);
   // Each orphan named is a record sent by the first process after its point and processed by
   // the second before its point — read from the engine's trace, not the page.
-  const names = await app.subtaskNames();
+  const names = await app.page.locator('.st-task text').allTextContents();
   const trace = runSim('token', 'chandy-lamport', 150);
   const { made, processed } = recordTimes(trace);
   for (const sentence of cut.orphans) {
@@ -187,6 +187,7 @@ test('a cut placed with the pointer: a click on a line moves that line\'s point 
   const n = await points.count();
   expect(n).toBe(before.at.length);
   // Drag the last line's point to the plot's right edge.
+  await points.nth(n - 1).scrollIntoViewIfNeeded();
   const handle = await points.nth(n - 1).boundingBox();
   const plot = await app.page.locator('.st-cutting svg').boundingBox();
   await app.page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
@@ -197,4 +198,23 @@ test('a cut placed with the pointer: a click on a line moves that line\'s point 
   expect(after.at[n - 1]).toBeGreaterThan(before.at[n - 1]);
   expect(after.at.slice(0, n - 1)).toEqual(before.at.slice(0, n - 1));
   await expect(points.nth(n - 1)).toHaveClass(/on/);
+});
+
+test('one selection for both views: a subtask selected in the dataflow is lit in the diagram, and a click on a line there selects its subtask', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.stepFast(40);
+  await app.testId('spacetime-toggle').click();
+  await app.subtask('Merge', 0).click();
+  await expect(app.page.locator('.st-task.sel')).toHaveText('Merge#0');
+  const sink = app.page.locator('.st-task', { hasText: 'Sink#0' }).locator('text');
+  await sink.scrollIntoViewIfNeeded();
+  await sink.click();
+  await expect(app.page.locator('.st-task.sel')).toHaveText('Sink#0');
+  await expect(app.page.locator('.inspector .details h3')).toContainText('Sink#0');
+  // A channel selected: its trips drawn heavier, the others not.
+  await app.testId('dataflow').scrollIntoViewIfNeeded();
+  await app.selectChannel('Src A#0', 'Merge#0');
+  await expect(app.page.locator('.st-task.sel')).toHaveCount(0);
+  expect(await app.page.locator('.st-rec.sel, .st-bar.sel').count()).toBeGreaterThan(0);
 });

@@ -25,7 +25,7 @@ use crate::engine::view::{Across, MarkKind, SpaceTime};
 use crate::i18n::Lang;
 use crate::ui::fmt::{clamp, escape, px};
 use crate::ui::palette::checkpoint_class as k;
-use crate::ui::state::{RunRef, UserCut};
+use crate::ui::state::{RunRef, Selection, UserCut};
 
 /// Steps the diagram shows at least, up to the position; more (up to `MOST`) when the
 /// latest completed checkpoint took longer, so its whole cut is in view.
@@ -55,6 +55,10 @@ pub struct SpaceTimeProps {
     /// The student's cut, if one is placed.
     pub cut: Option<UserCut>,
     pub on_cut: Callback<Option<UserCut>>,
+    /// The dataflow's selection, shared: a subtask's line, a channel's or an item's trips
+    /// are drawn highlighted, and a click on a line selects its subtask.
+    pub selection: Option<Selection>,
+    pub on_select: Callback<Option<Selection>>,
 }
 
 /// Where time `t` is drawn, `t0` at the left edge of the plot and `t1` at its right (earlier
@@ -82,6 +86,25 @@ fn meets(a: (f64, f64), b: (f64, f64), ca: f64, cb: f64) -> (f64, f64) {
         ((ca - a.0) / closing).clamp(0.0, 1.0)
     };
     (a.0 + (b.0 - a.0) * u, a.1 + (b.1 - a.1) * u)
+}
+
+/// Where the trip from `a` to `b` crosses the cut drawn as `path` (a point per line, top to
+/// bottom): the first segment of the path it meets, if it meets one.
+fn on_path(a: (f64, f64), b: (f64, f64), path: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    path.windows(2).find_map(|w| {
+        let (p, q) = (w[0], w[1]);
+        let (ex, ey) = (q.0 - p.0, q.1 - p.1);
+        let den = dx * ey - dy * ex;
+        if den.abs() < 1e-9 {
+            return None;
+        }
+        let (fx, fy) = (p.0 - a.0, p.1 - a.1);
+        let u = (fx * ey - fy * ex) / den;
+        let v = (fx * dy - fy * dx) / den;
+        let inside = |t: f64| (-1e-9..=1.0 + 1e-9).contains(&t);
+        (inside(u) && inside(v)).then_some((a.0 + dx * u, a.1 + dy * u))
+    })
 }
 
 /// A ring where a record crosses a cut: in flight, or (filled red) an orphan.
@@ -126,11 +149,14 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         r#"<svg viewBox="0 0 {w} {h}" role="img" aria-label="{}">"#,
         s.spacetime_title
     );
+    let sel = p.selection;
     for (t, info) in phys.tasks.iter().enumerate() {
         let y = px(row(t as u32));
+        let on = sel == Some(Selection::Task(t as u32));
         let _ = write!(
             svg,
-            r#"<g class="st-task"><text x="4" y="{}">{}</text><line x1="{}" x2="{}" y1="{y}" y2="{y}"/></g>"#,
+            r#"<g class="st-task{}" data-task="{t}"><text x="4" y="{}">{}</text><line x1="{}" x2="{}" y1="{y}" y2="{y}"/></g>"#,
+            if on { " sel" } else { "" },
             px(row(t as u32) + 4.0),
             escape(&info.name),
             px(LEFT),
@@ -157,8 +183,15 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         }
         let _ = write!(
             svg,
-            r#"<line class="{class} {}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+            r#"<line class="{class} {}{}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
             n.map_or("", k),
+            match sel {
+                Some(Selection::Channel(c)) if c == trip.channel => " sel",
+                Some(Selection::Item { channel, item })
+                    if channel == trip.channel && item == trip.item =>
+                    " sel",
+                _ => "",
+            },
             px(xs),
             px(ys),
             px(xa),
@@ -167,19 +200,25 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     }
     // Where a record's line meets a cut through `ca` on its sender's line and `cb` on its
     // receiver's: on the receiver's line at the right edge if it has not arrived yet.
-    let meeting = |channel: u32, id: u64, ca: f64, cb: f64| {
+    let meeting = |channel: u32, id: u64, points: &[f64]| {
         let info = &phys.channels[channel as usize];
         let trip = st.trips().iter().find(|t| match t.item {
             ItemKind::Record(r) => r.id == id && t.channel == channel,
             _ => false,
         });
         match trip {
-            Some(t) => meets(
-                (x(t.sent.time, t0, t1), row(info.from)),
-                (x(t.arrived.time, t0, t1), row(info.to)),
-                ca,
-                cb,
-            ),
+            Some(t) => {
+                let a = (x(t.sent.time, t0, t1), row(info.from));
+                let b = (x(t.arrived.time, t0, t1), row(info.to));
+                let path: Vec<(f64, f64)> = points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &px)| (px, row(i as u32)))
+                    .collect();
+                on_path(a, b, &path).unwrap_or_else(|| {
+                    meets(a, b, points[info.from as usize], points[info.to as usize])
+                })
+            }
             None => (x(t1, t0, t1), row(info.to)),
         }
     };
@@ -202,12 +241,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             let across = st.crossing(sim, c as u32, n);
             for &(record, how) in &across {
                 orphans += usize::from(how == Across::Orphan);
-                let at = meeting(
-                    c as u32,
-                    record.id,
-                    points[info.from as usize],
-                    points[info.to as usize],
-                );
+                let at = meeting(c as u32, record.id, &points);
                 ring(&mut rings, how, at, k(n));
             }
             if across.iter().any(|(_, a)| *a == Across::InFlight) {
@@ -245,12 +279,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         let mut flight = 0;
         for &(c, record, how) in &across {
             let info = &phys.channels[c as usize];
-            let spot = meeting(
-                c,
-                record.id,
-                points[info.from as usize],
-                points[info.to as usize],
-            );
+            let spot = meeting(c, record.id, &points);
             ring(&mut rings, how, spot, "st-mine");
             match how {
                 Across::InFlight => flight += 1,
@@ -386,7 +415,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         })
     };
     let onclick = {
-        let cut = p.cut.clone();
+        let (cut, on_select) = (p.cut.clone(), p.on_select.clone());
         let middle = t0 + t1.saturating_sub(t0) / 2;
         Callback::from(move |e: MouseEvent| {
             let act = e
@@ -404,11 +433,26 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
                     own: !c.own,
                     ..c.clone()
                 }),
+                // Not placing a cut: a click on a line selects its subtask.
+                (None, None) => {
+                    let task = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .and_then(|el| el.closest("[data-task]").ok().flatten())
+                        .and_then(|el| el.get_attribute("data-task"))
+                        .and_then(|t| t.parse().ok());
+                    if let Some(t) = task {
+                        on_select.emit(Some(Selection::Task(t)));
+                    }
+                    return;
+                }
                 _ => return,
             };
             let section = e
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest(".spacetime").ok().flatten())
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
             emit(&e, next);
             // The section takes the focus once redrawn (its buttons are drawn anew, and the
             // one clicked is gone): the arrow keys move the cut at once.
@@ -485,6 +529,21 @@ mod tests {
         );
         // A loop back to the same task (a back-edge): on its line, at the cut.
         assert_eq!(meets((50.0, 4.0), (150.0, 4.0), 100.0, 100.0), (100.0, 4.0));
+    }
+
+    #[test]
+    fn a_trip_is_marked_where_it_crosses_the_drawn_cut() {
+        // The cut bends: (100, 0) → (200, 10) → (100, 20). A trip from (50, 0) to (250, 20),
+        // at x = 50 + 10y, runs parallel to the first segment (x = 100 + 10y) and crosses
+        // the second (x = 300 - 10y) at y = 12.5, x = 175.
+        let path = [(100.0, 0.0), (200.0, 10.0), (100.0, 20.0)];
+        let (x, y) = on_path((50.0, 0.0), (250.0, 20.0), &path).unwrap();
+        assert!(
+            (x - 175.0).abs() < 1e-9 && (y - 12.5).abs() < 1e-9,
+            "{x},{y}"
+        );
+        // A trip wholly left of the cut does not cross it.
+        assert_eq!(on_path((0.0, 0.0), (10.0, 20.0), &path), None);
     }
 
     #[test]

@@ -69,6 +69,7 @@ fn link_params(query: &str) -> LinkParams {
             "open" => p.open = v,
             "sel" => p.sel = v,
             "panel" => p.panel = v,
+            "cut" => p.cut = v,
             _ => {}
         }
     }
@@ -89,7 +90,18 @@ fn a_written_moment_reads_back_as_the_same_moment() {
         (Some(Selection::Channel(0)), Tab::Details),
         (None, Tab::Coordinator),
     ] {
-        let q = query(&run, false, "aligned", "en", selection, tab, open, None);
+        let q = query(
+            &run,
+            false,
+            "aligned",
+            "en",
+            Shown {
+                selection,
+                tab,
+                open,
+                cut: None,
+            },
+        );
         let m = Moment::parse(&link_params(&q)).unwrap();
         assert_eq!(m.step, run.position(), "{q}");
         assert_eq!(m.choices, vec![(0, Action::Trigger)], "{q}");
@@ -190,16 +202,13 @@ fn a_link_replays_the_same_moment_with_its_choices() {
         run.forward();
     }
     let sel = Some(Selection::Task(5));
-    let q = query(
-        &run,
-        false,
-        "aligned",
-        "en",
-        sel,
-        Tab::Checkpoints,
-        Some(1),
-        None,
-    );
+    let shown = Shown {
+        selection: sel,
+        tab: Tab::Checkpoints,
+        open: Some(1),
+        cut: None,
+    };
+    let q = query(&run, false, "aligned", "en", shown);
     assert!(q.starts_with("preset=recovery&"), "{q}");
     assert!(q.contains("step=77"), "{q}");
     assert!(q.contains("choices=40n5.71k2"), "{q}");
@@ -233,7 +242,18 @@ fn an_edited_scenario_travels_whole_in_the_link() {
     scenario.graph.operators[2].parallelism = 3;
     scenario.title = "Three counters & a sink".into();
     let run = Run::new(scenario.clone()).unwrap();
-    let q = query(&run, true, "aligned", "en", None, Tab::Details, None, None);
+    let q = query(
+        &run,
+        true,
+        "aligned",
+        "en",
+        Shown {
+            selection: None,
+            tab: Tab::Details,
+            open: None,
+            cut: None,
+        },
+    );
     let code = q
         .strip_prefix("scenario=")
         .and_then(|rest| rest.split('&').next())
@@ -263,4 +283,27 @@ fn selections_are_named_as_the_page_names_them() {
     }
     assert_eq!(selection_by_name(phys, "t:Nope#0"), None);
     assert_eq!(selection_by_name(phys, "zz"), None);
+}
+
+#[test]
+fn a_placed_cut_travels_in_the_link_and_a_malformed_one_is_named_and_left_out() {
+    let run = Run::new(presets::token()).unwrap();
+    let shown = Shown {
+        selection: None,
+        tab: Tab::Details,
+        open: None,
+        cut: Some(&[12, 40]),
+    };
+    let q = query(&run, false, "chandy-lamport", "en", shown);
+    assert!(q.ends_with("&cut=12.40"), "{q}");
+    let m = Moment::parse(&link_params(&q)).unwrap();
+    assert_eq!(m.cut, Some(vec![12, 40]));
+    assert!(m.ignored.is_empty(), "{:?}", m.ignored);
+    let bad = LinkParams {
+        cut: Some("12.x".into()),
+        ..LinkParams::default()
+    };
+    let m = Moment::parse(&bad).unwrap();
+    assert_eq!(m.cut, None);
+    assert_eq!(m.ignored, [Ignored::Cut("12.x".into())]);
 }
