@@ -182,30 +182,47 @@ impl SpaceTime {
         }
     }
 
-    /// The records on channel `channel` that cross checkpoint `n`'s cut, with how: every
-    /// trip logged, and the records still on the channel now.
+    /// The records on channel `channel` that cross checkpoint `n`'s cut, with how.
     pub fn crossing(
         &self,
         sim: &Simulation,
         channel: ChannelId,
         n: CheckpointId,
     ) -> Vec<(Record, Across)> {
-        let Some(info) = sim.physical().channels.get(channel as usize) else {
-            return Vec::new();
-        };
-        let (Some(from), Some(to)) = (self.snapshot_of(info.from, n), self.snapshot_of(info.to, n))
-        else {
-            return Vec::new();
-        };
-        let (s, r) = (from.at.step, to.at.step);
+        self.crossings(sim, n)
+            .into_iter()
+            .filter(|&(c, ..)| c == channel)
+            .map(|(_, r, a)| (r, a))
+            .collect()
+    }
+
+    /// The records that cross checkpoint `n`'s cut, with their channels and how, in one pass
+    /// over the log: every trip logged, and the records still on a channel now. A channel
+    /// whose two tasks have not both snapshot for `n` (in the log) has none.
+    pub fn crossings(&self, sim: &Simulation, n: CheckpointId) -> Vec<(ChannelId, Record, Across)> {
+        let phys = sim.physical();
+        // Each task's snapshot step, `u64::MAX` for none.
+        let points: Vec<u64> = (0..phys.tasks.len() as TaskId)
+            .map(|t| self.snapshot_of(t, n).map_or(u64::MAX, |p| p.at.step))
+            .collect();
         let mut out = Vec::new();
         self.each_record(sim, |c, rec, processed| {
-            let Some(sent) = self.made_at(rec.id).filter(|_| c == channel) else {
+            let Some(info) = phys.channels.get(c as usize) else {
                 return;
             };
+            let (Some(&s), Some(&r), Some(sent)) = (
+                points.get(info.from as usize),
+                points.get(info.to as usize),
+                self.made_at(rec.id),
+            ) else {
+                return;
+            };
+            if s == u64::MAX || r == u64::MAX {
+                return;
+            }
             let inside = processed.is_some_and(|p| p.step < r);
             if let Some(how) = classify(sent.step < s, sent.step > s, inside) {
-                out.push((rec, how));
+                out.push((c, rec, how));
             }
         });
         out

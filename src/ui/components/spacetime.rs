@@ -237,19 +237,23 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         let mut rings = String::new();
         let mut flight = Vec::new();
         let mut orphans = 0;
-        for (c, info) in phys.channels.iter().enumerate() {
-            let across = st.crossing(sim, c as u32, n);
-            for &(record, how) in &across {
-                orphans += usize::from(how == Across::Orphan);
-                let at = meeting(c as u32, record.id, &points);
-                ring(&mut rings, how, at, k(n));
+        let mut channels: Vec<u32> = Vec::new();
+        for (c, record, how) in st.crossings(sim, n) {
+            orphans += usize::from(how == Across::Orphan);
+            ring(&mut rings, how, meeting(c, record.id, &points), k(n));
+            // In channel order, once each (a sort would add its own code to the page).
+            if how == Across::InFlight {
+                if let Err(at) = channels.binary_search(&c) {
+                    channels.insert(at, c);
+                }
             }
-            if across.iter().any(|(_, a)| *a == Across::InFlight) {
-                flight.push(format!(
-                    "{}->{}",
-                    phys.tasks[info.from as usize].name, phys.tasks[info.to as usize].name
-                ));
-            }
+        }
+        for c in channels {
+            let info = &phys.channels[c as usize];
+            flight.push(format!(
+                "{}->{}",
+                phys.tasks[info.from as usize].name, phys.tasks[info.to as usize].name
+            ));
         }
         let _ = write!(
             svg,
