@@ -142,8 +142,9 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     let tasks = phys.tasks.len();
     let step = row_height(tasks);
     let row = |t: u32| TOP + step * f64::from(t);
-    // Whole units: the export reads the view box back as whole numbers.
-    let height = (row(tasks as u32) + 4.0).ceil();
+    // As much room under the last line as above the first; whole units, as the export reads
+    // the view box back as whole numbers.
+    let height = (row(tasks.saturating_sub(1) as u32) + TOP).ceil();
     let (w, h) = (px(WIDTH), px(height));
     let mut svg = format!(
         r#"<svg viewBox="0 0 {w} {h}" role="img" aria-label="{}">"#,
