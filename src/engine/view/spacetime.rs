@@ -165,18 +165,42 @@ impl SpaceTime {
         &self.snapshots
     }
 
-    /// Every record the log knows, once: `(channel, record, when it was processed)` for each
-    /// trip logged, then (never processed) each record still on a channel now.
-    fn each_record(&self, sim: &Simulation, mut f: impl FnMut(ChannelId, Record, Option<Moment>)) {
+    /// Every record the log knows, once — each trip logged, then (never processed) each
+    /// record still on a channel now — with its channel, when it was sent and processed, and
+    /// the cut's points (`points`, one per task, `u64::MAX` for none) on its sender's and its
+    /// receiver's lines; records without both points, or sent before the log began, are left
+    /// out.
+    fn each_across(
+        &self,
+        sim: &Simulation,
+        points: &[u64],
+        mut f: impl FnMut(ChannelId, Record, Moment, Option<Moment>, u64, u64),
+    ) {
+        let channels = &sim.physical().channels;
+        let mut one = |c: ChannelId, rec: Record, processed: Option<Moment>| {
+            let Some(info) = channels.get(c as usize) else {
+                return;
+            };
+            let (Some(&s), Some(&r), Some(sent)) = (
+                points.get(info.from as usize),
+                points.get(info.to as usize),
+                self.made_at(rec.id),
+            ) else {
+                return;
+            };
+            if s != u64::MAX && r != u64::MAX {
+                f(c, rec, sent, processed, s, r);
+            }
+        };
         for t in &self.trips {
             if let ItemKind::Record(rec) = t.item {
-                f(t.channel, rec, t.processed);
+                one(t.channel, rec, t.processed);
             }
         }
         for (c, ch) in sim.channels().iter().enumerate() {
             for i in ch.items() {
                 if let ItemKind::Record(rec) = i.kind {
-                    f(c as ChannelId, rec, None);
+                    one(c as ChannelId, rec, None);
                 }
             }
         }
@@ -206,20 +230,7 @@ impl SpaceTime {
             .map(|t| self.snapshot_of(t, n).map_or(u64::MAX, |p| p.at.step))
             .collect();
         let mut out = Vec::new();
-        self.each_record(sim, |c, rec, processed| {
-            let Some(info) = phys.channels.get(c as usize) else {
-                return;
-            };
-            let (Some(&s), Some(&r), Some(sent)) = (
-                points.get(info.from as usize),
-                points.get(info.to as usize),
-                self.made_at(rec.id),
-            ) else {
-                return;
-            };
-            if s == u64::MAX || r == u64::MAX {
-                return;
-            }
+        self.each_across(sim, &points, |c, rec, sent, processed, s, r| {
             let inside = processed.is_some_and(|p| p.step < r);
             if let Some(how) = classify(sent.step < s, sent.step > s, inside) {
                 out.push((c, rec, how));
@@ -232,19 +243,8 @@ impl SpaceTime {
     /// what happened on a task's line at or before its time lies before the cut. In the order
     /// the log has them, with their channels. A cut with no orphan is consistent.
     pub fn across(&self, sim: &Simulation, cut: &[u64]) -> Vec<(ChannelId, Record, Across)> {
-        let channels = &sim.physical().channels;
         let mut out = Vec::new();
-        self.each_record(sim, |c, rec, processed| {
-            let Some(info) = channels.get(c as usize) else {
-                return;
-            };
-            let (Some(&s), Some(&r), Some(sent)) = (
-                cut.get(info.from as usize),
-                cut.get(info.to as usize),
-                self.made_at(rec.id),
-            ) else {
-                return;
-            };
+        self.each_across(sim, cut, |c, rec, sent, processed, s, r| {
             let inside = processed.is_some_and(|p| p.time <= r);
             if let Some(how) = classify(sent.time <= s, sent.time > s, inside) {
                 out.push((c, rec, how));

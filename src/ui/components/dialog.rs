@@ -58,11 +58,7 @@ fn cycle(_e: &KeyboardEvent) {}
 fn cycle(e: &KeyboardEvent) {
     use wasm_bindgen::JsCast;
     // Yew listens at its root, so the dialog is found from the focused element.
-    let Some(dialog) = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|el| el.closest("[role=dialog]").ok().flatten())
-    else {
+    let Some(dialog) = super::target_closest(e, "[role=dialog]") else {
         return;
     };
     let Ok(list) = dialog.query_selector_all(

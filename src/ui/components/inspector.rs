@@ -4,8 +4,6 @@
 
 use std::fmt::Write;
 
-use wasm_bindgen::JsCast;
-
 use yew::prelude::*;
 
 use super::coordinator::status_icon;
@@ -427,10 +425,7 @@ fn checkpoints(
     }
     let on_open = on_open.clone();
     let onclick = Callback::from(move |e: MouseEvent| {
-        let id = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("tr[data-id]").ok().flatten())
+        let id = super::target_closest(&e, "tr[data-id]")
             .and_then(|tr| tr.get_attribute("data-id"))
             .and_then(|id| id.parse().ok());
         if let Some(id) = id {

@@ -27,3 +27,16 @@ pub mod subtask;
 pub mod theory;
 pub mod throughput;
 pub mod timeline;
+
+/// The element an event happened on, or the nearest ancestor of it that matches `selector`.
+/// Yew listens at its root, so a view's listener finds what was clicked or focused this way
+/// (markup written as strings has no listeners of its own).
+pub fn target_closest(e: &web_sys::Event, selector: &str) -> Option<web_sys::Element> {
+    use wasm_bindgen::JsCast;
+    e.target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest(selector)
+        .ok()
+        .flatten()
+}

@@ -358,11 +358,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         let (cut, emit) = (p.cut.clone(), emit.clone());
         move |e: &MouseEvent, down: bool| {
             let Some(cut) = cut.as_ref() else { return };
-            let Some(svg) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|el| el.closest("svg").ok().flatten())
-            else {
+            let Some(svg) = super::target_closest(e, "svg") else {
                 return;
             };
             let r = svg.get_bounding_client_rect();
@@ -423,11 +419,8 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         let (cut, on_select) = (p.cut.clone(), p.on_select.clone());
         let middle = t0 + t1.saturating_sub(t0) / 2;
         Callback::from(move |e: MouseEvent| {
-            let act = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|el| el.closest("[data-act]").ok().flatten())
-                .and_then(|el| el.get_attribute("data-act"));
+            let act =
+                super::target_closest(&e, "[data-act]").and_then(|el| el.get_attribute("data-act"));
             let next = match (act.as_deref(), &cut) {
                 (Some("cut"), Some(_)) => None,
                 (Some("cut"), None) => Some(UserCut {
@@ -440,10 +433,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
                 }),
                 // Not placing a cut: a click on a line selects its subtask.
                 (None, None) => {
-                    let task = e
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .and_then(|el| el.closest("[data-task]").ok().flatten())
+                    let task = super::target_closest(&e, "[data-task]")
                         .and_then(|el| el.get_attribute("data-task"))
                         .and_then(|t| t.parse().ok());
                     if let Some(t) = task {
@@ -453,10 +443,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
                 }
                 _ => return,
             };
-            let section = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|el| el.closest(".spacetime").ok().flatten())
+            let section = super::target_closest(&e, ".spacetime")
                 .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
             emit(&e, next);
             // The section takes the focus once redrawn (its buttons are drawn anew, and the
