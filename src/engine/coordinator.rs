@@ -160,6 +160,11 @@ impl Coordinator {
         &self.summaries
     }
 
+    /// The id the next checkpoint (or snapshot) started will have.
+    pub fn next_checkpoint(&self) -> CheckpointId {
+        self.next_id
+    }
+
     /// Where checkpoint `id`'s summary sits: ids are dense, from the oldest kept.
     fn index(&self, id: CheckpointId) -> Option<usize> {
         Some(id.checked_sub(self.summaries.first()?.id)? as usize)

@@ -248,6 +248,7 @@ pub const STRINGS: Strings = Strings {
         it (channel state), a filled red one crossed it the wrong way.",
     cut_place: "Place your own cut",
     cut_own: "Show the snapshots' cuts",
+    explore_open: "Explore all runs ↗",
     cut_keys: "Click or drag on a line to move its point. Keys: ↑ ↓ a line, ← → its point.",
     cut_consistent: |n| format!("Consistent: nothing received inside your cut was sent outside it. \
         In flight across it (ringed, its channel state): {n}."),

@@ -229,6 +229,8 @@ pub struct Strings {
     pub cut_place: &'static str,
     /// The switch that shows the snapshots' own cuts beside the student's.
     pub cut_own: &'static str,
+    /// Opens the search of every run (`?view=explore`), offered for small systems.
+    pub explore_open: &'static str,
     /// How to move the student's cut, with a pointer and with the keyboard.
     pub cut_keys: &'static str,
     /// The student's cut is consistent; the number of records in flight across it.

@@ -299,7 +299,9 @@ pub fn app() -> Html {
 
     // The scenario editor is a view of the second build (`ui::edit`): it opens in place of the
     // page at this moment's permalink, which it returns to unless a scenario is applied.
-    let on_edit = {
+    // So is the search of every run of a small system (`ui::explore`), opened from the
+    // space-time diagram.
+    let open_view = |view: &'static str| {
         let playback = playback.clone();
         Callback::from(move |()| {
             let url = moment_link(
@@ -308,9 +310,11 @@ pub fn app() -> Html {
                 mode_param,
                 playback.lang,
             );
-            open_here(&(url + "&view=edit"));
+            open_here(&(url + "&view=" + view));
         })
     };
+    let on_edit = open_view("edit");
+    let on_explore = open_view("explore");
 
     let run = playback.run.0.borrow();
     let sim = run.sim();
@@ -465,6 +469,7 @@ pub fn app() -> Html {
                             },
                             selection: playback.selection,
                             on_select: on_select.clone(),
+                            on_explore,
                         }) }
                     }
                 </section>

@@ -6,6 +6,8 @@ pub mod components;
 mod crash;
 #[cfg(feature = "views")]
 pub mod edit;
+#[cfg(feature = "views")]
+pub mod explore;
 pub mod export;
 #[cfg(feature = "views")]
 pub mod flink;

@@ -1,6 +1,7 @@
 //! The second build (`bin/abs-views.rs`): the views a student's visit never opens, each a page
 //! of its own that index.html loads for `?view=…` — the engineers' view of Flink checkpoints
-//! (`view=flink`, `ui::flink`) and the scenario editor (`view=edit`, `ui::edit`). Both read the
+//! (`view=flink`, `ui::flink`), the scenario editor (`view=edit`, `ui::edit`) and the search of
+//! every run of a small system (`view=explore`, `ui::explore`). They read the
 //! playground's own address (the scenario, mode, seed and language it names) and link back to
 //! it; what they share is here.
 
@@ -105,13 +106,18 @@ pub fn add_style(rules: &str) {
     }
 }
 
-/// Mounts the view the address asks for (`view=edit`: the editor; otherwise the Flink view) in
+/// Mounts the view the address asks for (`view=edit`: the editor; `view=explore`: every run of
+/// a small system; otherwise the Flink view) in
 /// the address's language.
 pub fn start() {
     let document = web_sys::window().and_then(|w| w.document());
     let at = address();
     let edit = at.view.as_deref() == Some("edit");
-    let (code, title): (&str, String) = if edit {
+    let explore = at.view.as_deref() == Some("explore");
+    let (code, title): (&str, String) = if explore {
+        let lang = super::edit::lang(at.lang.as_deref());
+        (lang.tag(), super::explore::words::Words(lang).start())
+    } else if edit {
         let lang = super::edit::lang(at.lang.as_deref());
         (lang.tag(), super::edit::words::Words(lang).title())
     } else {
@@ -132,7 +138,9 @@ pub fn start() {
     // Mounted into the page's `#app`, as the playground is; the static shell goes at once (the
     // playground keeps it two frames for its largest paint, which these views do not chase).
     let root = document.as_ref().and_then(|d| d.get_element_by_id("app"));
-    if edit {
+    if explore {
+        render::<super::explore::ExploreView>(root);
+    } else if edit {
         render::<super::edit::EditorView>(root);
     } else {
         render::<super::flink::FlinkView>(root);

@@ -187,3 +187,32 @@ test('a step past the end goes to the last step there is; what a link names that
   }
   await app.screenshot('link-notices-zh');
 });
+
+test('with the space-time diagram open, the export carries it under the dataflow, cuts and all', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=token');
+  await app.stepFast(150);
+  const download = async () => {
+    await app.testId('share').click();
+    const [svg] = await Promise.all([page.waitForEvent('download'), app.testId('export-svg').click()]);
+    const text = require('fs').readFileSync(await svg.path(), 'utf8');
+    const [png] = await Promise.all([page.waitForEvent('download'), app.testId('export-png').click()]);
+    const bytes = require('fs').readFileSync(await png.path());
+    await page.keyboard.press('Escape');
+    const [, , vw, vh] = text.match(/viewBox="([^"]+)"/)[1].split(' ').map(Number);
+    return { text, vw, vh, pngHeight: bytes.readUInt32BE(20) };
+  };
+  const without = await download();
+  expect(without.text).not.toContain('class="st-task');
+  await app.testId('spacetime-toggle').click();
+  const cuts = await app.page.locator('[data-testid^="cut-"]').count();
+  expect(cuts).toBeGreaterThan(0);
+  const withDiagram = await download();
+  // A line per process, and every cut the page draws, under the graph: the picture is taller
+  // by the diagram's height, the PNG twice that.
+  expect((withDiagram.text.match(/class="st-task/g) || []).length).toBe(2);
+  expect((withDiagram.text.match(/data-testid="cut-\d+"/g) || []).length).toBe(cuts);
+  const diagram = await app.page.locator('[data-testid=spacetime] svg').evaluate((s) => s.viewBox.baseVal.height);
+  expect(withDiagram.vh).toBe(without.vh + Math.round(diagram));
+  expect(withDiagram.pngHeight).toBe(2 * withDiagram.vh);
+});

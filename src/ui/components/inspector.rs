@@ -439,7 +439,7 @@ fn checkpoints(
 
 /// A completed checkpoint's global state: title, verdict, figures, the task and channel
 /// state tables. Written as one string of markup (names and payloads escaped): it only shows.
-fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> String {
+pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> String {
     let phys = sim.physical();
     let f = view::checkpoint_figures(gs);
     let v = &gs.verdict;

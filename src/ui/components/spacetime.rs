@@ -59,6 +59,8 @@ pub struct SpaceTimeProps {
     /// are drawn highlighted, and a click on a line selects its subtask.
     pub selection: Option<Selection>,
     pub on_select: Callback<Option<Selection>>,
+    /// Opens the search of every run of this system (offered when it is small).
+    pub on_explore: Callback<()>,
 }
 
 /// Where time `t` is drawn, `t0` at the left edge of the plot and `t1` at its right (earlier
@@ -416,12 +418,14 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         })
     };
     let onclick = {
-        let (cut, on_select) = (p.cut.clone(), p.on_select.clone());
+        let (cut, on_select, on_explore) =
+            (p.cut.clone(), p.on_select.clone(), p.on_explore.clone());
         let middle = t0 + t1.saturating_sub(t0) / 2;
         Callback::from(move |e: MouseEvent| {
             let act =
                 super::target_closest(&e, "[data-act]").and_then(|el| el.get_attribute("data-act"));
             let next = match (act.as_deref(), &cut) {
+                (Some("explore"), _) => return on_explore.emit(()),
                 (Some("cut"), Some(_)) => None,
                 (Some("cut"), None) => Some(UserCut {
                     at: vec![middle; tasks],
@@ -465,11 +469,22 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     if cutting {
         let _ = write!(
             body,
-            r#"<button data-act="own" data-testid="own-cut" aria-pressed="{}">{}</button></p><p class="hint">{}</p>"#,
+            r#"<button data-act="own" data-testid="own-cut" aria-pressed="{}">{}</button>"#,
             pressed(own),
-            s.cut_own,
-            s.cut_keys
+            s.cut_own
         );
+    }
+    // The search of every run (`?view=explore`) ends only for a handful of tasks.
+    if tasks <= 6 {
+        let _ = write!(
+            body,
+            r#"<button data-act="explore" data-testid="explore-open">{}</button>"#,
+            s.explore_open
+        );
+    }
+    body += "</p>";
+    if cutting {
+        let _ = write!(body, r#"<p class="hint">{}</p>"#, s.cut_keys);
     }
     let _ = write!(
         body,
