@@ -28,7 +28,7 @@ const STYLE: &str = ".explore-view{max-width:60rem;margin:0 auto;padding:1rem}\
 .explore-figures{border-collapse:collapse;margin:.5rem 0}\
 .explore-figures th,.explore-figures td{border-bottom:1px solid #8884;padding:.2rem .6rem;text-align:left}\
 .explore-figures td{text-align:right;font-variant-numeric:tabular-nums}\
-.explore-view ol li{margin:.15rem 0}\
+.explore-view ol li{margin:.15rem 0}.explore-view .global-state{overflow-x:auto}\
 .explore-view pre{white-space:pre-wrap;word-break:break-all;font-size:.8rem}\
 .explore-error{color:#c0392b;font-weight:bold}";
 

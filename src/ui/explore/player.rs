@@ -6,7 +6,7 @@
 use crate::engine::explore::{self, Move};
 use crate::engine::record::ItemKind;
 use crate::engine::view::SpaceTime;
-use crate::engine::{Action, BarrierMode, CheckpointId, Simulation};
+use crate::engine::{Action, BarrierMode, CheckpointId, OperatorKind, Simulation};
 use crate::scenario::Scenario;
 use crate::ui::permalink::{encode, encode_choices};
 
@@ -185,9 +185,13 @@ pub fn describe(sim: &Simulation, m: Move) -> MoveText {
             )
         }
         Move::Act(Action::Replay { task: t }) => (What::Replay { task: task(t) }, None),
-        Move::Act(Action::Emit { task: t }) if phys.operator_of(t).kind.is_process() => {
-            (What::Act { task: task(t) }, None)
-        }
+        Move::Act(Action::Emit { task: t }) if phys.operator_of(t).kind.is_process() => (
+            What::Act {
+                task: task(t),
+                token: matches!(phys.operator_of(t).kind, OperatorKind::Token { .. }),
+            },
+            None,
+        ),
         Move::Act(Action::Emit { task: t }) => (What::Read { task: task(t) }, None),
         Move::Act(Action::Trigger) => (
             What::Trigger {

@@ -228,10 +228,10 @@ impl Words {
             (What::Replay { task }, false) => format!("{task} 從對齊緩衝區取出{item}。"),
             (What::Read { task }, true) => format!("{task} reads its next record and sends it."),
             (What::Read { task }, false) => format!("{task} 讀取下一筆記錄並送出。"),
-            (What::Act { task }, true) => {
-                format!("{task} acts on its own (passes the token on or sends money).")
-            }
-            (What::Act { task }, false) => format!("{task} 自行行動（傳出 token 或轉出款項）。"),
+            (What::Act { task, token: true }, true) => format!("{task} passes the token on."),
+            (What::Act { task, token: true }, false) => format!("{task} 把 token 傳出去。"),
+            (What::Act { task, .. }, true) => format!("{task} sends a transfer."),
+            (What::Act { task, .. }, false) => format!("{task} 轉出一筆款項。"),
             (What::Trigger { checkpoint }, true) => {
                 format!("The coordinator triggers checkpoint {checkpoint}.")
             }
@@ -288,8 +288,10 @@ pub enum What {
     Read {
         task: String,
     },
+    /// A process acts on its own: passes the token on (`token`) or sends money.
     Act {
         task: String,
+        token: bool,
     },
     Trigger {
         checkpoint: u64,
