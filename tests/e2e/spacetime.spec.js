@@ -218,3 +218,28 @@ test('one selection for both views: a subtask selected in the dataflow is lit in
   await expect(app.page.locator('.st-task.sel')).toHaveCount(0);
   expect(await app.page.locator('.st-rec.sel, .st-bar.sel').count()).toBeGreaterThan(0);
 });
+
+test('an item selected in the dataflow is lit in the diagram once it has arrived: its one trip, no other', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.stepUntil(async () => (await app.queued('Src B#0', 'Merge#0')) >= 2);
+  await app.testId('spacetime-toggle').click();
+  await app.testId('dataflow').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(400); // the eased clock settles, the canvas is painted
+  let picked = null;
+  for (const it of await app.paintedItems()) {
+    await page.mouse.click(it.x, it.y);
+    const heading = page.locator('.inspector .details h3');
+    if ((await heading.count()) && /^Item:/.test(await heading.textContent())) {
+      picked = await heading.textContent();
+      break;
+    }
+  }
+  expect(picked, 'an item was clicked').toBeTruthy();
+  const lit = app.page.locator('[data-testid=spacetime] line.sel');
+  // Queued, it has no trip yet; delivered, its trip (and only it) is drawn heavier.
+  await app.stepUntil(async () => (await lit.count()) > 0, 120);
+  await expect(lit).toHaveCount(1);
+  await expect(app.page.locator('.st-task.sel')).toHaveCount(0);
+  await expect(page.locator('.inspector .details h3')).toHaveText(picked);
+});
