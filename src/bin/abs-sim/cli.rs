@@ -25,6 +25,8 @@ usage:
       list the presets, or print one as a scenario file (pretty JSON)
   abs-sim explore (--preset NAME | FILE.json) [--mode M] [--non-fifo] [--max-states N]
       try every interleaving of a small system and check every snapshot (`abs-sim explore --help`)
+  abs-sim compare (--preset NAME | FILE.json) --modes a,b,c [--steps N]
+      the same run in several modes: throughput, latency, checkpoints, duplicates (one JSON line)
   abs-sim flink export|run (--preset NAME | FILE.json) [--mode M] ... --out PATH
       the scenario as a Flink 2.3 job, or that job run on a local Flink (`abs-sim flink --help`)
   abs-sim help | --help | -h

@@ -1,6 +1,7 @@
 //! `abs-sim`: runs a scenario headless and prints its trace (`run`), drives one task's barrier
 //! handler (`gate`), benchmarks the engine (`bench`), prints a preset as a scenario file
-//! (`preset`), or explores every interleaving of a small system (`explore`).
+//! (`preset`), explores every interleaving of a small system (`explore`), or sets the cost of
+//! several modes side by side (`compare`).
 //!
 //! Exit status: 0 on success (also when the reader of stdout goes away early, as with
 //! `| head`), 1 when a run ends without what was asked (`--until-finished`) or output fails,
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod cli;
+mod compare;
 mod counting_alloc;
 mod explore;
 mod flink;
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
         Some("bench") => cli::bench(&args[1..]),
         Some("preset") => cli::preset(&args[1..]),
         Some("explore") => explore::main(&args[1..]),
+        Some("compare") => compare::main(&args[1..]),
         Some("flink") => flink::main(&args[1..]),
         Some("help" | "--help" | "-h") => cli::help(cli::USAGE),
         Some(other) => {

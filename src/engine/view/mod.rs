@@ -7,10 +7,12 @@
 //! page turns these plain values into pictures and sentences, so the words "aligning",
 //! "blocked" and "held" mean here exactly what the barrier handler means by them.
 
+mod cost;
 mod narration;
 mod sentence;
 mod spacetime;
 
+pub use cost::{measure, percentile, Cost, CostFigures};
 pub use narration::{beats, Beat};
 pub use sentence::{Forward, Input, Sentence};
 pub use spacetime::{Across, Moment, SnapshotPoint, SpaceTime, Trip};
