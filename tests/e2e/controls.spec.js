@@ -30,6 +30,22 @@ test('the timeline scrubs back and forward through the recorded steps', async ({
   await expect(timeline).toHaveAttribute('max', '30');
 });
 
+test('a checkpoint mark on the timeline seeks to the step it marks', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.stepFast(120);
+  const done = app.page.locator('.timeline .mark.completed').first();
+  await expect(done).toBeVisible();
+  const step = Number(await done.getAttribute('data-step'));
+  expect(step).toBeGreaterThan(0);
+  expect(step).toBeLessThan(120);
+  await expect(done.locator('title')).toContainText(`Step ${step}`);
+  await done.click();
+  await expect.poll(() => app.stepCount()).toBe(step);
+  // The step of a completion narrates the completion.
+  await expect(app.currentSentences().filter({ hasText: 'complete' })).not.toHaveCount(0);
+});
+
 test('trigger-checkpoint starts a checkpoint now; reset returns to step 0', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=alignment');

@@ -25,16 +25,23 @@ pub fn help(p: &HelpProps) -> Html {
         let cb = p.on_close.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
+    // The table only shows: one string of markup.
+    // (Rows of a table are written with it: parsed alone, outside a table, they would be lost.)
+    let mut rows = String::from("<table>");
+    for &(k, what) in s.shortcut_list {
+        let what = if p.snapshots && k == "B" {
+            s.shortcut_snapshot
+        } else {
+            what
+        };
+        rows += &format!("<tr><th><kbd>{k}</kbd></th><td>{what}</td></tr>");
+    }
+    rows += "</table>";
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="shortcuts" onkeydown={trap_focus()}>
             <div class="dialog">
                 <h2 id="help-title">{ s.shortcuts }</h2>
-                <table>
-                    { for s.shortcut_list.iter().map(|&(k, what)| {
-                        let what = if p.snapshots && k == "B" { s.shortcut_snapshot } else { what };
-                        html! { <tr><th><kbd>{ k }</kbd></th><td>{ what }</td></tr> }
-                    }) }
-                </table>
+                { Html::from_html_unchecked(rows.into()) }
                 <p class="hint">{ s.manual_hint }</p>
                 <button ref={p.close.clone()} onclick={close} data-testid="close-help">{ s.close }</button>
             </div>

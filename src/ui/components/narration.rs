@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use crate::i18n::{step_marker, Lang};
+use crate::ui::fmt::escape;
 use crate::ui::palette;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -25,27 +26,38 @@ pub struct NarrationProps {
 }
 
 pub fn narration(p: &NarrationProps) -> Html {
+    use std::fmt::Write;
     let s = p.lang.strings();
-    let items = p.lines.iter().rev().map(|l| {
+    // The list is written as one string of markup (sentences escaped): it only shows, and a
+    // click anywhere on a sentence is found from the list's one listener.
+    let mut list = String::new();
+    if p.lines.is_empty() {
+        let _ = write!(list, r#"<li class="hint">{}</li>"#, s.narration_empty);
+    }
+    for l in p.lines.iter().rev() {
+        let _ = write!(
+            list,
+            r#"<li class="sentence{}{}" data-step="{}"><span class="at">{}</span><span class="marker {}">{}</span><span class="text">{}</span></li>"#,
+            if l.routine { " routine" } else { "" },
+            if l.step == p.position { " current" } else { "" },
+            l.step,
+            l.step,
+            l.checkpoint.map_or("", palette::checkpoint_class),
+            l.marker.map_or("", step_marker),
+            escape(&l.text)
+        );
+    }
+    let onclick = {
         let on_seek = p.on_seek.clone();
-        let step = l.step;
-        let mut class = classes!("sentence");
-        if l.routine {
-            class.push("routine");
-        }
-        if l.step == p.position {
-            class.push("current");
-        }
-        html! {
-            <li class={class} onclick={move |_| on_seek.emit(step)} data-step={l.step.to_string()}>
-                <span class="at">{ l.step }</span>
-                <span class={classes!("marker", l.checkpoint.map(palette::checkpoint_class))}>
-                    { l.marker.map(step_marker).unwrap_or("") }
-                </span>
-                <span class="text">{ l.text.clone() }</span>
-            </li>
-        }
-    });
+        Callback::from(move |e: MouseEvent| {
+            let step = super::target_closest(&e, "li[data-step]")
+                .and_then(|li| li.get_attribute("data-step"))
+                .and_then(|v| v.parse().ok());
+            if let Some(step) = step {
+                on_seek.emit(step);
+            }
+        })
+    };
     // A screen reader hears the sentences of the step the run is at, once, from a live
     // region of their own; the list itself is for reading back (and focusable, to scroll it).
     let current: Vec<&str> = p
@@ -58,11 +70,8 @@ pub fn narration(p: &NarrationProps) -> Html {
         <section class="narration" aria-labelledby="narration-title">
             <h2 id="narration-title">{ s.narration }</h2>
             <p class="sr-only" aria-live="polite" data-testid="narration-live">{ current.join(" ") }</p>
-            <ol data-testid="narration" tabindex="0" aria-labelledby="narration-title">
-                if p.lines.is_empty() {
-                    <li class="hint">{ s.narration_empty }</li>
-                }
-                { for items }
+            <ol data-testid="narration" tabindex="0" aria-labelledby="narration-title" {onclick}>
+                { Html::from_html_unchecked(list.into()) }
             </ol>
         </section>
     }

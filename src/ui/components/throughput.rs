@@ -6,6 +6,8 @@
 //! barrier mode, so the same preset in two modes is drawn on the same axis; the heading gives
 //! the average beside the latest bar, so a burst after an alignment is not mistaken for speed.
 
+use std::fmt::Write;
+
 use yew::prelude::*;
 
 use crate::engine::view::MarkKind;
@@ -73,18 +75,26 @@ pub fn throughput(p: &ThroughputProps) -> Html {
             fmt(bar_w * 0.8)
         ));
     }
-    let lines = p.marks.iter().filter_map(|m| {
+    // Display only: written as one string of markup.
+    let mut lines = String::new();
+    for m in &p.marks {
         let bucket = m.time / THROUGHPUT_BUCKET;
         if bucket < first || matches!(m.kind, MarkKind::Aborted | MarkKind::Failed) {
-            return None;
+            continue;
         }
-        let x = (bucket - first) as f64 * bar_w + bar_w * 0.4;
-        let dash = (m.kind == MarkKind::Triggered).then_some("2 2");
-        Some(html! {
-            <line x1={fmt(x)} x2={fmt(x)} y1="0" y2={fmt(H)} stroke={palette::checkpoint(m.checkpoint)}
-                stroke-width="1" stroke-dasharray={dash} />
-        })
-    });
+        let x = fmt((bucket - first) as f64 * bar_w + bar_w * 0.4);
+        let _ = write!(
+            lines,
+            r#"<line x1="{x}" x2="{x}" y1="0" y2="{}" stroke="{}" stroke-width="1"{}/>"#,
+            fmt(H),
+            palette::checkpoint(m.checkpoint),
+            if m.kind == MarkKind::Triggered {
+                r#" stroke-dasharray="2 2""#
+            } else {
+                ""
+            }
+        );
+    }
     // The last bar is still filling: report the one before it, and the average of the rest.
     let complete = &p.bars[..p.bars.len().saturating_sub(1)];
     let latest = complete.last().copied().unwrap_or(0);
@@ -93,20 +103,17 @@ pub fn throughput(p: &ThroughputProps) -> Html {
     } else {
         complete.iter().map(|&v| f64::from(v)).sum::<f64>() / complete.len() as f64
     };
+    let hint = (s.throughput_hint)(top);
+    let markup = format!(
+        r#"<h2>{}<span class="figure" data-testid="throughput-latest">{}</span></h2><div class="chart"><div class="y-axis" data-testid="throughput-axis" aria-hidden="true"><span>{top}</span><span>0</span></div><svg viewBox="0 0 {} {}" preserveAspectRatio="none" role="img" aria-label="{hint}"><path class="bars" d="{d}"/>{lines}</svg></div><p class="hint">{hint}</p>"#,
+        s.throughput_title,
+        (s.throughput_latest)(latest, &crate::ui::fmt::num(average, 1), THROUGHPUT_BUCKET),
+        fmt(W),
+        fmt(H),
+    );
     html! {
         <section class="throughput" data-testid="throughput" aria-label={s.throughput_title}>
-            <h2>{ s.throughput_title }<span class="figure" data-testid="throughput-latest">{ (s.throughput_latest)(latest, &crate::ui::fmt::num(average, 1), THROUGHPUT_BUCKET) }</span></h2>
-            <div class="chart">
-                <div class="y-axis" data-testid="throughput-axis" aria-hidden="true">
-                    <span>{ top }</span><span>{ "0" }</span>
-                </div>
-                <svg viewBox={format!("0 0 {} {}", fmt(W), fmt(H))} preserveAspectRatio="none" role="img"
-                    aria-label={(s.throughput_hint)(top)}>
-                    <path class="bars" d={d} />
-                    { for lines }
-                </svg>
-            </div>
-            <p class="hint">{ (s.throughput_hint)(top) }</p>
+            { Html::from_html_unchecked(markup.into()) }
         </section>
     }
 }

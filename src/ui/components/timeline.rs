@@ -1,6 +1,8 @@
 //! The timeline scrubber: every recorded step, with marks where checkpoints were triggered,
 //! completed or aborted. Dragging it seeks the run.
 
+use std::fmt::Write;
+
 use yew::prelude::*;
 
 use crate::engine::view::MarkKind;
@@ -31,9 +33,12 @@ pub fn timeline(p: &TimelineProps) -> Html {
             }
         })
     };
-    // Marks close together are drawn as one, so they stay readable at any run length.
-    let marks = clusters(&p.marks, max).into_iter().map(|(m, n)| {
-        let m = &m;
+    // Marks close together are drawn as one, so they stay readable at any run length. Display
+    // only but for a click, which the timeline's one listener finds by `data-step`: written as
+    // one string of markup. SVG text is placed by its `x` attribute: an inline style would be
+    // refused by the page's content security policy. (Not for the keyboard: the slider is.)
+    let mut svg = String::from(r#"<svg class="marks" aria-hidden="true">"#);
+    for (m, n) in clusters(&p.marks, max) {
         let left = 100.0 * m.step as f64 / max as f64;
         let (glyph, kind) = match m.kind {
             MarkKind::Triggered => ("▲", "triggered"),
@@ -41,26 +46,43 @@ pub fn timeline(p: &TimelineProps) -> Html {
             MarkKind::Aborted => ("✕", "aborted"),
             MarkKind::Failed => ("⚡", "failed"),
         };
-        let on_seek = p.on_seek.clone();
-        let step = m.step;
         let (colour, what) = if m.kind == MarkKind::Failed {
-            (None, s.status_failed.to_string())
+            ("", s.status_failed.to_string())
         } else {
-            (Some(palette::checkpoint_class(m.checkpoint)), (s.checkpoint)(m.checkpoint))
+            (
+                palette::checkpoint_class(m.checkpoint),
+                (s.checkpoint)(m.checkpoint),
+            )
         };
-        // SVG text placed by its `x` attribute: an inline style would be refused by the page's
-        // content security policy. (Not for the keyboard: the slider below is.)
-        html! {
-            <text class={classes!("mark", kind, colour)} x={format!("{}%", crate::ui::fmt::num(left, 2))} y="11"
-                data-count={n.to_string()} onclick={move |_| on_seek.emit(step)}>
-                { glyph }
-                <title>{ format!("{} · {} {}{}", what, s.step_counter, m.step, if n > 1 { format!(" (+{})", n - 1) } else { String::new() }) }</title>
-            </text>
-        }
-    });
+        let _ = write!(
+            svg,
+            r#"<text class="mark {kind} {colour}" x="{}%" y="11" data-count="{n}" data-step="{}">{glyph}<title>{what} · {} {}{}</title></text>"#,
+            crate::ui::fmt::num(left, 2),
+            m.step,
+            s.step_counter,
+            m.step,
+            if n > 1 {
+                format!(" (+{})", n - 1)
+            } else {
+                String::new()
+            }
+        );
+    }
+    svg += "</svg>";
+    let onclick = {
+        let on_seek = p.on_seek.clone();
+        Callback::from(move |e: MouseEvent| {
+            let step = super::target_closest(&e, "[data-step]")
+                .and_then(|t| t.get_attribute("data-step"))
+                .and_then(|v| v.parse().ok());
+            if let Some(step) = step {
+                on_seek.emit(step);
+            }
+        })
+    };
     html! {
-        <div class="timeline">
-            <svg class="marks" aria-hidden="true">{ for marks }</svg>
+        <div class="timeline" {onclick}>
+            { Html::from_html_unchecked(svg.into()) }
             <input type="range" min="0" max={max.to_string()} step="1" value={p.position.to_string()}
                 data-testid="timeline" aria-label={s.timeline} oninput={oninput} />
         </div>
