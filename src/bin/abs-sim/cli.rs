@@ -27,6 +27,8 @@ usage:
       try every interleaving of a small system and check every snapshot (`abs-sim explore --help`)
   abs-sim compare (--preset NAME | FILE.json) --modes a,b,c [--steps N]
       the same run in several modes: throughput, latency, checkpoints, duplicates (one JSON line)
+  abs-sim overhead (--preset NAME | FILE.json) --intervals 10,20,50,...
+      the runtime overhead of checkpoints per mode and interval, as the ABS paper measured it
   abs-sim flink export|run (--preset NAME | FILE.json) [--mode M] ... --out PATH
       the scenario as a Flink 2.3 job, or that job run on a local Flink (`abs-sim flink --help`)
   abs-sim help | --help | -h

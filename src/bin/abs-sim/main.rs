@@ -1,7 +1,8 @@
 //! `abs-sim`: runs a scenario headless and prints its trace (`run`), drives one task's barrier
 //! handler (`gate`), benchmarks the engine (`bench`), prints a preset as a scenario file
 //! (`preset`), explores every interleaving of a small system (`explore`), or sets the cost of
-//! several modes side by side (`compare`).
+//! several modes side by side (`compare`) and the overhead of snapshots against their interval
+//! (`overhead`).
 //!
 //! Exit status: 0 on success (also when the reader of stdout goes away early, as with
 //! `| head`), 1 when a run ends without what was asked (`--until-finished`) or output fails,
@@ -16,6 +17,7 @@ mod compare;
 mod counting_alloc;
 mod explore;
 mod flink;
+mod overhead;
 
 /// Counts live bytes so `bench` can measure what a history holds.
 #[global_allocator]
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         Some("preset") => cli::preset(&args[1..]),
         Some("explore") => explore::main(&args[1..]),
         Some("compare") => compare::main(&args[1..]),
+        Some("overhead") => overhead::main(&args[1..]),
         Some("flink") => flink::main(&args[1..]),
         Some("help" | "--help" | "-h") => cli::help(cli::USAGE),
         Some(other) => {

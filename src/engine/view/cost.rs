@@ -144,3 +144,28 @@ pub fn measure(mut sim: Simulation, steps: u64) -> CostFigures {
     }
     cost.figures(&sim)
 }
+
+/// Runs `sim` until its job has finished (at most `max_steps` steps) and returns the virtual
+/// time its sinks processed their last record at — the time the bounded input took, without
+/// the wait for the final checkpoint a finishing job makes (FLIP-147), which would charge a
+/// long checkpoint interval for up to one interval — or `None` if it did not finish.
+pub fn drain_time(mut sim: Simulation, max_steps: u64) -> Option<u64> {
+    let mut last = 0;
+    for _ in 0..max_steps {
+        if sim.job_finished() {
+            return Some(last);
+        }
+        if sim.step().is_none() {
+            break;
+        }
+        let phys = sim.physical();
+        for e in sim.last_events() {
+            if let Event::Processed { task, .. } = e {
+                if phys.operator_of(*task).kind.is_sink() {
+                    last = sim.now();
+                }
+            }
+        }
+    }
+    sim.job_finished().then_some(last)
+}
