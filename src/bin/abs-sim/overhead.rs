@@ -216,7 +216,10 @@ pub fn main(args: &[String]) -> ExitCode {
         .map(|m| m.as_str().to_string())
         .collect()
     });
-    let mut rows: Vec<(String, u64, Vec<(u64, u64, f64)>)> = Vec::new();
+    // Per mode: its name, the time without checkpoints, and per interval (interval, time,
+    // overhead %).
+    type Cells = Vec<(u64, u64, f64)>;
+    let mut rows: Vec<(String, u64, Cells)> = Vec::new();
     for name in &modes {
         let base = match configured(&input, name, None).and_then(|s| time_of(&s)) {
             Ok(t) => t.max(1),
