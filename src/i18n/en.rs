@@ -249,6 +249,7 @@ pub const STRINGS: Strings = Strings {
     cut_place: "Place your own cut",
     cut_own: "Show the snapshots' cuts",
     explore_open: "Explore all runs ↗",
+    compare_open: "Modes side by side ↗",
     cut_keys: "Click or drag on a line to move its point. Keys: ↑ ↓ a line, ← → its point.",
     cut_consistent: |n| format!("Consistent: nothing received inside your cut was sent outside it. \
         In flight across it (ringed, its channel state): {n}."),

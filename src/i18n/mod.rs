@@ -231,6 +231,8 @@ pub struct Strings {
     pub cut_own: &'static str,
     /// Opens the search of every run (`?view=explore`), offered for small systems.
     pub explore_open: &'static str,
+    /// Opens the modes side by side (`?compare=`), from the share dialog.
+    pub compare_open: &'static str,
     /// How to move the student's cut, with a pointer and with the keyboard.
     pub cut_keys: &'static str,
     /// The student's cut is consistent; the number of records in flight across it.

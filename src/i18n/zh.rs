@@ -239,6 +239,7 @@ pub const STRINGS: Strings = Strings {
     cut_place: "自己畫一個切面",
     cut_own: "顯示快照的切面",
     explore_open: "探索所有執行 ↗",
+    compare_open: "各模式並列 ↗",
     cut_keys: "在線上點擊或拖曳以移動它的點。鍵盤：↑ ↓ 選線，← → 移點。",
     cut_consistent: |n| format!("一致：切面內收到的，沒有一筆在切面外送出。穿過它傳輸的（帶圈，即通道狀態）：{n} 筆。"),
     cut_inconsistent: |n| format!("不一致：{n} 筆孤兒記錄（紅色），在切面內收到、卻在切面外送出。"),

@@ -7,6 +7,7 @@
 
 pub mod codec;
 pub mod flink;
+pub mod modes;
 pub mod path;
 pub mod presets;
 mod read;

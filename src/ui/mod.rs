@@ -2,6 +2,8 @@
 
 mod address;
 mod app;
+#[cfg(feature = "views")]
+pub mod compare;
 pub mod components;
 mod crash;
 #[cfg(feature = "views")]

@@ -1,7 +1,8 @@
 //! The second build (`bin/abs-views.rs`): the views a student's visit never opens, each a page
 //! of its own that index.html loads for `?view=…` — the engineers' view of Flink checkpoints
 //! (`view=flink`, `ui::flink`), the scenario editor (`view=edit`, `ui::edit`) and the search of
-//! every run of a small system (`view=explore`, `ui::explore`). They read the
+//! every run of a small system (`view=explore`, `ui::explore`), and the modes side by side
+//! (`compare=aligned,unaligned,…`, `ui::compare`). They read the
 //! playground's own address (the scenario, mode, seed and language it names) and link back to
 //! it; what they share is here.
 
@@ -15,8 +16,10 @@ use crate::ui::permalink::{encode, preset_or_default, resolve_for};
 /// What the address holds for a view: the playground's scenario and language.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Address {
-    /// Which view (`edit`, `flink`).
+    /// Which view (`edit`, `explore`, `flink`).
     pub view: Option<String>,
+    /// The modes the compare view sets side by side (`compare=aligned,unaligned`).
+    pub compare: Option<String>,
     pub preset: Option<String>,
     pub scenario: Option<String>,
     pub mode: Option<String>,
@@ -55,6 +58,7 @@ pub fn address() -> Address {
     };
     let read = Address {
         view: p.get("view"),
+        compare: p.get("compare"),
         preset: p.get("preset"),
         scenario: p.get("scenario"),
         mode: p.get("mode"),
@@ -63,6 +67,7 @@ pub fn address() -> Address {
         back: String::new(),
     };
     p.delete("view");
+    p.delete("compare");
     let rest = String::from(p.to_string());
     Address {
         back: if rest.is_empty() {
@@ -114,7 +119,11 @@ pub fn start() {
     let at = address();
     let edit = at.view.as_deref() == Some("edit");
     let explore = at.view.as_deref() == Some("explore");
-    let (code, title): (&str, String) = if explore {
+    let compare = at.compare.is_some();
+    let (code, title): (&str, String) = if compare {
+        let lang = super::edit::lang(at.lang.as_deref());
+        (lang.tag(), super::compare::words::Words(lang).short_title())
+    } else if explore {
         let lang = super::edit::lang(at.lang.as_deref());
         (lang.tag(), super::explore::words::Words(lang).start())
     } else if edit {
@@ -138,7 +147,9 @@ pub fn start() {
     // Mounted into the page's `#app`, as the playground is; the static shell goes at once (the
     // playground keeps it two frames for its largest paint, which these views do not chase).
     let root = document.as_ref().and_then(|d| d.get_element_by_id("app"));
-    if explore {
+    if compare {
+        render::<super::compare::CompareView>(root);
+    } else if explore {
         render::<super::explore::ExploreView>(root);
     } else if edit {
         render::<super::edit::EditorView>(root);

@@ -153,7 +153,7 @@ test('on a phone the view fits its width', async ({ page }) => {
   await expect(page.getByTestId('explore-counterexample')).toBeVisible({ timeout: 60_000 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  if (process.env.E2E_SCREENSHOTS) {
-    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/explore-phone.png`, fullPage: true });
+  {
+    await page.screenshot({ path: `${sites.screenshots}/explore-phone.png`, fullPage: true });
   }
 });

@@ -5,8 +5,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use abs_playground::engine::view::{measure, CostFigures};
-use abs_playground::engine::BarrierMode;
-use abs_playground::scenario::{presets, Scenario, ALIGNED_TIMEOUT_MODE};
+use abs_playground::scenario::modes::in_mode;
+use abs_playground::scenario::{presets, Scenario};
 
 use super::cli::{help, scenario_file, usage_error};
 
@@ -98,32 +98,6 @@ fn parse(args: &[String]) -> Result<Args, String> {
         modes,
         steps,
     })
-}
-
-/// The scenario in the mode `name` names, or why it cannot run in it.
-fn in_mode(s: &Scenario, name: &str) -> Result<Scenario, String> {
-    let (mode, scenario) = if name == ALIGNED_TIMEOUT_MODE {
-        (BarrierMode::Aligned, s.with_aligned_timeout(true))
-    } else {
-        let mode = name.parse::<BarrierMode>().map_err(|e| {
-            format!("{e}; the modes are aligned, aligned-timeout, unaligned, at-least-once and chandy-lamport")
-        })?;
-        let mut scenario = s.with_mode(mode);
-        scenario.config.aligned_checkpoint_timeout = None;
-        (mode, scenario)
-    };
-    if !s.modes().contains(&mode) {
-        return Err(format!(
-            "{:?} cannot run in mode {name} (its modes: {})",
-            s.name,
-            s.modes()
-                .iter()
-                .map(|m| m.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    Ok(scenario)
 }
 
 /// One mode's figures as the JSON line writes them.

@@ -5,9 +5,9 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use abs_playground::engine::view::drain_time;
-use abs_playground::engine::{BarrierMode, OperatorKind};
-use abs_playground::scenario::{presets, Scenario, ALIGNED_TIMEOUT_MODE};
+use abs_playground::engine::BarrierMode;
+use abs_playground::scenario::modes::{bounded_input, input_time, overhead};
+use abs_playground::scenario::{presets, Scenario};
 
 use super::cli::{help, scenario_file, usage_error};
 
@@ -33,8 +33,6 @@ last record (not when the job finished: a finishing job waits for a final checkp
 
 The scenario's planned failures are left out. Exit status 0; 2 for a usage error, a mode the
 scenario cannot run, or an input that does not end within 5,000,000 steps.";
-
-const MAX_STEPS: u64 = 5_000_000;
 
 struct Args {
     scenario: Scenario,
@@ -122,68 +120,6 @@ fn parse(args: &[String]) -> Result<Args, String> {
     })
 }
 
-/// The scenario as the measurement runs it: every source reads `lines` lines (its log
-/// repeated) and ends; no planned failures.
-fn bounded(s: &Scenario, lines: usize) -> Result<Scenario, String> {
-    let mut s = s.clone();
-    s.failures.clear();
-    let mut sources = 0;
-    for op in &mut s.graph.operators {
-        if let OperatorKind::Source {
-            lines: log,
-            bounded,
-            ..
-        } = &mut op.kind
-        {
-            if log.is_empty() {
-                continue;
-            }
-            *log = log.iter().cycle().take(lines).cloned().collect();
-            *bounded = true;
-            sources += 1;
-        }
-    }
-    if sources == 0 {
-        return Err(format!(
-            "{:?} has no source to bound: the overhead is measured on a dataflow's bounded input",
-            s.name
-        ));
-    }
-    Ok(s)
-}
-
-/// `s` in mode `name` with checkpoints every `interval` (none: without checkpoints).
-fn configured(s: &Scenario, name: &str, interval: Option<u64>) -> Result<Scenario, String> {
-    let (mode, mut c) = if name == ALIGNED_TIMEOUT_MODE {
-        (BarrierMode::Aligned, s.with_aligned_timeout(true))
-    } else {
-        let mode = name.parse::<BarrierMode>().map_err(|e| {
-            format!("{e}; the modes are aligned, aligned-timeout, unaligned, at-least-once and chandy-lamport")
-        })?;
-        let mut c = s.with_mode(mode);
-        c.config.aligned_checkpoint_timeout = None;
-        (mode, c)
-    };
-    if !s.modes().contains(&mode) {
-        return Err(format!("{:?} cannot run in mode {name}", s.name));
-    }
-    c.config.checkpoint_interval = interval;
-    if let Some(i) = interval {
-        c.config.first_trigger = i;
-    }
-    Ok(c)
-}
-
-fn time_of(s: &Scenario) -> Result<u64, String> {
-    let sim = s.simulation().map_err(|e| e.to_string())?;
-    drain_time(sim, MAX_STEPS).ok_or_else(|| {
-        format!(
-            "the input did not end within {MAX_STEPS} steps in mode {} (fewer --lines?)",
-            s.config.mode
-        )
-    })
-}
-
 pub fn main(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         return help(USAGE);
@@ -201,7 +137,7 @@ pub fn main(args: &[String]) -> ExitCode {
         let _ = writeln!(io::stderr(), "abs-sim overhead: {e}");
         ExitCode::from(2)
     };
-    let input = match bounded(&scenario, lines) {
+    let input = match bounded_input(&scenario, lines) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -221,18 +157,17 @@ pub fn main(args: &[String]) -> ExitCode {
     type Cells = Vec<(u64, u64, f64)>;
     let mut rows: Vec<(String, u64, Cells)> = Vec::new();
     for name in &modes {
-        let base = match configured(&input, name, None).and_then(|s| time_of(&s)) {
+        let base = match input_time(&input, name, None) {
             Ok(t) => t.max(1),
             Err(e) => return fail(e),
         };
         let mut cells = Vec::new();
         for &i in &intervals {
-            let t = match configured(&input, name, Some(i)).and_then(|s| time_of(&s)) {
+            let t = match input_time(&input, name, Some(i)) {
                 Ok(t) => t,
                 Err(e) => return fail(e),
             };
-            let overhead = 100.0 * (t as f64 - base as f64) / base as f64;
-            cells.push((i, t, overhead));
+            cells.push((i, t, overhead(t, base)));
         }
         rows.push((name.clone(), base, cells));
     }

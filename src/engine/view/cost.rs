@@ -26,6 +26,37 @@ pub struct Cost {
     sizes: Vec<u64>,
     /// The virtual time the run was first observed at.
     start: u64,
+    /// Over time, when asked for ([`Cost::with_series`]).
+    series: Option<Series>,
+}
+
+/// A run's figures over virtual time, in buckets of `bucket` time units from the start, for
+/// charts: what reached the sinks, how late, what waited in alignment buffers; and each
+/// completed checkpoint.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Series {
+    pub bucket: u64,
+    /// Records processed at the sinks, per bucket.
+    pub sink: Vec<u32>,
+    /// The latencies of those records, per bucket.
+    pub latency: Vec<Vec<u32>>,
+    /// The most items held in alignment buffers (all tasks together) at any step of a bucket.
+    pub held: Vec<u32>,
+    /// Each completed checkpoint: (completion time from the start, duration, checkpointed
+    /// size in bytes).
+    pub checkpoints: Vec<(u64, u64, u64)>,
+}
+
+impl Series {
+    fn at(&mut self, t: u64) -> usize {
+        let i = (t / self.bucket.max(1)) as usize;
+        if self.sink.len() <= i {
+            self.sink.resize(i + 1, 0);
+            self.latency.resize(i + 1, Vec::new());
+            self.held.resize(i + 1, 0);
+        }
+        i
+    }
 }
 
 /// A run's figures, in the scenario's time units and bytes.
@@ -68,10 +99,35 @@ impl Cost {
         }
     }
 
+    /// Figures of `sim` from where it is now, kept over time too in buckets of `bucket` time
+    /// units.
+    pub fn with_series(sim: &Simulation, bucket: u64) -> Cost {
+        Cost {
+            series: Some(Series {
+                bucket: bucket.max(1),
+                ..Series::default()
+            }),
+            ..Cost::new(sim)
+        }
+    }
+
+    /// The figures over time, if kept.
+    pub fn series(&self) -> Option<&Series> {
+        self.series.as_ref()
+    }
+
     /// Reads what the step `sim` just took did.
     pub fn observe(&mut self, sim: &Simulation) {
         let now = sim.now();
         let phys = sim.physical();
+        let since = now.saturating_sub(self.start);
+        if let Some(series) = &mut self.series {
+            let held: u32 = (0..phys.task_count())
+                .map(|t| super::held_count(sim, t))
+                .sum();
+            let i = series.at(since);
+            series.held[i] = series.held[i].max(held);
+        }
         for e in sim.last_events() {
             match e {
                 Event::SourceRead { record, .. } => {
@@ -85,8 +141,16 @@ impl Cost {
                     if phys.operator_of(*task).kind.is_sink() {
                         self.sink_records += 1;
                         self.origin.remove(&record.id);
-                        if let Some(o) = origin {
-                            self.latencies.push(now.saturating_sub(o));
+                        let latency = origin.map(|o| now.saturating_sub(o));
+                        if let Some(l) = latency {
+                            self.latencies.push(l);
+                        }
+                        if let Some(series) = &mut self.series {
+                            let i = series.at(since);
+                            series.sink[i] += 1;
+                            if let Some(l) = latency {
+                                series.latency[i].push(l.min(u64::from(u32::MAX)) as u32);
+                            }
                         }
                     } else if let Some(o) = origin {
                         self.origin.insert(record.id, o);
@@ -94,10 +158,13 @@ impl Cost {
                 }
                 Event::CheckpointCompleted { checkpoint, .. } => {
                     if let Some(gs) = sim.coordinator().global_state(*checkpoint) {
-                        self.durations
-                            .push(gs.completion_time.saturating_sub(gs.trigger_time));
-                        self.sizes
-                            .push(super::checkpoint_figures(gs).checkpointed_size);
+                        let duration = gs.completion_time.saturating_sub(gs.trigger_time);
+                        let size = super::checkpoint_figures(gs).checkpointed_size;
+                        self.durations.push(duration);
+                        self.sizes.push(size);
+                        if let Some(series) = &mut self.series {
+                            series.checkpoints.push((since, duration, size));
+                        }
                     }
                 }
                 _ => {}

@@ -12,7 +12,7 @@ mod narration;
 mod sentence;
 mod spacetime;
 
-pub use cost::{drain_time, measure, percentile, Cost, CostFigures};
+pub use cost::{drain_time, measure, percentile, Cost, CostFigures, Series};
 pub use narration::{beats, Beat};
 pub use sentence::{Forward, Input, Sentence};
 pub use spacetime::{Across, Moment, SnapshotPoint, SpaceTime, Trip};

@@ -91,7 +91,9 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                 // job's checkpoint history beside a run's, for this moment's scenario, mode and
                 // language. "Flink" is its name in every language, so the link costs the page
                 // few bytes (the page is at its budget).
-                <p><a href={p.url.clone() + "&view=flink"} data-testid="flink-import">{ "Flink ↗" }</a></p>
+                // So is the modes side by side (`ui::compare`), every mode the scenario runs.
+                <p><a href={p.url.clone() + "&view=flink"} data-testid="flink-import">{ "Flink ↗" }</a>{ " · " }
+                    <a href={p.url.clone() + "&compare="} data-testid="compare-open">{ s.compare_open }</a></p>
                 <div class="export-row">
                     <span>{ s.export_title }</span>
                     <button data-testid="export-svg" onclick={export(Format::Svg, &p.file)}>{ s.export_svg }</button>

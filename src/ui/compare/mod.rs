@@ -1,0 +1,526 @@
+//! The compare view (`?compare=aligned,unaligned,at-least-once`, in the second build): the
+//! playground's scenario and seed once per mode, each drawn by the page's own dataflow, moving
+//! together in virtual time, with charts on shared scales and a table of what each mode costs
+//! (`engine::view::cost`, the figures of `abs-sim compare`).
+
+pub mod chart;
+pub mod lanes;
+pub mod words;
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use yew::prelude::*;
+
+use crate::engine::view::percentile;
+use crate::engine::BarrierMode;
+use crate::i18n::Strings;
+use crate::scenario::modes::in_mode;
+use crate::scenario::modes::{bounded_input, input_time, overhead};
+use crate::scenario::ALIGNED_TIMEOUT_MODE;
+use crate::ui::components::dataflow::Dataflow;
+use crate::ui::views::{add_style, address};
+use chart::{chart, chart_by, Line, COLOURS};
+use lanes::{advance_all, Lane, BUCKET};
+use words::Words;
+
+const STYLE: &str = ".cmp-view{max-width:1400px;margin:0 auto;padding:.75rem 1rem}\
+.cmp-view a{color:var(--accent)}\
+.cmp-controls{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:.5rem 0}\
+.cmp-controls input[type=number]{width:7rem}\
+.cmp-controls progress{width:12rem}\
+.cmp-lanes{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(340px,100%),1fr));gap:.75rem}\
+.cmp-lane{border:1px solid var(--line);border-radius:6px;padding:.25rem .5rem;background:var(--panel);min-width:0}\
+.cmp-lane h2{font-size:1rem;margin:.2rem 0;display:flex;gap:.4rem;align-items:center}\
+.cmp-lane .dataflow{max-height:260px;overflow:auto}\
+.cmp-key{width:1.2rem;height:.4rem}\
+.cmp-charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(320px,100%),1fr));gap:.75rem;margin:.75rem 0}\
+.cmp-chart{margin:0}.cmp-chart figcaption{font-size:.85rem;font-weight:600}\
+.cmp-chart svg{width:100%;height:auto;font:9px sans-serif;fill:currentColor}\
+.cmp-chart .grid{stroke:var(--line)}.cmp-chart .axis{stroke:var(--line-strong)}\
+.cmp-chart text{fill:var(--fg)}.cmp-chart .unit{fill:var(--muted)}\
+.cmp-table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}\
+.cmp-table th,.cmp-table td{border-bottom:1px solid var(--line);padding:.25rem .6rem;text-align:right}\
+.cmp-table th:first-child,.cmp-table td:first-child{text-align:left}\
+.cmp-scroll{overflow-x:auto}.cmp-error{color:var(--bad);font-weight:bold}";
+
+/// A lane's mode as the page's mode menu names it.
+fn mode_title(s: &Strings, scenario: &crate::scenario::Scenario, name: &str) -> String {
+    if name == ALIGNED_TIMEOUT_MODE {
+        let t = in_mode(scenario, name)
+            .ok()
+            .and_then(|s| s.config.aligned_checkpoint_timeout)
+            .unwrap_or(0);
+        return (s.mode_aligned_timeout)(t);
+    }
+    name.parse::<BarrierMode>()
+        .map_or_else(|_| name.to_string(), |m| (s.mode_name)(m).to_string())
+}
+
+/// A mode's colour key: an SVG swatch (a `style` attribute would be refused by the page's
+/// content security policy).
+fn key(colour: &str) -> String {
+    format!(
+        r#"<svg class="cmp-key" viewBox="0 0 12 4" aria-hidden="true"><rect width="12" height="4" rx="1" fill="{colour}"/></svg>"#
+    )
+}
+
+/// The five charts of the lanes so far, as markup.
+fn charts(w: Words, lanes: &[Lane], t: u64) -> String {
+    let titles = w.charts();
+    let (units, x_unit) = w.units();
+    let mid = |i: usize| (i as u64 * BUCKET + BUCKET / 2) as f64;
+    let mut figures: [Vec<Line>; 5] = Default::default();
+    for (k, lane) in lanes.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let Some(s) = lane.cost.series() else {
+            continue;
+        };
+        // The last bucket is still filling: drawn once complete.
+        let full = s.sink.len().saturating_sub(1);
+        // Earlier modes drawn wider, so a line the next mode's covers still shows at its edges.
+        let width = 3.0 - 0.5 * k as f64;
+        let line = |points: Vec<(f64, f64)>, dots: bool, dashed: bool| Line {
+            colour,
+            width,
+            points,
+            dots,
+            dashed,
+        };
+        figures[0].push(line(
+            (0..full)
+                .map(|i| (mid(i), f64::from(s.sink[i]) / BUCKET as f64))
+                .collect(),
+            false,
+            false,
+        ));
+        for (p, dashed) in [(50, false), (99, true)] {
+            figures[1].push(line(
+                (0..full)
+                    .filter(|&i| !s.latency[i].is_empty())
+                    .map(|i| {
+                        let mut v: Vec<u64> = s.latency[i].iter().map(|&l| u64::from(l)).collect();
+                        (mid(i), percentile(&mut v, p) as f64)
+                    })
+                    .collect(),
+                false,
+                dashed,
+            ));
+        }
+        figures[2].push(line(
+            s.checkpoints
+                .iter()
+                .map(|&(at, d, _)| (at as f64, d as f64))
+                .collect(),
+            true,
+            false,
+        ));
+        figures[3].push(line(
+            (0..full).map(|i| (mid(i), f64::from(s.held[i]))).collect(),
+            false,
+            false,
+        ));
+        figures[4].push(line(
+            s.checkpoints
+                .iter()
+                .map(|&(at, _, size)| (at as f64, size as f64))
+                .collect(),
+            true,
+            false,
+        ));
+    }
+    let ids = [
+        "cmp-throughput",
+        "cmp-latency",
+        "cmp-duration",
+        "cmp-held",
+        "cmp-size",
+    ];
+    let mut o = String::new();
+    for i in 0..5 {
+        o += &chart(
+            &titles[i],
+            &units[i],
+            t as f64,
+            &x_unit,
+            &figures[i],
+            ids[i],
+        );
+    }
+    o
+}
+
+/// The checkpoint intervals the overhead is measured at, and the bounded input's lines per
+/// source (`abs-sim overhead`'s defaults).
+const INTERVALS: [u64; 6] = [10, 20, 50, 100, 200, 500];
+const INPUT_LINES: usize = 400;
+
+/// Per mode, the overhead in % at each of [`INTERVALS`]; or why it could not be measured.
+type Overheads = Result<Vec<(String, Vec<f64>)>, String>;
+
+/// The overhead figure as the ABS paper drew it: overhead (y) against the interval (x), a
+/// line per mode; with the figures as `data-*` for tests.
+fn overhead_view(w: Words, lanes: &[Lane], measured: Option<&Overheads>) -> Html {
+    match measured {
+        None => html! {},
+        Some(Err(e)) => {
+            html! { <p class="cmp-error" role="alert" data-testid="compare-overhead-error">{ e.clone() }</p> }
+        }
+        Some(Ok(rows)) => {
+            let xs: Vec<String> = INTERVALS.iter().map(u64::to_string).collect();
+            let lines: Vec<Line> = rows
+                .iter()
+                .map(|(name, cells)| {
+                    let k = lanes.iter().position(|l| &l.name == name).unwrap_or(0);
+                    Line {
+                        colour: COLOURS[k % COLOURS.len()],
+                        points: cells
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &o)| (i as f64, o.max(0.0)))
+                            .collect(),
+                        dots: false,
+                        dashed: false,
+                        width: 3.0 - 0.5 * k as f64,
+                    }
+                })
+                .collect();
+            let data: String = rows
+                .iter()
+                .map(|(name, cells)| {
+                    let cells: Vec<String> = cells.iter().map(|o| format!("{o:.1}")).collect();
+                    format!(
+                        r#"<li data-mode="{name}" data-overhead="{}">{name}: {}</li>"#,
+                        cells.join(" "),
+                        cells
+                            .iter()
+                            .map(|c| format!("{c} %"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+                .collect();
+            let markup =
+                chart_by(
+                    &w.overhead_title(),
+                    "%",
+                    &xs,
+                    &w.interval_unit(),
+                    &lines,
+                    "cmp-overhead-chart",
+                ) + &format!(r#"<ul class="hint" data-testid="compare-overheads">{data}</ul>"#);
+            Html::from_html_unchecked(markup.into())
+        }
+    }
+}
+
+#[function_component(CompareView)]
+pub fn compare_view() -> Html {
+    use_effect_with((), |_| add_style(STYLE));
+    let at = use_memo((), |_| address());
+    let lang = crate::ui::edit::lang(at.lang.as_deref());
+    let (w, s) = (Words(lang), lang.strings());
+    let base = use_memo((), {
+        let at = at.clone();
+        move |_| at.playground_scenario()
+    });
+    let made = use_mut_ref(|| {
+        let list = at.compare.clone().unwrap_or_default();
+        match &*base {
+            Ok(b) => lanes::lanes(&list, b).map_err(|e| w.error(&e)),
+            Err(e) => Err((s.link_error)(e)),
+        }
+    });
+    let update = use_force_update();
+    // Virtual time the lanes are at; the last animation frame's timestamp while playing.
+    let now = use_mut_ref(|| 0u64);
+    let last_frame = use_mut_ref(|| None::<f64>);
+    let playing = use_state(|| false);
+    let speed = use_state(|| 16.0f64);
+    let target = use_state(|| 2_000u64);
+    let bad = use_state(|| false);
+    let running = use_state(|| false);
+    let stop = use_mut_ref(|| Rc::new(Cell::new(false)));
+    let overheads = use_state(|| None::<Rc<Overheads>>);
+    let measured = use_state(|| None::<(usize, usize)>);
+
+    let back =
+        html! { <p><a href={at.back.clone()} data-testid="compare-back">{ w.back() }</a></p> };
+    let (title, scenario) = match &*base {
+        Ok(b) => {
+            let title = if at.scenario.is_none() {
+                (s.preset_text)(&b.name).map_or(b.title.clone(), |(t, _)| t.to_string())
+            } else {
+                b.title.clone()
+            };
+            (title, b.clone())
+        }
+        Err(_) => (String::new(), crate::scenario::presets::alignment()),
+    };
+    if let Err(e) = &*made.borrow() {
+        return html! {
+            <main class="cmp-view" data-testid="compare">
+                <h1>{ w.short_title() }</h1>
+                { back }
+                <p class="cmp-error" role="alert" data-testid="compare-error">{ e.clone() }</p>
+            </main>
+        };
+    }
+
+    // Playing: the first lane's dataflow calls this every animation frame; every lane moves on
+    // by the same virtual time.
+    let on_frame = {
+        let (made, now, last_frame, update) = (
+            made.clone(),
+            now.clone(),
+            last_frame.clone(),
+            update.clone(),
+        );
+        let (playing, speed) = (*playing, *speed);
+        Callback::from(move |ts: f64| {
+            let mut last = last_frame.borrow_mut();
+            if !playing {
+                *last = None;
+                return;
+            }
+            let dt = last.map_or(0.0, |l| (ts - l).clamp(0.0, 100.0));
+            *last = Some(ts);
+            let advance = (dt / 1000.0 * speed * crate::ui::run::TIME_PER_SECOND).round() as u64;
+            if advance == 0 {
+                return;
+            }
+            let mut t = now.borrow_mut();
+            *t += advance;
+            if let Ok(lanes) = &mut *made.borrow_mut() {
+                advance_all(lanes, *t, 5_000);
+            }
+            update.force_update();
+        })
+    };
+    let toggle = {
+        let playing = playing.clone();
+        Callback::from(move |_: MouseEvent| playing.set(!*playing))
+    };
+    let on_speed = {
+        let speed = speed.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .and_then(|s| s.value().parse::<f64>().ok())
+            {
+                speed.set(v);
+            }
+        })
+    };
+    let on_target = {
+        let (target, bad) = (target.clone(), bad.clone());
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            match input.value().trim().parse::<u64>() {
+                Ok(n) if (1..=1_000_000).contains(&n) => {
+                    target.set(n);
+                    bad.set(false);
+                }
+                _ => bad.set(true),
+            }
+        })
+    };
+    // Runs every lane to the target time in slices of about 30 ms, the page answering between.
+    let run_to = {
+        let (made, now, update, running, playing) = (
+            made.clone(),
+            now.clone(),
+            update.clone(),
+            running.clone(),
+            playing.clone(),
+        );
+        let stop = stop.borrow().clone();
+        let goal = *target;
+        Callback::from(move |_: MouseEvent| {
+            playing.set(false);
+            running.set(true);
+            stop.set(false);
+            let (made, now, update, running, stop) = (
+                made.clone(),
+                now.clone(),
+                update.clone(),
+                running.clone(),
+                stop.clone(),
+            );
+            yew::platform::spawn_local(async move {
+                loop {
+                    let slice = js_sys::Date::now();
+                    let mut going = true;
+                    while going && js_sys::Date::now() - slice < 30.0 {
+                        let mut t = now.borrow_mut();
+                        if *t >= goal {
+                            going = false;
+                            break;
+                        }
+                        *t = (*t + BUCKET).min(goal);
+                        if let Ok(lanes) = &mut *made.borrow_mut() {
+                            going = advance_all(lanes, *t, 1_000_000);
+                        }
+                    }
+                    update.force_update();
+                    if !going || stop.get() || *now.borrow() >= goal {
+                        running.set(false);
+                        return;
+                    }
+                    yew::platform::time::sleep(Duration::ZERO).await;
+                }
+            });
+        })
+    };
+    // The overhead against the interval, mode by mode, one run at a time between slices.
+    let measure = {
+        let (overheads, measured) = (overheads.clone(), measured.clone());
+        let names: Vec<String> = match &*made.borrow() {
+            Ok(lanes) => lanes.iter().map(|l| l.name.clone()).collect(),
+            Err(_) => Vec::new(),
+        };
+        let base = scenario.clone();
+        Callback::from(move |_: MouseEvent| {
+            let (overheads, measured, names, base) = (
+                overheads.clone(),
+                measured.clone(),
+                names.clone(),
+                base.clone(),
+            );
+            yew::platform::spawn_local(async move {
+                let total = names.len() * (INTERVALS.len() + 1);
+                let mut done = 0;
+                measured.set(Some((0, total)));
+                let mut rows = Vec::new();
+                let input = match bounded_input(&base, INPUT_LINES) {
+                    Ok(i) => i,
+                    Err(e) => {
+                        overheads.set(Some(Rc::new(Err(e))));
+                        measured.set(None);
+                        return;
+                    }
+                };
+                for name in names {
+                    let mut times = Vec::new();
+                    for interval in std::iter::once(None).chain(INTERVALS.map(Some)) {
+                        match input_time(&input, &name, interval) {
+                            Ok(t) => times.push(t),
+                            Err(e) => {
+                                overheads.set(Some(Rc::new(Err(e))));
+                                measured.set(None);
+                                return;
+                            }
+                        }
+                        done += 1;
+                        measured.set(Some((done, total)));
+                        yew::platform::time::sleep(Duration::ZERO).await;
+                    }
+                    let without = times[0];
+                    rows.push((
+                        name,
+                        times[1..].iter().map(|&t| overhead(t, without)).collect(),
+                    ));
+                }
+                overheads.set(Some(Rc::new(Ok(rows))));
+                measured.set(None);
+            });
+        })
+    };
+    let on_stop = {
+        let stop = stop.borrow().clone();
+        Callback::from(move |_: MouseEvent| stop.set(true))
+    };
+
+    let t = *now.borrow();
+    let made_ref = made.borrow();
+    let Ok(lanes) = &*made_ref else {
+        return html! {};
+    };
+    let noop_sel = Callback::from(|_| ());
+    let lane_views = lanes.iter().enumerate().map(|(k, lane)| {
+        let colour = COLOURS[k % COLOURS.len()];
+        let on_frame = if k == 0 { on_frame.clone() } else { Callback::from(|_| ()) };
+        html! {
+            <section class="cmp-lane" data-testid={format!("compare-lane-{}", lane.name)} data-time={lane.now().to_string()}>
+                <h2>{ Html::from_html_unchecked(key(colour).into()) }{ mode_title(s, &scenario, &lane.name) }</h2>
+                <Dataflow run={lane.run.clone()} version={t} selection={None} manual={false} {lang}
+                    on_select={noop_sel.clone()} on_deliver={Callback::from(|_| ())} on_poke={Callback::from(|_| ())} {on_frame} />
+            </section>
+        }
+    });
+    let heads = w.columns();
+    let rows: String = lanes
+        .iter()
+        .enumerate()
+        .map(|(k, lane)| {
+            let f = lane.figures();
+            format!(
+                r#"<tr data-mode="{}" data-throughput="{:.3}" data-latency-p50="{}" data-latency-p99="{}" data-checkpoints="{}" data-duration-p50="{}" data-size-p50="{}" data-duplicates="{}"><td>{} {}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                lane.name,
+                f.throughput,
+                f.latency_p50,
+                f.latency_p99,
+                f.checkpoints_completed,
+                f.checkpoint_duration_p50,
+                f.checkpoint_size_p50,
+                f.duplicates,
+                key(COLOURS[k % COLOURS.len()]),
+                crate::ui::fmt::escape(&mode_title(s, &scenario, &lane.name)),
+                f.throughput,
+                f.latency_p50,
+                f.latency_p99,
+                f.checkpoints_completed,
+                f.checkpoint_duration_p50,
+                f.checkpoint_size_p50,
+                f.duplicates
+            )
+        })
+        .collect();
+    let head: String = heads
+        .iter()
+        .map(|h| format!("<th scope=\"col\">{h}</th>"))
+        .collect();
+    let table = format!(
+        r#"<div class="cmp-scroll"><table class="cmp-table" data-testid="compare-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"#
+    );
+    let speeds = [1.0, 4.0, 16.0, 64.0].map(|v| {
+        html! { <option value={v.to_string()} selected={v == *speed}>{ format!("{v}×") }</option> }
+    });
+    let progress = (*target).max(1);
+    html! {
+        <main class="cmp-view" data-testid="compare" data-time={t.to_string()}>
+            <h1>{ w.title(&title) }</h1>
+            { back }
+            <p class="hint">{ w.intro() }</p>
+            <div class="cmp-controls">
+                <button onclick={toggle} disabled={*running} data-testid="compare-play">{ if *playing { w.pause() } else { w.play() } }</button>
+                <label>{ w.speed() }{ " " }<select onchange={on_speed} data-testid="compare-speed">{ for speeds }</select></label>
+                <label>{ w.run_to() }{ " " }<input type="number" min="1" max="1000000" value={target.to_string()}
+                    onchange={on_target} data-testid="compare-target" /></label>
+                <button onclick={run_to} disabled={*running || *bad} data-testid="compare-run">{ w.run() }</button>
+                <button onclick={on_stop} disabled={!*running} data-testid="compare-stop">{ w.stop() }</button>
+                <progress data-testid="compare-progress" max={progress.to_string()} value={t.min(progress).to_string()} />
+                <span role="status" data-testid="compare-time">{ w.now(t) }</span>
+            </div>
+            if *bad {
+                <p class="cmp-error" role="alert" data-testid="compare-error">{ w.bad_time() }</p>
+            }
+            <div class="cmp-lanes">{ for lane_views }</div>
+            { Html::from_html_unchecked(format!(r#"<div class="cmp-charts">{}</div>{table}"#, charts(w, lanes, t)).into()) }
+            <section class="cmp-overhead" data-testid="compare-overhead">
+                <h2>{ w.overhead_title() }</h2>
+                <p class="hint">{ w.overhead_hint(INPUT_LINES) }</p>
+                <p>
+                    <button onclick={measure} disabled={measured.is_some()} data-testid="compare-measure">{ w.measure() }</button>
+                    if let Some((done, total)) = *measured {
+                        { " " }<progress max={total.to_string()} value={done.to_string()} data-testid="compare-measure-progress" />
+                    }
+                </p>
+                { overhead_view(w, lanes, overheads.as_deref()) }
+            </section>
+        </main>
+    }
+}
