@@ -43,7 +43,8 @@ const STYLE: &str = ".cmp-view{max-width:1400px;margin:0 auto;padding:.75rem 1re
 .cmp-table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}\
 .cmp-table th,.cmp-table td{border-bottom:1px solid var(--line);padding:.25rem .6rem;text-align:right}\
 .cmp-table th:first-child,.cmp-table td:first-child{text-align:left}\
-.cmp-scroll{overflow-x:auto}.cmp-error{color:var(--bad);font-weight:bold}";
+.cmp-scroll{overflow-x:auto}.cmp-error{color:var(--bad);font-weight:bold}\
+.cmp-overhead .cmp-chart{max-width:520px}.cmp-overhead h2{font-size:1.1rem}";
 
 /// A lane's mode as the page's mode menu names it.
 fn mode_title(s: &Strings, scenario: &crate::scenario::Scenario, name: &str) -> String {
