@@ -88,6 +88,26 @@ test('every view runs under the policy without one violation', async ({ page }) 
   // Its style sheet is in force (added through the style object model, not a <style>).
   expect(await page.locator('.flink-view').evaluate((e) => getComputedStyle(e).maxWidth)).toBe('1100px');
   expect(await violations()).toEqual([]);
+  // The space-time diagram with a cut placed, then every run explored and a counterexample
+  // opened in the player.
+  await app.open('?preset=alignment-tiny&mode=at-least-once');
+  await app.step(10);
+  await app.testId('spacetime-toggle').click();
+  await app.testId('user-cut').click();
+  await expect(app.testId('cut-verdict')).toBeVisible();
+  await app.testId('explore-open').click();
+  await page.getByTestId('explore-start').click();
+  await page.getByTestId('explore-open-player').click();
+  await expect(app.testId('cut-verdict')).toHaveAttribute('data-consistent', 'false');
+  expect(await violations()).toEqual([]);
+  // The modes side by side, run and measured: its swatches are SVG, not inline style.
+  await page.goto('index.html?compare=&preset=backpressure');
+  await page.getByTestId('compare-run').click();
+  await expect(page.getByTestId('compare')).toHaveAttribute('data-time', '2000', { timeout: 60_000 });
+  await page.getByTestId('compare-measure').click();
+  await expect(page.getByTestId('compare-overheads')).toBeVisible({ timeout: 60_000 });
+  expect(await page.locator('.cmp-view').evaluate((e) => getComputedStyle(e).maxWidth)).toBe('1400px');
+  expect(await violations()).toEqual([]);
 });
 
 test('a checkpoint\'s colour still reaches everything drawn for it, by class instead of inline style', async ({ page }) => {
