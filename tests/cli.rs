@@ -206,7 +206,8 @@ fn bench_refuses_an_unknown_flag() {
 }
 
 /// The quick bench's timed windows are a steady state (else it exits with 1 and says why):
-/// bounded queues and completed checkpoints at 8, 64 and 512 tasks. Only the exit status
+/// bounded queues and completed checkpoints at 8, 64 and 512 tasks and at 1,024 tasks with
+/// 131,072 channels between them. Only the exit status
 /// and the facts are checked, never the timings.
 #[test]
 fn bench_quick_times_a_steady_state() {
@@ -217,6 +218,7 @@ fn bench_quick_times_a_steady_state() {
         "## Throughput",
         "checkpoints completed",
         "| 512 | 16640 |",
+        "| 1024 | 131328 |",
         "## History",
         "bytes/event",
         "seek from step 0",

@@ -34,8 +34,10 @@ pub(super) fn edge(from: &str, to: &str, partitioning: Partitioning) -> Edge {
     }
 }
 
-/// Sentences → Split (forward) → Count (hash) → Sink (forward), `p` subtasks each.
-pub(super) fn workload(p: u32) -> Result<Workload, String> {
+/// Sentences → Split (forward) → Count (hash) → Sink (forward, or hash when `keyed_sink`: two
+/// all-to-all edges of p² channels each, the shape of a real job's plan at high parallelism),
+/// `p` subtasks each.
+pub(super) fn workload(p: u32, keyed_sink: bool) -> Result<Workload, String> {
     let graph = JobGraph {
         operators: vec![
             operator(
@@ -60,7 +62,15 @@ pub(super) fn workload(p: u32) -> Result<Workload, String> {
         edges: vec![
             edge("Sentences", "Split", Partitioning::Forward),
             edge("Split", "Count", Partitioning::Hash),
-            edge("Count", "Sink", Partitioning::Forward),
+            edge(
+                "Count",
+                "Sink",
+                if keyed_sink {
+                    Partitioning::Hash
+                } else {
+                    Partitioning::Forward
+                },
+            ),
         ],
     };
     let config = Config {
