@@ -76,6 +76,7 @@ impl Simulation {
         let runs = matches!(
             action,
             Action::Deliver { .. }
+                | Action::DeliverNth { .. }
                 | Action::Replay { .. }
                 | Action::Emit { .. }
                 | Action::Trigger
@@ -94,6 +95,16 @@ impl Simulation {
         };
         let task = |t: TaskId| self.tasks.get(t as usize).ok_or(ActionError::NoSuchTask(t));
         match action {
+            Action::DeliverNth { channel: c, nth } => {
+                let ch = channel(c)?;
+                if ch.fifo
+                    || nth as usize >= ch.queue.len()
+                    || self.net.is_overtaking(c, nth as usize)
+                {
+                    return Err(ActionError::NotOutOfOrder(c, nth));
+                }
+                return self.check(Action::Deliver { channel: c });
+            }
             Action::Deliver { channel: c } => {
                 channel(c)?;
                 let to = self.phys.channels[c as usize].to;

@@ -281,7 +281,10 @@ impl Simulation {
         self.events.clear();
         self.clock.steps += 1;
         match action {
-            Action::Deliver { channel } => {
+            Action::Deliver { channel } | Action::DeliverNth { channel, .. } => {
+                if let Action::DeliverNth { nth, .. } = action {
+                    self.net.bring_forward(channel, nth as usize);
+                }
                 let ch = &mut self.net.channels[channel as usize];
                 ch.drop_plan();
                 let to = self.phys.channels[channel as usize].to as usize;

@@ -23,6 +23,10 @@ pub type RecordId = u64;
 pub enum Action {
     /// Hand the head of a channel to its receiving task's barrier handler.
     Deliver { channel: ChannelId },
+    /// A non-FIFO channel delivers its `nth` queued item (0 is the head) ahead of those sent
+    /// before it: on such a channel any item may arrive first. The exhaustive search's
+    /// counterexamples are played in the player with it.
+    DeliverNth { channel: ChannelId, nth: u32 },
     /// The task takes the next held item out of its alignment buffer (step ④).
     Replay { task: TaskId },
     /// A source subtask reads the next line of its log.
@@ -71,6 +75,8 @@ pub enum ActionError {
     NoSuchTask(TaskId),
     ChannelEmpty(ChannelId),
     ChannelPaused(ChannelId),
+    /// A delivery out of order asked of a FIFO channel, or of an item it does not hold.
+    NotOutOfOrder(ChannelId, u32),
     /// The task must first replay its alignment buffer (step ④) before reading new input.
     TaskReplaying(TaskId),
     NothingToReplay(TaskId),
@@ -105,6 +111,10 @@ impl fmt::Display for ActionError {
             ActionError::NoSuchTask(t) => write!(f, "there is no task {t}"),
             ActionError::ChannelEmpty(c) => write!(f, "channel {c} has nothing to deliver"),
             ActionError::ChannelPaused(c) => write!(f, "channel {c} is paused"),
+            ActionError::NotOutOfOrder(c, n) => write!(
+                f,
+                "channel {c} cannot deliver its item {n} first: it is FIFO, or holds fewer items"
+            ),
             ActionError::TaskReplaying(t) => write!(
                 f,
                 "task {t} must first drain its alignment buffer before it reads new input"

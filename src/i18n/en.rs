@@ -245,7 +245,8 @@ pub const STRINGS: Strings = Strings {
     spacetime_title: "Space-time diagram",
     spacetime_hint: "A line per subtask, time left to right, the newest steps. A dot is a snapshot; \
         the line through one checkpoint's dots is its cut. A ringed record was in flight across \
-        it (channel state), a filled red one crossed it the wrong way.",
+        it (channel state), a filled red one crossed it the wrong way, a red ring was in flight \
+        but not recorded: the snapshot lost it.",
     cut_place: "Place your own cut",
     cut_own: "Show the snapshots' cuts",
     explore_open: "Explore all runs ↗",

@@ -244,7 +244,7 @@ pub const STRINGS: Strings = Strings {
     cut_consistent: |n| format!("一致：切面內收到的，沒有一筆在切面外送出。穿過它傳輸的（帶圈，即通道狀態）：{n} 筆。"),
     cut_inconsistent: |n| format!("不一致：{n} 筆孤兒記錄（紅色），在切面內收到、卻在切面外送出。"),
     cut_orphan: |id, from, to| format!("#{id}：{to} 在切面內收到它，{from} 卻在切面外送出。"),
-    spacetime_hint: "每個子任務一條線，時間由左到右，顯示最近的步驟。點是快照；穿過同一個檢查點各點的線是它的切面。帶圈的記錄在切面時正在傳輸（通道狀態），實心的則反向越過切面。",
+    spacetime_hint: "每個子任務一條線，時間由左到右，顯示最近的步驟。點是快照；穿過同一個檢查點各點的線是它的切面。帶圈的記錄在切面時正在傳輸（通道狀態），實心的則反向越過切面，紅圈的正在傳輸卻沒被記錄：快照遺失了它。",
     theory_loading: "載入中…",
     theory_failed: "無法載入這段文字。",
     theory_retry: "再試一次",

@@ -127,6 +127,9 @@ pub fn action_error(e: &ActionError) -> String {
         ActionError::NoSuchTask(t) => format!("沒有子任務 {t}"),
         ActionError::ChannelEmpty(c) => format!("通道 {c} 沒有可以遞送的項目"),
         ActionError::ChannelPaused(c) => format!("通道 {c} 已暫停"),
+        ActionError::NotOutOfOrder(c, n) => {
+            format!("通道 {c} 不能先遞送第 {n} 項：它是先進先出的通道，或沒有這一項")
+        }
         ActionError::TaskReplaying(t) => {
             format!("子任務 {t} 必須先清空對齊緩衝，才能讀取新的輸入")
         }
@@ -321,6 +324,7 @@ mod tests {
             ActionError::NoSuchTask(3),
             ActionError::ChannelEmpty(3),
             ActionError::ChannelPaused(3),
+            ActionError::NotOutOfOrder(3, 2),
             ActionError::TaskReplaying(3),
             ActionError::NothingToReplay(3),
             ActionError::NotASource(3),
@@ -378,7 +382,7 @@ mod tests {
             }
             assert!(said.insert(zh.clone()), "said twice: {zh}");
         }
-        assert_eq!(said.len(), 9 + 31 + 19);
+        assert_eq!(said.len(), 9 + 31 + 20);
     }
 
     /// Presets' files broken in many ways, read as the editor reads them: every refusal is

@@ -235,6 +235,7 @@ fn code(a: &Action) -> String {
         Action::FailJob => "j".into(),
         Action::Restart => "s".into(),
         Action::SkipFailure { task } => format!("n{task}"),
+        Action::DeliverNth { channel, nth } => format!("v{channel}-{nth}"),
     }
 }
 
@@ -292,6 +293,10 @@ pub fn decode_choices(text: &str) -> Result<Vec<(u64, Action)>, LinkError> {
             ('j', 0) => Action::FailJob,
             ('s', 0) => Action::Restart,
             ('n', 1) => Action::SkipFailure { task: id(0)? },
+            ('v', 2) => Action::DeliverNth {
+                channel: id(0)?,
+                nth: id(1)?,
+            },
             _ => return Err(bad()),
         };
         if out.last().is_some_and(|&(s, _)| s >= step) {

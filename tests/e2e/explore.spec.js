@@ -82,7 +82,8 @@ test('at-least-once: the shortest violation is the CLI\'s, and opens in the play
   await expect(app.testId('cut-verdict')).toContainText('inside your cut');
 });
 
-test('non-FIFO Chandy-Lamport on bank-tiny: a marker overtakes a transfer; the run is told here, not linked', async ({ page }) => {
+test('non-FIFO Chandy-Lamport on bank-tiny: a marker overtakes a transfer, and the player plays it to the lost money', async ({ page }) => {
+  const app = new Playground(page);
   await page.goto('index.html?view=explore&preset=bank-tiny&lang=en');
   await page.getByTestId('explore-non-fifo').check();
   await page.getByTestId('explore-max-states').fill('3000');
@@ -97,9 +98,22 @@ test('non-FIFO Chandy-Lamport on bank-tiny: a marker overtakes a transfer; the r
   expect(got.violations).toBeGreaterThan(0);
   const found = page.getByTestId('explore-counterexample');
   await expect(found).toContainText('first, ahead of 1 sent before it (non-FIFO)');
-  await expect(page.getByTestId('explore-not-in-player')).toBeVisible();
-  await expect(page.getByTestId('explore-open-player')).toHaveCount(0);
+  await expect(page.getByTestId('explore-not-in-player')).toHaveCount(0);
   expect(JSON.parse(await page.getByTestId('explore-moves').textContent())).toEqual(cli.counterexample);
+  // The player delivers the marker ahead of the transfer (`DeliverNth`, `v` in its choices).
+  const href = await page.getByTestId('explore-open-player').getAttribute('href');
+  expect(new URLSearchParams(href.slice(1)).get('choices')).toMatch(/\d+v\d+-\d+/);
+  await page.getByTestId('explore-open-player').click();
+  await expect(app.testId('step-counter')).toBeVisible();
+  expect(await app.stepCount()).toBe(cli.counterexample.length);
+  await expect(app.testId('global-state').getByTestId('verdict')).toHaveClass(/\bbad\b/);
+  await expect(app.testId('global-state').getByTestId('verdict')).toContainText('$');
+  // Its cut is consistent — the snapshot lost the transfer in flight across it, which the
+  // diagram rings in red rather than as channel state.
+  await app.testId('spacetime-toggle').click();
+  await expect(app.testId('cut-1')).toHaveAttribute('data-lost', '1');
+  await expect(app.testId('cut-1')).toHaveAttribute('data-orphans', '0');
+  await expect(app.testId('cut-1').locator('.st-lost')).toHaveCount(1);
 });
 
 test('a long search runs in slices: the progress moves, the page answers, and Stop stops it', async ({ page }) => {

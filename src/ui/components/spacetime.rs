@@ -239,11 +239,23 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         let Some(points) = points else { continue };
         let mut rings = String::new();
         let mut flight = Vec::new();
-        let mut orphans = 0;
+        let (mut orphans, mut lost) = (0, 0);
         let mut channels: Vec<u32> = Vec::new();
+        // A record in flight at the cut that the snapshot did not record as channel state is
+        // lost (a non-FIFO channel can do that): a red ring, not the ring of channel state.
+        let recorded = |c: u32, id: u64| {
+            sim.coordinator().global_state(n).is_none_or(|g| {
+                g.channel_state
+                    .get(&c)
+                    .is_some_and(|v| v.iter().any(|r| r.id == id))
+            })
+        };
         for (c, record, how) in st.crossings(sim, n) {
             orphans += usize::from(how == Across::Orphan);
-            ring(&mut rings, how, meeting(c, record.id, &points), k(n));
+            let missed = how == Across::InFlight && !recorded(c, record.id);
+            lost += usize::from(missed);
+            let class = if missed { "st-lost" } else { k(n) };
+            ring(&mut rings, how, meeting(c, record.id, &points), class);
             // In channel order, once each (a sort would add its own code to the page).
             if how == Across::InFlight {
                 if let Err(at) = channels.binary_search(&c) {
@@ -260,7 +272,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         }
         let _ = write!(
             svg,
-            r#"<g class="st-cut {}" data-testid="cut-{n}" data-in-flight="{}" data-orphans="{orphans}"><polyline points="{}"/>{rings}</g>"#,
+            r#"<g class="st-cut {}" data-testid="cut-{n}" data-in-flight="{}" data-orphans="{orphans}" data-lost="{lost}"><polyline points="{}"/>{rings}</g>"#,
             k(n),
             escape(&flight.join(" ")),
             polyline(&points, row),

@@ -55,6 +55,8 @@ struct Found {
     steps: Vec<String>,
     /// The link that opens it in the player, when the player can play it.
     link: Option<String>,
+    /// The link places a cut, which opens the space-time diagram.
+    diagram: bool,
     json: String,
     /// The inconsistent snapshot's global state, as the page's inspector writes it.
     global_state: Option<String>,
@@ -85,15 +87,28 @@ fn found(lang: Lang, s: &Scenario, title: &str, outcome: &Outcome) -> Option<Fou
         return Some(Found {
             steps: vec![replayed.err().unwrap_or_default()],
             link: None,
+            diagram: false,
             json,
             global_state: None,
         });
     };
     let steps = replayed.steps.iter().map(|m| w.step(m)).collect();
-    let link = player::player_choices(moves).map(|choices| {
-        let p = player::player_scenario(s, w.player_title(title));
+    let p = player::player_scenario(s, w.player_title(title));
+    // A cut placed at the snapshot's times shows its orphans; a snapshot that only lost
+    // records has a consistent cut (what it missed is channel state it did not record, which
+    // the diagram's own cut rings in red): no cut is placed for it.
+    let orphans = replayed.violation.is_some_and(|n| {
+        replayed.end.coordinator().global_state(n).is_some_and(|g| {
+            g.verdict
+                .crossings
+                .iter()
+                .any(|c| c.kind == crate::engine::snapshot::CrossingKind::Orphan)
+        })
+    });
+    let link = player::player_choices(s, &p, moves).map(|choices| {
         let cut = replayed
             .violation
+            .filter(|_| orphans)
             .and_then(|n| player::player_cut(&p, &choices, n));
         player::player_link(
             &p,
@@ -114,6 +129,7 @@ fn found(lang: Lang, s: &Scenario, title: &str, outcome: &Outcome) -> Option<Fou
     Some(Found {
         steps,
         link,
+        diagram: orphans,
         json,
         global_state,
     })
@@ -314,7 +330,7 @@ pub fn explore_view() -> Html {
                 <h2>{ w.counterexample(f.steps.len()) }</h2>
                 <ol>{ for steps }</ol>
                 if let Some(link) = &f.link {
-                    <p><a href={link.clone()} data-testid="explore-open-player">{ w.open_player() }</a></p>
+                    <p><a href={link.clone()} data-testid="explore-open-player">{ w.open_player(f.diagram) }</a></p>
                 } else {
                     <p class="hint" data-testid="explore-not-in-player">{ w.not_in_player() }</p>
                 }

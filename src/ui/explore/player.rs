@@ -34,19 +34,49 @@ pub fn player_scenario(s: &Scenario, title: String) -> Scenario {
     p
 }
 
-/// The moves as the player's choices, one per step from step 0 — or `None` when a move is one
-/// only the search makes (a non-FIFO channel's item out of order, a priority barrier held back
-/// or overtaking), which the player leaves to time.
-pub fn player_choices(moves: &[Move]) -> Option<Vec<(u64, Action)>> {
-    moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| match *m {
-            Move::Act(a) => Some((i as u64, a)),
-            Move::DeliverItem { channel, item: 0 } => Some((i as u64, Action::Deliver { channel })),
-            _ => None,
-        })
-        .collect()
+/// The moves as the player's choices, one per step from step 0, played on `player` (the
+/// [`player_scenario`] of `s`) — or `None` when a move is one the player cannot make (a
+/// priority barrier held back or overtaking by choice, which the player leaves to time). A
+/// non-FIFO channel's item delivered out of order is found by what it is in the player's
+/// queue, which is in order of arrival where the search's is by age: the player delivers it
+/// as `DeliverNth`.
+pub fn player_choices(
+    s: &Scenario,
+    player: &Scenario,
+    moves: &[Move],
+) -> Option<Vec<(u64, Action)>> {
+    let mut model = explore::model(&s.graph, &s.config, s.seed).ok()?;
+    let mut sim = player.simulation().ok()?;
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        let action = match m {
+            Move::Act(a) => a,
+            Move::DeliverItem { channel, item } => {
+                let kind = model
+                    .channels()
+                    .get(channel as usize)?
+                    .items()
+                    .get(item as usize)?
+                    .kind;
+                let nth = sim
+                    .channels()
+                    .get(channel as usize)?
+                    .items()
+                    .iter()
+                    .position(|it| it.kind == kind)? as u32;
+                if nth == 0 {
+                    Action::Deliver { channel }
+                } else {
+                    Action::DeliverNth { channel, nth }
+                }
+            }
+            Move::DeliverHead { .. } | Move::Overtake { .. } => return None,
+        };
+        model.apply_move(m).ok()?;
+        sim.apply(action).ok()?;
+        out.push((i as u64, action));
+    }
+    Some(out)
 }
 
 /// A counterexample replayed on the model: each move described, the run at its end, the

@@ -138,18 +138,21 @@ impl Words {
         }
     }
 
-    pub fn open_player(self) -> String {
-        self.pick(
-            "Open this run in the player, with the space-time diagram",
-            "在播放器中開啟這個執行，並顯示時空圖",
-        )
+    pub fn open_player(self, diagram: bool) -> String {
+        match diagram {
+            true => self.pick(
+                "Open this run in the player, with the space-time diagram",
+                "在播放器中開啟這個執行，並顯示時空圖",
+            ),
+            false => self.pick("Open this run in the player", "在播放器中開啟這個執行"),
+        }
     }
 
     /// Why a run with out-of-order deliveries cannot be opened in the player.
     pub fn not_in_player(self) -> String {
         self.pick(
-            "This run delivers an item ahead of one sent before it on a non-FIFO channel; in the player a non-FIFO channel's order comes from its random latencies, so the run is shown here only. `abs-sim run --replay` plays it from the list below.",
-            "這個執行在非 FIFO 通道上讓一項先於更早送出的一項到達；播放器中非 FIFO 通道的次序由隨機延遲決定，所以這個執行只在這裡顯示。`abs-sim run --replay` 可以依下面的清單重播它。",
+            "This run holds a priority barrier back, or lets it overtake, by choice; the player leaves that to time, so the run is shown here only. `abs-sim run --replay` plays it from the list below.",
+            "這個執行自行選擇讓優先 barrier 延後或超越；播放器把這交給時間決定，所以這個執行只在這裡顯示。`abs-sim run --replay` 可以依下面的清單重播它。",
         )
     }
 

@@ -6,6 +6,7 @@ use crate::scenario::presets;
 fn every_action_round_trips_through_the_code() {
     let actions = [
         Action::Deliver { channel: 3 },
+        Action::DeliverNth { channel: 2, nth: 4 },
         Action::Replay { task: 2 },
         Action::Emit { task: 0 },
         Action::Trigger,

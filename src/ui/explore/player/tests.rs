@@ -60,8 +60,8 @@ fn an_at_least_once_counterexample_opens_in_the_player_as_the_same_violation() {
         let n = replayed
             .violation
             .expect("the replay ends in the violation");
-        let choices = player_choices(&moves).expect("FIFO: every move is an action");
         let p = player_scenario(&s, "t".into());
+        let choices = player_choices(&s, &p, &moves).expect("FIFO: every move is an action");
         let cut = player_cut(&p, &choices, n).expect("every task snapshots");
         let link = player_link(&p, &choices, Some(n), Some(&cut), Some("en"));
         let (run, moment) = open(&link);
@@ -93,44 +93,70 @@ fn an_at_least_once_counterexample_opens_in_the_player_as_the_same_violation() {
     assert_eq!(opened, 2);
 }
 
-/// Non-FIFO Chandy-Lamport: the shortest violation delivers a marker ahead of a transfer,
-/// which the player cannot be told to do; the view replays it itself, to the lost money.
+/// Non-FIFO Chandy-Lamport: the shortest violation delivers a marker ahead of a transfer;
+/// the player is told so by `DeliverNth` (the item found in its own queue), and its run ends
+/// in the same lost money, at its last step.
 #[test]
-fn a_non_fifo_counterexample_is_replayed_here_and_not_linked() {
-    let mut s = presets::by_name("bank-tiny").unwrap();
-    for e in &mut s.graph.edges {
-        e.fifo = false;
+fn a_non_fifo_counterexample_opens_in_the_player_with_the_marker_delivered_first() {
+    for name in ["bank-tiny", "token"] {
+        let mut s = presets::by_name(name).unwrap();
+        for e in &mut s.graph.edges {
+            e.fifo = false;
+        }
+        let root = explore::model(&s.graph, &s.config, s.seed).unwrap();
+        let mut e = Explorer::new(
+            root,
+            Options {
+                max_states: 5_000,
+                snapshots: 2,
+            },
+        );
+        while !e.run(500) {}
+        let moves = e.outcome().counterexample.clone().unwrap();
+        let replayed = replay(&s, &moves).unwrap();
+        let n = replayed.violation.unwrap();
+        let p = player_scenario(&s, "t".into());
+        let choices = player_choices(&s, &p, &moves).expect("every move has a player's action");
+        assert!(
+            choices
+                .iter()
+                .any(|(_, a)| matches!(a, Action::DeliverNth { .. })),
+            "{name}: {choices:?}"
+        );
+        let link = player_link(&p, &choices, Some(n), None, Some("en"));
+        assert!(param(&link, "choices").unwrap().contains('v'), "{link}");
+        let (run, _) = open(&link);
+        assert_eq!(run.position(), moves.len() as u64);
+        let gs = run.sim().coordinator().global_state(n).unwrap();
+        assert!(
+            !gs.verdict.ok(),
+            "{name}: the player's snapshot {n} is consistent"
+        );
+        if name == "bank-tiny" {
+            let w = Words(Lang::En);
+            let text: Vec<String> = replayed.steps.iter().map(|m| w.step(m)).collect();
+            assert_eq!(
+                text,
+                [
+                    "A sends a transfer.",
+                    "A starts snapshot 1: it records its state and sends markers.",
+                    "A → B delivers marker 1 first, ahead of 1 sent before it (non-FIFO).",
+                    "B → A delivers marker 1.",
+                ]
+            );
+        }
     }
-    let root = explore::model(&s.graph, &s.config, s.seed).unwrap();
-    let mut e = Explorer::new(
-        root,
-        Options {
-            max_states: 5_000,
-            snapshots: 2,
-        },
-    );
-    while !e.run(500) {}
-    let moves = e.outcome().counterexample.clone().unwrap();
-    assert!(player_choices(&moves).is_none());
-    let replayed = replay(&s, &moves).unwrap();
-    let n = replayed.violation.unwrap();
-    assert!(!replayed
-        .end
-        .coordinator()
-        .global_state(n)
-        .unwrap()
-        .verdict
-        .ok());
-    let w = Words(Lang::En);
-    let text: Vec<String> = replayed.steps.iter().map(|m| w.step(m)).collect();
+}
+
+/// On a FIFO channel, or past its queue, a delivery out of order is refused with a reason.
+#[test]
+fn a_fifo_channel_refuses_to_deliver_out_of_order() {
+    let mut sim = presets::bank_tiny().simulation().unwrap();
+    sim.apply(Action::Emit { task: 0 }).unwrap();
+    let refused = sim.apply(Action::DeliverNth { channel: 0, nth: 0 });
     assert_eq!(
-        text,
-        [
-            "A sends a transfer.",
-            "A starts snapshot 1: it records its state and sends markers.",
-            "A → B delivers marker 1 first, ahead of 1 sent before it (non-FIFO).",
-            "B → A delivers marker 1.",
-        ]
+        refused,
+        Err(crate::engine::ActionError::NotOutOfOrder(0, 0))
     );
 }
 
