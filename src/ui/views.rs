@@ -84,6 +84,17 @@ pub fn address() -> Address {
     Address::default()
 }
 
+/// A view's words in `lang`: the English text or the Chinese one, Simplified converted from
+/// the Traditional as the page's other strings are.
+pub fn pick(lang: crate::i18n::Lang, en: &str, zh: &str) -> String {
+    use crate::i18n::Lang;
+    match lang {
+        Lang::En => en.to_string(),
+        Lang::Zh => zh.to_string(),
+        Lang::ZhHans => crate::i18n::hans::to_hans(zh),
+    }
+}
+
 /// The playground's address that runs `scenario` from step 0: the scenario whole, compressed
 /// (`scenario::codec`), in its own mode and seed, in the view's language.
 pub fn playground_link(scenario: &Scenario, lang: Option<&str>) -> String {

@@ -170,6 +170,23 @@ pub fn failure_arg(v: &str) -> Result<Failure, String> {
 }
 
 /// A scenario file named on the command line, read and validated.
+/// A whole number given to `flag`, or what the flag needs.
+pub fn number(flag: &str, v: &str) -> Result<u64, String> {
+    v.parse::<u64>()
+        .map_err(|_| format!("{flag} needs a number, not {v:?}"))
+}
+
+/// Keeps the one scenario a command names (`--preset NAME` or FILE.json) in `slot`; a second
+/// one is refused.
+pub fn name_once(slot: &mut Option<Scenario>, named: Option<Scenario>) -> Result<(), String> {
+    if let Some(named) = named {
+        if slot.replace(named).is_some() {
+            return Err("name one scenario: --preset NAME or FILE.json, not both".into());
+        }
+    }
+    Ok(())
+}
+
 pub fn scenario_file(file: &str) -> Result<Scenario, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))
@@ -193,19 +210,11 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
                 Some(presets::by_name(name).map_err(|e| e.to_string())?)
             }
             "--seed" => {
-                let v = value("--seed")?;
-                seed = Some(
-                    v.parse::<u64>()
-                        .map_err(|_| format!("--seed needs a number, not {v:?}"))?,
-                );
+                seed = Some(number("--seed", value("--seed")?)?);
                 None
             }
             "--steps" => {
-                let v = value("--steps")?;
-                steps = Some(
-                    v.parse::<u64>()
-                        .map_err(|_| format!("--steps needs a number, not {v:?}"))?,
-                );
+                steps = Some(number("--steps", value("--steps")?)?);
                 None
             }
             "--mode" => {
@@ -235,11 +244,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => Some(scenario_file(file)?),
         };
-        if let Some(named) = named {
-            if scenario.replace(named).is_some() {
-                return Err("name one scenario: --preset NAME or FILE.json, not both".into());
-            }
-        }
+        name_once(&mut scenario, named)?;
     }
     let mut scenario = scenario.ok_or("name a scenario: --preset NAME or FILE.json")?;
     if let Some(seed) = seed {

@@ -8,7 +8,7 @@ use abs_playground::engine::view::{measure, CostFigures};
 use abs_playground::scenario::modes::in_mode;
 use abs_playground::scenario::{presets, Scenario};
 
-use super::cli::{help, scenario_file, usage_error};
+use super::cli::{help, name_once, number, scenario_file, usage_error};
 
 pub const USAGE: &str = "\
 usage: abs-sim compare (--preset NAME | FILE.json) --modes MODE,MODE,... [--steps N] [--seed S]
@@ -65,28 +65,17 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 None
             }
             "--steps" => {
-                let v = value("--steps")?;
-                steps = v
-                    .parse()
-                    .map_err(|_| format!("--steps needs a number, not {v:?}"))?;
+                steps = number("--steps", value("--steps")?)?;
                 None
             }
             "--seed" => {
-                let v = value("--seed")?;
-                seed = Some(
-                    v.parse::<u64>()
-                        .map_err(|_| format!("--seed needs a number, not {v:?}"))?,
-                );
+                seed = Some(number("--seed", value("--seed")?)?);
                 None
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => Some(scenario_file(file)?),
         };
-        if let Some(named) = named {
-            if scenario.replace(named).is_some() {
-                return Err("name one scenario: --preset NAME or FILE.json, not both".into());
-            }
-        }
+        name_once(&mut scenario, named)?;
     }
     let mut scenario: Scenario = scenario.ok_or("name a scenario: --preset NAME or FILE.json")?;
     if let Some(seed) = seed {

@@ -10,7 +10,7 @@ use abs_playground::engine::{report, BarrierMode};
 use abs_playground::scenario::{presets, Scenario};
 use serde_json::Value;
 
-use super::cli::{help, scenario_file, usage_error};
+use super::cli::{help, name_once, number, scenario_file, usage_error};
 use super::counting_alloc;
 
 pub const USAGE: &str = "\
@@ -50,11 +50,6 @@ struct Args {
     options: Options,
 }
 
-fn number(name: &str, v: &str) -> Result<u64, String> {
-    v.parse::<u64>()
-        .map_err(|_| format!("{name} needs a number, not {v:?}"))
-}
-
 fn parse(args: &[String]) -> Result<Args, String> {
     let mut scenario = None;
     let mut mode = None;
@@ -85,11 +80,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => Some(scenario_file(file)?),
         };
-        if let Some(named) = named {
-            if scenario.replace(named).is_some() {
-                return Err("name one scenario: --preset NAME or FILE.json, not both".into());
-            }
-        }
+        name_once(&mut scenario, named)?;
     }
     let mut scenario: Scenario = scenario.ok_or("name a scenario: --preset NAME or FILE.json")?;
     if let Some(mode) = mode {

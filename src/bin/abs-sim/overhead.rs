@@ -9,7 +9,7 @@ use abs_playground::engine::BarrierMode;
 use abs_playground::scenario::modes::{bounded_input, input_time, overhead};
 use abs_playground::scenario::{presets, Scenario};
 
-use super::cli::{help, scenario_file, usage_error};
+use super::cli::{help, name_once, number, scenario_file, usage_error};
 
 pub const USAGE: &str = "\
 usage: abs-sim overhead (--preset NAME | FILE.json) --intervals N,N,... [--modes MODE,...] [--lines N] [--seed S]
@@ -91,21 +91,13 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 None
             }
             "--seed" => {
-                let v = value("--seed")?;
-                seed = Some(
-                    v.parse::<u64>()
-                        .map_err(|_| format!("--seed needs a number, not {v:?}"))?,
-                );
+                seed = Some(number("--seed", value("--seed")?)?);
                 None
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => Some(scenario_file(file)?),
         };
-        if let Some(named) = named {
-            if scenario.replace(named).is_some() {
-                return Err("name one scenario: --preset NAME or FILE.json, not both".into());
-            }
-        }
+        name_once(&mut scenario, named)?;
     }
     let mut scenario: Scenario = scenario.ok_or("name a scenario: --preset NAME or FILE.json")?;
     if let Some(seed) = seed {

@@ -10,11 +10,7 @@ pub struct Words(pub Lang);
 
 impl Words {
     fn pick(self, en: &str, zh: &str) -> String {
-        match self.0 {
-            Lang::En => en.to_string(),
-            Lang::Zh => zh.to_string(),
-            Lang::ZhHans => crate::i18n::hans::to_hans(zh),
-        }
+        crate::ui::views::pick(self.0, en, zh)
     }
 
     pub fn title(self, scenario: &str) -> String {

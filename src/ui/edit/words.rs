@@ -11,11 +11,7 @@ pub struct Words(pub Lang);
 impl Words {
     /// The English text or the Chinese one, in the script of the language.
     fn pick(self, en: &str, zh: &str) -> String {
-        match self.0 {
-            Lang::En => en.to_string(),
-            Lang::Zh => zh.to_string(),
-            Lang::ZhHans => crate::i18n::hans::to_hans(zh),
-        }
+        crate::ui::views::pick(self.0, en, zh)
     }
 
     pub fn title(self) -> String {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use abs_playground::scenario::{presets, Scenario};
 
-use crate::cli::{failure_arg, scenario_file};
+use crate::cli::{failure_arg, name_once, scenario_file};
 
 mod export;
 mod files;
@@ -119,11 +119,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => Some(scenario_file(file)?),
         };
-        if let Some(named) = named {
-            if scenario.replace(named).is_some() {
-                return Err("name one scenario: --preset NAME or FILE.json, not both".into());
-            }
-        }
+        name_once(&mut scenario, named)?;
     }
     let mut scenario = scenario.ok_or("name a scenario: --preset NAME or FILE.json")?;
     scenario.failures.extend(failures);
