@@ -121,3 +121,19 @@ test('the ABS paper\'s figure: the overhead against the interval, the same figur
   expect(shown.aligned[0]).toBeGreaterThan(shown.aligned[5]);
   await expect(page.getByTestId('cmp-overhead-chart').locator('polyline')).toHaveCount(3);
 });
+
+test('runs that end before the time asked for say so', async ({ page }) => {
+  await page.goto('index.html?compare=aligned,at-least-once&preset=recovery&lang=en');
+  await page.getByTestId('compare-target').fill('100000');
+  await page.getByTestId('compare-target').dispatchEvent('change');
+  await page.getByTestId('compare-run').click();
+  const status = page.getByTestId('compare-time');
+  await expect(status).toHaveAttribute('data-ended', 'true', { timeout: 60_000 });
+  await expect(status).toContainText('Every run has ended');
+  await expect(page.getByTestId('compare-run')).toBeEnabled();
+  // The bounded job's figures: at-least-once counts the replayed records twice, aligned not.
+  const rows = await page.getByTestId('compare-table').locator('tbody tr').evaluateAll((trs) =>
+    Object.fromEntries(trs.map((tr) => [tr.dataset.mode, Number(tr.dataset.duplicates)])));
+  expect(rows.aligned).toBe(0);
+  expect(rows['at-least-once']).toBeGreaterThan(0);
+});

@@ -68,6 +68,11 @@ impl Lane {
         self.cost.figures(self.run.0.borrow().sim())
     }
 
+    /// Its run has nothing left to do (every source bounded and done, the job finished).
+    pub fn ended(&self) -> bool {
+        self.run.0.borrow().sim().next_time().is_none()
+    }
+
     pub fn now(&self) -> u64 {
         self.run.0.borrow().sim().now()
     }

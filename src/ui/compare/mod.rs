@@ -440,6 +440,7 @@ pub fn compare_view() -> Html {
     let Ok(lanes) = &*made_ref else {
         return html! {};
     };
+    let ended = lanes.iter().all(Lane::ended);
     let noop_sel = Callback::from(|_| ());
     let lane_views = lanes.iter().enumerate().map(|(k, lane)| {
         let colour = COLOURS[k % COLOURS.len()];
@@ -504,7 +505,9 @@ pub fn compare_view() -> Html {
                 <button onclick={run_to} disabled={*running || *bad} data-testid="compare-run">{ w.run() }</button>
                 <button onclick={on_stop} disabled={!*running} data-testid="compare-stop">{ w.stop() }</button>
                 <progress data-testid="compare-progress" max={progress.to_string()} value={t.min(progress).to_string()} />
-                <span role="status" data-testid="compare-time">{ w.now(t) }</span>
+                <span role="status" data-testid="compare-time" data-ended={ended.to_string()}>{
+                    if ended { w.ended(lanes.iter().map(Lane::now).max().unwrap_or(t)) } else { w.now(t) }
+                }</span>
             </div>
             if *bad {
                 <p class="cmp-error" role="alert" data-testid="compare-error">{ w.bad_time() }</p>

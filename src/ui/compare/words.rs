@@ -66,6 +66,19 @@ impl Words {
         }
     }
 
+    /// Every run has ended, the last at `t`.
+    pub fn ended(self, t: u64) -> String {
+        match self.0 {
+            Lang::En => {
+                format!("Every run has ended (the last at {t} ms): nothing is left to happen.")
+            }
+            _ => self.pick(
+                "",
+                &format!("每個執行都已結束（最後一個在 {t} ms）：不會再發生什麼。"),
+            ),
+        }
+    }
+
     pub fn bad_time(self) -> String {
         self.pick(
             "Enter a virtual time, a whole number of milliseconds from 1 to 1,000,000.",

@@ -25,7 +25,7 @@ const STYLE: &str = ".explore-view{max-width:60rem;margin:0 auto;padding:1rem}\
 .explore-view fieldset{border:1px solid #8886;border-radius:4px;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center}\
 .explore-view input[type=number]{width:7rem}\
 .explore-view progress{width:100%;height:1rem}\
-.explore-figures{border-collapse:collapse;margin:.5rem 0}\
+.explore-figures{border-collapse:collapse;margin:.5rem 0;width:auto}\
 .explore-figures th,.explore-figures td{border-bottom:1px solid #8884;padding:.2rem .6rem;text-align:left}\
 .explore-figures td{text-align:right;font-variant-numeric:tabular-nums}\
 .explore-view ol li{margin:.15rem 0}.explore-view .global-state{overflow-x:auto}\
