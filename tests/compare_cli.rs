@@ -97,6 +97,34 @@ fn under_backpressure_blocking_costs_throughput_and_latency_and_unaligned_carrie
     }
 }
 
+/// Stop-the-world: every checkpoint waits for the slow channel to drain with the sources
+/// stopped, so it costs more throughput than aligned blocking, and it holds task state only.
+#[test]
+fn stopping_the_world_costs_the_most_throughput_and_stores_no_channel_state() {
+    let rows = compare(&[
+        "--preset",
+        "backpressure",
+        "--modes",
+        "aligned,unaligned,synchronous",
+        "--steps",
+        "20000",
+    ]);
+    let (aligned, unaligned, sync) = (&rows[0].1, &rows[1].1, &rows[2].1);
+    assert_eq!(rows[2].0, "synchronous");
+    assert!(f(sync, "checkpoints_completed") >= 10.0, "{sync}");
+    assert!(f(sync, "throughput") < f(aligned, "throughput"), "{rows:?}");
+    assert_eq!(
+        f(sync, "checkpoint_size_p50"),
+        f(aligned, "checkpoint_size_p50"),
+        "{rows:?}"
+    );
+    assert!(
+        f(unaligned, "checkpoint_size_p50") > f(sync, "checkpoint_size_p50"),
+        "{rows:?}"
+    );
+    assert_eq!(sync["duplicates"], 0);
+}
+
 #[test]
 fn after_a_failure_only_at_least_once_counts_records_twice() {
     let rows = compare(&[

@@ -137,6 +137,13 @@ golden! {
     recovery_at_least_once: "recovery", BarrierMode::AtLeastOnce;
     recovery_unaligned: "recovery", BarrierMode::Unaligned;
     recovery_chandy_lamport: "recovery", BarrierMode::ChandyLamport;
+    alignment_synchronous: "alignment", BarrierMode::Synchronous;
+    wordcount_synchronous: "wordcount", BarrierMode::Synchronous;
+    concurrent_synchronous: "concurrent", BarrierMode::Synchronous;
+    backpressure_synchronous: "backpressure", BarrierMode::Synchronous;
+    large_synchronous: "large", BarrierMode::Synchronous;
+    recovery_synchronous: "recovery", BarrierMode::Synchronous;
+    iteration_synchronous: "iteration", BarrierMode::Synchronous;
 }
 
 /// The wasm test's table names every golden file with the steps used here, so each trace

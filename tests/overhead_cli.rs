@@ -96,6 +96,40 @@ fn on_a_balanced_job_asynchronous_snapshots_cost_nothing() {
     }
 }
 
+/// The ABS paper's figure: the synchronous scheme's overhead grows steeply as the interval
+/// shrinks (each checkpoint stops the job for a whole drain), asynchronous snapshots stay flat.
+#[test]
+fn stopping_the_world_costs_more_the_oftener_it_checkpoints() {
+    for preset in ["wordcount", "backpressure"] {
+        let (v, _) = overhead(&[
+            "--preset",
+            preset,
+            "--intervals",
+            &INTERVALS.join(","),
+            "--modes",
+            "synchronous,unaligned",
+        ]);
+        let sync: Vec<f64> = INTERVALS
+            .iter()
+            .map(|i| cell(&v, "synchronous", i))
+            .collect();
+        for w in sync.windows(2) {
+            assert!(
+                w[0] > w[1],
+                "{preset}: not falling with the interval: {sync:?}"
+            );
+        }
+        assert!(sync[0] > 50.0, "{preset}: {sync:?}");
+        assert!(*sync.last().unwrap() > 0.0, "{preset}: {sync:?}");
+        for i in INTERVALS {
+            assert!(
+                cell(&v, "synchronous", i) > cell(&v, "unaligned", i) + 1.0,
+                "{preset} {i}: {v}"
+            );
+        }
+    }
+}
+
 #[test]
 fn bad_input_is_refused_with_a_sentence() {
     let cases: [(&[&str], &str); 5] = [

@@ -149,7 +149,8 @@ fn mode() -> impl Strategy<Value = BarrierMode> {
         Just(BarrierMode::Aligned),
         Just(BarrierMode::AtLeastOnce),
         Just(BarrierMode::Unaligned),
-        Just(BarrierMode::ChandyLamport)
+        Just(BarrierMode::ChandyLamport),
+        Just(BarrierMode::Synchronous)
     ]
 }
 
@@ -195,6 +196,8 @@ struct Reached {
     timed_out: bool,
     /// Some task failed (a raw `Fail` move).
     failed: bool,
+    /// Stop-the-world: a source due to read waited, and the job then drained.
+    stopped: bool,
 }
 
 /// Runs the moves, checking the invariants after every step; returns the trace and what the
@@ -215,6 +218,7 @@ fn run(
     let mut last_triggered = 0u64;
     let mut last_snapshot: BTreeMap<u32, u64> = BTreeMap::new();
     let mut snapshots_taken = std::collections::BTreeSet::new();
+    let mut saw_stopped = false;
     // Per channel, records that reached the receiving task and records its operator processed,
     // counted from the events alone.
     let mut arrived = vec![0u64; channels];
@@ -297,6 +301,7 @@ fn run(
                 }
             }
         }
+        saw_stopped |= sim.stopped_sources().next().is_some();
         // A refused action leaves the previous step's events in place: nothing new happened.
         let events = if sim.steps() > steps_before {
             sim.last_events()
@@ -354,6 +359,23 @@ fn run(
                 Event::CheckpointTriggered { checkpoint } => {
                     prop_assert!(*checkpoint > last_triggered, "checkpoint ids must grow");
                     last_triggered = *checkpoint;
+                }
+                // Stop-the-world: no source reads while a checkpoint runs, and every task
+                // snapshots only once every channel is empty.
+                Event::SourceRead { task, .. }
+                    if config.mode == BarrierMode::Synchronous
+                        && sim.coordinator().in_progress().next().is_some() =>
+                {
+                    prop_assert!(false, "source {task} read while the world was stopped");
+                }
+                Event::Drained { checkpoint } => {
+                    prop_assert_eq!(config.mode, BarrierMode::Synchronous);
+                    prop_assert!(
+                        sim.channels().iter().all(|c| c.items().is_empty()),
+                        "checkpoint {} snapshotted with items in flight",
+                        checkpoint
+                    );
+                    reached.stopped |= saw_stopped;
                 }
                 Event::Snapshot {
                     task, checkpoint, ..
@@ -453,6 +475,13 @@ fn run(
         let Some(gs) = sim.coordinator().global_state(summary.id) else {
             continue;
         };
+        if config.mode == BarrierMode::Synchronous {
+            prop_assert!(
+                gs.channel_state.is_empty(),
+                "stop-the-world checkpoint {} recorded channel state",
+                gs.checkpoint
+            );
+        }
         match config.mode {
             BarrierMode::AtLeastOnce => {
                 prop_assert_eq!(gs.verdict.lost, 0, "at-least-once lost records")
@@ -474,6 +503,8 @@ const COMPLETED_TARGET: f64 = 80.0;
 const HELD_TARGET: f64 = 50.0;
 const CHANNEL_STATE_TARGET: f64 = 60.0;
 const MIN_CASES: u64 = 200;
+/// Stop-the-world runs in which a source was stopped at a read and the job then drained.
+const STOPPED_TARGET: f64 = 50.0;
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -483,15 +514,17 @@ fn cases() -> u32 {
 }
 
 /// Runs tallied by what they reached, per mode (aligned, at-least-once, unaligned,
-/// Chandy-Lamport — on these acyclic graphs every source initiates).
+/// Chandy-Lamport — on these acyclic graphs every source initiates — and stop-the-world).
 #[derive(Debug, Default)]
 struct Coverage {
-    runs: [u64; 4],
-    completed: [u64; 4],
-    held: [u64; 4],
-    channel_state: [u64; 4],
-    backpressured: [u64; 4],
-    failed: [u64; 4],
+    runs: [u64; 5],
+    completed: [u64; 5],
+    held: [u64; 5],
+    channel_state: [u64; 5],
+    backpressured: [u64; 5],
+    failed: [u64; 5],
+    /// Stop-the-world runs that stopped a source which was due to read.
+    stopped: u64,
 }
 
 fn mode_index(mode: BarrierMode) -> usize {
@@ -500,6 +533,7 @@ fn mode_index(mode: BarrierMode) -> usize {
         BarrierMode::AtLeastOnce => 1,
         BarrierMode::Unaligned => 2,
         BarrierMode::ChandyLamport => 3,
+        BarrierMode::Synchronous => 4,
     }
 }
 
@@ -584,6 +618,7 @@ fn invariants_hold_after_every_step() {
                         c.channel_state[m] += u64::from(reached.channel_state);
                         c.backpressured[m] += u64::from(reached.backpressured);
                         c.failed[m] += u64::from(reached.failed);
+                        c.stopped += u64::from(reached.stopped);
                     }
                     Ok(())
                 },
@@ -600,10 +635,15 @@ fn invariants_hold_after_every_step() {
             let cl_channel_state_pct = percent(c.channel_state[3], c.runs[3]);
             let backpressured_pct = percent(c.backpressured.iter().sum(), runs);
             let failed_pct = percent(c.failed.iter().sum(), runs);
+            let stopped_pct = percent(c.stopped, c.runs[4]);
             eprintln!(
-        "coverage over {runs} runs ({} aligned, {} at-least-once, {} unaligned, {} chandy-lamport):\n  \
+        "coverage over {runs} runs ({} aligned, {} at-least-once, {} unaligned, {} chandy-lamport, \
+         {} synchronous):\n  \
          completed a checkpoint: {completed_pct:.1}% of all runs \
-         (aligned {:.1}%, at-least-once {:.1}%, unaligned {:.1}%, chandy-lamport {:.1}%)\n  \
+         (aligned {:.1}%, at-least-once {:.1}%, unaligned {:.1}%, chandy-lamport {:.1}%, \
+         synchronous {:.1}%)\n  \
+         stopped a source due to read and snapshotted once drained: {stopped_pct:.1}% of \
+         synchronous runs\n  \
          held items in an alignment buffer: {held_pct:.1}% of aligned runs\n  \
          recorded channel state: {channel_state_pct:.1}% of unaligned runs, \
          {cl_channel_state_pct:.1}% of chandy-lamport runs\n  \
@@ -613,10 +653,12 @@ fn invariants_hold_after_every_step() {
         c.runs[1],
         c.runs[2],
         c.runs[3],
+        c.runs[4],
         percent(c.completed[0], c.runs[0]),
         percent(c.completed[1], c.runs[1]),
         percent(c.completed[2], c.runs[2]),
         percent(c.completed[3], c.runs[3]),
+        percent(c.completed[4], c.runs[4]),
     );
             let t = timeout_runs.into_inner();
             let timed_out_pct = percent(t[2], t[0]);
@@ -627,7 +669,7 @@ fn invariants_hold_after_every_step() {
         percent(t[1], t[0])
     );
             // Few cases give noisy figures: the targets are checked from MIN_CASES cases on.
-            if runs / 4 < MIN_CASES {
+            if runs / 5 < MIN_CASES {
                 eprintln!("coverage targets not checked: fewer than {MIN_CASES} cases");
                 return;
             }
@@ -635,6 +677,11 @@ fn invariants_hold_after_every_step() {
         completed_pct >= COMPLETED_TARGET,
         "only {completed_pct:.1}% of the runs completed a checkpoint (target {COMPLETED_TARGET}%)"
     );
+            assert!(
+                stopped_pct >= STOPPED_TARGET,
+                "only {stopped_pct:.1}% of the synchronous runs stopped a source that was due to \
+                 read and then snapshotted (target {STOPPED_TARGET}%)"
+            );
             assert!(
                 held_pct >= HELD_TARGET,
                 "only {held_pct:.1}% of the aligned runs held items in an alignment buffer \

@@ -41,6 +41,13 @@ const GOLDEN: &[(&str, BarrierMode, u64, &str)] = &[
     ("iteration", BarrierMode::Aligned, 250, include_str!("golden/iteration-aligned.jsonl")),
     ("iteration", BarrierMode::Unaligned, 250, include_str!("golden/iteration-unaligned.jsonl")),
     ("iteration", BarrierMode::ChandyLamport, 250, include_str!("golden/iteration-chandy-lamport.jsonl")),
+    ("alignment", BarrierMode::Synchronous, 250, include_str!("golden/alignment-synchronous.jsonl")),
+    ("wordcount", BarrierMode::Synchronous, 250, include_str!("golden/wordcount-synchronous.jsonl")),
+    ("concurrent", BarrierMode::Synchronous, 250, include_str!("golden/concurrent-synchronous.jsonl")),
+    ("backpressure", BarrierMode::Synchronous, 250, include_str!("golden/backpressure-synchronous.jsonl")),
+    ("large", BarrierMode::Synchronous, 1000, include_str!("golden/large-synchronous.jsonl")),
+    ("recovery", BarrierMode::Synchronous, 250, include_str!("golden/recovery-synchronous.jsonl")),
+    ("iteration", BarrierMode::Synchronous, 250, include_str!("golden/iteration-synchronous.jsonl")),
 ];
 
 /// Every trace is compared, and all that differ are named before the test fails.

@@ -11,7 +11,7 @@ impl Simulation {
     // ----- choosing -----
 
     /// What the user may do now to move the run on, in a fixed order: deliveries, replays,
-    /// reads, triggers, alignment timeouts, expiries — or, while the job is down after a failure, the restart.
+    /// reads, triggers, a stopped world's snapshot, alignment timeouts, expiries — or, while the job is down after a failure, the restart.
     /// Failing a task ([`Action::Fail`]) is possible at any moment until the job finishes and
     /// is not listed, nor are the settings (pause, latency, FIFO).
     pub fn enabled_actions(&self) -> Vec<Action> {
@@ -32,7 +32,8 @@ impl Simulation {
         }
         for (t, task) in self.tasks.iter().enumerate() {
             let kind = &self.phys.operator_of(t as TaskId).kind;
-            let acts = kind.is_source() || (kind.is_process() && self.can_act(t as TaskId));
+            let acts = (kind.is_source() && self.stopped_for().is_none())
+                || (kind.is_process() && self.can_act(t as TaskId));
             if acts && !task.finished && !self.net.flow.has_full_output(t as TaskId) {
                 actions.push(Action::Emit { task: t as TaskId });
             }
@@ -51,6 +52,9 @@ impl Simulation {
                     }
                 }
             }
+        }
+        if let Some(n) = self.stopped_for().filter(|_| self.net.is_empty()) {
+            actions.push(Action::SnapshotAll { checkpoint: n });
         }
         for id in self.coordinator.in_progress() {
             if self
@@ -83,6 +87,7 @@ impl Simulation {
                 | Action::Expire { .. }
                 | Action::TimeOutAlignment { .. }
                 | Action::Initiate { .. }
+                | Action::SnapshotAll { .. }
         );
         if runs && self.life.down_until.is_some() {
             return Err(ActionError::Restarting);
@@ -135,6 +140,9 @@ impl Simulation {
                 if tk.finished {
                     return Err(ActionError::SourceFinished(t));
                 }
+                if kind.is_source() && self.stopped_for().is_some() {
+                    return Err(ActionError::SourceStopped(t));
+                }
                 if self.net.flow.has_full_output(t) {
                     return Err(ActionError::Backpressured(t));
                 }
@@ -161,6 +169,11 @@ impl Simulation {
                     .is_none_or(|d| d > self.clock.now)
                 {
                     return Err(ActionError::NotExpired(checkpoint));
+                }
+            }
+            Action::SnapshotAll { checkpoint } => {
+                if self.stopped_for() != Some(checkpoint) || !self.net.is_empty() {
+                    return Err(ActionError::NotDrained(checkpoint));
                 }
             }
             Action::Pause { channel: c, .. } | Action::SetFifo { channel: c, .. } => {

@@ -44,7 +44,9 @@ impl Simulation {
         let overtake = self.config.mode.has_priority_barriers()
             || self.tasks[t as usize].handler.timed_out() == Some(n)
             || self.coordinator.timed_out(n);
-        for &c in info.outputs.iter().flatten() {
+        // A stopped world sends no barrier: every task snapshots in the same step.
+        let barriers = !self.config.mode.stops_the_world();
+        for &c in info.outputs.iter().flatten().filter(|_| barriers) {
             if overtake {
                 self.send_overtaking(c, n);
             } else {
@@ -69,7 +71,8 @@ impl Simulation {
             .summary(n)
             .map_or(self.clock.now, |s| s.trigger_time);
         let first = take(&mut task.books.first_barrier, n).max(trigger_time);
-        let first = if info.inputs.is_empty() {
+        // Stopped: the start delay is the time the job took to drain.
+        let first = if info.inputs.is_empty() || !barriers {
             self.clock.now
         } else {
             first
@@ -245,6 +248,13 @@ impl Simulation {
         if self.tasks.iter().all(|t| t.finished) {
             self.life.final_checkpoint = Some(n);
         }
+        if self.config.mode.stops_the_world() {
+            // The sources stop at their next read (`stop_source`); every task snapshots once
+            // the job has drained — a finished one too, which may still receive what a
+            // non-FIFO channel delivers after its end of partition.
+            self.snapshot_when_drained();
+            return;
+        }
         // Sources snapshot their offsets and inject the barrier; finished tasks acknowledge
         // with their final state (checkpoints after tasks finish).
         for t in 0..self.phys.task_count() {
@@ -261,6 +271,65 @@ impl Simulation {
                 // snapshots once the ends of partition still in flight to it have arrived.
                 self.tasks[t as usize].books.direct.push(n);
             }
+        }
+    }
+
+    /// Stop-the-world: the checkpoint the sources are stopped for, if one is running.
+    pub fn stopped_for(&self) -> Option<CheckpointId> {
+        self.config
+            .mode
+            .stops_the_world()
+            .then(|| self.coordinator.in_progress().next())
+            .flatten()
+    }
+
+    /// Stop-the-world: the sources that were due to read since the world stopped, and wait.
+    pub fn stopped_sources(&self) -> impl Iterator<Item = TaskId> + '_ {
+        self.coordinator.stopped.iter().map(|&(t, _)| t)
+    }
+
+    /// Stop-the-world: source `t` was due to read at `due` but the world is stopped; it
+    /// reads again when the checkpoint ends. False when the world is not stopped.
+    pub(super) fn stop_source(&mut self, t: TaskId, due: u64) -> bool {
+        if self.stopped_for().is_none() || !self.phys.operator_of(t).kind.is_source() {
+            return false;
+        }
+        if !self.coordinator.stopped.iter().any(|&(s, _)| s == t) {
+            self.coordinator.stopped.push((t, due));
+        }
+        true
+    }
+
+    /// Stop-the-world: once every channel is empty, every task snapshots (as a step of its
+    /// own, planned now).
+    pub(super) fn snapshot_when_drained(&mut self) {
+        if let Some(n) = self.stopped_for() {
+            if self.net.is_empty() {
+                self.schedule(self.clock.now, Due::SnapshotAll(n));
+            }
+        }
+    }
+
+    /// Stop-the-world: the job has drained, so every task not yet accounted for snapshots
+    /// checkpoint `n` at once — no barrier, no channel state — and the checkpoint completes.
+    pub(super) fn snapshot_all(&mut self, n: CheckpointId) {
+        self.events.push(Event::Drained { checkpoint: n });
+        for t in 0..self.phys.task_count() {
+            if self.coordinator.acked_by(n, t) {
+                continue;
+            }
+            if self.tasks[t as usize].finished {
+                self.acknowledge_finished(t, n);
+            } else {
+                self.snapshot_task(t, n);
+            }
+        }
+    }
+
+    /// The stopped sources read again (the checkpoint they were stopped for has ended).
+    fn resume_sources(&mut self) {
+        for (t, due) in std::mem::take(&mut self.coordinator.stopped) {
+            self.schedule(due.max(self.clock.now), Due::Emit(t));
         }
     }
 
@@ -337,7 +406,8 @@ impl Simulation {
             });
             // Cancellation markers follow the barriers, so tasks still aligning the expired
             // checkpoint give it up as soon as a marker reaches an unblocked input.
-            for t in 0..self.phys.task_count() {
+            let barriers = !self.config.mode.stops_the_world();
+            for t in (0..self.phys.task_count()).filter(|_| barriers) {
                 if self.phys.operator_of(t).kind.is_source() && !self.tasks[t as usize].finished {
                     self.broadcast(t, ItemKind::Cancel(n));
                 }
@@ -347,6 +417,7 @@ impl Simulation {
     }
 
     pub(super) fn after_checkpoint_end(&mut self) {
+        self.resume_sources();
         let failed = self.coordinator.failed_in_a_row;
         if self
             .coordinator

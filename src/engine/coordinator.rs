@@ -97,6 +97,9 @@ pub struct Coordinator {
     pub(super) aligned_timeout: Option<u64>,
     /// What the scenario asked for, when the mode allows less (see [`Coordinator::capped`]).
     asked_concurrent: u32,
+    /// Stop-the-world: the sources stopped for the running checkpoint, each with the time it
+    /// was due to read; they read again once the checkpoint ends.
+    pub(super) stopped: Vec<(TaskId, u64)>,
 }
 
 impl Coordinator {
@@ -110,14 +113,28 @@ impl Coordinator {
             trigger_waiting: false,
             retain: config.retained_checkpoints.max(1) as usize,
             max_concurrent: max_concurrent(config),
-            min_pause: config.min_pause,
+            // A stopped world runs at least an interval between two checkpoints: at a fixed
+            // rate, a drain longer than the interval would leave it no time to run at all.
+            min_pause: if config.mode.stops_the_world() {
+                config
+                    .min_pause
+                    .max(config.checkpoint_interval.unwrap_or(0))
+            } else {
+                config.min_pause
+            },
             timeout: config.timeout.max(1),
             failed_in_a_row: 0,
             tolerable_failed: config.tolerable_failed_checkpoints,
             aligned_timeout: config
                 .aligned_checkpoint_timeout
                 .filter(|_| config.mode.blocks_inputs()),
-            asked_concurrent: config.max_concurrent_checkpoints.max(1),
+            // A stopped world runs one checkpoint by its nature: nothing to tell.
+            asked_concurrent: if config.mode.stops_the_world() {
+                1
+            } else {
+                config.max_concurrent_checkpoints.max(1)
+            },
+            stopped: Vec::new(),
         }
     }
 
@@ -477,7 +494,7 @@ fn by_channel(recorded: &[(ChannelId, Record)]) -> SortedMap<ChannelId, Vec<Reco
 /// unaligned mode, and aligned with a timeout) at most one runs at a time.
 fn max_concurrent(config: &Config) -> u32 {
     let asked = config.max_concurrent_checkpoints.max(1);
-    if config.may_go_unaligned() {
+    if config.may_go_unaligned() || config.mode.stops_the_world() {
         1
     } else {
         asked

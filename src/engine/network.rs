@@ -76,6 +76,11 @@ impl Network {
         }
     }
 
+    /// Whether no channel holds an item: the job has drained.
+    pub(super) fn is_empty(&self) -> bool {
+        self.channels.iter().all(|c| c.queue.is_empty())
+    }
+
     /// **The** rule of delivery: why the head of channel `c` cannot be handed to its receiver
     /// at time `at`, or `None` when it can. In this order: nothing to deliver, a paused
     /// channel, a receiver that must first replay its alignment buffer, a receiver without

@@ -79,6 +79,8 @@ impl Simulation {
             dropped = dropped.saturating_add(task.fail(handler, self.clock.now));
         }
         self.clock.clear_planned();
+        // Stopped sources start again with every task at the restart.
+        self.coordinator.stopped.clear();
         let restart_at = self.clock.now.saturating_add(self.config.restart_delay);
         self.events.push(Event::Failed {
             task,

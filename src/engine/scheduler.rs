@@ -33,6 +33,7 @@ impl Simulation {
                 Due::Trigger => self.on_trigger_due(time),
                 Due::AlignmentTimeout(n) => self.on_alignment_timeout(n, time),
                 Due::Expire(id) => self.on_expiry_due(id, time),
+                Due::SnapshotAll(n) => self.on_drained_due(n, time),
                 Due::FailJob => self.on_job_failure_due(time),
                 Due::Restart => self.on_restart_due(time),
             };
@@ -179,6 +180,9 @@ impl Simulation {
             }
             return None;
         }
+        if self.stop_source(t, time) {
+            return None;
+        }
         if self.net.flow.has_full_output(t) {
             self.net.flow.stall_emit(t);
             self.stall(t);
@@ -247,6 +251,17 @@ impl Simulation {
         self.clock.steps += 1;
         self.expire(id);
         Some(Action::Expire { checkpoint: id })
+    }
+
+    /// Stop-the-world: the job may have drained for checkpoint `n`.
+    fn on_drained_due(&mut self, n: CheckpointId, time: u64) -> Option<Action> {
+        if self.stopped_for() != Some(n) || !self.net.is_empty() {
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.snapshot_all(n);
+        Some(Action::SnapshotAll { checkpoint: n })
     }
 
     /// Too many checkpoints failed in a row: the job fails.

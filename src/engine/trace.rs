@@ -164,6 +164,11 @@ pub enum Event {
     CheckpointTriggered {
         checkpoint: CheckpointId,
     },
+    /// Stop-the-world: the sources are stopped and every channel is empty, so every task
+    /// snapshots checkpoint `checkpoint` now (the snapshots follow).
+    Drained {
+        checkpoint: CheckpointId,
+    },
     /// Every task acknowledged; `consistent` is the checker's verdict on the global state.
     CheckpointCompleted {
         checkpoint: CheckpointId,

@@ -39,6 +39,10 @@ pub enum Action {
     /// timeout since its trigger and goes on unaligned — every task aligning it switches,
     /// its barriers still queued behind records overtake them.
     TimeOutAlignment { checkpoint: CheckpointId },
+    /// Stop-the-world (synchronous mode): the sources are stopped for this checkpoint and
+    /// every channel is empty, so every task snapshots its state at once; the checkpoint
+    /// completes and the sources read again.
+    SnapshotAll { checkpoint: CheckpointId },
     /// Pause or resume a channel (a paused channel delivers nothing).
     Pause { channel: ChannelId, paused: bool },
     /// Change a channel's latency (a slow channel), for items sent from now on.
@@ -102,6 +106,11 @@ pub enum ActionError {
     NotChandyLamport,
     /// A marker from this process could not reach every process.
     CannotReachAll(TaskId),
+    /// Stop-the-world: the coordinator stopped the sources until its checkpoint is taken.
+    SourceStopped(TaskId),
+    /// Stop-the-world: the checkpoint is not waiting for the job to drain, or a channel still
+    /// holds an item.
+    NotDrained(CheckpointId),
 }
 
 impl fmt::Display for ActionError {
@@ -157,6 +166,15 @@ impl fmt::Display for ActionError {
                 f,
                 "task {t} cannot initiate: its markers could not reach every process"
             ),
+            ActionError::SourceStopped(t) => write!(
+                f,
+                "source task {t} is stopped until the coordinator's synchronous checkpoint is taken"
+            ),
+            ActionError::NotDrained(n) => write!(
+                f,
+                "checkpoint {n} cannot snapshot every task now: it is not a synchronous \
+                 checkpoint waiting, or a channel still holds an item"
+            ),
         }
     }
 }
@@ -176,6 +194,8 @@ pub(crate) enum Due {
     /// Aligned with a timeout: the checkpoint has run as long as the aligned-checkpoint
     /// timeout allows.
     AlignmentTimeout(CheckpointId),
+    /// Stop-the-world: every channel may have drained; if so, every task snapshots.
+    SnapshotAll(CheckpointId),
     /// Too many checkpoints failed in a row: the job fails.
     FailJob,
     /// The restart delay after a failure is over: every task restores.

@@ -30,6 +30,7 @@ fn mode_name(m: BarrierMode) -> &'static str {
         BarrierMode::AtLeastOnce => "At-least-once",
         BarrierMode::Unaligned => "Unaligned",
         BarrierMode::ChandyLamport => "Chandy-Lamport",
+        BarrierMode::Synchronous => "Stop-the-world (synchronous)",
     }
 }
 
@@ -60,6 +61,13 @@ fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
              records each other input until that input's marker arrives (ringed records). Like \
              unaligned checkpoints nothing blocks; unlike them, markers wait their turn behind \
              the records on a channel (FIFO) instead of overtaking them."
+        }
+        (_, BarrierMode::Synchronous) => {
+            "Stop-the-world, the scheme of the systems before ABS: at each checkpoint the \
+             coordinator stops every source and waits until every channel is empty; then every \
+             task snapshots at once, and the sources read again. Nothing is in flight at the cut, \
+             so the snapshot is the tasks' states alone — but the whole job stands still while \
+             it drains, and the more often it checkpoints, the more time is lost."
         }
         ("alignment", BarrierMode::AtLeastOnce) => {
             "At-least-once never blocks: barrier 1 reaches Merge from Src A first, and A's records \

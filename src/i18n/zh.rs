@@ -42,6 +42,7 @@ fn mode_name(m: BarrierMode) -> &'static str {
         BarrierMode::AtLeastOnce => "至少一次（at-least-once）",
         BarrierMode::Unaligned => "非對齊（unaligned）",
         BarrierMode::ChandyLamport => "Chandy-Lamport",
+        BarrierMode::Synchronous => "同步 · 全停（stop-the-world）",
     }
 }
 
@@ -49,6 +50,11 @@ fn mode_name(m: BarrierMode) -> &'static str {
 fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
     Some(match (name, mode) {
         (_, BarrierMode::Aligned) | ("token" | "bank", _) => return None,
+        (_, BarrierMode::Synchronous) => {
+            "全停（stop-the-world），ABS 之前的系統所用的同步做法：每個檢查點，協調器先讓所有資料來源停止讀取，\
+             等到每條通道都清空；然後所有任務同時儲存快照，資料來源再繼續讀取。切面上沒有傳輸中的記錄，\
+             所以快照只有各任務的狀態——但清空期間整個作業停著不動，檢查點越多，停下的時間越長。"
+        }
         ("recovery", BarrierMode::AtLeastOnce) => {
             "檢查點 2 完成後 Count#1 失敗，所有任務從它恢復。但至少一次從不阻塞：\
              有些單詞在某個輸入的屏障到達之後、快照之前就進了 Count 的狀態——還原的狀態已經包含它們，\

@@ -155,6 +155,12 @@ pub fn action_error(e: &ActionError) -> String {
         ActionError::CannotReachAll(t) => {
             format!("子任務 {t} 無法發起：它的標記到不了每個行程")
         }
+        ActionError::SourceStopped(t) => {
+            format!("資料來源子任務 {t} 已停止：協調器的同步檢查點完成前它不讀取")
+        }
+        ActionError::NotDrained(n) => {
+            format!("檢查點 {n} 現在不能讓所有任務儲存快照：它不是等待清空的同步檢查點，或還有通道存有項目")
+        }
     }
 }
 
@@ -340,6 +346,8 @@ mod tests {
             ActionError::NotAligning(2),
             ActionError::NotChandyLamport,
             ActionError::CannotReachAll(3),
+            ActionError::SourceStopped(0),
+            ActionError::NotDrained(2),
         ]
     }
 
@@ -382,7 +390,7 @@ mod tests {
             }
             assert!(said.insert(zh.clone()), "said twice: {zh}");
         }
-        assert_eq!(said.len(), 9 + 31 + 20);
+        assert_eq!(said.len(), 9 + 33 + 20);
     }
 
     /// Presets' files broken in many ways, read as the editor reads them: every refusal is

@@ -13,7 +13,7 @@ pub fn in_mode(s: &Scenario, name: &str) -> Result<Scenario, String> {
         (BarrierMode::Aligned, s.with_aligned_timeout(true))
     } else {
         let mode = name.parse::<BarrierMode>().map_err(|e| {
-            format!("{e}; the modes are aligned, aligned-timeout, unaligned, at-least-once and chandy-lamport")
+            format!("{e}; the modes are aligned, aligned-timeout, unaligned, at-least-once, synchronous and chandy-lamport")
         })?;
         let mut scenario = s.with_mode(mode);
         scenario.config.aligned_checkpoint_timeout = None;

@@ -236,6 +236,7 @@ fn code(a: &Action) -> String {
         Action::Restart => "s".into(),
         Action::SkipFailure { task } => format!("n{task}"),
         Action::DeliverNth { channel, nth } => format!("v{channel}-{nth}"),
+        Action::SnapshotAll { checkpoint } => format!("w{checkpoint}"),
     }
 }
 
@@ -276,6 +277,7 @@ pub fn decode_choices(text: &str) -> Result<Vec<(u64, Action)>, LinkError> {
             ('t', 0) => Action::Trigger,
             ('x', 1) => Action::Expire { checkpoint: n(0)? },
             ('o', 1) => Action::TimeOutAlignment { checkpoint: n(0)? },
+            ('w', 1) => Action::SnapshotAll { checkpoint: n(0)? },
             ('p', 2) => Action::Pause {
                 channel: id(0)?,
                 paused: n(1)? == 1,

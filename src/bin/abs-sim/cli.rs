@@ -34,7 +34,8 @@ usage:
   abs-sim help | --help | -h
       this text
 
-MODE is aligned, at-least-once, unaligned or chandy-lamport. `abs-sim COMMAND --help`
+MODE is aligned, at-least-once, unaligned, chandy-lamport or synchronous (stop-the-world).
+`abs-sim COMMAND --help`
 describes a command.";
 
 pub const RUN_USAGE: &str = "\
@@ -49,7 +50,7 @@ the checkpointed size includes the persisted in-flight data) and its \"global_st
 
   --preset NAME      run a preset (`abs-sim preset` lists them)
   FILE.json          run a scenario file (`abs-sim preset NAME` prints one to start from)
-  --mode MODE        aligned, at-least-once, unaligned or chandy-lamport (default: the
+  --mode MODE        aligned, at-least-once, unaligned, chandy-lamport or synchronous (default: the
                      scenario's)
   --seed S           the seed that breaks ties between events (default: the scenario's)
   --steps N          the number of steps to run (default 500; fewer if nothing is left to

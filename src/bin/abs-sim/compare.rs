@@ -29,7 +29,8 @@ over the failures the scenario plans. Times are in the scenario's time units.
   FILE.json          a scenario file
   --modes LIST       comma-separated: aligned, aligned-timeout (aligned, unaligned once an
                      alignment takes longer than the scenario's aligned_checkpoint_timeout, or
-                     the page's default), unaligned, at-least-once, chandy-lamport
+                     the page's default), unaligned, at-least-once, synchronous (stop the
+                     sources, drain, snapshot every task), chandy-lamport
   --steps N          steps per mode (default 20000)
   --seed S           the seed (default: the scenario's)
   -h, --help         print this text

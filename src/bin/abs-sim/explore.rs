@@ -35,7 +35,7 @@ Presets small enough: token, alignment-tiny, bank-tiny.
 
   --preset NAME      explore a preset
   FILE.json          explore a scenario file
-  --mode MODE        aligned, at-least-once, unaligned or chandy-lamport (default: the
+  --mode MODE        aligned, at-least-once, unaligned, chandy-lamport or synchronous (default: the
                      scenario's)
   --non-fifo         make every channel non-FIFO: any queued item may arrive first
   --max-states N     stop after N distinct states (default 200000, about

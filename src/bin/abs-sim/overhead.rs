@@ -25,8 +25,9 @@ last record (not when the job finished: a finishing job waits for a final checkp
   --preset NAME      a preset (`abs-sim preset` lists them)
   FILE.json          a scenario file
   --intervals LIST   checkpoint intervals in time units, comma-separated
-  --modes LIST       aligned, aligned-timeout, unaligned, at-least-once, chandy-lamport
-                     (default: those of aligned, unaligned and at-least-once the scenario runs)
+  --modes LIST       aligned, aligned-timeout, unaligned, at-least-once, synchronous,
+                     chandy-lamport (default: those of aligned, unaligned, at-least-once and
+                     synchronous the scenario runs)
   --lines N          every source reads N lines (its log repeated) and ends (default 400)
   --seed S           the seed (default: the scenario's)
   -h, --help         print this text
@@ -138,6 +139,7 @@ pub fn main(args: &[String]) -> ExitCode {
             BarrierMode::Aligned,
             BarrierMode::Unaligned,
             BarrierMode::AtLeastOnce,
+            BarrierMode::Synchronous,
         ]
         .into_iter()
         .filter(|m| input.modes().contains(m))

@@ -20,6 +20,12 @@ pub enum Beat {
         checkpoint: CheckpointId,
     },
     TriggerDeferred,
+    /// Stop-the-world: the job has drained and `tasks` tasks snapshot at once (their
+    /// snapshots and acknowledgements are this one beat).
+    Drained {
+        checkpoint: CheckpointId,
+        tasks: u32,
+    },
     SourceRead {
         task: TaskId,
         offset: u64,
@@ -244,6 +250,7 @@ impl Beat {
     pub fn checkpoint(&self) -> Option<CheckpointId> {
         match self {
             Beat::Triggered { checkpoint }
+            | Beat::Drained { checkpoint, .. }
             | Beat::Initiated { checkpoint, .. }
             | Beat::AlignmentTimedOut { checkpoint, .. }
             | Beat::BarrierOvertook { checkpoint, .. }
@@ -274,8 +281,27 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
     let mut out: Vec<Beat> = Vec::new();
     // A replayed record is told by its replay; its processing is not told again.
     let mut replayed: Option<(TaskId, u64)> = None;
+    // A stopped world's snapshots are told by the one beat that says the job drained.
+    let mut drained: Option<(CheckpointId, usize)> = None;
     for e in events {
         let beat = match *e {
+            Event::Drained { checkpoint } => {
+                drained = Some((checkpoint, out.len()));
+                Beat::Drained {
+                    checkpoint,
+                    tasks: 0,
+                }
+            }
+            Event::Snapshot { checkpoint, .. } | Event::Acknowledged { checkpoint, .. }
+                if drained.is_some_and(|(n, _)| n == checkpoint) =>
+            {
+                if let (Event::Snapshot { .. }, Some((_, at))) = (e, drained) {
+                    if let Some(Beat::Drained { tasks, .. }) = out.get_mut(at) {
+                        *tasks += 1;
+                    }
+                }
+                continue;
+            }
             Event::SourceRead {
                 task,
                 offset,

@@ -43,6 +43,15 @@ pub enum Sentence<'a> {
         n: CheckpointId,
     },
     TriggerDeferred,
+    /// Stop-the-world: the coordinator stops the sources for checkpoint `n`.
+    WorldStops {
+        n: CheckpointId,
+    },
+    /// Stop-the-world: every channel is empty; `tasks` tasks snapshot at once.
+    Drained {
+        n: CheckpointId,
+        tasks: u32,
+    },
     /// The one-token system: a process passes the token on `channel`.
     TokenPassed {
         task: TaskId,
@@ -380,7 +389,14 @@ impl<'a> Sentence<'a> {
         let input = |task, input| Input { task, input };
         match *beat {
             Beat::Triggered { checkpoint: n } if cl => Sentence::SnapshotBegins { n },
+            Beat::Triggered { checkpoint: n } if mode.stops_the_world() => {
+                Sentence::WorldStops { n }
+            }
             Beat::Triggered { checkpoint: n } => Sentence::Triggered { n },
+            Beat::Drained {
+                checkpoint: n,
+                tasks,
+            } => Sentence::Drained { n, tasks },
             Beat::TriggerDeferred => Sentence::TriggerDeferred,
             Beat::Sent {
                 task,
@@ -479,10 +495,13 @@ impl<'a> Sentence<'a> {
                         _ if have < need => Sentence::UnalignedInputSaved { n, at, have, need },
                         _ => Sentence::UnalignedComplete { n, at },
                     },
-                    BarrierMode::AtLeastOnce if have < need => {
+                    // No barrier flows in a stopped world: told as tracking if one did.
+                    BarrierMode::AtLeastOnce | BarrierMode::Synchronous if have < need => {
                         Sentence::TrackingFlows { n, at, have, need }
                     }
-                    BarrierMode::AtLeastOnce => Sentence::TrackingComplete { n, at },
+                    BarrierMode::AtLeastOnce | BarrierMode::Synchronous => {
+                        Sentence::TrackingComplete { n, at }
+                    }
                 }
             }
             Beat::Held {

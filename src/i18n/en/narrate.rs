@@ -65,6 +65,12 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             "The coordinator triggers checkpoint {n}: each source records its offset and injects barrier {n}."
         ),
         Sentence::SnapshotBegins { n } => format!("Snapshot {n} begins."),
+        Sentence::WorldStops { n } => format!(
+            "The coordinator triggers checkpoint {n}: it stops every source and waits until every channel is empty."
+        ),
+        Sentence::Drained { n, tasks } => format!(
+            "Every channel is empty: all {tasks} tasks snapshot their state for checkpoint {n} at once — no barrier, no channel state. Then the sources read again."
+        ),
         Sentence::TriggerDeferred => "A checkpoint is due, but the coordinator waits: too many are in progress.".into(),
         Sentence::TokenPassed { task: t, channel } => format!(
             "{} passes the token to {}: it is s0 now, and the token is in flight on {}→{}.",

@@ -47,6 +47,12 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             format!("協調器觸發檢查點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。")
         }
         Sentence::SnapshotBegins { n } => format!("快照 {n} 開始。"),
+        Sentence::WorldStops { n } => {
+            format!("協調器觸發檢查點 {n}：它讓每個資料來源停止讀取，等到每條通道都清空。")
+        }
+        Sentence::Drained { n, tasks } => format!(
+            "每條通道都已清空：全部 {tasks} 個任務同時為檢查點 {n} 儲存狀態——沒有屏障，也沒有通道狀態。之後資料來源繼續讀取。"
+        ),
         Sentence::TriggerDeferred => "檢查點到期了，但協調器必須等待：進行中的檢查點太多。".into(),
         Sentence::TokenPassed { task: t, channel } => format!(
             "{} 把令牌傳給 {}：它現在是 s0，令牌正在 {}→{} 上傳輸。",

@@ -78,8 +78,18 @@ impl Lane {
     }
 }
 
+/// The modes an empty list names, in this order: those the scenario runs, five at most.
+const DEFAULT_ORDER: [&str; 6] = [
+    "aligned",
+    ALIGNED_TIMEOUT_MODE,
+    "unaligned",
+    "at-least-once",
+    "synchronous",
+    "chandy-lamport",
+];
+
 /// The modes a `compare=` value names, checked against the scenario; an empty value names
-/// every mode the scenario runs (aligned with a timeout after aligned), five at most.
+/// the modes of [`DEFAULT_ORDER`] the scenario runs.
 pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError> {
     let mut names: Vec<String> = list
         .split(',')
@@ -87,10 +97,16 @@ pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError>
         .filter(|m| !m.is_empty())
         .collect();
     if names.is_empty() {
-        for m in scenario.modes() {
-            names.push(m.as_str().to_string());
-            if m == BarrierMode::Aligned {
-                names.push(ALIGNED_TIMEOUT_MODE.to_string());
+        // The ABS modes and the stop-the-world baseline first; Chandy-Lamport if room is left.
+        let runs = scenario.modes();
+        for m in DEFAULT_ORDER {
+            let mode = if m == ALIGNED_TIMEOUT_MODE {
+                BarrierMode::Aligned
+            } else {
+                m.parse().unwrap_or(BarrierMode::Aligned)
+            };
+            if runs.contains(&mode) {
+                names.push(m.to_string());
             }
         }
         names.truncate(MAX_MODES);
@@ -162,14 +178,10 @@ mod tests {
             [
                 "aligned",
                 "aligned-timeout",
-                "at-least-once",
                 "unaligned",
-                "chandy-lamport"
+                "at-least-once",
+                "synchronous"
             ]
-            .iter()
-            .filter(|m| s.modes().iter().any(|r| r.as_str() == **m) || **m == "aligned-timeout")
-            .map(|m| m.to_string())
-            .collect::<Vec<_>>()
         );
         assert_eq!(modes("", &presets::token()), Err(LanesError::Count(1)));
         assert_eq!(

@@ -12,6 +12,7 @@ fn every_action_round_trips_through_the_code() {
         Action::Trigger,
         Action::Expire { checkpoint: 7 },
         Action::TimeOutAlignment { checkpoint: 2 },
+        Action::SnapshotAll { checkpoint: 3 },
         Action::Pause {
             channel: 1,
             paused: true,

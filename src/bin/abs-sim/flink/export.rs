@@ -96,6 +96,12 @@ pub fn mode_of(scenario: &Scenario, asked: Option<&str>) -> Result<FlinkMode, St
              --mode aligned, unaligned, at-least-once or aligned-timeout"
                 .into(),
         ),
+        BarrierMode::Synchronous => Err(
+            "Flink has no stop-the-world mode: it never stops its sources to checkpoint (that \
+             is the scheme ABS replaced), so choose --mode aligned, unaligned, at-least-once or \
+             aligned-timeout"
+                .into(),
+        ),
     }
 }
 

@@ -150,7 +150,7 @@ fn modes_parse_from_their_command_line_names() {
     let error = "exactly-once".parse::<BarrierMode>().unwrap_err();
     assert_eq!(
         error.to_string(),
-        "unknown barrier mode \"exactly-once\" (expected one of: aligned, at-least-once, unaligned, chandy-lamport)"
+        "unknown barrier mode \"exactly-once\" (expected one of: aligned, at-least-once, unaligned, chandy-lamport, synchronous)"
     );
 }
 
