@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use abs_playground::engine::coordinator::CheckpointStatus;
 use abs_playground::engine::{Action, BarrierMode};
+use abs_playground::i18n::theory::Texts;
 use abs_playground::i18n::Lang;
 use abs_playground::scenario::{presets, Scenario};
 use abs_playground::ui::components::coordinator::{coordinator, CoordinatorProps};
@@ -236,8 +237,10 @@ async fn every_place_the_page_says_a_thing_says_the_same() {
 /// checkpointed size the inspector shows for its checkpoints is bigger than aligned's.
 #[tokio::test]
 async fn the_backpressure_lesson_claim_holds_in_the_figures_it_shows() {
-    let lesson =
-        (Lang::En.strings().preset_lesson)("backpressure", BarrierMode::Unaligned).unwrap();
+    let texts = Texts::parse(include_str!("../static/theory/en.txt"), Lang::En).unwrap();
+    let lesson = texts
+        .lesson("backpressure", BarrierMode::Unaligned)
+        .unwrap();
     assert!(lesson.contains("bigger"));
     let mut sizes = Vec::new();
     for mode in [BarrierMode::Aligned, BarrierMode::Unaligned] {

@@ -34,92 +34,6 @@ fn mode_name(m: BarrierMode) -> &'static str {
     }
 }
 
-/// The lesson of a preset in a mode other than aligned, where the aligned text would be wrong.
-fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
-    Some(match (name, mode) {
-        (_, BarrierMode::Aligned) | ("token" | "bank", _) => return None,
-        ("recovery", BarrierMode::AtLeastOnce) => {
-            "Count#1 fails after checkpoint 2 has completed, and every task restores it. But \
-             at-least-once never blocks: some words entered Count's state after the barrier on one \
-             input had arrived, before the snapshot — the restored state already holds them, and the \
-             rewound sources send them again. The job ends with those words counted twice; the page \
-             points at them, against a run without the failure."
-        }
-        ("recovery", BarrierMode::Unaligned) => {
-            "Count#1 fails; every task restores the latest completed checkpoint, and the in-flight \
-             records its barriers overtook (its channel state) go back on their channels ahead of new \
-             input. The sources rewind, and the job ends with the counts of a run without the failure."
-        }
-        ("recovery", BarrierMode::ChandyLamport) => {
-            "Count#1 fails; every task restores the latest completed snapshot, whose recorded channel \
-             states go back on their channels, and the sources rewind. A Chandy-Lamport snapshot is a \
-             consistent cut, so the job ends with the counts of a run without the failure."
-        }
-        (_, BarrierMode::ChandyLamport) => {
-            "Chandy-Lamport on a dataflow: no marker can reach a source, so every source \
-             initiates the snapshot. A task records its state at the first marker and then \
-             records each other input until that input's marker arrives (ringed records). Like \
-             unaligned checkpoints nothing blocks; unlike them, markers wait their turn behind \
-             the records on a channel (FIFO) instead of overtaking them."
-        }
-        (_, BarrierMode::Synchronous) => {
-            "Stop-the-world, the scheme of the systems before ABS: at each checkpoint the \
-             coordinator stops every source and waits until every channel is empty; then every \
-             task snapshots at once, and the sources read again. Nothing is in flight at the cut, \
-             so the snapshot is the tasks' states alone — but the whole job stands still while \
-             it drains, and the more often it checkpoints, the more time is lost."
-        }
-        ("alignment", BarrierMode::AtLeastOnce) => {
-            "At-least-once never blocks: barrier 1 reaches Merge from Src A first, and A's records \
-             keep flowing into Merge's state until barrier 1 arrives from the slow Src B; only \
-             then does Merge snapshot. Those records are in the snapshot although they came after \
-             the barrier — after a recovery they would be counted twice."
-        }
-        ("alignment", BarrierMode::Unaligned) => {
-            "Unaligned: each source's barrier 1 is a priority event. It still takes its channel's \
-             latency, but when it arrives it overtakes the records still queued ahead of it — \
-             those become channel state (ringed). Merge snapshots as soon as the first barrier 1 \
-             arrives (from Src A) and acknowledges once it has come on both inputs; the records \
-             reaching Merge on input B before B's barrier are recorded too. Nothing is ever \
-             blocked."
-        }
-        ("wordcount", BarrierMode::AtLeastOnce) => {
-            "With parallelism 2, Count has two inputs and barriers reach them at different times. \
-             At-least-once does not block, so words that arrive after an early barrier are \
-             already counted in the snapshot: the counts can exceed the words of the lines before \
-             the offsets. Open a completed checkpoint and compare."
-        }
-        ("wordcount", BarrierMode::Unaligned) => {
-            "Unaligned: a checkpoint's global state is the source offsets, the per-word counts and \
-             the words still in flight (channel state); counts plus channel state equal the words \
-             of exactly the lines before the offsets."
-        }
-        ("concurrent", BarrierMode::AtLeastOnce) => {
-            "The pipeline takes three checkpoint intervals end to end: barriers 1, 2 and 3 travel \
-             at the same time, in order, on the same channels, and each completes on its own. \
-             Every task has one input, so at-least-once behaves exactly like aligned here."
-        }
-        ("concurrent", BarrierMode::Unaligned) => {
-            "Flink runs no unaligned checkpoint concurrently with another: this scenario asks \
-             for 3 at once, but unaligned only one runs, and the next is triggered as soon as it \
-             completes — one every 90 ms instead of three. Each barrier still crosses the \
-             pipeline in its latency; nothing blocks."
-        }
-        ("backpressure", BarrierMode::AtLeastOnce) => {
-            "At-least-once under a very slow input: nothing blocks and the fast input keeps \
-             flowing, so checkpoints cost no throughput — but records after an early barrier are \
-             in the snapshot and would be counted twice after a recovery."
-        }
-        ("backpressure", BarrierMode::Unaligned) => {
-            "Unaligned under a very slow input: Merge snapshots at the first barrier and forwards \
-             it at once; each barrier overtakes the records still queued when it arrives, and \
-             they become part of the snapshot as channel state (ringed). Nothing blocks; the \
-             checkpoint is bigger instead — its checkpointed size includes that in-flight data."
-        }
-        _ => return None,
-    })
-}
-
 fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
     Some(match name {
         "alignment" => (
@@ -248,7 +162,6 @@ pub const STRINGS: Strings = Strings {
     lang_label: "Language",
     mode_name,
     preset_text,
-    preset_lesson,
     theory_title: "Why it matters",
     spacetime_title: "Space-time diagram",
     spacetime_hint: "A line per subtask, time left to right, the newest steps. A dot is a snapshot; \
@@ -307,6 +220,7 @@ pub const STRINGS: Strings = Strings {
     status_replaying: |k| format!("draining buffer ({k})"),
     status_finished: "finished",
     status_backpressured: "backpressured",
+    status_stopped: |n| format!("stopped for {n}"),
     status_failed: "failed",
     status_cancelled: "cancelled",
     fail_task: "Fail this subtask",

@@ -201,7 +201,7 @@ fn build() -> Strings {
         ],
         builders: [
             start_snapshot_at(a), status_aligning(a), status_tracking(a), status_persisting(a),
-            status_snapshotting(a), status_replaying(a), recovery_planned(a, b),
+            status_snapshotting(a), status_replaying(a), status_stopped(a), recovery_planned(a, b),
             recovery_down(a, b, c), recovery_restored(a, b), recovery_rewound(a, b, c),
             recovery_duplicates(a), final_differs(a), final_word(a, b, c), sink_committed(a, b),
             sink_emitted(a), broken_link(a),
@@ -222,7 +222,6 @@ fn build() -> Strings {
         mode_name: |m| cached((ZH.mode_name)(m)),
         operator_kind: |k| cached((ZH.operator_kind)(k)),
         preset_text: |name| (ZH.preset_text)(name).map(|(t, l)| (cached(t), cached(l))),
-        preset_lesson: |name, mode| (ZH.preset_lesson)(name, mode).map(cached),
         token_state: |place, p, q| {
             let (name, states) = (ZH.token_state)(place, p, q);
             (converted(name), converted(states))

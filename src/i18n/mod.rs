@@ -217,9 +217,6 @@ pub struct Strings {
     pub mode_name: fn(BarrierMode) -> &'static str,
     /// Title and lesson of a shipped preset (by name), if this language has them.
     pub preset_text: fn(&str) -> Option<(&'static str, &'static str)>,
-    /// A preset's lesson in a mode where the aligned lesson would be wrong (`None`: use the
-    /// preset's own lesson).
-    pub preset_lesson: fn(&str, BarrierMode) -> Option<&'static str>,
     /// The button that shows the theory (why a preset matters, [`theory`]), and its heading.
     pub theory_title: &'static str,
     /// The space-time diagram's toggle and heading, and the line that says how to read it.
@@ -279,6 +276,7 @@ pub struct Strings {
     pub status_replaying: fn(u32) -> String,
     pub status_finished: &'static str,
     pub status_backpressured: &'static str,
+    pub status_stopped: fn(u64) -> String,
     pub status_failed: &'static str,
     pub status_cancelled: &'static str,
     /// The inspector's button that fails the selected subtask.

@@ -448,19 +448,34 @@ fn unaligned_barriers_are_told_overtaking_and_at_least_once_records_slipping_in(
 #[test]
 fn the_lesson_line_fits_the_mode() {
     for lang in Lang::ALL {
-        let s = lang.strings();
-        let lesson = |mode| (s.preset_lesson)("alignment", mode);
+        let texts = theory::Texts::parse(theory::bundled(lang), lang).unwrap();
+        let lesson = |mode| texts.lesson("alignment", mode);
         assert_eq!(
             lesson(BarrierMode::Aligned),
             None,
             "aligned uses the preset's own"
         );
-        for mode in [BarrierMode::AtLeastOnce, BarrierMode::Unaligned] {
+        for mode in [
+            BarrierMode::AtLeastOnce,
+            BarrierMode::Unaligned,
+            BarrierMode::Synchronous,
+        ] {
             let text = lesson(mode).unwrap_or_else(|| panic!("{lang:?} {mode}"));
             assert!(
                 !text.contains('①') && !text.contains('②'),
                 "{lang:?} {mode}"
             );
+        }
+        // A lesson only for a preset in a mode it runs in, none twice.
+        let mut seen = Vec::new();
+        for (name, mode) in texts.lesson_keys() {
+            let scenario = crate::scenario::presets::by_name(name).unwrap();
+            assert!(scenario.modes().contains(&mode), "{lang:?} {name} {mode}");
+            assert!(
+                !seen.contains(&(name, mode)),
+                "{lang:?} {name} {mode} twice"
+            );
+            seen.push((name, mode));
         }
     }
 }

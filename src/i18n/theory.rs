@@ -11,7 +11,9 @@
 //! the files themselves: every preset but the benchmarks has a text in every mode it runs in,
 //! in every language, and no other. One more section, `== aligned-timeout`, is the note shown
 //! after a preset's aligned text when the mode menu's "aligned, unaligned after T ms" runs it
-//! (`{t}` is T); every file has it.
+//! (`{t}` is T); every file has it. Sections `== lesson <preset> <mode>` are the lesson line
+//! of a preset in a mode whose lesson differs from the preset's own (which is in the wasm):
+//! the page fetches the file when it first shows such a mode.
 
 use super::Lang;
 use crate::engine::BarrierMode;
@@ -21,6 +23,8 @@ use crate::scenario::ALIGNED_TIMEOUT_MODE;
 #[derive(Debug, PartialEq, Eq)]
 pub struct Texts {
     texts: Vec<(String, BarrierMode, String)>,
+    /// The `== lesson` sections.
+    lessons: Vec<(String, BarrierMode, String)>,
     /// The `== aligned-timeout` note, with `{t}` for the timeout.
     timeout: Option<String>,
 }
@@ -31,14 +35,17 @@ impl Texts {
         let mut texts = Vec::new();
         let mut timeout = None;
         // The open section: a preset and mode (`None`: the timeout's note), and its line.
-        type Section = (Option<(String, BarrierMode)>, usize);
+        type Section = (Option<(bool, String, BarrierMode)>, usize);
+        let mut lessons = Vec::new();
         let mut section: Option<Section> = None;
         let mut text: Option<String> = None;
         let mut close =
             |section: &mut Option<Section>, text: &mut Option<String>| -> Result<(), String> {
                 if let Some((key, line)) = section.take() {
                     let text = text.take().ok_or_else(|| match &key {
-                        Some((preset, mode)) => format!("line {line}: {preset} {mode} has no text"),
+                        Some((_, preset, mode)) => {
+                            format!("line {line}: {preset} {mode} has no text")
+                        }
                         None => format!("line {line}: {ALIGNED_TIMEOUT_MODE} has no text"),
                     })?;
                     let text = match lang {
@@ -47,7 +54,8 @@ impl Texts {
                         _ => text,
                     };
                     match key {
-                        Some((preset, mode)) => texts.push((preset, mode, text)),
+                        Some((false, preset, mode)) => texts.push((preset, mode, text)),
+                        Some((true, preset, mode)) => lessons.push((preset, mode, text)),
                         None => timeout = Some(text),
                     }
                 }
@@ -65,6 +73,10 @@ impl Texts {
                     section = Some((None, number));
                     continue;
                 }
+                let (lesson, head) = match head.strip_prefix("lesson ") {
+                    Some(rest) => (true, rest),
+                    None => (false, head),
+                };
                 let (preset, mode) = head
                     .split_once(' ')
                     .ok_or_else(|| format!("line {number}: `== <preset> <mode>` expected"))?;
@@ -74,7 +86,7 @@ impl Texts {
                     .ok_or_else(|| {
                         format!("line {number}: no mode named {}", crate::text::Quoted(mode))
                     })?;
-                section = Some((Some((preset.to_string(), mode)), number));
+                section = Some((Some((lesson, preset.to_string(), mode)), number));
             } else if section.is_none() {
                 return Err(format!(
                     "line {number}: text before any `== <preset> <mode>`"
@@ -86,7 +98,11 @@ impl Texts {
             }
         }
         close(&mut section, &mut text)?;
-        Ok(Texts { texts, timeout })
+        Ok(Texts {
+            texts,
+            lessons,
+            timeout,
+        })
     }
 
     /// The note on aligned checkpoints with a timeout of `t` ms, if the file has one.
@@ -116,6 +132,19 @@ impl Texts {
             .map(|(_, _, t)| t.as_str())
     }
 
+    /// The lesson line of a preset in a mode, if it differs from the preset's own.
+    pub fn lesson(&self, preset: &str, mode: BarrierMode) -> Option<&str> {
+        self.lessons
+            .iter()
+            .find(|(p, m, _)| p == preset && *m == mode)
+            .map(|(_, _, t)| t.as_str())
+    }
+
+    /// Every preset and mode with a lesson line of its own, in the file's order.
+    pub fn lesson_keys(&self) -> impl Iterator<Item = (&str, BarrierMode)> {
+        self.lessons.iter().map(|(p, m, _)| (p.as_str(), *m))
+    }
+
     /// Every preset and mode with a text, in the file's order.
     pub fn keys(&self) -> impl Iterator<Item = (&str, BarrierMode)> {
         self.texts.iter().map(|(p, m, _)| (p.as_str(), *m))
@@ -130,9 +159,9 @@ pub fn file(lang: Lang) -> &'static str {
     }
 }
 
-/// The files, for the tests (the page fetches them).
-#[cfg(test)]
-pub(crate) fn bundled(lang: Lang) -> &'static str {
+/// The files, for the tests (the page fetches them; the native build has them).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn bundled(lang: Lang) -> &'static str {
     match lang {
         Lang::En => include_str!("../../static/theory/en.txt"),
         Lang::Zh | Lang::ZhHans => include_str!("../../static/theory/zh-Hant.txt"),

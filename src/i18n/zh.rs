@@ -46,70 +46,6 @@ fn mode_name(m: BarrierMode) -> &'static str {
     }
 }
 
-/// 非對齊模式下預設情境的說明（對齊模式的說明在這些模式下不成立）。
-fn preset_lesson(name: &str, mode: BarrierMode) -> Option<&'static str> {
-    Some(match (name, mode) {
-        (_, BarrierMode::Aligned) | ("token" | "bank", _) => return None,
-        (_, BarrierMode::Synchronous) => {
-            "全停（stop-the-world），ABS 之前的系統所用的同步做法：每個檢查點，協調器先讓所有資料來源停止讀取，\
-             等到每條通道都清空；然後所有任務同時儲存快照，資料來源再繼續讀取。切面上沒有傳輸中的記錄，\
-             所以快照只有各任務的狀態——但清空期間整個作業停著不動，檢查點越多，停下的時間越長。"
-        }
-        ("recovery", BarrierMode::AtLeastOnce) => {
-            "檢查點 2 完成後 Count#1 失敗，所有任務從它恢復。但至少一次從不阻塞：\
-             有些單詞在某個輸入的屏障到達之後、快照之前就進了 Count 的狀態——還原的狀態已經包含它們，\
-             而倒回的資料來源又把它們送來一次。作業結束時這些單詞被計算了兩次；頁面會對照沒有失敗的執行指出它們。"
-        }
-        ("recovery", BarrierMode::Unaligned) => {
-            "Count#1 失敗；所有任務從最近完成的檢查點恢復，被屏障超越的傳輸中記錄（通道狀態）\
-             重新放回各自的通道，排在新輸入之前。資料來源倒回，作業結束時的計數與沒有失敗的執行相同。"
-        }
-        ("recovery", BarrierMode::ChandyLamport) => {
-            "Count#1 失敗；所有任務從最近完成的快照恢復，記錄下來的通道狀態重新放回通道，資料來源倒回。\
-             Chandy-Lamport 的快照是一致割集，所以作業結束時的計數與沒有失敗的執行相同。"
-        }
-        (_, BarrierMode::ChandyLamport) => {
-            "Chandy-Lamport 用在資料流上：標記到不了資料來源，所以每個資料來源都發起快照。任務在第一個標記到達時記錄狀態，之後記錄其餘每個輸入，直到該輸入的標記到達（帶圈的記錄）。和非對齊檢查點一樣不阻塞；不同的是，標記在通道中排在記錄後面（FIFO），而不是超越它們。"
-        }
-        ("alignment", BarrierMode::AtLeastOnce) => {
-            "至少一次從不阻塞：屏障 1 先從 Src A 到達 Merge，A 的記錄照常流入 Merge 的狀態，\
-             直到屏障 1 從較慢的 Src B 到達，Merge 才做快照。這些在屏障之後到達的記錄也進了快照——\
-             恢復後它們會被計算兩次。"
-        }
-        ("alignment", BarrierMode::Unaligned) => {
-            "非對齊：每個資料來源的屏障 1 都是優先事件。它仍需通道的延遲才能到達，但一到就超越排在它前面、\
-             仍在排隊的記錄——那些記錄成為通道狀態（帶圈）。第一個屏障 1（來自 Src A）一到，Merge 就做快照；\
-             兩個輸入都送來屏障 1 後才確認。在 B 的屏障之前經輸入 B 到達 Merge 的記錄也會被記錄。從頭到尾沒有阻塞。"
-        }
-        ("wordcount", BarrierMode::AtLeastOnce) => {
-            "平行度 2 時 Count 有兩個輸入，屏障到達的時間不同。至少一次不阻塞，\
-             所以在較早的屏障之後到達的單詞已被計入快照：計數可能多於偏移量之前那些行的單詞。\
-             打開一個已完成的檢查點比較看看。"
-        }
-        ("wordcount", BarrierMode::Unaligned) => {
-            "非對齊：檢查點的全域狀態＝偏移量＋每個單詞的計數＋仍在傳輸中的單詞（通道狀態）；\
-             計數加上通道狀態恰好等於偏移量之前那些行的單詞。"
-        }
-        ("concurrent", BarrierMode::AtLeastOnce) => {
-            "整條管線的延遲是檢查點間隔的三倍：屏障 1、2、3 同時在同一批通道上依序前進，\
-             每個檢查點各自完成。每個任務只有一個輸入，所以這裡至少一次與對齊完全一樣。"
-        }
-        ("concurrent", BarrierMode::Unaligned) => {
-            "Flink 不會讓非對齊檢查點並行：這個情境要求同時進行 3 個，但非對齊時一次只進行一個，\
-             完成後才觸發下一個——每 90 ms 一個，而非三個。沒有阻塞。"
-        }
-        ("backpressure", BarrierMode::AtLeastOnce) => {
-            "至少一次遇上很慢的輸入：沒有阻塞，快的輸入照常流動，檢查點不影響吞吐量——\
-             但在較早屏障之後的記錄進了快照，恢復後會被計算兩次。"
-        }
-        ("backpressure", BarrierMode::Unaligned) => {
-            "非對齊遇上很慢的輸入：Merge 在第一個屏障到達時就做快照並立刻轉發；每個屏障到達時超越仍在排隊的記錄，\
-             那些記錄以通道狀態（帶圈）成為快照的一部分。沒有阻塞，代價是檢查點更大（含這些在途資料）。"
-        }
-        _ => return None,
-    })
-}
-
 fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
     Some(match name {
         "alignment" => (
@@ -239,7 +175,6 @@ pub const STRINGS: Strings = Strings {
     lang_label: "語言",
     mode_name,
     preset_text,
-    preset_lesson,
     theory_title: "為什麼重要",
     spacetime_title: "時空圖",
     cut_place: "自己畫一個切面",
@@ -293,6 +228,7 @@ pub const STRINGS: Strings = Strings {
     status_replaying: |k| format!("清空緩衝（{k}）"),
     status_finished: "已結束",
     status_backpressured: "受背壓",
+    status_stopped: |n| format!("為 {n} 停止"),
     status_failed: "失敗",
     status_cancelled: "已取消",
     fail_task: "讓這個子任務失敗",

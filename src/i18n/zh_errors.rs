@@ -156,10 +156,10 @@ pub fn action_error(e: &ActionError) -> String {
             format!("子任務 {t} 無法發起：它的標記到不了每個行程")
         }
         ActionError::SourceStopped(t) => {
-            format!("資料來源子任務 {t} 已停止：協調器的同步檢查點完成前它不讀取")
+            format!("資料來源子任務 {t} 已停止，直到同步檢查點完成")
         }
         ActionError::NotDrained(n) => {
-            format!("檢查點 {n} 現在不能讓所有任務儲存快照：它不是等待清空的同步檢查點，或還有通道存有項目")
+            format!("檢查點 {n} 還不能讓所有任務做快照：通道尚未清空")
         }
     }
 }

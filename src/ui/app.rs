@@ -19,7 +19,7 @@ use super::components::narration::{narration, Line, NarrationProps};
 use super::components::recovery::{recovery_line, RecoveryProps};
 use super::components::share::{share_dialog, ShareProps};
 use super::components::spacetime::{spacetime, SpaceTimeProps};
-use super::components::theory::Theory;
+use super::components::theory::{self, Theory};
 use super::components::throughput::{sink_capacity, throughput, ThroughputProps};
 use super::components::timeline::{timeline, TimelineProps};
 use super::host_link;
@@ -81,20 +81,29 @@ fn notice_text(s: &Strings, n: &Notice, snapshots: bool) -> String {
 /// title and lesson are translated, its lesson the one of the mode on screen. Aligned with a
 /// timeout is aligned until an alignment takes longer: the aligned lesson, then what the
 /// timeout changes.
+///
+/// A preset's lesson in another mode than aligned is in the fetched texts (`texts`); `None`
+/// for the lesson while they have not arrived.
 fn lesson_line(
     s: &Strings,
     scenario: &crate::scenario::Scenario,
     edited: bool,
     mode: BarrierMode,
     timeout: Option<u64>,
-) -> (String, String) {
+    texts: Option<&crate::i18n::theory::Texts>,
+) -> (String, Option<String>) {
     let preset_text = (s.preset_text)(&scenario.name).filter(|_| !edited);
-    let (title, lesson) = preset_text
-        .map(|(t, l)| {
-            let l = (s.preset_lesson)(&scenario.name, mode).unwrap_or(l);
-            (t.to_string(), l.to_string())
-        })
-        .unwrap_or_else(|| (scenario.title.clone(), scenario.lesson.clone()));
+    let (title, lesson) = match preset_text {
+        Some((t, l)) if mode != BarrierMode::Aligned => (
+            t.to_string(),
+            texts.map(|x| x.lesson(&scenario.name, mode).unwrap_or(l).to_string()),
+        ),
+        Some((t, l)) => (t.to_string(), Some(l.to_string())),
+        None => (scenario.title.clone(), Some(scenario.lesson.clone())),
+    };
+    let Some(lesson) = lesson else {
+        return (title, None);
+    };
     let lesson = match timeout {
         Some(t) => {
             // Chinese sentences follow one another without a space.
@@ -109,7 +118,7 @@ fn lesson_line(
         }
         None => lesson,
     };
-    (title, lesson)
+    (title, Some(lesson))
 }
 
 #[function_component(App)]
@@ -118,6 +127,8 @@ pub fn app() -> Html {
     let dispatcher = playback.dispatcher();
     let s = playback.lang.strings();
     let theory_open = use_state(|| query().theory);
+    // How many fetches of the texts (a lesson in another mode than aligned) have ended.
+    let fetched = use_state(|| 0u32);
     // Open from the start when a link places a cut on it.
     let spacetime_open = use_state(|| playback.cut.is_some());
     // The help and share dialogs are plain functions: the app moves the focus into them.
@@ -343,7 +354,34 @@ pub fn app() -> Html {
         .config()
         .aligned_checkpoint_timeout
         .filter(|_| mode.blocks_inputs());
-    let (title, lesson) = lesson_line(s, &run.scenario, playback.edited, mode, timeout);
+    let texts = theory::loaded(playback.lang);
+    let (title, lesson) = lesson_line(
+        s,
+        &run.scenario,
+        playback.edited,
+        mode,
+        timeout,
+        texts.as_deref(),
+    );
+    // A lesson in the fetched texts: fetched now, the line says so meanwhile.
+    let waiting = lesson.is_none();
+    {
+        let fetched = fetched.clone();
+        use_effect_with((playback.lang, waiting), move |&(lang, waiting)| {
+            if waiting {
+                theory::load(lang, Box::new(move |_| fetched.set(*fetched + 1)));
+            }
+        });
+    }
+    // Still none once a fetch has ended: it failed.
+    let lesson = lesson.unwrap_or_else(|| {
+        if *fetched > 0 {
+            s.theory_failed
+        } else {
+            s.theory_loading
+        }
+        .to_string()
+    });
     // Why the preset matters (the seed's argument, pointed at what is on screen); an edited
     // scenario has none. Every preset but the benchmarks has one in every mode it runs in (the
     // i18n tests hold the texts to that); the texts themselves are fetched when the panel first

@@ -56,6 +56,8 @@ pub enum TaskStatus {
     /// An output channel is full: the task takes no input until the receiver consumes
     /// (Flink's word; the badge says so when nothing checkpoint-related is going on).
     Backpressured,
+    /// Stop-the-world: a source the coordinator stopped until checkpoint `checkpoint` is taken.
+    Stopped { checkpoint: CheckpointId },
     /// The job is down after this task failed.
     Failed,
     /// The job is down after another task failed: this one was cancelled and waits for the
@@ -86,6 +88,11 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
     }
     if task.finished {
         return TaskStatus::Finished;
+    }
+    if let Some(checkpoint) = sim.stopped_for() {
+        if sim.physical().operator_of(t).kind.is_source() {
+            return TaskStatus::Stopped { checkpoint };
+        }
     }
     let h = &task.handler;
     if h.has_replay() {

@@ -48,10 +48,10 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
         }
         Sentence::SnapshotBegins { n } => format!("快照 {n} 開始。"),
         Sentence::WorldStops { n } => {
-            format!("協調器觸發檢查點 {n}：它讓每個資料來源停止讀取，等到每條通道都清空。")
+            format!("協調器觸發檢查點 {n}：所有資料來源停止讀取，等每條通道清空。")
         }
         Sentence::Drained { n, tasks } => format!(
-            "每條通道都已清空：全部 {tasks} 個任務同時為檢查點 {n} 儲存狀態——沒有屏障，也沒有通道狀態。之後資料來源繼續讀取。"
+            "通道都已清空：{tasks} 個任務同時為檢查點 {n} 做快照，沒有屏障也沒有通道狀態；之後資料來源繼續讀取。"
         ),
         Sentence::TriggerDeferred => "檢查點到期了，但協調器必須等待：進行中的檢查點太多。".into(),
         Sentence::TokenPassed { task: t, channel } => format!(

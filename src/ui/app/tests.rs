@@ -10,8 +10,8 @@ fn aligned_with_a_timeout_tells_the_presets_aligned_lesson_then_the_timeout() {
             if !scenario.modes().contains(&BarrierMode::Aligned) {
                 continue;
             }
-            let (_, aligned) = lesson_line(s, &scenario, false, BarrierMode::Aligned, None);
-            let (_, timed) = lesson_line(s, &scenario, false, BarrierMode::Aligned, Some(40));
+            let line = |t| lesson_line(s, &scenario, false, BarrierMode::Aligned, t, None).1;
+            let (aligned, timed) = (line(None).unwrap(), line(Some(40)).unwrap());
             let note = (s.timeout_note)(40);
             assert!(
                 timed.starts_with(&aligned) && timed.ends_with(&note),
@@ -29,8 +29,65 @@ fn aligned_with_a_timeout_tells_the_presets_aligned_lesson_then_the_timeout() {
             false,
             BarrierMode::Aligned,
             Some(40),
+            None,
         );
+        let recovery = recovery.unwrap();
         assert!(recovery.contains("Count#1"), "{lang:?}: {recovery}");
+    }
+}
+
+/// A preset's lesson in another mode comes from the fetched texts: none before they arrive,
+/// the mode's own once they have (never the aligned lesson where it would be wrong), and the
+/// preset's own where the file has none for the mode (the token system, the bank).
+#[test]
+fn a_lesson_in_another_mode_waits_for_the_fetched_texts() {
+    for lang in Lang::ALL {
+        let s = lang.strings();
+        let texts =
+            crate::i18n::theory::Texts::parse(crate::i18n::theory::bundled(lang), lang).unwrap();
+        let names = presets::NAMES.iter().chain(presets::SMALL);
+        for name in names {
+            let scenario = presets::by_name(name).unwrap();
+            let own = (s.preset_text)(name).map(|(_, l)| l.to_string());
+            for mode in scenario.modes() {
+                let line = |t| lesson_line(s, &scenario, false, mode, None, t).1;
+                if mode == BarrierMode::Aligned {
+                    assert_eq!(line(None), own, "{lang:?} {name}");
+                    continue;
+                }
+                assert_eq!(line(None), None, "{lang:?} {name} {mode}");
+                let lesson = line(Some(&texts)).unwrap();
+                match texts.lesson(name, mode) {
+                    Some(l) => assert_eq!(lesson, l),
+                    None => {
+                        // Only systems that run in one mode, and the presets whose lesson
+                        // is about the page or the search, keep their own lesson.
+                        let neutral = presets::BENCHMARKS.contains(name)
+                            || presets::SMALL.contains(name)
+                            || scenario.modes().len() == 1;
+                        assert!(neutral, "{lang:?} {name} {mode}");
+                        assert_eq!(Some(&lesson), own.as_ref());
+                    }
+                }
+                if mode != BarrierMode::Aligned && own.as_deref().is_some_and(|o| o.contains('①'))
+                {
+                    assert!(!lesson.contains('①'), "{lang:?} {name} {mode}: {lesson}");
+                }
+            }
+        }
+        // An edited scenario keeps its own lesson in every mode, at once.
+        let edited = lesson_line(
+            s,
+            &presets::alignment(),
+            true,
+            BarrierMode::Unaligned,
+            None,
+            None,
+        );
+        assert_eq!(
+            edited.1.as_deref(),
+            Some(presets::alignment().lesson.as_str())
+        );
     }
 }
 

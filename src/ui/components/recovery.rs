@@ -8,6 +8,7 @@ use yew::prelude::*;
 use crate::engine::view::{self, RecoveryPhase};
 use crate::engine::TaskId;
 use crate::i18n::Lang;
+use crate::ui::fmt::escape;
 use crate::ui::run::Run;
 use crate::ui::state::RunRef;
 
@@ -56,27 +57,42 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
             .map_or_else(String::new, |i| i.name.clone())
     };
     let phase = view::recovery_phase(run.sim());
-    let (attr, body) = match phase {
+    // Written as markup (names escaped): a plain line redrawn with its parent, smaller in the
+    // wasm than element builders. Only the skip button, which listens, is an element.
+    let line = |attr: &str, inner: String| {
+        Html::from_html_unchecked(
+            format!(
+                "<p class=\"recovery {attr}\" data-testid=\"recovery\" data-phase=\"{attr}\" \
+                 role=\"status\">{inner}</p>"
+            )
+            .into(),
+        )
+    };
+    match phase {
         Some(RecoveryPhase::Planned { task, at }) => {
             let on_skip = p.on_skip.clone();
-            (
-                "planned",
-                html! {
-                    <>
-                        <span>{ (s.recovery_planned)(&name(task), at) }</span>
-                        <button class="small" data-testid="skip-failure"
-                            onclick={move |_| on_skip.emit(task)}>{ s.skip_failure }</button>
-                    </>
-                },
-            )
+            html! {
+                <p class="recovery planned" data-testid="recovery" data-phase="planned" role="status">
+                    <span>{ (s.recovery_planned)(&name(task), at) }</span>
+                    <button class="small" data-testid="skip-failure"
+                        onclick={move |_| on_skip.emit(task)}>{ s.skip_failure }</button>
+                </p>
+            }
         }
         Some(RecoveryPhase::Down {
             failed,
             restart_at,
             checkpoint,
-        }) => (
+        }) => line(
             "down",
-            html! { <span>{ (s.recovery_down)(failed.map(name).as_deref(), restart_at, checkpoint) }</span> },
+            format!(
+                "<span>{}</span>",
+                escape(&(s.recovery_down)(
+                    failed.map(name).as_deref(),
+                    restart_at,
+                    checkpoint
+                ))
+            ),
         ),
         Some(RecoveryPhase::Restored {
             checkpoint,
@@ -84,21 +100,25 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
             rewound,
             duplicates,
         }) => {
+            let mut inner = format!(
+                "<span>{}</span>",
+                escape(&(s.recovery_restored)(checkpoint, at))
+            );
             let rewound = rewound
                 .iter()
                 .map(|&(t, from, to)| (s.recovery_rewound)(&name(t), from, to))
                 .collect::<Vec<_>>()
                 .join(" · ");
-            (
-                "restored",
-                html! {
-                    <>
-                        <span>{ (s.recovery_restored)(checkpoint, at) }</span>
-                        if !rewound.is_empty() { <span class="rewound">{ rewound }</span> }
-                        if duplicates > 0 { <span class="twice">{ (s.recovery_duplicates)(duplicates) }</span> }
-                    </>
-                },
-            )
+            if !rewound.is_empty() {
+                inner += &format!("<span class=\"rewound\">{}</span>", escape(&rewound));
+            }
+            if duplicates > 0 {
+                inner += &format!(
+                    "<span class=\"twice\">{}</span>",
+                    escape(&(s.recovery_duplicates)(duplicates))
+                );
+            }
+            line("restored", inner)
         }
         None => {
             let Some(differ) = final_differences(&run) else {
@@ -111,18 +131,23 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
                 .map(|&(w, n, m)| (s.final_word)(sim.word(w), n, m))
                 .collect::<Vec<_>>()
                 .join(" · ");
-            return html! {
-                <p class={if same { "recovery finished same" } else { "recovery finished differs" }}
-                    data-testid="final-comparison" data-equal={if same { "true" } else { "false" }}
-                    role="status">
-                    if same { { s.final_same } } else {
-                        { (s.final_differs)(differ.len()) }{ " " }<span class="twice">{ words }</span>
-                    }
-                </p>
+            let text = if same {
+                escape(s.final_same)
+            } else {
+                format!(
+                    "{} <span class=\"twice\">{}</span>",
+                    escape(&(s.final_differs)(differ.len())),
+                    escape(&words)
+                )
             };
+            Html::from_html_unchecked(
+                format!(
+                    "<p class=\"recovery finished {}\" data-testid=\"final-comparison\" \
+                     data-equal=\"{same}\" role=\"status\">{text}</p>",
+                    if same { "same" } else { "differs" }
+                )
+                .into(),
+            )
         }
-    };
-    html! {
-        <p class={classes!("recovery", attr)} data-testid="recovery" data-phase={attr} role="status">{ body }</p>
     }
 }

@@ -32,7 +32,8 @@ fn status_checkpoint(s: &TaskStatus) -> Option<CheckpointId> {
         TaskStatus::Aligning { checkpoint, .. }
         | TaskStatus::Tracking { checkpoint, .. }
         | TaskStatus::Persisting { checkpoint, .. }
-        | TaskStatus::Snapshotting { checkpoint } => Some(*checkpoint),
+        | TaskStatus::Snapshotting { checkpoint }
+        | TaskStatus::Stopped { checkpoint } => Some(*checkpoint),
         _ => None,
     }
 }
@@ -47,6 +48,7 @@ fn status_class(s: &TaskStatus) -> &'static str {
         TaskStatus::Replaying { .. } => "replaying",
         TaskStatus::Finished => "finished",
         TaskStatus::Backpressured => "backpressured",
+        TaskStatus::Stopped { .. } => "stopped",
         TaskStatus::Failed => "failed",
         TaskStatus::Cancelled => "cancelled",
     }

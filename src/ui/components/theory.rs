@@ -16,13 +16,30 @@ thread_local! {
     static LOADED: RefCell<Vec<(Lang, Rc<Texts>)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn loaded(lang: Lang) -> Option<Rc<Texts>> {
+/// A language's texts, if they have arrived (natively: always, from the files themselves).
+pub fn loaded(lang: Lang) -> Option<Rc<Texts>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Ok(texts) = Texts::parse(crate::i18n::theory::bundled(lang), lang) {
+        return Some(Rc::new(texts));
+    }
     LOADED.with(|l| {
         l.borrow()
             .iter()
             .find(|(k, _)| *k == lang)
             .map(|(_, t)| t.clone())
     })
+}
+
+/// Fetches a language's texts and keeps them for the rest of the visit; `done` gets them.
+/// Not generic: the fetch's future is compiled once for both of its callers.
+pub fn load(lang: Lang, done: Box<dyn FnOnce(Option<Rc<Texts>>)>) {
+    fetch(lang, move |result| {
+        done(result.ok().map(|texts| {
+            let texts = Rc::new(texts);
+            LOADED.with(|l| l.borrow_mut().push((lang, texts.clone())));
+            texts
+        }))
+    });
 }
 
 #[derive(Clone, PartialEq)]
@@ -59,17 +76,12 @@ pub fn theory(p: &TheoryProps) -> Html {
             Some(texts) => status.set((lang, Status::Ready(texts))),
             None => {
                 status.set((lang, Status::Loading));
-                fetch(lang, move |result| {
-                    let got = match result {
-                        Ok(texts) => {
-                            let texts = Rc::new(texts);
-                            LOADED.with(|l| l.borrow_mut().push((lang, texts.clone())));
-                            Status::Ready(texts)
-                        }
-                        Err(_) => Status::Failed,
-                    };
-                    status.set((lang, got));
-                });
+                load(
+                    lang,
+                    Box::new(move |texts| {
+                        status.set((lang, texts.map_or(Status::Failed, Status::Ready)));
+                    }),
+                );
             }
         });
     }

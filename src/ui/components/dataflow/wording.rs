@@ -16,6 +16,7 @@ pub fn status_text(s: &Strings, status: &TaskStatus) -> String {
         TaskStatus::Replaying { held } => (s.status_replaying)(*held),
         TaskStatus::Finished => s.status_finished.to_string(),
         TaskStatus::Backpressured => s.status_backpressured.to_string(),
+        TaskStatus::Stopped { checkpoint } => (s.status_stopped)(*checkpoint),
         TaskStatus::Failed => s.status_failed.to_string(),
         TaskStatus::Cancelled => s.status_cancelled.to_string(),
     }
