@@ -19,7 +19,7 @@ use super::components::narration::{narration, Line, NarrationProps};
 use super::components::recovery::{recovery_line, RecoveryProps};
 use super::components::share::{share_dialog, ShareProps};
 use super::components::spacetime::{spacetime, SpaceTimeProps};
-use super::components::theory::{self, Theory};
+use super::components::theory;
 use super::components::throughput::{sink_capacity, throughput, ThroughputProps};
 use super::components::timeline::{timeline, TimelineProps};
 use super::host_link;
@@ -127,8 +127,10 @@ pub fn app() -> Html {
     let dispatcher = playback.dispatcher();
     let s = playback.lang.strings();
     let theory_open = use_state(|| query().theory);
-    // How many fetches of the texts (a lesson in another mode than aligned) have ended.
-    let fetched = use_state(|| 0u32);
+    // The fetched texts (the panel's, and a lesson in another mode than aligned): the language
+    // whose last fetch ended, and the retries asked for.
+    let fetch_ended = use_state(|| None::<Lang>);
+    let fetch_attempt = use_state(|| 0u32);
     // Open from the start when a link places a cut on it.
     let spacetime_open = use_state(|| playback.cut.is_some());
     // The help and share dialogs are plain functions: the app moves the focus into them.
@@ -363,19 +365,12 @@ pub fn app() -> Html {
         timeout,
         texts.as_deref(),
     );
-    // A lesson in the fetched texts: fetched now, the line says so meanwhile.
-    let waiting = lesson.is_none();
-    {
-        let fetched = fetched.clone();
-        use_effect_with((playback.lang, waiting), move |&(lang, waiting)| {
-            if waiting {
-                theory::load(lang, Box::new(move |_| fetched.set(*fetched + 1)));
-            }
-        });
-    }
     // Still none once a fetch has ended: it failed.
+    let fetch_failed = texts.is_none() && *fetch_ended == Some(playback.lang);
+    let waiting = lesson.is_none() && !fetch_failed;
+    let want_texts = texts.is_none() && lesson.is_none();
     let lesson = lesson.unwrap_or_else(|| {
-        if *fetched > 0 {
+        if fetch_failed {
             s.theory_failed
         } else {
             s.theory_loading
@@ -390,6 +385,27 @@ pub fn app() -> Html {
     let theory = !playback.edited
         && (named(crate::scenario::presets::NAMES) || named(crate::scenario::presets::SMALL))
         && !crate::scenario::presets::BENCHMARKS.contains(&run.scenario.name.as_str());
+    // The texts are fetched when the panel first opens or a lesson line needs them (once: the
+    // panel and the line share them); the panel's retry asks again.
+    {
+        let ended = fetch_ended.clone();
+        let want = want_texts || (theory && *theory_open && texts.is_none());
+        use_effect_with(
+            (playback.lang, want, *fetch_attempt),
+            move |&(lang, want, _)| {
+                if want {
+                    theory::load(lang, move |_| ended.set(Some(lang)));
+                }
+            },
+        );
+    }
+    let retry_texts = {
+        let (ended, attempt) = (fetch_ended.clone(), fetch_attempt.clone());
+        Callback::from(move |_: MouseEvent| {
+            ended.set(None);
+            attempt.set(*attempt + 1);
+        })
+    };
     let toggle_spacetime = {
         let open = spacetime_open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
@@ -462,7 +478,7 @@ pub fn app() -> Html {
             <div class="notices">{ for notices }</div>
             <main class="main">
                 <section class="view" aria-label={s.dataflow}>
-                    <p class="lesson" data-testid="lesson">
+                    <p class="lesson" data-testid="lesson" aria-busy={if waiting { "true" } else { "false" }}>
                         <strong>{ title }</strong>{ " — " }<span class="seeing">{ s.seeing }</span>{ " " }{ lesson }
                         if theory {
                             { " " }
@@ -471,7 +487,14 @@ pub fn app() -> Html {
                         }
                     </p>
                     if theory && *theory_open {
-                        <Theory lang={playback.lang} preset={AttrValue::from(run.scenario.name.clone())} mode={mode} {timeout} />
+                        { theory::theory(&theory::TheoryProps {
+                            lang: playback.lang,
+                            preset: AttrValue::from(run.scenario.name.clone()),
+                            mode,
+                            timeout,
+                            failed: fetch_failed,
+                            on_retry: retry_texts,
+                        }) }
                     }
                     if playback.manual {
                         <p class="manual-hint">{ s.manual_hint }</p>

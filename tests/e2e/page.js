@@ -33,9 +33,10 @@ class Playground {
     return m ? Number(m[1]) : NaN;
   }
 
-  /** The scenario's title and lesson line above the dataflow. */
+  /** The scenario's title and lesson line above the dataflow, once its text is there (a
+   * lesson in another mode than aligned is fetched: the line is busy until it arrives). */
   lesson() {
-    return this.testId('lesson');
+    return this.page.locator('[data-testid="lesson"]:not([aria-busy="true"])');
   }
 
   /** The names of the subtasks drawn, as the page names them: ["Src A#0", "Merge#0", …]. */

@@ -30,8 +30,8 @@ impl Words {
 
     pub fn intro(self) -> String {
         self.pick(
-            "The same scenario with the same seed, once per mode, all moving together in virtual time. The charts share their scales, so the cost of each mode reads off one axis: what blocking costs in throughput and latency, what an unaligned checkpoint costs in size, what at-least-once costs after a failure.",
-            "同一個情境、同一個種子，每個模式各跑一次，在虛擬時間中一起前進。圖表共用刻度，每個模式的代價都在同一條軸上讀出：阻塞在吞吐量與延遲上的代價、非對齊檢查點在大小上的代價、至少一次在失敗後的代價。",
+            "The same scenario with the same seed, once per mode, all moving together in virtual time. The charts share their scales, so the cost of each mode reads off one axis: what blocking costs in throughput and latency, what an unaligned checkpoint costs in size, what at-least-once costs after a failure, and what stopping the world for every checkpoint (synchronous, the scheme before ABS) costs in throughput.",
+            "同一個情境、同一個種子，每個模式各跑一次，在虛擬時間中一起前進。圖表共用刻度，每個模式的代價都在同一條軸上讀出：阻塞在吞吐量與延遲上的代價、非對齊檢查點在大小上的代價、至少一次在失敗後的代價，以及每個檢查點都停止世界（synchronous，ABS 之前的做法）在吞吐量上的代價。",
         )
     }
 

@@ -1,7 +1,7 @@
 //! One component per visual concept. Most are plain functions of their props, drawn again
 //! whenever their parent is: a Yew component's machinery costs about 0.75 KB gzip of wasm each.
-//! Yew components remain where they pay: views with state of their own (`Dataflow`, `Editor`,
-//! `Theory`) and `Channel`, drawn thousands of times on a big graph, where comparing props
+//! Yew components remain where they pay: views with state of their own (`Dataflow`, `Editor`)
+//! and `Channel`, drawn thousands of times on a big graph, where comparing props
 //! skips the unchanged ones (as a function it cost the `large` benchmark 1.7 points of
 //! main-thread time and a 33 ms frame). The help and share dialogs are functions too: the app
 //! moves the focus into them and back (`dialog::use_dialog_focus_while`).

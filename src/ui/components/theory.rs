@@ -1,6 +1,6 @@
 //! The "Why it matters" panel: why the preset on screen matters in the mode on screen. Its
-//! texts are fetched the first time the panel opens in a language (see `i18n::theory`), then
-//! kept for the rest of the visit.
+//! texts are fetched the first time the panel opens in a language, or a lesson line needs them
+//! (see `i18n::theory`), then kept for the rest of the visit; the app does the fetching.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -30,9 +30,9 @@ pub fn loaded(lang: Lang) -> Option<Rc<Texts>> {
     })
 }
 
-/// Fetches a language's texts and keeps them for the rest of the visit; `done` gets them.
-/// Not generic: the fetch's future is compiled once for both of its callers.
-pub fn load(lang: Lang, done: Box<dyn FnOnce(Option<Rc<Texts>>)>) {
+/// Fetches a language's texts and keeps them for the rest of the visit; `done` gets them
+/// (`None`: the fetch failed). The app is the one caller (for the panel and the lesson line).
+pub fn load(lang: Lang, done: impl FnOnce(Option<Rc<Texts>>) + 'static) {
     fetch(lang, move |result| {
         done(result.ok().map(|texts| {
             let texts = Rc::new(texts);
@@ -42,60 +42,25 @@ pub fn load(lang: Lang, done: Box<dyn FnOnce(Option<Rc<Texts>>)>) {
     });
 }
 
-#[derive(Clone, PartialEq)]
-enum Status {
-    Loading,
-    Failed,
-    Ready(Rc<Texts>),
-}
-
 #[derive(Properties, PartialEq, Clone)]
 pub struct TheoryProps {
     pub lang: Lang,
     pub preset: AttrValue,
     pub mode: BarrierMode,
     /// Aligned with this timeout: the aligned text, then the file's note on the timeout.
-    #[prop_or_default]
     pub timeout: Option<u64>,
+    /// The last fetch of the texts ended without them: a retry is offered.
+    pub failed: bool,
+    pub on_retry: Callback<MouseEvent>,
 }
 
-#[function_component(Theory)]
+/// The panel: a plain function of its props, drawn again with the app, which fetches the
+/// texts when the panel first opens and draws it again when they arrive.
 pub fn theory(p: &TheoryProps) -> Html {
     let s = p.lang.strings();
-    // What the panel shows, for the language it was loaded for.
-    let status = use_state(|| {
-        (
-            p.lang,
-            loaded(p.lang).map_or(Status::Loading, Status::Ready),
-        )
-    });
-    let attempt = use_state(|| 0u32);
-    {
-        let status = status.clone();
-        use_effect_with((p.lang, *attempt), move |&(lang, _)| match loaded(lang) {
-            Some(texts) => status.set((lang, Status::Ready(texts))),
-            None => {
-                status.set((lang, Status::Loading));
-                load(
-                    lang,
-                    Box::new(move |texts| {
-                        status.set((lang, texts.map_or(Status::Failed, Status::Ready)));
-                    }),
-                );
-            }
-        });
-    }
-    let retry = {
-        let attempt = attempt.clone();
-        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
-    };
-    let shown = if status.0 == p.lang {
-        &status.1
-    } else {
-        &Status::Loading
-    };
-    let body = match shown {
-        Status::Ready(texts) => match texts.get(&p.preset, p.mode) {
+    let texts = loaded(p.lang);
+    let body = match &texts {
+        Some(texts) => match texts.get(&p.preset, p.mode) {
             Some(text) => html! { <>
                 <p>{ text.to_string() }</p>
                 if let Some(note) = p.timeout.and_then(|t| texts.timeout_note(t)) {
@@ -104,16 +69,16 @@ pub fn theory(p: &TheoryProps) -> Html {
             </> },
             None => html! { <p>{ s.theory_failed }</p> },
         },
-        Status::Loading => html! { <p class="hint">{ s.theory_loading }</p> },
-        Status::Failed => html! {
+        None if p.failed => html! {
             <p>{ s.theory_failed }{ " " }
-                <button class="link" data-testid="theory-retry" onclick={retry}>{ s.theory_retry }</button>
+                <button class="link" data-testid="theory-retry" onclick={p.on_retry.clone()}>{ s.theory_retry }</button>
             </p>
         },
+        None => html! { <p class="hint">{ s.theory_loading }</p> },
     };
     html! {
         <aside class="theory" id="theory" data-testid="theory" aria-label={s.theory_title} tabindex="0"
-            aria-busy={if *shown == Status::Loading { "true" } else { "false" }}>
+            aria-busy={if texts.is_none() && !p.failed { "true" } else { "false" }}>
             { body }
         </aside>
     }
