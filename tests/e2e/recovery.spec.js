@@ -166,3 +166,29 @@ test('at phone width the recovery line, the graph and the controls stack without
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
   await app.screenshot('recovery-phone-down');
 });
+
+test('stop-the-world: the failure abandons the stop under way, checkpoint 1 is restored with no channel state, and the end equals the failure-free run', async ({ page }) => {
+  const trace = runRecovery('synchronous');
+  const failed = first(trace, 'failed');
+  const restored = first(trace, 'restored');
+  // The failure comes while checkpoint 2 has the world stopped: it is abandoned.
+  const aborted = trace.steps.find((l) => l.step === failed.step).events
+    .find((e) => e.event === 'checkpoint-aborted');
+  expect(aborted).toMatchObject({ checkpoint: 2, reason: 'failover' });
+  expect(restored.event).toMatchObject({ checkpoint: 1, reinjected: 0 });
+
+  const app = new Playground(page);
+  await app.open('?preset=recovery&mode=synchronous');
+  await expect(app.lesson()).toContainText('checkpoint 2 is abandoned');
+  await app.stepFast(failed.step - 1);
+  await expect(app.subtask('Sentences', 0)).toHaveAttribute('data-status', 'stopped');
+  await app.stepFast(1);
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'down');
+  await expect(app.testId('recovery')).toContainText('restores checkpoint 1');
+  await app.stepFast(restored.step - failed.step);
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'restored');
+  await expect(app.testId('recovery')).toContainText('Restored checkpoint 1');
+  await app.stepFast(trace.summary.steps - restored.step);
+  await expect(app.testId('final-comparison')).toHaveAttribute('data-equal', 'true');
+  expect(trace.summary.final).toEqual(runRecovery('synchronous', { withFailure: false }).summary.final);
+});
