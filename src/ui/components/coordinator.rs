@@ -132,15 +132,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         }
         o += "</ul></div>";
     }
-    let on_open = p.on_open.clone();
-    let onclick = Callback::from(move |e: MouseEvent| {
-        let id = super::target_closest(&e, "button[data-id]")
-            .and_then(|b| b.get_attribute("data-id"))
-            .and_then(|id| id.parse().ok());
-        if let Some(id) = id {
-            on_open.emit(id);
-        }
-    });
+    let onclick = super::on_data_id("button[data-id]", p.on_open.clone());
     html! {
         <section class="panel coordinator" aria-labelledby="coordinator-title">
             <h2 id="coordinator-title">{ if p.snapshots { s.snapshots_title } else { s.coordinator } }</h2>

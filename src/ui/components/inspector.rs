@@ -423,15 +423,7 @@ fn checkpoints(
             }
         }
     }
-    let on_open = on_open.clone();
-    let onclick = Callback::from(move |e: MouseEvent| {
-        let id = super::target_closest(&e, "tr[data-id]")
-            .and_then(|tr| tr.get_attribute("data-id"))
-            .and_then(|id| id.parse().ok());
-        if let Some(id) = id {
-            on_open.emit(id);
-        }
-    });
+    let onclick = super::on_data_id("tr[data-id]", on_open.clone());
     html! {
         <div class="checkpoints-tab" onclick={onclick}>{ Html::from_html_unchecked(o.into()) }</div>
     }

@@ -31,6 +31,22 @@ pub mod timeline;
 /// The element an event happened on, or the nearest ancestor of it that matches `selector`.
 /// Yew listens at its root, so a view's listener finds what was clicked or focused this way
 /// (markup written as strings has no listeners of its own).
+/// A listener for markup written as a string: a click inside an element matching `selector`
+/// emits that element's `data-id` (the checkpoint rows and cards).
+pub fn on_data_id(
+    selector: &'static str,
+    emit: yew::Callback<u64>,
+) -> yew::Callback<yew::MouseEvent> {
+    yew::Callback::from(move |e: yew::MouseEvent| {
+        let id = target_closest(&e, selector)
+            .and_then(|el| el.get_attribute("data-id"))
+            .and_then(|id| id.parse().ok());
+        if let Some(id) = id {
+            emit.emit(id);
+        }
+    })
+}
+
 pub fn target_closest(e: &web_sys::Event, selector: &str) -> Option<web_sys::Element> {
     use wasm_bindgen::JsCast;
     e.target()?
