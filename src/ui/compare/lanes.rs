@@ -89,7 +89,8 @@ const DEFAULT_ORDER: [&str; 6] = [
 ];
 
 /// The modes a `compare=` value names, checked against the scenario; an empty value names
-/// the modes of [`DEFAULT_ORDER`] the scenario runs.
+/// the modes the scenario runs among aligned, aligned with a timeout, unaligned,
+/// at-least-once, synchronous and Chandy-Lamport (five at most, in that order).
 pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError> {
     let mut names: Vec<String> = list
         .split(',')
