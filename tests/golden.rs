@@ -42,8 +42,21 @@ fn update_requested() -> bool {
     std::env::var("UPDATE_GOLDEN").as_deref() == Ok("1")
 }
 
+/// The one trace of a variant of a mode: `slow-sink` aligned with buffer debloating.
+const DEBLOAT_FILE: &str = "slow-sink-aligned-debloat.jsonl";
+
+#[test]
+fn slow_sink_aligned_debloat() {
+    let scenario = presets::slow_sink().with_debloat(true);
+    compare("slow-sink", "aligned-debloat", &scenario, DEBLOAT_FILE);
+}
+
 fn check(name: &str, mode: BarrierMode) {
     let scenario = presets::by_name(name).unwrap().with_mode(mode);
+    compare(name, mode.as_str(), &scenario, &file_name(name, mode));
+}
+
+fn compare(name: &str, mode: &str, scenario: &abs_playground::scenario::Scenario, file: &str) {
     let mut sim = scenario.simulation().unwrap();
     let actual = report::trace(&mut sim, steps(name));
     assert!(
@@ -51,7 +64,7 @@ fn check(name: &str, mode: BarrierMode) {
         "the {name} ({mode}) trace is {} bytes; keep golden files under {MAX_BYTES}",
         actual.len()
     );
-    let path = golden_dir().join(file_name(name, mode));
+    let path = golden_dir().join(file);
     if update_requested() {
         std::fs::write(&path, &actual).unwrap();
         return;
@@ -101,6 +114,7 @@ macro_rules! golden {
                 .collect();
             on_disk.sort();
             let mut expected = listed.clone();
+            expected.push(DEBLOAT_FILE.to_string());
             expected.sort();
             assert_eq!(on_disk, expected, "golden files on disk and tests differ");
         }
@@ -144,6 +158,11 @@ golden! {
     large_synchronous: "large", BarrierMode::Synchronous;
     recovery_synchronous: "recovery", BarrierMode::Synchronous;
     iteration_synchronous: "iteration", BarrierMode::Synchronous;
+    slow_sink_aligned: "slow-sink", BarrierMode::Aligned;
+    slow_sink_at_least_once: "slow-sink", BarrierMode::AtLeastOnce;
+    slow_sink_unaligned: "slow-sink", BarrierMode::Unaligned;
+    slow_sink_chandy_lamport: "slow-sink", BarrierMode::ChandyLamport;
+    slow_sink_synchronous: "slow-sink", BarrierMode::Synchronous;
 }
 
 /// The wasm test's table names every golden file with the steps used here, so each trace

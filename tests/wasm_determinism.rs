@@ -48,6 +48,11 @@ const GOLDEN: &[(&str, BarrierMode, u64, &str)] = &[
     ("large", BarrierMode::Synchronous, 1000, include_str!("golden/large-synchronous.jsonl")),
     ("recovery", BarrierMode::Synchronous, 250, include_str!("golden/recovery-synchronous.jsonl")),
     ("iteration", BarrierMode::Synchronous, 250, include_str!("golden/iteration-synchronous.jsonl")),
+    ("slow-sink", BarrierMode::Aligned, 250, include_str!("golden/slow-sink-aligned.jsonl")),
+    ("slow-sink", BarrierMode::AtLeastOnce, 250, include_str!("golden/slow-sink-at-least-once.jsonl")),
+    ("slow-sink", BarrierMode::Unaligned, 250, include_str!("golden/slow-sink-unaligned.jsonl")),
+    ("slow-sink", BarrierMode::ChandyLamport, 250, include_str!("golden/slow-sink-chandy-lamport.jsonl")),
+    ("slow-sink", BarrierMode::Synchronous, 250, include_str!("golden/slow-sink-synchronous.jsonl")),
 ];
 
 /// Every trace is compared, and all that differ are named before the test fails.

@@ -99,6 +99,14 @@ impl Channel {
         self.queued_records.saturating_add(self.held)
     }
 
+    /// Records sent and not yet arrived at the receiver's port at `now`.
+    pub fn records_on_wire(&self, now: u64) -> u32 {
+        self.queue
+            .iter()
+            .filter(|i| i.arrives_at > now && matches!(i.kind, ItemKind::Record(_)))
+            .count() as u32
+    }
+
     pub fn capacity(&self) -> u32 {
         self.capacity
     }

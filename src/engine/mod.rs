@@ -42,6 +42,7 @@ pub mod channel;
 mod checkpoint;
 pub mod clock;
 pub mod coordinator;
+pub mod debloat;
 mod delivery;
 pub mod explore;
 pub mod flow;

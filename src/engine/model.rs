@@ -8,6 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::barrier::BarrierMode;
+use super::debloat::BufferDebloat;
 use super::vocab::MAX_LATENCY;
 use crate::text::Quoted;
 
@@ -376,6 +377,13 @@ pub struct Config {
     /// After a failure, how long the job stays down before every task restores the latest
     /// completed checkpoint (Flink's fixed-delay restart strategy).
     pub restart_delay: u64,
+    /// Buffer debloating (Flink's FLIP-183): each channel's capacity follows what its
+    /// receiver consumes in the target time. `None`: every channel keeps its edge's capacity.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::debloat::read_setting"
+    )]
+    pub buffer_debloat: Option<BufferDebloat>,
 }
 
 /// The restart delay when a scenario sets none.
@@ -396,6 +404,7 @@ impl Default for Config {
             initiators: Vec::new(),
             aligned_checkpoint_timeout: None,
             restart_delay: DEFAULT_RESTART_DELAY,
+            buffer_debloat: None,
         }
     }
 }
@@ -420,6 +429,10 @@ impl Config {
             ),
             ("timeout", self.timeout),
             ("retained_checkpoints", u64::from(self.retained_checkpoints)),
+            (
+                "buffer_debloat.target",
+                self.buffer_debloat.map_or(1, |b| b.target),
+            ),
         ] {
             if value == 0 {
                 return Err(SettingError::Zero(field));

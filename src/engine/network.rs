@@ -13,6 +13,7 @@
 use std::collections::VecDeque;
 
 use super::channel::{Channel, Hold};
+use super::debloat::{BufferDebloat, Debloater, Resize};
 use super::flow::{FlowControl, Relief};
 use super::physical::Physical;
 use super::record::{Item, ItemKind, Record};
@@ -27,6 +28,9 @@ pub struct Network {
     /// Barriers are priority events (unaligned): a barrier or cancellation marker at a
     /// channel's head is taken even by a receiver without output credit.
     priority_barriers: bool,
+    /// Buffer debloating, when the scenario asks for it: channel capacities follow what
+    /// their receivers consume.
+    pub(super) debloat: Option<Debloater>,
 }
 
 /// What the rule of delivery needs to know of a channel's receiver.
@@ -49,7 +53,11 @@ pub(super) struct Taken {
 }
 
 impl Network {
-    pub(super) fn new(phys: &Physical, priority_barriers: bool) -> Network {
+    pub(super) fn new(
+        phys: &Physical,
+        priority_barriers: bool,
+        debloat: Option<BufferDebloat>,
+    ) -> Network {
         let channels = phys
             .channels
             .iter()
@@ -73,7 +81,48 @@ impl Network {
             channels,
             flow: FlowControl::new(phys.tasks.len()),
             priority_barriers,
+            debloat: debloat.map(|d| Debloater::new(d, phys.channels.len(), phys.tasks.len(), 0)),
         }
+    }
+
+    /// Buffer debloating: when the next recalculation of capacities is due, if ever.
+    pub(super) fn debloat_due(&self) -> Option<u64> {
+        self.debloat.as_ref().map(Debloater::next_at)
+    }
+
+    /// Buffer debloating's recalculation: every input whose receiver's throughput calls for
+    /// another capacity gets it. Returns what changed, with whether each channel was full
+    /// before (its sender's credit must be recounted).
+    pub(super) fn debloat(
+        &mut self,
+        phys: &Physical,
+        now: u64,
+        next_event: u64,
+    ) -> Vec<(Resize, Vec<bool>)> {
+        let Some(debloater) = self.debloat.as_mut() else {
+            return Vec::new();
+        };
+        let channels = &self.channels;
+        let resized = debloater.recalculate(phys, next_event, |c| {
+            let ch = &channels[c as usize];
+            (ch.capacity, ch.records_on_wire(now))
+        });
+        resized
+            .into_iter()
+            .map(|r| {
+                let was_full = r
+                    .channels
+                    .iter()
+                    .map(|&(c, capacity)| {
+                        let ch = &mut self.channels[c as usize];
+                        let full = ch.is_full();
+                        ch.capacity = capacity;
+                        full
+                    })
+                    .collect();
+                (r, was_full)
+            })
+            .collect()
     }
 
     /// Whether no channel holds an item: the job has drained.
@@ -304,6 +353,9 @@ impl Network {
             ItemKind::Barrier(n) => ch.overtaking.retain(|&id| id != n),
             _ => {}
         }
+        if let (ItemKind::Record(_), Some(d)) = (item.kind, self.debloat.as_mut()) {
+            d.took(c);
+        }
         Some(Taken {
             kind: item.kind,
             overtook,
@@ -440,8 +492,15 @@ impl Network {
     /// After a failure: every channel empty (what was in flight is gone, the channel has
     /// delivered all it ever will of it), no credit owed, nothing stalled. Returns the
     /// channels that held items, with how many.
-    pub(super) fn clear(&mut self) -> Vec<(ChannelId, u32)> {
+    pub(super) fn clear(&mut self, phys: &Physical, now: u64) -> Vec<(ChannelId, u32)> {
         let mut lost = Vec::new();
+        if let Some(d) = self.debloat.as_mut() {
+            // New tasks start with full-sized buffers and measure afresh.
+            d.reset(now);
+            for (ch, info) in self.channels.iter_mut().zip(&phys.channels) {
+                ch.capacity = info.capacity;
+            }
+        }
         for (c, ch) in self.channels.iter_mut().enumerate() {
             if !ch.queue.is_empty() {
                 lost.push((c as ChannelId, ch.queue.len() as u32));

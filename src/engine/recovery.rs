@@ -71,7 +71,7 @@ impl Simulation {
     /// already down starts the delay again.
     pub(super) fn fail(&mut self, task: Option<TaskId>) {
         // What was in flight is gone: the channel has delivered all it ever will of it.
-        let lost = self.net.clear();
+        let lost = self.net.clear(&self.phys, self.clock.now);
         let mut dropped: u32 = lost.iter().fold(0, |sum, &(_, n)| sum.saturating_add(n));
         let phys = Rc::clone(&self.phys);
         for (t, task) in self.tasks.iter_mut().enumerate() {

@@ -2,10 +2,13 @@
 //! by the seeded PRNG) and hands it to the part it concerns; a due event whose plan went stale
 //! is dropped, one that must wait is planned again.
 
+use std::rc::Rc;
+
 use super::channel::Hold;
 use super::model::OperatorKind;
 use super::physical::TaskId;
 use super::sim::Simulation;
+use super::trace::Event;
 use super::vocab::{Action, ChannelId, CheckpointId, Due};
 
 impl Simulation {
@@ -22,6 +25,9 @@ impl Simulation {
                 self.clock.steps += 1;
                 self.fail(Some(task));
                 return Some(Action::Fail { task });
+            }
+            if self.debloat_before_next() {
+                continue;
             }
             let (time, due) = self.clock.pop()?;
             let time = time.max(self.clock.now);
@@ -41,6 +47,33 @@ impl Simulation {
                 return done;
             }
         }
+    }
+
+    /// Buffer debloating: when a recalculation of capacities is due no later than the next
+    /// event, it happens first (no step of its own: what it changed is told with the step
+    /// that follows). Returns whether it did.
+    fn debloat_before_next(&mut self) -> bool {
+        let (Some(at), Some(next)) = (self.net.debloat_due(), self.clock.first_time()) else {
+            return false;
+        };
+        if at > next {
+            return false;
+        }
+        self.clock.now = self.clock.now.max(at);
+        let phys = Rc::clone(&self.phys);
+        let target = self.config.buffer_debloat.map_or(0, |b| b.target);
+        for (resize, was_full) in self.net.debloat(&phys, self.clock.now, next) {
+            for (&(c, _), full) in resize.channels.iter().zip(was_full) {
+                self.refresh_credit(c, full);
+            }
+            self.events.push(Event::BuffersResized {
+                task: resize.task,
+                throughput: resize.throughput,
+                target,
+                channels: resize.channels,
+            });
+        }
+        true
     }
 
     /// A channel's planned delivery: its head is handed over, unless its plan is stale, nothing

@@ -76,7 +76,11 @@ impl Simulation {
                 )
             })
             .collect();
-        let net = Network::new(&phys, config.mode.has_priority_barriers());
+        let net = Network::new(
+            &phys,
+            config.mode.has_priority_barriers(),
+            config.buffer_debloat,
+        );
         let mut sim = Simulation {
             coordinator: Coordinator::new(config),
             config: config.clone(),

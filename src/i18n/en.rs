@@ -60,6 +60,14 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
              the buffer grows. Switch the mode: at-least-once never blocks but may count twice; \
              unaligned never blocks and puts the in-flight records into the snapshot.",
         ),
+        "slow-sink" => (
+            "Backpressure from a slow sink: buffer debloating",
+            "The sink is slower than the sources: every channel fills, and an aligned barrier waits \
+             behind full buffers at Merge and again at the sink. Unaligned overtakes them and \
+             stores them in the snapshot; aligned with buffer debloating shrinks each buffer to \
+             about 20 ms of input, so the barrier passes almost as soon and nothing in flight is \
+             stored.",
+        ),
         "recovery" => (
             "Failure and recovery",
             "Count#1 fails after checkpoint 2 has completed. The whole job stops; after the restart \
@@ -279,6 +287,7 @@ pub const STRINGS: Strings = Strings {
     state_balance: |b| format!("balance ${b}"),
     operator_kind,
     slow: |l| format!("slow · latency {l} ms"),
+    buffer_size: |n| format!("buffer {n}"),
     blocked: "blocked",
     more: |n| format!("+{n}"),
 
@@ -287,6 +296,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "barrier n (colour per checkpoint)",
     legend_log: "record logged on a back-edge until the barrier comes round (ABS for cycles)",
     mode_aligned_timeout: |t| format!("Aligned, unaligned after {t} ms"),
+    mode_aligned_debloat: "Aligned, buffer debloating",
     timeout_note: |t| format!("With a timeout (Flink's aligned-checkpoint-timeout, here {t} ms): once {t} ms have passed since a checkpoint's trigger (Flink's checkpoint start delay) it goes on unaligned — tasks still aligning snapshot at once, barriers still queued behind records overtake them, a task its barrier reaches later does not align, and what the inputs without the barrier still send becomes channel state (ringed). As in Flink, one checkpoint runs at a time."),
     legend_marker: "Chandy-Lamport marker of snapshot n (diamond)",
     token_states_title: "The four global states",

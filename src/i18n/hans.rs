@@ -18,18 +18,13 @@ use super::Strings;
 /// another Simplified form is here (the test `every_traditional_character_of_zh_is_converted`
 /// says which are missing); `「」` become the mainland's quotation marks.
 const CHARS: &str = "\
-    「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储兒儿內内兩两別别\
-    則则動动務务區区協协卻却參参啟启單单圍围圖图執执場场塊块壓压學学實实寫写\
-    將将對对屬属帳帐帶带廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦\
-    敗败數数於于時时暫暂會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏決决沒没\
-    減减測测滿满濾滤為为無无狀状現现環环畫画發发盡尽盤盘確确碼码種种稱称積积\
-    筆笔範范紅红納纳細细終终組组結结給给統统經经網网線线編编緩缓總总繞绕繼继\
-    續续脫脱與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订\
-    計计訊讯記记設设許许詞词試试話话該该詳详誌志認认語语誤误說说課课調调請请\
-    論论證证讀读變变讓让負负費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连進进\
-    遊游運运過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错鍵键鎖锁\
-    長长閉闭開开間间關关陣阵隊队際际隨随雖虽雙双離离響响頁页項项順顺須须預预\
-    頭头額额顏颜類类顯显餘余饋馈驗验驟骤麼么點点齊齐";
+    「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储兒儿內内兩两別别則则動动務务區区協协卻却參参啟启單单圍围圖图執执場场塊块壓压學学實实寫写\
+    將将對对屬属帳帐帶带幫帮幾几廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦敗败數数於于時时暫暂會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏\
+    決决沒没減减測测滿满濾滤為为無无狀状現现環环畫画發发盡尽盤盘確确碼码種种稱称積积筆笔範范籤签約约紅红納纳細细終终組组結结給给統统經经網网線线編编\
+    緩缓縮缩總总繞绕繼继續续脫脱脹胀與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计訊讯記记設设許许詞词試试話话該该詳详誌志認认\
+    語语誤误說说課课調调請请論论證证讀读變变讓让負负費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连進进遊游運运過过達达遞递遠远適适遲迟選选遺遗還还邊边\
+    銀银錄录錢钱錯错鍵键鎖锁鐘钟長长閉闭開开間间關关陣阵隊队際际隨随雖虽雙双離离響响頁页項项順顺須须預预頭头額额顏颜類类顯显餘余饋馈驗验驟骤體体麼么\
+    點点齊齐";
 
 /// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
 /// characters; a longer word comes before any word it starts with.
@@ -197,7 +192,7 @@ fn build() -> Strings {
             alignment_duration, records_held, state_size, persisted, ack_time, start_delay,
             task_states, channel_states, no_channel_state,
             aligned_no_channel_state, not_retained, not_completed, consistent, inconsistent,
-            narration, narration_empty, ended, dismiss,
+            narration, narration_empty, ended, dismiss, mode_aligned_debloat,
         ],
         builders: [
             start_snapshot_at(a), status_aligning(a), status_tracking(a), status_persisting(a),
@@ -207,7 +202,7 @@ fn build() -> Strings {
             sink_emitted(a), broken_link(a),
             edited_scenario(a), bad_scenario(a), throughput_latest(a, b, c), throughput_hint(a), state_offset(a),
             state_processed(a), state_keys(a), state_received(a), state_token(a),
-            state_balance(a), slow(a), more(a), mode_aligned_timeout(a), timeout_note(a),
+            state_balance(a), slow(a), buffer_size(a), more(a), mode_aligned_timeout(a), timeout_note(a),
             more_checkpoints(a), snapshot(a), global_state_of_snapshot(a), conservation(a, b, c),
             crossing(a, b, c, d), token_states_caption(a), checkpoint(a), checkpoint_status(a),
             acked(a, b), input_n(a), item_kind(a), global_state_of(a), verdict_counts(a, b),

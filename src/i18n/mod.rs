@@ -347,6 +347,8 @@ pub struct Strings {
     pub state_balance: fn(u64) -> String,
     pub operator_kind: fn(&OperatorKind) -> &'static str,
     pub slow: fn(u64) -> String,
+    /// Buffer debloating: a channel's capacity now ("buffer 6").
+    pub buffer_size: fn(u32) -> String,
     pub blocked: &'static str,
     pub more: fn(usize) -> String,
 
@@ -357,6 +359,8 @@ pub struct Strings {
     pub legend_marker: &'static str,
     /// The mode menu's "aligned, unaligned after T ms".
     pub mode_aligned_timeout: fn(u64) -> String,
+    /// The mode menu's "aligned, buffer debloating".
+    pub mode_aligned_debloat: &'static str,
     /// Aligned with a timeout: what the timeout changes, told after the preset's aligned lesson.
     pub timeout_note: fn(u64) -> String,
     pub legend_log: &'static str,
@@ -497,6 +501,11 @@ pub struct Strings {
     pub refused: fn(&ActionError) -> String,
     pub ended: &'static str,
     pub dismiss: &'static str,
+}
+
+/// A rate kept per 1,000 ticks, per tick with two decimals ("0.33").
+pub fn per_tick(per_thousand: u64) -> String {
+    format!("{}.{:02}", per_thousand / 1000, per_thousand % 1000 / 10)
 }
 
 /// The circled step number of the seed's alignment steps.

@@ -9,15 +9,20 @@
 //! A file holds one section per text: a line `== <preset> <mode>` (the mode as the address
 //! spells it), then the text on one line. Lines starting with `#` are comments. The tests read
 //! the files themselves: every preset but the benchmarks has a text in every mode it runs in,
-//! in every language, and no other. One more section, `== aligned-timeout`, is the note shown
-//! after a preset's aligned text when the mode menu's "aligned, unaligned after T ms" runs it
-//! (`{t}` is T); every file has it. Sections `== lesson <preset> <mode>` are the lesson line
+//! in every language, and no other. Two more sections are notes shown after a preset's
+//! aligned text (and its lesson) when a variant of aligned in the mode menu runs it: `==
+//! aligned-timeout` for "aligned, unaligned after T ms" (`{t}` is T) and `== aligned-debloat`
+//! for "aligned, buffer debloating" (`{t}` is the target), whose lesson line adds `== lesson
+//! aligned-debloat`; every file has all three. Sections `== lesson <preset> <mode>` are the lesson line
 //! of a preset in a mode whose lesson differs from the preset's own (which is in the wasm):
 //! the page fetches the file when it first shows such a mode.
 
 use super::Lang;
 use crate::engine::BarrierMode;
-use crate::scenario::ALIGNED_TIMEOUT_MODE;
+use crate::scenario::{ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
+
+/// The section of the lesson line's note on buffer debloating.
+const DEBLOAT_LESSON: &str = "lesson aligned-debloat";
 
 /// One language's texts.
 #[derive(Debug, PartialEq, Eq)]
@@ -25,17 +30,18 @@ pub struct Texts {
     texts: Vec<(String, BarrierMode, String)>,
     /// The `== lesson` sections.
     lessons: Vec<(String, BarrierMode, String)>,
-    /// The `== aligned-timeout` note, with `{t}` for the timeout.
-    timeout: Option<String>,
+    /// The notes of the variants of aligned (`== aligned-timeout`, `== aligned-debloat`),
+    /// with `{t}` for the timeout or the target.
+    notes: Vec<(&'static str, String)>,
 }
 
 impl Texts {
     /// Reads a file; a malformed one is an error naming its line.
     pub fn parse(file: &str, lang: Lang) -> Result<Texts, String> {
         let mut texts = Vec::new();
-        let mut timeout = None;
-        // The open section: a preset and mode (`None`: the timeout's note), and its line.
-        type Section = (Option<(bool, String, BarrierMode)>, usize);
+        let mut notes = Vec::new();
+        // The open section: a preset and mode (or the name of a note), and its line.
+        type Section = (Result<(bool, String, BarrierMode), &'static str>, usize);
         let mut lessons = Vec::new();
         let mut section: Option<Section> = None;
         let mut text: Option<String> = None;
@@ -43,10 +49,10 @@ impl Texts {
             |section: &mut Option<Section>, text: &mut Option<String>| -> Result<(), String> {
                 if let Some((key, line)) = section.take() {
                     let text = text.take().ok_or_else(|| match &key {
-                        Some((_, preset, mode)) => {
+                        Ok((_, preset, mode)) => {
                             format!("line {line}: {preset} {mode} has no text")
                         }
-                        None => format!("line {line}: {ALIGNED_TIMEOUT_MODE} has no text"),
+                        Err(note) => format!("line {line}: {note} has no text"),
                     })?;
                     let text = match lang {
                         #[cfg(feature = "zh")]
@@ -54,9 +60,9 @@ impl Texts {
                         _ => text,
                     };
                     match key {
-                        Some((false, preset, mode)) => texts.push((preset, mode, text)),
-                        Some((true, preset, mode)) => lessons.push((preset, mode, text)),
-                        None => timeout = Some(text),
+                        Ok((false, preset, mode)) => texts.push((preset, mode, text)),
+                        Ok((true, preset, mode)) => lessons.push((preset, mode, text)),
+                        Err(note) => notes.push((note, text)),
                     }
                 }
                 Ok(())
@@ -69,8 +75,11 @@ impl Texts {
             }
             if let Some(head) = line.strip_prefix("== ") {
                 close(&mut section, &mut text)?;
-                if head == ALIGNED_TIMEOUT_MODE {
-                    section = Some((None, number));
+                if let Some(&note) = [ALIGNED_TIMEOUT_MODE, ALIGNED_DEBLOAT_MODE, DEBLOAT_LESSON]
+                    .iter()
+                    .find(|&&n| n == head)
+                {
+                    section = Some((Err(note), number));
                     continue;
                 }
                 let (lesson, head) = match head.strip_prefix("lesson ") {
@@ -86,7 +95,7 @@ impl Texts {
                     .ok_or_else(|| {
                         format!("line {number}: no mode named {}", crate::text::Quoted(mode))
                     })?;
-                section = Some((Some((lesson, preset.to_string(), mode)), number));
+                section = Some((Ok((lesson, preset.to_string(), mode)), number));
             } else if section.is_none() {
                 return Err(format!(
                     "line {number}: text before any `== <preset> <mode>`"
@@ -101,14 +110,34 @@ impl Texts {
         Ok(Texts {
             texts,
             lessons,
-            timeout,
+            notes,
         })
     }
 
     /// The note on aligned checkpoints with a timeout of `t` ms, if the file has one.
     pub fn timeout_note(&self, t: u64) -> Option<String> {
+        self.note(ALIGNED_TIMEOUT_MODE, t)
+    }
+
+    /// The note on aligned checkpoints with buffer debloating to a target of `t` ms.
+    pub fn debloat_note(&self, t: u64) -> Option<String> {
+        self.note(ALIGNED_DEBLOAT_MODE, t)
+    }
+
+    /// The lesson line's note on buffer debloating to a target of `t` ms, after the preset's
+    /// aligned lesson.
+    pub fn debloat_lesson(&self, t: u64) -> Option<String> {
+        self.note(DEBLOAT_LESSON, t)
+    }
+
+    /// A note of a variant of aligned, with `t` for `{t}`.
+    fn note(&self, name: &str, t: u64) -> Option<String> {
         // By hand: `str::replace` brings a substring searcher (~0.5 KB gzip) into the page.
-        let mut rest = self.timeout.as_deref()?;
+        let mut rest = self
+            .notes
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, text)| text.as_str())?;
         let mut note = String::new();
         while let Some(at) = rest.find('{') {
             note += &rest[..at];

@@ -69,6 +69,12 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "輸入很慢時，對齊的檢查點會長時間阻塞快的輸入，緩衝越積越多。切換模式看看：\
              至少一次從不阻塞，但可能重複計數；非對齊從不阻塞，並把傳輸中的記錄放進快照。",
         ),
+        "slow-sink" => (
+            "慢的輸出端造成背壓：緩衝區消脹",
+            "輸出端比資料來源慢：每條通道都滿了，對齊的屏障要在 Merge 和輸出端前排在滿滿的緩衝後面。\
+             非對齊會超越它們，並把它們存進快照；對齊加上緩衝區消脹會把每個緩衝縮到約 20 ms 的輸入，\
+             屏障幾乎一樣快就通過，而且不存任何傳輸中的資料。",
+        ),
         "recovery" => (
             "失敗與恢復",
             "檢查點 2 完成後 Count#1 失敗。整個作業停止；重啟延遲過後，所有任務從檢查點 2 還原狀態，\
@@ -287,6 +293,7 @@ pub const STRINGS: Strings = Strings {
     state_balance: |b| format!("餘額 ${b}"),
     operator_kind,
     slow: |l| format!("慢 · 延遲 {l} ms"),
+    buffer_size: |n| format!("緩衝 {n}"),
     blocked: "阻塞",
     more: |n| format!("+{n}"),
 
@@ -295,6 +302,7 @@ pub const STRINGS: Strings = Strings {
     legend_barrier: "屏障（barrier）n：每個檢查點（checkpoint）一種顏色",
     legend_log: "在屏障繞回之前記入回饋邊日誌的記錄（有環圖的 ABS）",
     mode_aligned_timeout: |t| format!("對齊，{t} ms 後改為非對齊"),
+    mode_aligned_debloat: "對齊，緩衝區消脹",
     timeout_note: |t| format!("帶逾時（Flink 的 aligned-checkpoint-timeout，這裡是 {t} ms）：檢查點觸發 {t} ms 後仍未完成，就改為非對齊——對齊中的任務立刻做快照，排在記錄後的屏障超越它們，之後收到屏障的任務不再對齊，未送來屏障的輸入上的記錄成為通道狀態（帶圈）。和 Flink 一樣，一次只進行一個檢查點。"),
     legend_marker: "快照 n 的 Chandy-Lamport 標記（marker，菱形）",
     token_states_title: "四種全域狀態",

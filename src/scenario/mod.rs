@@ -28,6 +28,20 @@ pub const ALIGNED_TIMEOUT: u64 = 40;
 /// The spelling of that entry in the mode menu and in links (`?mode=aligned-timeout`).
 pub const ALIGNED_TIMEOUT_MODE: &str = "aligned-timeout";
 
+/// The spelling of aligned checkpoints with buffer debloating (the scenario's own target, or
+/// the default) in the mode menu, in links and in comparisons.
+pub const ALIGNED_DEBLOAT_MODE: &str = "aligned-debloat";
+
+/// The barrier mode a mode menu entry, link or comparison names: a mode, or one of the two
+/// variants of aligned (`aligned-timeout`, `aligned-debloat`).
+pub fn mode_named(name: &str) -> Option<BarrierMode> {
+    if name == ALIGNED_TIMEOUT_MODE || name == ALIGNED_DEBLOAT_MODE {
+        Some(BarrierMode::Aligned)
+    } else {
+        name.parse().ok()
+    }
+}
+
 /// Scenario files larger than this are refused before parsing.
 pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
 
@@ -170,6 +184,20 @@ impl Scenario {
             self.config
                 .aligned_checkpoint_timeout
                 .unwrap_or(ALIGNED_TIMEOUT)
+        });
+        s
+    }
+
+    /// The scenario aligned with buffer debloating (its own target, or the default), or
+    /// without it.
+    pub fn with_debloat(&self, on: bool) -> Scenario {
+        let mut s = self.with_aligned_timeout(false);
+        s.config.buffer_debloat = on.then(|| {
+            self.config
+                .buffer_debloat
+                .unwrap_or(crate::engine::debloat::BufferDebloat {
+                    target: crate::engine::debloat::DEFAULT_DEBLOAT_TARGET,
+                })
         });
         s
     }

@@ -5,20 +5,26 @@
 use crate::engine::view::drain_time;
 use crate::engine::{BarrierMode, OperatorKind};
 
-use super::{Scenario, ALIGNED_TIMEOUT_MODE};
+use super::{Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
 
 /// The scenario in the mode `name` names, or why it cannot run in it.
 pub fn in_mode(s: &Scenario, name: &str) -> Result<Scenario, String> {
-    let (mode, scenario) = if name == ALIGNED_TIMEOUT_MODE {
+    // Each name runs one thing: a variant of aligned is on only where it is named.
+    let (mode, mut scenario) = if name == ALIGNED_TIMEOUT_MODE {
         (BarrierMode::Aligned, s.with_aligned_timeout(true))
+    } else if name == ALIGNED_DEBLOAT_MODE {
+        (BarrierMode::Aligned, s.with_debloat(true))
     } else {
         let mode = name.parse::<BarrierMode>().map_err(|e| {
-            format!("{e}; the modes are aligned, aligned-timeout, unaligned, at-least-once, synchronous and chandy-lamport")
+            format!("{e}; the modes are aligned, aligned-timeout, aligned-debloat, unaligned, at-least-once, synchronous and chandy-lamport")
         })?;
         let mut scenario = s.with_mode(mode);
         scenario.config.aligned_checkpoint_timeout = None;
         (mode, scenario)
     };
+    if name != ALIGNED_DEBLOAT_MODE {
+        scenario.config.buffer_debloat = None;
+    }
     let modes = s.modes();
     if !modes.contains(&mode) {
         return Err(format!(

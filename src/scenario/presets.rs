@@ -10,6 +10,7 @@ pub const NAMES: &[&str] = &[
     "wordcount",
     "concurrent",
     "backpressure",
+    "slow-sink",
     "recovery",
     "iteration",
     "token",
@@ -31,6 +32,7 @@ pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
         "wordcount" => Ok(wordcount()),
         "concurrent" => Ok(concurrent()),
         "backpressure" => Ok(backpressure()),
+        "slow-sink" => Ok(slow_sink()),
         "recovery" => Ok(recovery()),
         "iteration" => Ok(iteration()),
         "token" => Ok(token()),
@@ -296,6 +298,32 @@ pub fn backpressure() -> Scenario {
         // Src B's records take 160 to arrive; while Merge aligns, Src A's records fill their
         // channel's 24 slots and Src A is backpressured: throughput drops (the seed's point).
         graph: two_inputs(160, 64, 4, 1),
+        config: Config {
+            mode: BarrierMode::Aligned,
+            checkpoint_interval: Some(200),
+            first_trigger: 20,
+            ..Config::default()
+        },
+        seed: 1,
+        failures: Vec::new(),
+    }
+}
+
+/// Backpressure from a slow consumer rather than a slow channel: the sink takes 3 per record
+/// while the sources read one every 4 each, so every channel fills and an aligned barrier
+/// waits behind full buffers at Merge and again at the sink. Buffer debloating
+/// (`aligned-debloat`) keeps about 20 of input waiting per task, and the barrier passes almost
+/// as soon as an unaligned one, which instead stores the records it overtakes.
+pub fn slow_sink() -> Scenario {
+    let mut graph = two_inputs(48, 64, 4, 1);
+    if let Some(sink) = graph.operators.iter_mut().find(|o| o.name == "Sink") {
+        sink.processing_time = 3;
+    }
+    Scenario {
+        name: "slow-sink".into(),
+        title: title("slow-sink"),
+        lesson: lesson("slow-sink"),
+        graph,
         config: Config {
             mode: BarrierMode::Aligned,
             checkpoint_interval: Some(200),

@@ -8,6 +8,7 @@
 //! `missing field `graph``, `invalid type: string "2", expected u32`). Writing is by hand too
 //! (`write.rs`); `tests/scenario.rs` reads every preset back equal.
 
+use crate::engine::debloat::{BufferDebloat, DEFAULT_DEBLOAT_TARGET};
 use crate::engine::model::{Edge, JobGraph, Operator, OperatorKind, OperatorKindFile};
 use crate::engine::{BarrierMode, Config, Partitioning};
 
@@ -563,6 +564,7 @@ fn read_config(n: &Node) -> Result<Config, At> {
             "initiators",
             "aligned_checkpoint_timeout",
             "restart_delay",
+            "buffer_debloat",
         ],
     )?;
     let d = Config::default();
@@ -599,7 +601,23 @@ fn read_config(n: &Node) -> Result<Config, At> {
             |n| option_of(n, u64_of),
         )?,
         restart_delay: f.or("restart_delay", d.restart_delay, u64_of)?,
+        buffer_debloat: f.or("buffer_debloat", d.buffer_debloat, |n| {
+            option_of(n, read_debloat).map(Option::flatten)
+        })?,
     })
+}
+
+/// `true` (Flink's default target, scaled), `false` (off) or `{"target": T}`.
+fn read_debloat(n: &Node) -> Result<Option<BufferDebloat>, At> {
+    if let Json::Bool(on) = n.value {
+        return Ok(on.then_some(BufferDebloat {
+            target: DEFAULT_DEBLOAT_TARGET,
+        }));
+    }
+    let f = Fields::of(n, "struct BufferDebloat", &["target"])?;
+    Ok(Some(BufferDebloat {
+        target: u64_of(f.need("target")?)?,
+    }))
 }
 
 #[cfg(test)]

@@ -170,6 +170,10 @@ fn of_config(c: &Config) -> Json<'_> {
         fields.push(("aligned_checkpoint_timeout", Json::Number(t)));
     }
     fields.push(("restart_delay", Json::Number(c.restart_delay)));
+    if let Some(b) = c.buffer_debloat {
+        let target = vec![("target", Json::Number(b.target))];
+        fields.push(("buffer_debloat", Json::Object(target)));
+    }
     Json::Object(fields)
 }
 

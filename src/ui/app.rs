@@ -90,6 +90,7 @@ fn lesson_line(
     edited: bool,
     mode: BarrierMode,
     timeout: Option<u64>,
+    debloat: Option<u64>,
     texts: Option<&crate::i18n::theory::Texts>,
 ) -> (String, Option<String>) {
     let preset_text = (s.preset_text)(&scenario.name).filter(|_| !edited);
@@ -104,20 +105,22 @@ fn lesson_line(
     let Some(lesson) = lesson else {
         return (title, None);
     };
-    let lesson = match timeout {
-        Some(t) => {
-            // Chinese sentences follow one another without a space.
-            let gap = if lesson.ends_with(|c: char| c.is_ascii()) {
-                " "
-            } else {
-                ""
-            };
-            format!("{lesson}{gap}{}", (s.timeout_note)(t))
-                .trim_start()
-                .to_string()
-        }
-        None => lesson,
+    // The note of a variant of aligned: the timeout's is in the wasm, debloating's is fetched.
+    let note = match (timeout, debloat) {
+        (Some(t), _) => (s.timeout_note)(t),
+        (None, Some(t)) => match texts.and_then(|x| x.debloat_lesson(t)) {
+            Some(note) => note,
+            None => return (title, None),
+        },
+        (None, None) => return (title, Some(lesson)),
     };
+    // Chinese sentences follow one another without a space.
+    let gap = if lesson.ends_with(|c: char| c.is_ascii()) {
+        " "
+    } else {
+        ""
+    };
+    let lesson = format!("{lesson}{gap}{note}").trim_start().to_string();
     (title, Some(lesson))
 }
 
@@ -356,6 +359,11 @@ pub fn app() -> Html {
         .config()
         .aligned_checkpoint_timeout
         .filter(|_| mode.blocks_inputs());
+    let debloat = sim
+        .config()
+        .buffer_debloat
+        .filter(|_| mode == BarrierMode::Aligned)
+        .map(|b| b.target);
     let texts = theory::loaded(playback.lang);
     let (title, lesson) = lesson_line(
         s,
@@ -363,6 +371,7 @@ pub fn app() -> Html {
         playback.edited,
         mode,
         timeout,
+        debloat,
         texts.as_deref(),
     );
     // Still none once a fetch has ended: it failed.
@@ -463,6 +472,8 @@ pub fn app() -> Html {
                 on_lang,
                 timeout: sim.config().aligned_checkpoint_timeout,
                 on_timeout: send(|| PlaybackAction::SetAlignedTimeout),
+                debloat: sim.config().buffer_debloat.is_some(),
+                on_debloat: send(|| PlaybackAction::SetDebloat),
                 modes: run.modes().to_vec(),
                 on_help: send(|| PlaybackAction::ToggleHelp),
                 on_share: send(|| PlaybackAction::ToggleShare),
@@ -492,6 +503,7 @@ pub fn app() -> Html {
                             preset: AttrValue::from(run.scenario.name.clone()),
                             mode,
                             timeout,
+                            debloat,
                             failed: fetch_failed,
                             on_retry: retry_texts,
                         }) }

@@ -164,8 +164,9 @@ pub fn resolve_for(
     notices: &mut Vec<Notice>,
 ) -> (Scenario, BarrierMode, Lang) {
     let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE);
+    let debloat = mode == Some(crate::scenario::ALIGNED_DEBLOAT_MODE);
     let asked = match mode {
-        _ if timeout => Some(Ok(BarrierMode::Aligned)),
+        _ if timeout || debloat => Some(Ok(BarrierMode::Aligned)),
         None => None,
         Some(m) => Some(m.parse::<BarrierMode>()),
     };
@@ -180,6 +181,8 @@ pub fn resolve_for(
         Some(Ok(m)) if runs.contains(&m) => {
             let scenario = if timeout {
                 scenario.with_aligned_timeout(true)
+            } else if debloat {
+                scenario.with_debloat(true)
             } else {
                 scenario.with_mode(m)
             };

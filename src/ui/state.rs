@@ -105,6 +105,8 @@ pub enum PlaybackAction {
     SetMode(BarrierMode),
     /// The mode menu's "aligned, unaligned after T ms".
     SetAlignedTimeout,
+    /// Aligned with buffer debloating (the mode menu's entry).
+    SetDebloat,
     /// An animation frame at this timestamp (ms).
     Frame(f64),
     ToggleHelp,
@@ -130,6 +132,7 @@ fn new_run(scenario: &Scenario, mode: BarrierMode) -> (Rc<RefCell<Run>>, Barrier
     }
     let mut own = scenario.clone();
     own.config.aligned_checkpoint_timeout = None;
+    own.config.buffer_debloat = None;
     for m in scenario.modes() {
         if let Ok(run) = Run::new(own.with_mode(m)) {
             return (Rc::new(RefCell::new(run)), m);
@@ -310,8 +313,12 @@ impl Playback {
             .scenario
             .config
             .aligned_checkpoint_timeout;
-        match timeout {
-            Some(_) if self.mode.blocks_inputs() => crate::scenario::ALIGNED_TIMEOUT_MODE,
+        let debloat = self.run.0.borrow().scenario.config.buffer_debloat;
+        match (timeout, debloat) {
+            (Some(_), _) if self.mode.blocks_inputs() => crate::scenario::ALIGNED_TIMEOUT_MODE,
+            (_, Some(_)) if self.mode == BarrierMode::Aligned => {
+                crate::scenario::ALIGNED_DEBLOAT_MODE
+            }
             _ => self.mode.as_str(),
         }
     }
@@ -592,11 +599,18 @@ impl Reducible for Playback {
                 next.mode = mode;
                 let mut scenario = next.run.0.borrow().scenario.clone();
                 scenario.config.aligned_checkpoint_timeout = None;
+                scenario.config.buffer_debloat = None;
+                next.restart(&scenario);
+            }
+            PlaybackAction::SetDebloat => {
+                next.mode = BarrierMode::Aligned;
+                let scenario = next.run.0.borrow().scenario.with_debloat(true);
                 next.restart(&scenario);
             }
             PlaybackAction::SetAlignedTimeout => {
                 next.mode = BarrierMode::Aligned;
-                let scenario = next.run.0.borrow().scenario.with_aligned_timeout(true);
+                let mut scenario = next.run.0.borrow().scenario.with_aligned_timeout(true);
+                scenario.config.buffer_debloat = None;
                 next.restart(&scenario);
             }
             PlaybackAction::ToggleHelp => next.help = !next.help,

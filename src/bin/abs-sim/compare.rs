@@ -29,8 +29,10 @@ over the failures the scenario plans. Times are in the scenario's time units.
   FILE.json          a scenario file
   --modes LIST       comma-separated: aligned, aligned-timeout (aligned, unaligned once an
                      alignment takes longer than the scenario's aligned_checkpoint_timeout, or
-                     the page's default), unaligned, at-least-once, synchronous (stop the
-                     sources, drain, snapshot every task), chandy-lamport
+                     the page's default), aligned-debloat (aligned with buffer debloating:
+                     the scenario's buffer_debloat target, or the default 20), unaligned,
+                     at-least-once, synchronous (stop the sources, drain, snapshot every
+                     task), chandy-lamport
   --steps N          steps per mode (default 20000)
   --seed S           the seed (default: the scenario's)
   -h, --help         print this text

@@ -25,8 +25,8 @@ last record (not when the job finished: a finishing job waits for a final checkp
   --preset NAME      a preset (`abs-sim preset` lists them)
   FILE.json          a scenario file
   --intervals LIST   checkpoint intervals in time units, comma-separated
-  --modes LIST       aligned, aligned-timeout, unaligned, at-least-once, synchronous,
-                     chandy-lamport (default: those of aligned, unaligned, at-least-once and
+  --modes LIST       aligned, aligned-timeout, aligned-debloat, unaligned, at-least-once,
+                     synchronous, chandy-lamport (default: those of aligned, unaligned, at-least-once and
                      synchronous the scenario runs)
   --lines N          every source reads N lines (its log repeated) and ends (default 400)
   --seed S           the seed (default: the scenario's)

@@ -171,6 +171,13 @@ pub enum Beat {
         channel: ChannelId,
         latency: u64,
     },
+    /// Buffer debloating resized the task's inputs (`throughput` in records per 1,000 ticks).
+    BuffersResized {
+        task: TaskId,
+        throughput: u64,
+        target: u64,
+        channels: Vec<(ChannelId, u32)>,
+    },
     FifoChanged {
         channel: ChannelId,
         fifo: bool,
@@ -501,6 +508,17 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             },
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
             Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
+            Event::BuffersResized {
+                task,
+                throughput,
+                target,
+                ref channels,
+            } => Beat::BuffersResized {
+                task,
+                throughput,
+                target,
+                channels: channels.clone(),
+            },
             Event::FifoChanged { channel, fifo } => Beat::FifoChanged { channel, fifo },
             Event::AlignmentTimedOut { task, checkpoint } => {
                 Beat::AlignmentTimedOut { task, checkpoint }

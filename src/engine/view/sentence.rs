@@ -380,6 +380,14 @@ pub enum Sentence<'a> {
         channel: ChannelId,
         latency: u64,
     },
+    /// Buffer debloating: `task` consumes `rate` (records per 1,000 ticks), so these inputs
+    /// now hold at most so many records.
+    BuffersResized {
+        task: TaskId,
+        rate: u64,
+        target: u64,
+        channels: &'a [(ChannelId, u32)],
+    },
 }
 
 impl<'a> Sentence<'a> {
@@ -674,6 +682,17 @@ impl<'a> Sentence<'a> {
             Beat::LatencyChanged { channel, latency } => {
                 Sentence::LatencyChanged { channel, latency }
             }
+            Beat::BuffersResized {
+                task,
+                throughput,
+                target,
+                ref channels,
+            } => Sentence::BuffersResized {
+                task,
+                rate: throughput,
+                target,
+                channels,
+            },
             Beat::FifoChanged {
                 channel,
                 fifo: true,

@@ -405,6 +405,23 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             "Channel {} now takes {latency} ms.",
             names.channel(channel)
         ),
+        Sentence::BuffersResized {
+            task: t,
+            rate,
+            target,
+            channels,
+        } => {
+            let sizes: Vec<String> = channels
+                .iter()
+                .map(|&(c, n)| format!("{} {n}", names.channel(c)))
+                .collect();
+            format!(
+                "Buffer debloating: {} consumes {} records/ms, so its input buffers are resized to what their latency and {target} ms of waiting input need at that rate: {}.",
+                task(t),
+                crate::i18n::per_tick(rate),
+                sizes.join(", ")
+            )
+        }
     }
 }
 

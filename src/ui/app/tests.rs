@@ -10,7 +10,7 @@ fn aligned_with_a_timeout_tells_the_presets_aligned_lesson_then_the_timeout() {
             if !scenario.modes().contains(&BarrierMode::Aligned) {
                 continue;
             }
-            let line = |t| lesson_line(s, &scenario, false, BarrierMode::Aligned, t, None).1;
+            let line = |t| lesson_line(s, &scenario, false, BarrierMode::Aligned, t, None, None).1;
             let (aligned, timed) = (line(None).unwrap(), line(Some(40)).unwrap());
             let note = (s.timeout_note)(40);
             assert!(
@@ -29,6 +29,7 @@ fn aligned_with_a_timeout_tells_the_presets_aligned_lesson_then_the_timeout() {
             false,
             BarrierMode::Aligned,
             Some(40),
+            None,
             None,
         );
         let recovery = recovery.unwrap();
@@ -50,7 +51,7 @@ fn a_lesson_in_another_mode_waits_for_the_fetched_texts() {
             let scenario = presets::by_name(name).unwrap();
             let own = (s.preset_text)(name).map(|(_, l)| l.to_string());
             for mode in scenario.modes() {
-                let line = |t| lesson_line(s, &scenario, false, mode, None, t).1;
+                let line = |t| lesson_line(s, &scenario, false, mode, None, None, t).1;
                 if mode == BarrierMode::Aligned {
                     assert_eq!(line(None), own, "{lang:?} {name}");
                     continue;
@@ -81,6 +82,7 @@ fn a_lesson_in_another_mode_waits_for_the_fetched_texts() {
             &presets::alignment(),
             true,
             BarrierMode::Unaligned,
+            None,
             None,
             None,
         );
@@ -192,4 +194,43 @@ fn what_a_link_left_out_is_said_in_both_languages() {
     assert!(notice_text(Lang::En.strings(), &open, false).contains("checkpoint"));
     assert!(notice_text(Lang::En.strings(), &open, true).contains("snapshot"));
     assert!(notice_text(Lang::Zh.strings(), &open, true).contains("快照"));
+}
+
+/// Aligned with buffer debloating: the preset's aligned lesson, then the fetched note with
+/// the target — none until the texts have arrived, so the line waits for them.
+#[test]
+fn the_debloating_lesson_is_the_aligned_one_and_the_fetched_note() {
+    for lang in crate::i18n::Lang::ALL {
+        let s = lang.strings();
+        let texts =
+            crate::i18n::theory::Texts::parse(crate::i18n::theory::bundled(lang), lang).unwrap();
+        let scenario = presets::slow_sink();
+        let (_, waiting) = lesson_line(
+            s,
+            &scenario,
+            false,
+            BarrierMode::Aligned,
+            None,
+            Some(20),
+            None,
+        );
+        assert_eq!(waiting, None, "{lang:?}");
+        let (_, line) = lesson_line(
+            s,
+            &scenario,
+            false,
+            BarrierMode::Aligned,
+            None,
+            Some(20),
+            Some(&texts),
+        );
+        let line = line.unwrap();
+        let note = texts.debloat_lesson(20).unwrap();
+        let aligned = (s.preset_text)("slow-sink").unwrap().1;
+        assert!(line.starts_with(aligned), "{lang:?}: {line}");
+        assert!(
+            line.ends_with(&note) && note.contains("20"),
+            "{lang:?}: {line}"
+        );
+    }
 }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::engine::view::{Cost, CostFigures};
 use crate::engine::BarrierMode;
 use crate::scenario::modes::in_mode;
-use crate::scenario::{Scenario, ALIGNED_TIMEOUT_MODE};
+use crate::scenario::{mode_named, Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
 use crate::ui::run::Run;
 use crate::ui::state::RunRef;
 
@@ -89,8 +89,9 @@ const DEFAULT_ORDER: [&str; 6] = [
 ];
 
 /// The modes a `compare=` value names, checked against the scenario; an empty value names
-/// the modes the scenario runs among aligned, aligned with a timeout, unaligned,
-/// at-least-once, synchronous and Chandy-Lamport (five at most, in that order).
+/// the modes the scenario runs among aligned, aligned with a timeout (with buffer debloating
+/// instead, if the scenario debloats), unaligned, at-least-once, synchronous and
+/// Chandy-Lamport (five at most, in that order).
 pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError> {
     let mut names: Vec<String> = list
         .split(',')
@@ -101,11 +102,14 @@ pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError>
         // The ABS modes and the stop-the-world baseline first; Chandy-Lamport if room is left.
         let runs = scenario.modes();
         for m in DEFAULT_ORDER {
-            let mode = if m == ALIGNED_TIMEOUT_MODE {
-                BarrierMode::Aligned
-            } else {
-                m.parse().unwrap_or(BarrierMode::Aligned)
+            // A scenario that debloats its buffers is compared with them debloated.
+            let m = match m {
+                ALIGNED_TIMEOUT_MODE if scenario.config.buffer_debloat.is_some() => {
+                    ALIGNED_DEBLOAT_MODE
+                }
+                m => m,
             };
+            let mode = mode_named(m).unwrap_or(BarrierMode::Aligned);
             if runs.contains(&mode) {
                 names.push(m.to_string());
             }
@@ -117,12 +121,7 @@ pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError>
     }
     let runs = scenario.modes();
     for (i, name) in names.iter().enumerate() {
-        let mode = if name == ALIGNED_TIMEOUT_MODE {
-            BarrierMode::Aligned
-        } else {
-            name.parse::<BarrierMode>()
-                .map_err(|_| LanesError::Unknown(name.clone()))?
-        };
+        let mode = mode_named(name).ok_or_else(|| LanesError::Unknown(name.clone()))?;
         if !runs.contains(&mode) {
             return Err(LanesError::Unavailable(name.clone()));
         }

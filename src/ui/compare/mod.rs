@@ -55,6 +55,9 @@ fn mode_title(s: &Strings, scenario: &crate::scenario::Scenario, name: &str) -> 
             .unwrap_or(0);
         return (s.mode_aligned_timeout)(t);
     }
+    if name == crate::scenario::ALIGNED_DEBLOAT_MODE {
+        return s.mode_aligned_debloat.to_string();
+    }
     name.parse::<BarrierMode>()
         .map_or_else(|_| name.to_string(), |m| (s.mode_name)(m).to_string())
 }

@@ -178,11 +178,11 @@ impl Words {
                 &format!("請列出 {MIN_MODES} 到 {MAX_MODES} 個要比較的模式，以逗號分隔（compare=aligned,unaligned）；這個網址列出 {n} 個。"),
             ),
             (LanesError::Unknown(m), true) => format!(
-                "“{m}” is no mode: the modes are aligned, aligned-timeout, unaligned, at-least-once, synchronous and chandy-lamport."
+                "“{m}” is no mode: the modes are aligned, aligned-timeout, aligned-debloat, unaligned, at-least-once, synchronous and chandy-lamport."
             ),
             (LanesError::Unknown(m), false) => self.pick(
                 "",
-                &format!("「{m}」不是模式：模式有 aligned、aligned-timeout、unaligned、at-least-once、synchronous 與 chandy-lamport。"),
+                &format!("「{m}」不是模式：模式有 aligned、aligned-timeout、aligned-debloat、unaligned、at-least-once、synchronous 與 chandy-lamport。"),
             ),
             (LanesError::Unavailable(m), true) => format!("This scenario cannot run in mode “{m}”."),
             (LanesError::Unavailable(m), false) => {

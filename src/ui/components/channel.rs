@@ -35,6 +35,12 @@ pub struct ChannelProps {
     /// While the job is down after a failure: the items this channel lost.
     #[prop_or_default]
     pub dropped: u32,
+    /// Buffer debloating: the channel's capacity now (drawn in its label).
+    #[prop_or_default]
+    pub capacity: Option<u32>,
+    /// Buffer debloating resized it in this step.
+    #[prop_or_default]
+    pub resized: bool,
     /// What a screen reader says of it ("Channel Split#0 → Count#1"); with it the channel
     /// takes the keyboard focus (Enter selects it, or delivers its head in manual mode).
     #[prop_or_default]
@@ -60,6 +66,9 @@ pub fn channel(p: &ChannelProps) -> Html {
     if p.non_fifo {
         class.push("non-fifo");
     }
+    if p.resized {
+        class.push("resized");
+    }
     let to = p.path.to;
     // Over the tail, or under it where another input's items would be under the word.
     let label = p.path.blocked_label_at();
@@ -77,7 +86,8 @@ pub fn channel(p: &ChannelProps) -> Html {
             data-queue={p.queued.to_string()} data-sel={sel}
             tabindex={p.label.as_ref().map(|_| "0")} role={p.label.as_ref().map(|_| "button")}
             aria-label={p.label.clone()} aria-pressed={p.label.as_ref().map(|_| if p.selected { "true" } else { "false" })}
-            data-recording={p.recording.map(|n| n.to_string())} data-fifo={if p.non_fifo { "false" } else { "true" }}>
+            data-recording={p.recording.map(|n| n.to_string())} data-fifo={if p.non_fifo { "false" } else { "true" }}
+            data-capacity={p.capacity.map(|n| n.to_string())}>
             if let Some(n) = p.recording {
                 <path class="recording" d={d.0.clone()} stroke={palette::checkpoint(n)} />
             }
@@ -99,7 +109,7 @@ pub fn channel(p: &ChannelProps) -> Html {
                 <text class="dropped-label" data-testid="dropped" x={fmt((from.x + to.x) / 2.0)}
                     y={fmt((from.y + to.y) / 2.0 - 5.0)} text-anchor="middle">{ format!("✕ {}", p.dropped) }</text>
             }
-            if (p.slow || p.non_fifo) && p.detailed {
+            if !p.slow_label.is_empty() && p.detailed {
                 <text class="slow-label" x={fmt(from.x + 10.0)} y={fmt(label_y)}>{ p.slow_label.clone() }</text>
             }
         </g>

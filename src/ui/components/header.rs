@@ -17,6 +17,10 @@ pub struct HeaderProps {
     #[prop_or_default]
     pub timeout: Option<u64>,
     pub on_timeout: Callback<()>,
+    /// Aligned with buffer debloating.
+    #[prop_or_default]
+    pub debloat: bool,
+    pub on_debloat: Callback<()>,
     /// The modes the scenario runs in.
     pub modes: Vec<BarrierMode>,
     pub on_lang: Callback<Lang>,
@@ -46,8 +50,10 @@ pub fn header(p: &HeaderProps) -> Html {
     let on_mode = {
         let cb = p.on_mode.clone();
         let timeout = p.on_timeout.clone();
+        let debloat = p.on_debloat.clone();
         Callback::from(move |e: Event| match select_value(&e) {
             Some(v) if v == crate::scenario::ALIGNED_TIMEOUT_MODE => timeout.emit(()),
+            Some(v) if v == crate::scenario::ALIGNED_DEBLOAT_MODE => debloat.emit(()),
             Some(v) => {
                 if let Ok(m) = v.parse::<BarrierMode>() {
                     cb.emit(m);
@@ -97,7 +103,7 @@ pub fn header(p: &HeaderProps) -> Html {
                 <select data-testid="mode" onchange={on_mode}>
                     { for BarrierMode::ALL.iter().map(|m| html! {
                         <>
-                        <option value={m.as_str()} selected={p.mode == *m && (p.timeout.is_none() || *m != BarrierMode::Aligned)}
+                        <option value={m.as_str()} selected={p.mode == *m && ((p.timeout.is_none() && !p.debloat) || *m != BarrierMode::Aligned)}
                             disabled={!modes.contains(m)}>{ (s.mode_name)(*m) }</option>
                         if *m == BarrierMode::Aligned {
                             <option value={crate::scenario::ALIGNED_TIMEOUT_MODE}
@@ -105,6 +111,9 @@ pub fn header(p: &HeaderProps) -> Html {
                                 disabled={!modes.contains(m)}>
                                 { (s.mode_aligned_timeout)(p.timeout.unwrap_or(crate::scenario::ALIGNED_TIMEOUT)) }
                             </option>
+                            <option value={crate::scenario::ALIGNED_DEBLOAT_MODE}
+                                selected={p.mode == BarrierMode::Aligned && p.debloat && p.timeout.is_none()}
+                                disabled={!modes.contains(m)}>{ s.mode_aligned_debloat }</option>
                         }
                         </>
                     }) }

@@ -49,6 +49,8 @@ pub struct TheoryProps {
     pub mode: BarrierMode,
     /// Aligned with this timeout: the aligned text, then the file's note on the timeout.
     pub timeout: Option<u64>,
+    /// Aligned with buffer debloating to this target: the aligned text, then the file's note.
+    pub debloat: Option<u64>,
     /// The last fetch of the texts ended without them: a retry is offered.
     pub failed: bool,
     pub on_retry: Callback<MouseEvent>,
@@ -65,6 +67,9 @@ pub fn theory(p: &TheoryProps) -> Html {
                 <p>{ text.to_string() }</p>
                 if let Some(note) = p.timeout.and_then(|t| texts.timeout_note(t)) {
                     <p data-testid="theory-timeout">{ note }</p>
+                }
+                if let Some(note) = p.debloat.and_then(|t| texts.debloat_note(t)) {
+                    <p data-testid="theory-debloat">{ note }</p>
                 }
             </> },
             None => html! { <p>{ s.theory_failed }</p> },

@@ -116,6 +116,19 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         Vec::new()
     };
     let min_latency = sim.channels().iter().map(|c| c.latency).min().unwrap_or(1);
+    // Buffer debloating: every channel's capacity is drawn, and those this step resized stand
+    // out.
+    let debloating = sim.config().buffer_debloat.is_some();
+    let resized: Vec<ChannelId> = sim
+        .last_events()
+        .iter()
+        .filter_map(|e| match e {
+            crate::engine::Event::BuffersResized { channels, .. } => Some(channels),
+            _ => None,
+        })
+        .flatten()
+        .map(|&(c, _)| c)
+        .collect();
     let in_flight: usize = sim.channels().iter().map(|c| c.items().len()).sum();
     let acked_in_progress = |t: TaskId| {
         sim.coordinator()
@@ -139,11 +152,20 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         let ch = &sim.channels()[c];
         let slow = ch.latency >= 2 * min_latency;
         // Only the detailed drawing shows the label: no string per channel otherwise.
-        let slow_label = match (slow && detailed, !ch.fifo && detailed) {
-            (true, true) => AttrValue::from(format!("{} · {}", (s.slow)(ch.latency), s.non_fifo)),
-            (true, false) => AttrValue::from((s.slow)(ch.latency)),
-            (false, true) => AttrValue::Static(s.non_fifo),
-            (false, false) => AttrValue::Static(""),
+        let slow_label = if detailed {
+            let mut parts = Vec::new();
+            if slow {
+                parts.push((s.slow)(ch.latency));
+            }
+            if !ch.fifo {
+                parts.push(s.non_fifo.to_string());
+            }
+            if debloating {
+                parts.push((s.buffer_size)(ch.capacity()));
+            }
+            AttrValue::from(parts.join(" · "))
+        } else {
+            AttrValue::Static("")
         };
         let props = ChannelProps {
             id,
@@ -161,6 +183,8 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             recording: view::persisting_checkpoint(sim, id),
             non_fifo: !ch.fifo,
             dropped: view::dropped_on(sim, id),
+            capacity: debloating.then(|| ch.capacity()),
+            resized: resized.contains(&id),
             label: detailed.then(|| {
                 AttrValue::from(format!(
                     "{} {} → {}",

@@ -1,0 +1,189 @@
+//! Buffer debloating (Flink's FLIP-183): under backpressure every network buffer is full, so
+//! an aligned barrier waits behind a full channel's worth of records at each stage. Flink's
+//! answer is to size each input's buffers to what its task consumes in a target time (1 s
+//! by default): throughput measured every period (200 ms, a fifth of the target), smoothed
+//! over 20 samples, applied only when it moves by more than 25 %. Little in flight means
+//! barriers pass sooner, and aligned checkpoints under backpressure approach unaligned ones
+//! without storing any in-flight data.
+//!
+//! Here capacity is counted in records, and an input channel of task `r` is sized to
+//! `throughput(r) × target / inputs(r)` records waiting at the receiver — a target's worth of
+//! the task's input, shared alike by its inputs as Flink sizes the buffers of one input gate —
+//! plus the records on its wire at the time (Flink's wire holds next to nothing; here a slow
+//! channel would otherwise starve). Never below 1, never above the edge's capacity. This part
+//! keeps the measurements; the network applies the sizes.
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::physical::Physical;
+use super::vocab::{ChannelId, TaskId};
+
+/// The scenario's setting: `"buffer_debloat": {"target": T}` (or `true`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferDebloat {
+    /// How long, in ticks, the records waiting at an input should take to consume.
+    pub target: u64,
+}
+
+/// `buffer_debloat` as a scenario may write it: `true` (the default target), `false` (off)
+/// or `{"target": T}`.
+pub fn read_setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BufferDebloat>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Form {
+        On(bool),
+        Set(BufferDebloat),
+    }
+    Ok(match Option::<Form>::deserialize(d)? {
+        None | Some(Form::On(false)) => None,
+        Some(Form::On(true)) => Some(BufferDebloat {
+            target: DEFAULT_DEBLOAT_TARGET,
+        }),
+        Some(Form::Set(b)) => Some(b),
+    })
+}
+
+/// `"buffer_debloat": true` takes this target: Flink's default of 1 s on the scale where the
+/// restart delay's 20 ticks stand for Flink's default fixed delay of 1 s.
+pub const DEFAULT_DEBLOAT_TARGET: u64 = 20;
+
+/// Flink's `buffer-debloat.samples`: the smoothing window, in periods.
+const SAMPLES: u64 = 20;
+
+/// Throughput is kept in records per this many ticks (per second, a tick being a millisecond).
+pub const PER: u64 = 1000;
+
+/// After this many periods in which no task took a record, the next ones change nothing
+/// visible: the clock skips to the period before the next event.
+const IDLE_PERIODS: u32 = 32;
+
+/// The measurements between two recalculations.
+#[derive(Clone, Debug)]
+pub(super) struct Debloater {
+    pub(super) target: u64,
+    period: u64,
+    /// When the next recalculation is due.
+    next_at: u64,
+    /// Records taken from each channel by its receiver in this period.
+    taken: Vec<u32>,
+    /// Each task's smoothed throughput (records it takes from its inputs), per [`PER`]
+    /// ticks; `None` until it first took a record.
+    throughput: Vec<Option<u64>>,
+    idle_periods: u32,
+}
+
+/// One task's input channels resized: its smoothed throughput and each changed channel's new
+/// capacity.
+pub(super) struct Resize {
+    pub(super) task: TaskId,
+    pub(super) throughput: u64,
+    pub(super) channels: Vec<(ChannelId, u32)>,
+}
+
+impl Debloater {
+    pub(super) fn new(setting: BufferDebloat, channels: usize, tasks: usize, now: u64) -> Self {
+        let target = setting.target.max(1);
+        let period = (target / 5).max(1);
+        Debloater {
+            target,
+            period,
+            next_at: now.saturating_add(period),
+            taken: vec![0; channels],
+            throughput: vec![None; tasks],
+            idle_periods: 0,
+        }
+    }
+
+    pub(super) fn next_at(&self) -> u64 {
+        self.next_at
+    }
+
+    /// The receiver of channel `c` took one of its records.
+    pub(super) fn took(&mut self, c: ChannelId) {
+        if let Some(n) = self.taken.get_mut(c as usize) {
+            *n = n.saturating_add(1);
+        }
+    }
+
+    /// After a failure: the restarted tasks measure afresh, as new tasks do.
+    pub(super) fn reset(&mut self, now: u64) {
+        self.taken.fill(0);
+        self.throughput.fill(None);
+        self.idle_periods = 0;
+        self.next_at = now.saturating_add(self.period);
+    }
+
+    /// The period due at [`Debloater::next_at`] ends: each task's throughput is sampled and
+    /// smoothed, and each input whose capacity should change (`current(c)` gives its
+    /// capacity and the records on its wire now) is returned with the new one. `next_event` is
+    /// when the next thing happens in the job: a long idle stretch is skipped, not walked
+    /// period by period.
+    pub(super) fn recalculate(
+        &mut self,
+        phys: &Physical,
+        next_event: u64,
+        mut current: impl FnMut(ChannelId) -> (u32, u32),
+    ) -> Vec<Resize> {
+        let mut resized = Vec::new();
+        let any = self.taken.iter().any(|&n| n > 0);
+        self.idle_periods = if any { 0 } else { self.idle_periods + 1 };
+        for (t, info) in phys.tasks.iter().enumerate() {
+            let inputs = &info.inputs;
+            if inputs.is_empty() {
+                continue;
+            }
+            let took: u64 = inputs
+                .iter()
+                .map(|&c| u64::from(self.taken[c as usize]))
+                .sum();
+            let sample = took.saturating_mul(PER) / self.period;
+            let smoothed = match self.throughput[t] {
+                None if took == 0 => continue,
+                None => sample,
+                // An exponential moving average over `SAMPLES` periods (α = 2 / (n + 1)).
+                Some(e) => {
+                    (e.saturating_mul(SAMPLES - 1) + sample.saturating_mul(2)) / (SAMPLES + 1)
+                }
+            };
+            self.throughput[t] = Some(smoothed);
+            // A target's worth of the task's input, shared by its inputs alike (as Flink
+            // sizes the buffers of one input gate).
+            let waiting = smoothed
+                .saturating_mul(self.target)
+                .div_ceil(PER.saturating_mul(inputs.len() as u64));
+            let mut channels = Vec::new();
+            for &c in inputs {
+                let (capacity, on_wire) = current(c);
+                let max = phys.channels[c as usize].capacity.max(1);
+                let want = waiting
+                    .saturating_add(u64::from(on_wire))
+                    .clamp(1, u64::from(max)) as u32;
+                // Flink's threshold: a change of 25 % or less is not worth making — unless
+                // nearly all of the buffer is on the wire, where a slow channel would be held
+                // to a small capacity by its own latency.
+                let moved = want.abs_diff(capacity).saturating_mul(4) > capacity
+                    || want == 1
+                    || (want > capacity && on_wire.saturating_mul(4) >= capacity.saturating_mul(3));
+                if want != capacity && moved {
+                    channels.push((c, want));
+                }
+            }
+            if !channels.is_empty() {
+                resized.push(Resize {
+                    task: t as TaskId,
+                    throughput: smoothed,
+                    channels,
+                });
+            }
+        }
+        self.taken.fill(0);
+        self.next_at = self.next_at.saturating_add(self.period);
+        if self.idle_periods >= IDLE_PERIODS && next_event > self.next_at {
+            // Nothing moves: further periods would only decay the averages toward nothing.
+            let behind = (next_event - self.next_at) / self.period;
+            self.next_at += behind * self.period;
+        }
+        resized
+    }
+}
