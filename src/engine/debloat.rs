@@ -15,8 +15,9 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::channel::Channel;
 use super::physical::Physical;
-use super::vocab::{ChannelId, TaskId};
+use super::vocab::ChannelId;
 
 /// The scenario's setting: `"buffer_debloat": {"target": T}` (or `true`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,14 +74,6 @@ pub(super) struct Debloater {
     idle_periods: u32,
 }
 
-/// One task's input channels resized: its smoothed throughput and each changed channel's new
-/// capacity.
-pub(super) struct Resize {
-    pub(super) task: TaskId,
-    pub(super) throughput: u64,
-    pub(super) channels: Vec<(ChannelId, u32)>,
-}
-
 impl Debloater {
     pub(super) fn new(setting: BufferDebloat, channels: usize, tasks: usize, now: u64) -> Self {
         let target = setting.target.max(1);
@@ -114,67 +107,58 @@ impl Debloater {
         self.next_at = now.saturating_add(self.period);
     }
 
-    /// The period due at [`Debloater::next_at`] ends: each task's throughput is sampled and
-    /// smoothed, and each input whose capacity should change (`current(c)` gives its
-    /// capacity and the records on its wire now) is returned with the new one. `next_event` is
+    /// The period due at [`Debloater::next_at`] ends at `now`: each task's throughput is
+    /// sampled and smoothed, and each input whose capacity should change gets the new one.
+    /// Returns each resized channel with its new capacity, its receiver's throughput and
+    /// whether it was full before (its sender's credit must be recounted). `next_event` is
     /// when the next thing happens in the job: a long idle stretch is skipped, not walked
     /// period by period.
     pub(super) fn recalculate(
         &mut self,
         phys: &Physical,
+        channels: &mut [Channel],
+        now: u64,
         next_event: u64,
-        mut current: impl FnMut(ChannelId) -> (u32, u32),
-    ) -> Vec<Resize> {
+    ) -> Vec<(ChannelId, u32, u64, bool)> {
         let mut resized = Vec::new();
         let any = self.taken.iter().any(|&n| n > 0);
         self.idle_periods = if any { 0 } else { self.idle_periods + 1 };
         for (t, info) in phys.tasks.iter().enumerate() {
             let inputs = &info.inputs;
-            if inputs.is_empty() {
-                continue;
-            }
             let took: u64 = inputs
                 .iter()
                 .map(|&c| u64::from(self.taken[c as usize]))
                 .sum();
-            let sample = took.saturating_mul(PER) / self.period;
+            let sample = took * PER / self.period;
             let smoothed = match self.throughput[t] {
                 None if took == 0 => continue,
                 None => sample,
                 // An exponential moving average over `SAMPLES` periods (α = 2 / (n + 1)).
-                Some(e) => {
-                    (e.saturating_mul(SAMPLES - 1) + sample.saturating_mul(2)) / (SAMPLES + 1)
-                }
+                Some(e) => (e * (SAMPLES - 1) + sample * 2) / (SAMPLES + 1),
             };
             self.throughput[t] = Some(smoothed);
             // A target's worth of the task's input, shared by its inputs alike (as Flink
             // sizes the buffers of one input gate).
             let waiting = smoothed
                 .saturating_mul(self.target)
-                .div_ceil(PER.saturating_mul(inputs.len() as u64));
-            let mut channels = Vec::new();
+                .div_ceil(PER * inputs.len() as u64);
             for &c in inputs {
-                let (capacity, on_wire) = current(c);
-                let max = phys.channels[c as usize].capacity.max(1);
-                let want = waiting
-                    .saturating_add(u64::from(on_wire))
-                    .clamp(1, u64::from(max)) as u32;
+                let ch = &mut channels[c as usize];
+                let (capacity, on_wire) = (ch.capacity, ch.records_on_wire(now));
+                let max = phys.channels[c as usize].capacity;
+                let want = (waiting.saturating_add(u64::from(on_wire)))
+                    .clamp(1, u64::from(max.max(1))) as u32;
                 // Flink's threshold: a change of 25 % or less is not worth making — unless
                 // nearly all of the buffer is on the wire, where a slow channel would be held
                 // to a small capacity by its own latency.
-                let moved = want.abs_diff(capacity).saturating_mul(4) > capacity
+                let (w, c4) = (u64::from(on_wire) * 4, u64::from(capacity) * 4);
+                let moved = u64::from(want.abs_diff(capacity)) * 4 > u64::from(capacity)
                     || want == 1
-                    || (want > capacity && on_wire.saturating_mul(4) >= capacity.saturating_mul(3));
+                    || (want > capacity && w >= c4 - u64::from(capacity));
                 if want != capacity && moved {
-                    channels.push((c, want));
+                    resized.push((c, want, smoothed, ch.is_full()));
+                    ch.capacity = want;
                 }
-            }
-            if !channels.is_empty() {
-                resized.push(Resize {
-                    task: t as TaskId,
-                    throughput: smoothed,
-                    channels,
-                });
             }
         }
         self.taken.fill(0);

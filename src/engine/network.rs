@@ -13,7 +13,7 @@
 use std::collections::VecDeque;
 
 use super::channel::{Channel, Hold};
-use super::debloat::{BufferDebloat, Debloater, Resize};
+use super::debloat::{BufferDebloat, Debloater};
 use super::flow::{FlowControl, Relief};
 use super::physical::Physical;
 use super::record::{Item, ItemKind, Record};
@@ -90,39 +90,17 @@ impl Network {
         self.debloat.as_ref().map(Debloater::next_at)
     }
 
-    /// Buffer debloating's recalculation: every input whose receiver's throughput calls for
-    /// another capacity gets it. Returns what changed, with whether each channel was full
-    /// before (its sender's credit must be recounted).
+    /// Buffer debloating's recalculation at `now` ([`Debloater::recalculate`]).
     pub(super) fn debloat(
         &mut self,
         phys: &Physical,
         now: u64,
         next_event: u64,
-    ) -> Vec<(Resize, Vec<bool>)> {
-        let Some(debloater) = self.debloat.as_mut() else {
-            return Vec::new();
-        };
-        let channels = &self.channels;
-        let resized = debloater.recalculate(phys, next_event, |c| {
-            let ch = &channels[c as usize];
-            (ch.capacity, ch.records_on_wire(now))
-        });
-        resized
-            .into_iter()
-            .map(|r| {
-                let was_full = r
-                    .channels
-                    .iter()
-                    .map(|&(c, capacity)| {
-                        let ch = &mut self.channels[c as usize];
-                        let full = ch.is_full();
-                        ch.capacity = capacity;
-                        full
-                    })
-                    .collect();
-                (r, was_full)
-            })
-            .collect()
+    ) -> Vec<(ChannelId, u32, u64, bool)> {
+        match self.debloat.as_mut() {
+            Some(d) => d.recalculate(phys, &mut self.channels, now, next_event),
+            None => Vec::new(),
+        }
     }
 
     /// Whether no channel holds an item: the job has drained.

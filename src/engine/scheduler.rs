@@ -62,16 +62,16 @@ impl Simulation {
         self.clock.now = self.clock.now.max(at);
         let phys = Rc::clone(&self.phys);
         let target = self.config.buffer_debloat.map_or(0, |b| b.target);
-        for (resize, was_full) in self.net.debloat(&phys, self.clock.now, next) {
-            for (&(c, _), full) in resize.channels.iter().zip(was_full) {
-                self.refresh_credit(c, full);
-            }
-            self.events.push(Event::BuffersResized {
-                task: resize.task,
-                throughput: resize.throughput,
+        for (channel, capacity, throughput, was_full) in
+            self.net.debloat(&phys, self.clock.now, next)
+        {
+            self.events.push(Event::BufferResized {
+                channel,
+                capacity,
+                throughput,
                 target,
-                channels: resize.channels,
             });
+            self.refresh_credit(channel, was_full);
         }
         true
     }

@@ -278,14 +278,15 @@ pub enum Event {
         channel: ChannelId,
         latency: u64,
     },
-    /// Buffer debloating: `task` consumes `throughput` records per 1,000 ticks (smoothed over
-    /// the last periods), so these input channels now hold at most this many records — what
-    /// their latency and the target time need at that rate.
-    BuffersResized {
-        task: TaskId,
+    /// Buffer debloating: the receiver of `channel` consumes `throughput` records per 1,000
+    /// ticks (smoothed over the last periods), so the channel now holds at most `capacity`
+    /// records — its share of `target` ticks of that input plus what is on its wire. One
+    /// event per channel resized.
+    BufferResized {
+        channel: ChannelId,
+        capacity: u32,
         throughput: u64,
         /// The scenario's target time (ticks of input waiting at the receiver).
         target: u64,
-        channels: Vec<(ChannelId, u32)>,
     },
 }

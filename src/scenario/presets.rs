@@ -1,8 +1,12 @@
 //! The scenarios the playground ships (see `docs/presets.md` for what each must teach).
 
-use crate::engine::{BarrierMode, Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
+use crate::engine::{Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
 
-use super::{Failure, Scenario, ScenarioError};
+#[cfg(not(target_arch = "wasm32"))]
+use super::Failure;
+use super::{Scenario, ScenarioError};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::engine::BarrierMode;
 
 /// Preset names in picker order.
 pub const NAMES: &[&str] = &[
@@ -26,6 +30,61 @@ pub const BENCHMARKS: &[&str] = &["large"];
 /// students' list either (a link opens them), and not among [`NAMES`].
 pub const SMALL: &[&str] = &["alignment-tiny", "bank-tiny"];
 
+/// The presets the page reads from JSON files (`presets/NAME.json`, made from the builders
+/// below by `UPDATE_PRESETS=1 cargo test --lib presets`): in the wasm, a file and the JSON
+/// reader the page has anyway weigh less than the code that builds them. The native build —
+/// the CLI and the tests — runs the builders, and a test holds the files to them.
+pub const STORED: &[&str] = &[
+    "alignment",
+    "wordcount",
+    "concurrent",
+    "backpressure",
+    "slow-sink",
+    "recovery",
+    "iteration",
+    "token",
+    "bank",
+    "alignment-tiny",
+    "bank-tiny",
+];
+
+#[cfg(target_arch = "wasm32")]
+mod stored {
+    use super::{lesson, title, Scenario};
+
+    /// A preset from its file, with the page's title and lesson.
+    fn read(name: &str, json: &str) -> Scenario {
+        let Ok(mut s) = Scenario::from_json(json) else {
+            unreachable!("the preset files are read by the tests: {name}")
+        };
+        s.title = title(name);
+        s.lesson = lesson(name);
+        s
+    }
+
+    macro_rules! stored {
+        ($($f:ident $name:literal)*) => {
+            $( pub fn $f() -> Scenario { read($name, include_str!(concat!("presets/", $name, ".json"))) } )*
+        };
+    }
+
+    stored! {
+        alignment "alignment"
+        wordcount "wordcount"
+        concurrent "concurrent"
+        backpressure "backpressure"
+        slow_sink "slow-sink"
+        recovery "recovery"
+        iteration "iteration"
+        token "token"
+        bank "bank"
+        alignment_tiny "alignment-tiny"
+        bank_tiny "bank-tiny"
+    }
+}
+#[cfg(target_arch = "wasm32")]
+pub use stored::*;
+
 pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
     match name {
         "alignment" => Ok(alignment()),
@@ -47,11 +106,15 @@ pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
 /// A preset's title: the page's, in the language it is built in (English when built with
 /// both, as the CLI and the tests are). One text per preset, so a preset file and the page
 /// say the same.
+// Not inlined: every preset calls it, and each inlined copy is page weight.
+#[inline(never)]
 fn title(name: &str) -> String {
     words(name).0.to_string()
 }
 
 /// A preset's lesson, as [`title`] (its mode's own lesson is the page's to choose).
+// Not inlined: every preset calls it, and each inlined copy is page weight.
+#[inline(never)]
 fn lesson(name: &str) -> String {
     words(name).1.to_string()
 }
@@ -64,6 +127,8 @@ pub fn all() -> Vec<Scenario> {
     NAMES.iter().filter_map(|n| by_name(n).ok()).collect()
 }
 
+// Not inlined: every preset calls it, and each inlined copy is page weight.
+#[inline(never)]
 fn op(name: &str, kind: OperatorKind, parallelism: u32, processing_time: u64) -> Operator {
     Operator {
         name: name.to_string(),
@@ -73,6 +138,8 @@ fn op(name: &str, kind: OperatorKind, parallelism: u32, processing_time: u64) ->
     }
 }
 
+// Not inlined: every preset calls it, and each inlined copy is page weight.
+#[inline(never)]
 fn source(name: &str, lines: &[&str], interval: u64, parallelism: u32) -> Operator {
     op(
         name,
@@ -86,6 +153,8 @@ fn source(name: &str, lines: &[&str], interval: u64, parallelism: u32) -> Operat
     )
 }
 
+// Not inlined: every preset calls it, and each inlined copy is page weight.
+#[inline(never)]
 fn edge(from: &str, to: &str, partitioning: Partitioning, latency: u64) -> Edge {
     Edge {
         from: from.to_string(),
@@ -97,7 +166,10 @@ fn edge(from: &str, to: &str, partitioning: Partitioning, latency: u64) -> Edge 
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(target_arch = "wasm32"))]
 const FRUIT_A: &[&str] = &["apple", "apricot", "avocado", "almond", "acerola", "akebi"];
+#[cfg(not(target_arch = "wasm32"))]
 const FRUIT_B: &[&str] = &[
     "banana",
     "blueberry",
@@ -106,6 +178,7 @@ const FRUIT_B: &[&str] = &[
     "boysenberry",
 ];
 
+#[cfg(not(target_arch = "wasm32"))]
 const TEXT: &[&str] = &[
     "to be or not to be",
     "the barrier splits the stream",
@@ -115,9 +188,19 @@ const TEXT: &[&str] = &[
     "the sink acknowledges and the checkpoint is complete",
 ];
 
-/// Two sources into a two-input Merge and a sink; Src B's channel takes `slow` and holds up to
-/// `slow_capacity` items, so its latency alone never backpressures Src B: only alignment does.
-fn two_inputs(slow: u64, slow_capacity: u32, interval: u64, merge_time: u64) -> JobGraph {
+#[cfg(not(target_arch = "wasm32"))]
+/// Two sources into a two-input Merge and a sink that takes `sink_time` per record; Src B's
+/// channel takes `slow` and holds up to `slow_capacity` items, so its latency alone never
+/// backpressures Src B. Not inlined: three presets build it, and the page's wasm would hold
+/// three copies.
+#[inline(never)]
+fn two_inputs(
+    slow: u64,
+    slow_capacity: u32,
+    interval: u64,
+    merge_time: u64,
+    sink_time: u64,
+) -> JobGraph {
     JobGraph {
         operators: vec![
             source("Src A", FRUIT_A, interval, 1),
@@ -129,7 +212,7 @@ fn two_inputs(slow: u64, slow_capacity: u32, interval: u64, merge_time: u64) -> 
                     transactional: true,
                 },
                 1,
-                1,
+                sink_time,
             ),
         ],
         edges: vec![
@@ -143,12 +226,13 @@ fn two_inputs(slow: u64, slow_capacity: u32, interval: u64, merge_time: u64) -> 
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn alignment() -> Scenario {
     Scenario {
         name: "alignment".into(),
         title: title("alignment"),
         lesson: lesson("alignment"),
-        graph: two_inputs(48, crate::engine::model::DEFAULT_CAPACITY, 8, 1),
+        graph: two_inputs(48, crate::engine::model::DEFAULT_CAPACITY, 8, 1, 1),
         config: Config {
             checkpoint_interval: Some(120),
             first_trigger: 20,
@@ -159,6 +243,7 @@ pub fn alignment() -> Scenario {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn wordcount() -> Scenario {
     Scenario {
         name: "wordcount".into(),
@@ -177,6 +262,7 @@ pub fn wordcount() -> Scenario {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Sentences → Split (forward) → Count (hash) → Sink, parallelism `p` but for the sink;
 /// a sink of another parallelism is fed by rebalance.
 pub fn wordcount_graph(p: u32, sink_p: u32, interval: u64) -> JobGraph {
@@ -211,6 +297,7 @@ pub fn wordcount_graph(p: u32, sink_p: u32, interval: u64) -> JobGraph {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The lines of the `recovery` preset: word count over a bounded log, so the job ends and its
 /// result can be compared with the run without the failure.
 const STORY: &[&str] = &[
@@ -226,6 +313,7 @@ const STORY: &[&str] = &[
     "that a run without the failure ends with",
 ];
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn recovery() -> Scenario {
     let mut graph = wordcount_graph(2, 1, 30);
     if let OperatorKind::Source { lines, bounded, .. } = &mut graph.operators[0].kind {
@@ -254,6 +342,7 @@ pub fn recovery() -> Scenario {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn concurrent() -> Scenario {
     Scenario {
         name: "concurrent".into(),
@@ -290,6 +379,7 @@ pub fn concurrent() -> Scenario {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn backpressure() -> Scenario {
     Scenario {
         name: "backpressure".into(),
@@ -297,7 +387,7 @@ pub fn backpressure() -> Scenario {
         lesson: lesson("backpressure"),
         // Src B's records take 160 to arrive; while Merge aligns, Src A's records fill their
         // channel's 24 slots and Src A is backpressured: throughput drops (the seed's point).
-        graph: two_inputs(160, 64, 4, 1),
+        graph: two_inputs(160, 64, 4, 1, 1),
         config: Config {
             mode: BarrierMode::Aligned,
             checkpoint_interval: Some(200),
@@ -314,16 +404,13 @@ pub fn backpressure() -> Scenario {
 /// waits behind full buffers at Merge and again at the sink. Buffer debloating
 /// (`aligned-debloat`) keeps about 20 of input waiting per task, and the barrier passes almost
 /// as soon as an unaligned one, which instead stores the records it overtakes.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn slow_sink() -> Scenario {
-    let mut graph = two_inputs(48, 64, 4, 1);
-    if let Some(sink) = graph.operators.iter_mut().find(|o| o.name == "Sink") {
-        sink.processing_time = 3;
-    }
     Scenario {
         name: "slow-sink".into(),
         title: title("slow-sink"),
         lesson: lesson("slow-sink"),
-        graph,
+        graph: two_inputs(48, 64, 4, 1, 3),
         config: Config {
             mode: BarrierMode::Aligned,
             checkpoint_interval: Some(200),
@@ -389,6 +476,7 @@ pub fn large() -> Scenario {
 /// The seed's system: processes `p` and `q`, channels `p→q` and `q→p`, one token. Snapshots
 /// are initiated by `p` and `q` in turn — from `p` alone, "token in p→q" could never be
 /// captured (p records s0 only after sending the token, and its marker follows the token).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn token() -> Scenario {
     let process = |name: &str, has_token: bool| {
         op(
@@ -427,6 +515,7 @@ pub fn token() -> Scenario {
 
 /// Three bank accounts, every pair connected, random transfers: every snapshot's balances plus
 /// the transfers recorded in flight add up to the money there is.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn bank() -> Scenario {
     let names = ["A", "B", "C"];
     let account = |name: &str| {
@@ -472,6 +561,7 @@ pub fn bank() -> Scenario {
 /// `alignment` cut down for the exhaustive search: two bounded sources of two records each
 /// into a sink, which aligns their barriers. (With a Merge between them, as in `alignment`,
 /// one checkpoint's interleavings are 380,000 states instead of 4,800.)
+#[cfg(not(target_arch = "wasm32"))]
 pub fn alignment_tiny() -> Scenario {
     let bounded = |name: &str, lines: &[&str]| Operator {
         kind: OperatorKind::Source {
@@ -515,6 +605,7 @@ pub fn alignment_tiny() -> Scenario {
 
 /// `bank` cut down for the exhaustive search: two accounts of $1 each, so at most two
 /// transfers of $1 are ever on their way.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn bank_tiny() -> Scenario {
     let account = |name: &str| {
         op(
@@ -553,6 +644,7 @@ pub fn bank_tiny() -> Scenario {
 /// ABS for cyclic graphs: every word goes round Step's feedback edge three times before it
 /// reaches the sink. The feedback is a back-edge: Step forwards barrier n once its source
 /// delivered it, and logs what comes round the loop until barrier n does.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn iteration() -> Scenario {
     Scenario {
         name: "iteration".into(),
@@ -571,6 +663,7 @@ pub fn iteration() -> Scenario {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Src → Step ⇄ Step (feedback) → Sink; `bounded` sources end after one pass, and the job
 /// finishes once the last word has left the loop.
 pub fn iteration_graph(bounded: bool) -> JobGraph {
@@ -615,6 +708,74 @@ pub fn iteration_graph(bounded: bool) -> JobGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The files the page reads are the builders' presets, title and lesson aside
+    /// (`UPDATE_PRESETS=1` writes them).
+    #[test]
+    fn the_stored_presets_are_the_built_ones() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/scenario/presets");
+        for name in STORED {
+            let mut s = by_name(name).unwrap();
+            s.title.clear();
+            s.lesson.clear();
+            let json = without_defaults(&s);
+            let path = dir.join(format!("{name}.json"));
+            if std::env::var("UPDATE_PRESETS").as_deref() == Ok("1") {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &json).unwrap();
+            }
+            let stored = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("{} is missing: UPDATE_PRESETS=1", path.display()));
+            assert_eq!(stored, json, "{name}: run with UPDATE_PRESETS=1");
+            assert_eq!(
+                crate::scenario::Scenario::from_json(&stored).unwrap(),
+                s,
+                "{name}"
+            );
+        }
+        let all_but_benchmarks = NAMES
+            .iter()
+            .chain(SMALL)
+            .filter(|n| !BENCHMARKS.contains(n));
+        assert_eq!(all_but_benchmarks.count(), STORED.len());
+    }
+
+    /// The scenario's compact JSON without the fields the reader fills in the same (every
+    /// byte of the files is page weight).
+    fn without_defaults(s: &Scenario) -> String {
+        use serde_json::Value;
+        let mut v: Value = serde_json::from_str(&s.to_compact_json()).unwrap();
+        let mut plain = s.clone();
+        plain.config = Config::default();
+        let plain: Value = serde_json::from_str(&plain.to_compact_json()).unwrap();
+        let defaults = &plain["config"];
+        let drop = |o: &mut Value, key: &str, default: &Value| {
+            if let Some(m) = o.as_object_mut() {
+                if m.get(key) == Some(default) {
+                    m.remove(key);
+                }
+            }
+        };
+        if let (Some(config), Some(d)) = (v.get_mut("config"), defaults.as_object()) {
+            for (key, default) in d {
+                drop(config, key, default);
+            }
+        }
+        drop(&mut v, "lesson", &Value::from(""));
+        drop(&mut v, "seed", &Value::from(0));
+        for op in v["graph"]["operators"].as_array_mut().unwrap() {
+            drop(op, "processing_time", &Value::from(1));
+        }
+        for edge in v["graph"]["edges"].as_array_mut().unwrap() {
+            drop(
+                edge,
+                "capacity",
+                &Value::from(crate::engine::model::DEFAULT_CAPACITY),
+            );
+            drop(edge, "fifo", &Value::from(true));
+        }
+        v.to_string()
+    }
 
     #[test]
     fn every_preset_has_the_pages_title_and_lesson() {

@@ -36,15 +36,14 @@ for (const lang of ['en', 'zh']) {
     expect(await capacities()).toEqual([24, 64, 24]);
 
     const trace = debloatedTrace(400);
-    const resized = trace.filter((l) => l.events.some((e) => e.event === 'buffers-resized'));
+    const resized = trace.filter((l) => l.events.some((e) => e.event === 'buffer-resized'));
     expect(resized.length).toBeGreaterThan(5);
     const first = resized[0];
     await app.stepFast(first.step, { collect: false });
     const said = (await app.sentences()).filter((s) => s.current).map((s) => s.text).join(' ');
-    expect(said).toMatch(lang === 'en' ? /Buffer debloating: Merge#0 consumes \d+\.\d\d records\/ms/ : /緩衝區消脹：Merge#0 每 ms 消耗 \d+\.\d\d 筆記錄/);
+    expect(said).toMatch(lang === 'en' ? /Buffer debloating: (Merge|Sink)#0 consumes \d+\.\d\d records\/ms/ : /緩衝區消脹：(Merge|Sink)#0 每 ms 消耗 \d+\.\d\d 筆記錄/);
     // What the engine resized, the page draws, and marks in that step.
-    const ev = first.events.find((e) => e.event === 'buffers-resized');
-    for (const [c, n] of ev.channels) {
+    for (const { channel: c, capacity: n } of first.events.filter((e) => e.event === 'buffer-resized')) {
       const [from, to] = CHANNELS[c];
       await expect(app.channel(from, to)).toHaveAttribute('data-capacity', String(n));
       await expect(app.channel(from, to)).toHaveClass(/\bresized\b/);
@@ -56,9 +55,7 @@ for (const lang of ['en', 'zh']) {
     await app.stepFast(last.step - first.step);
     const sizes = [24, 64, 24];
     for (const l of trace.filter((x) => x.step <= last.step)) {
-      for (const e of l.events.filter((x) => x.event === 'buffers-resized')) {
-        for (const [c, n] of e.channels) sizes[c] = n;
-      }
+      for (const e of l.events.filter((x) => x.event === 'buffer-resized')) sizes[e.channel] = e.capacity;
     }
     expect(await capacities()).toEqual(sizes);
     expect(sizes.reduce((a, b) => a + b)).toBeLessThan(112);

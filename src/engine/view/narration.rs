@@ -171,12 +171,13 @@ pub enum Beat {
         channel: ChannelId,
         latency: u64,
     },
-    /// Buffer debloating resized the task's inputs (`throughput` in records per 1,000 ticks).
-    BuffersResized {
-        task: TaskId,
+    /// Buffer debloating resized a channel (`throughput` of its receiver, in records per 1,000
+    /// ticks).
+    BufferResized {
+        channel: ChannelId,
+        capacity: u32,
         throughput: u64,
         target: u64,
-        channels: Vec<(ChannelId, u32)>,
     },
     FifoChanged {
         channel: ChannelId,
@@ -508,16 +509,16 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
             },
             Event::ChannelPaused { channel, paused } => Beat::ChannelPaused { channel, paused },
             Event::LatencyChanged { channel, latency } => Beat::LatencyChanged { channel, latency },
-            Event::BuffersResized {
-                task,
+            Event::BufferResized {
+                channel,
+                capacity,
                 throughput,
                 target,
-                ref channels,
-            } => Beat::BuffersResized {
-                task,
+            } => Beat::BufferResized {
+                channel,
+                capacity,
                 throughput,
                 target,
-                channels: channels.clone(),
             },
             Event::FifoChanged { channel, fifo } => Beat::FifoChanged { channel, fifo },
             Event::AlignmentTimedOut { task, checkpoint } => {

@@ -380,13 +380,13 @@ pub enum Sentence<'a> {
         channel: ChannelId,
         latency: u64,
     },
-    /// Buffer debloating: `task` consumes `rate` (records per 1,000 ticks), so these inputs
-    /// now hold at most so many records.
-    BuffersResized {
-        task: TaskId,
+    /// Buffer debloating: `channel`'s receiver consumes `rate` (records per 1,000 ticks), so
+    /// the channel now holds at most `capacity` records.
+    BufferResized {
+        channel: ChannelId,
+        capacity: u32,
         rate: u64,
         target: u64,
-        channels: &'a [(ChannelId, u32)],
     },
 }
 
@@ -682,16 +682,16 @@ impl<'a> Sentence<'a> {
             Beat::LatencyChanged { channel, latency } => {
                 Sentence::LatencyChanged { channel, latency }
             }
-            Beat::BuffersResized {
-                task,
+            Beat::BufferResized {
+                channel,
+                capacity,
                 throughput,
                 target,
-                ref channels,
-            } => Sentence::BuffersResized {
-                task,
+            } => Sentence::BufferResized {
+                channel,
+                capacity,
                 rate: throughput,
                 target,
-                channels,
             },
             Beat::FifoChanged {
                 channel,

@@ -405,23 +405,17 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             "Channel {} now takes {latency} ms.",
             names.channel(channel)
         ),
-        Sentence::BuffersResized {
-            task: t,
+        Sentence::BufferResized {
+            channel,
+            capacity,
             rate,
             target,
-            channels,
-        } => {
-            let sizes: Vec<String> = channels
-                .iter()
-                .map(|&(c, n)| format!("{} {n}", names.channel(c)))
-                .collect();
-            format!(
-                "Buffer debloating: {} consumes {} records/ms, so its input buffers are resized to what their latency and {target} ms of waiting input need at that rate: {}.",
-                task(t),
-                crate::i18n::per_tick(rate),
-                sizes.join(", ")
-            )
-        }
+        } => format!(
+            "Buffer debloating: {} consumes {} records/ms, so channel {} now holds at most {capacity} — what is on its wire plus its share of {target} ms of input.",
+            names.receiver(channel),
+            crate::i18n::per_tick(rate),
+            names.channel(channel)
+        ),
     }
 }
 

@@ -370,23 +370,17 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
         Sentence::LatencyChanged { channel, latency } => {
             format!("通道 {} 現在需要 {latency} ms。", names.channel(channel))
         }
-        Sentence::BuffersResized {
-            task: t,
+        Sentence::BufferResized {
+            channel,
+            capacity,
             rate,
             target,
-            channels,
-        } => {
-            let sizes: Vec<String> = channels
-                .iter()
-                .map(|&(c, n)| format!("{} {n} 筆", names.channel(c)))
-                .collect();
-            format!(
-                "緩衝區消脹：{} 每 ms 消耗 {} 筆記錄，所以它的輸入緩衝區改為此速率下延遲加上 {target} ms 等待輸入所需的大小：{}。",
-                task(t),
-                crate::i18n::per_tick(rate),
-                sizes.join("、")
-            )
-        }
+        } => format!(
+            "緩衝區消脹：{} 每 ms 消耗 {} 筆記錄，所以通道 {} 現在最多放 {capacity} 筆——線上正在傳的，加上它分到的 {target} ms 輸入。",
+            names.receiver(channel),
+            crate::i18n::per_tick(rate),
+            names.channel(channel)
+        ),
     }
 }
 

@@ -122,12 +122,10 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     let resized: Vec<ChannelId> = sim
         .last_events()
         .iter()
-        .filter_map(|e| match e {
-            crate::engine::Event::BuffersResized { channels, .. } => Some(channels),
+        .filter_map(|e| match *e {
+            crate::engine::Event::BufferResized { channel, .. } => Some(channel),
             _ => None,
         })
-        .flatten()
-        .map(|&(c, _)| c)
         .collect();
     let in_flight: usize = sim.channels().iter().map(|c| c.items().len()).sum();
     let acked_in_progress = |t: TaskId| {
@@ -151,6 +149,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         let id = c as ChannelId;
         let ch = &sim.channels()[c];
         let slow = ch.latency >= 2 * min_latency;
+        // Only the detailed drawing shows the label: no string per channel otherwise.
         // Only the detailed drawing shows the label: no string per channel otherwise.
         let slow_label = if detailed {
             let mut parts = Vec::new();
