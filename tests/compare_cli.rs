@@ -218,3 +218,45 @@ fn latency_is_measured_from_the_source_read_along_the_path() {
     assert_eq!(percentile(&mut v, 1), 1);
     assert_eq!(percentile(&mut [], 50), 0);
 }
+
+#[test]
+fn the_debloated_lane_halves_the_aligned_duration_under_a_slow_sink_and_stores_nothing_in_flight() {
+    let m = compare(&[
+        "--preset",
+        "slow-sink",
+        "--modes",
+        "aligned,aligned-debloat,unaligned",
+        "--steps",
+        "20000",
+    ]);
+    let names: Vec<&str> = m.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["aligned", "aligned-debloat", "unaligned"]);
+    let (a, d, u) = (&m[0].1, &m[1].1, &m[2].1);
+    let dur = |v| f(v, "checkpoint_duration_p50");
+    assert!(2.0 * dur(d) <= dur(a), "{a} {d}");
+    assert!(dur(d) - dur(u) < dur(a) - dur(d), "{a} {d} {u}");
+    // No in-flight data: the size of aligned, far below unaligned's.
+    assert_eq!(f(d, "checkpoint_size_p50"), f(a, "checkpoint_size_p50"));
+    assert!(f(u, "checkpoint_size_p50") > 4.0 * f(d, "checkpoint_size_p50"));
+    assert!(f(d, "throughput") >= 0.95 * f(a, "throughput"));
+    // The lane is the scenario with `buffer_debloat` on: a file that sets it, compared as
+    // plain aligned, gives the same figures.
+    let mut s = presets::slow_sink();
+    s.config.buffer_debloat = Some(abs_playground::engine::debloat::BufferDebloat {
+        target: abs_playground::engine::debloat::DEFAULT_DEBLOAT_TARGET,
+    });
+    let dir = std::env::temp_dir().join(format!("abs-debloat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("slow-sink-debloat.json");
+    std::fs::write(&file, s.to_json()).unwrap();
+    let from_file = compare(&[
+        file.to_str().unwrap(),
+        "--modes",
+        "aligned-debloat,unaligned",
+        "--steps",
+        "20000",
+    ]);
+    let mut lane = from_file[0].1.clone();
+    lane["mode"] = Value::from("aligned-debloat");
+    assert_eq!(lane, *d);
+}

@@ -61,7 +61,7 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
              unaligned never blocks and puts the in-flight records into the snapshot.",
         ),
         "slow-sink" => (
-            "Backpressure from a slow sink: buffer debloating",
+            "Slow sink: buffer debloating",
             "The sink is slower than the sources: every channel fills, and an aligned barrier waits \
              behind full buffers at Merge and again at the sink. Unaligned overtakes them and \
              stores them in the snapshot; aligned with buffer debloating shrinks each buffer to \
