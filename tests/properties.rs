@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use abs_playground::engine::coordinator::CheckpointStatus;
+use abs_playground::engine::debloat::BufferDebloat;
 use abs_playground::engine::record::ItemKind;
 use abs_playground::engine::view;
 use abs_playground::engine::{
@@ -198,6 +199,8 @@ struct Reached {
     failed: bool,
     /// Stop-the-world: a source due to read waited, and the job then drained.
     stopped: bool,
+    /// Buffer debloating resized a channel.
+    resized: bool,
 }
 
 /// Runs the moves, checking the invariants after every step; returns the trace and what the
@@ -224,6 +227,9 @@ fn run(
     let mut arrived = vec![0u64; channels];
     let mut processed = vec![0u64; channels];
     let mut restored = vec![0u32; channels];
+    // What each channel held after the previous step (buffer debloating may shrink a capacity
+    // below it: the excess drains, it never grows).
+    let mut previous = vec![0u32; channels];
     // Paused channels, with the move before which each is resumed.
     let mut resume: Vec<(usize, u32)> = Vec::new();
     for (at, m) in moves.iter().enumerate() {
@@ -377,6 +383,13 @@ fn run(
                     );
                     reached.stopped |= saw_stopped;
                 }
+                Event::BufferResized { .. } => {
+                    prop_assert!(
+                        config.buffer_debloat.is_some(),
+                        "resized without debloating"
+                    );
+                    reached.resized = true;
+                }
                 Event::Snapshot {
                     task, checkpoint, ..
                 } => {
@@ -436,15 +449,30 @@ fn run(
                 c
             );
             // Flow control: a channel never holds more than its capacity plus one record's
-            // fan-out (Split emits a line's words at once; the test's lines are short).
+            // fan-out (Split emits a line's words at once; the test's lines are short) —
+            // unless buffer debloating has just shrunk it below what it held, which then only
+            // drains — and never more than its edge's capacity.
             // (In u64: a scenario's capacity may be as large as u32::MAX.)
+            let slack = 8 + u64::from(restored[c]);
+            let edge = u64::from(sim.physical().channels[c].capacity);
             prop_assert!(
-                u64::from(ch.occupancy()) <= u64::from(ch.capacity()) + 8 + u64::from(restored[c]),
-                "channel {} holds {} over its capacity {}",
+                u64::from(ch.occupancy())
+                    <= (u64::from(ch.capacity()) + slack).max(u64::from(previous[c])),
+                "channel {} holds {} over its capacity {} (it held {})",
                 c,
                 ch.occupancy(),
-                ch.capacity()
+                ch.capacity(),
+                previous[c]
             );
+            prop_assert!(
+                u64::from(ch.occupancy()) <= edge + slack,
+                "channel {} holds {} over its edge's capacity {}",
+                c,
+                ch.occupancy(),
+                edge
+            );
+            prop_assert!(ch.capacity() >= 1 && u64::from(ch.capacity()) <= edge);
+            previous[c] = ch.occupancy();
             prop_assert!(
                 arrived[c] <= ch.records_sent,
                 "channel {} delivered {} records but only {} were sent",
@@ -571,6 +599,8 @@ fn invariants_hold_after_every_step() {
             // Aligned with an aligned-checkpoint timeout, run once more per case: how many runs,
             // completed a checkpoint, timed an alignment out.
             let timeout_runs = std::cell::RefCell::new([0u64; 3]);
+            // With buffer debloating: how many runs, resized a buffer, resized and completed.
+            let debloat_runs = std::cell::RefCell::new([0u64; 3]);
             let coverage = std::cell::RefCell::new(Coverage::default());
             let mut runner = proptest::test_runner::TestRunner::new(config);
             let result = runner.run(
@@ -588,6 +618,23 @@ fn invariants_hold_after_every_step() {
                         ..Config::default()
                     };
                     let (_, reached) = run(&graph, &config, seed, &moves)?;
+                    // Buffer debloating, in the mode drawn, with a target from the interval:
+                    // capacities follow the receivers; every invariant must still hold.
+                    let debloated = Config {
+                        mode: twice,
+                        aligned_checkpoint_timeout: None,
+                        buffer_debloat: Some(BufferDebloat {
+                            target: 1 + interval % 30,
+                        }),
+                        ..config.clone()
+                    };
+                    let (_, d) = run(&graph, &debloated, seed, &moves)?;
+                    {
+                        let mut r = debloat_runs.borrow_mut();
+                        r[0] += 1;
+                        r[1] += u64::from(d.resized);
+                        r[2] += u64::from(d.resized && d.completed);
+                    }
                     {
                         let mut t = timeout_runs.borrow_mut();
                         t[0] += 1;
@@ -660,6 +707,14 @@ fn invariants_hold_after_every_step() {
         percent(c.completed[3], c.runs[3]),
         percent(c.completed[4], c.runs[4]),
     );
+            let r = debloat_runs.into_inner();
+            let resized_pct = percent(r[2], r[0]);
+            eprintln!(
+                "with buffer debloating, {} runs: resized a buffer {:.1}%, resized and completed a \
+                 checkpoint {resized_pct:.1}%",
+                r[0],
+                percent(r[1], r[0])
+            );
             let t = timeout_runs.into_inner();
             let timed_out_pct = percent(t[2], t[0]);
             eprintln!(
@@ -686,6 +741,11 @@ fn invariants_hold_after_every_step() {
                 held_pct >= HELD_TARGET,
                 "only {held_pct:.1}% of the aligned runs held items in an alignment buffer \
          (target {HELD_TARGET}%)"
+            );
+            assert!(
+                resized_pct >= 30.0,
+                "only {resized_pct:.1}% of the runs with buffer debloating resized a buffer and \
+                 completed a checkpoint (target 30%)"
             );
             assert!(
                 backpressured_pct >= 20.0,

@@ -692,6 +692,32 @@ async fn the_legend_says_what_the_records_are_and_what_their_colours_mean() {
         assert!(html.contains(says), "{name}: {html}");
         assert_eq!(html.contains("·r2"), rounds, "{name}: {html}");
     }
+    // Stop-the-world sends no barrier: the legend lists none, nor the inputs that delivered
+    // one; every other mode does.
+    for mode in presets::alignment().modes() {
+        let scenario = presets::alignment().with_mode(mode);
+        let caps: Capabilities = scenario.simulation().unwrap().capabilities();
+        let props = move || LegendProps {
+            lang: Lang::En,
+            caps,
+            recovery: false,
+            records: RecordLook::Plain,
+        };
+        let html = ServerRenderer::<Legend>::with_props(props).render().await;
+        let barriers = html.contains("inputs that delivered the")
+            && (html.contains("barrier n") || html.contains("marker"));
+        assert_eq!(
+            barriers,
+            mode != abs_playground::engine::BarrierMode::Synchronous,
+            "{mode}: {html}"
+        );
+        assert_eq!(
+            html.contains("cancellation marker"),
+            mode != abs_playground::engine::BarrierMode::Synchronous
+                && mode != abs_playground::engine::BarrierMode::ChandyLamport,
+            "{mode}"
+        );
+    }
     // The view spells a word's round the way the legend does.
     let mut sim = presets::iteration().simulation().unwrap();
     let round = loop {

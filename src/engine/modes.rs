@@ -22,6 +22,8 @@ pub struct Capabilities {
     pub may_slip: bool,
     /// Processes initiate snapshots with markers (Chandy-Lamport), not a coordinator.
     pub processes_initiate: bool,
+    /// Barriers (or markers) flow through the channels: every mode but stop-the-world.
+    pub sends_barriers: bool,
 }
 
 /// The barrier modes a job graph runs in (with `config`'s other settings): building the

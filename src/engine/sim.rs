@@ -177,6 +177,7 @@ impl Simulation {
             holds_channel_state: self.holds_channel_state(),
             may_slip: mode.may_slip(),
             processes_initiate: mode.processes_initiate(),
+            sends_barriers: !mode.stops_the_world(),
         }
     }
 

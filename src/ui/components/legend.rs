@@ -142,7 +142,7 @@ pub fn legend(p: &LegendProps) -> Html {
             s.legend_marker,
         );
         entry(&mut o, persisted.clone(), s.legend_recorded);
-    } else {
+    } else if p.caps.sends_barriers {
         entry(
             &mut o,
             item_glyph(&glyph(ItemKind::Barrier(1), 6.0, 6.0, 9.0)),
@@ -174,13 +174,15 @@ pub fn legend(p: &LegendProps) -> Html {
         );
     }
     let k = palette::checkpoint(1);
-    entry(
-        &mut o,
-        format!(
-            r#"<g><circle cx="8" cy="10" r="3.6" fill="{k}"/><circle cx="20" cy="10" r="3.6" fill="none" stroke="{k}" stroke-width="1.2"/></g>"#
-        ),
-        s.legend_ticks,
-    );
+    if p.caps.sends_barriers {
+        entry(
+            &mut o,
+            format!(
+                r#"<g><circle cx="8" cy="10" r="3.6" fill="{k}"/><circle cx="20" cy="10" r="3.6" fill="none" stroke="{k}" stroke-width="1.2"/></g>"#
+            ),
+            s.legend_ticks,
+        );
+    }
     if p.caps.logs_back_edges {
         entry(&mut o, persisted.clone(), s.legend_log);
     }
