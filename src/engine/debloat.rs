@@ -11,7 +11,8 @@
 //! the task's input, shared alike by its inputs as Flink sizes the buffers of one input gate —
 //! plus the records on its wire at the time (Flink's wire holds next to nothing; here a slow
 //! channel would otherwise starve). Never below 1, never above the edge's capacity. This part
-//! keeps the measurements; the network applies the sizes.
+//! keeps the measurements and resizes the network's channels; the scheduler tells the
+//! changes and recounts the senders' credit.
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -55,8 +56,9 @@ const SAMPLES: u64 = 20;
 /// Throughput is kept in records per this many ticks (per second, a tick being a millisecond).
 pub const PER: u64 = 1000;
 
-/// After this many periods in which no task took a record, the next ones change nothing
-/// visible: the clock skips to the period before the next event.
+/// After this many periods in which no task took a record, the recalculations wait for the
+/// next event (the job is idle: walking a long stretch period by period would only decay the
+/// averages).
 const IDLE_PERIODS: u32 = 32;
 
 /// The measurements between two recalculations.
