@@ -138,3 +138,26 @@ test('runs that end before the time asked for say so', async ({ page }) => {
   expect(rows.aligned).toBe(0);
   expect(rows['at-least-once']).toBeGreaterThan(0);
 });
+
+test('slow-sink with buffer debloating as one more lane: its buffers drawn, checkpoints near unaligned\'s, nothing in flight stored', async ({ page }) => {
+  await page.goto('index.html?compare=aligned,aligned-debloat,unaligned&preset=slow-sink&seed=1&lang=en');
+  const view = page.getByTestId('compare');
+  await expect(view).toBeVisible();
+  const lane = page.getByTestId('compare-lane-aligned-debloat');
+  await expect(lane).toContainText('Aligned, buffer debloating');
+  await page.getByTestId('compare-target').fill('3000');
+  await page.getByTestId('compare-target').dispatchEvent('change');
+  await page.getByTestId('compare-run').click();
+  await expect(view).toHaveAttribute('data-time', '3000', { timeout: 60_000 });
+  // Only the debloated lane draws its channels' buffer sizes, and they have shrunk.
+  const caps = await lane.locator('[data-capacity]').evaluateAll((els) => els.map((e) => Number(e.dataset.capacity)));
+  expect(caps.length).toBe(3);
+  expect(caps.reduce((a, b) => a + b)).toBeLessThan(24 + 64 + 24);
+  await expect(page.getByTestId('compare-lane-aligned').locator('[data-capacity]')).toHaveCount(0);
+  const rows = await page.getByTestId('compare-table').locator('tbody tr').evaluateAll((trs) => Object.fromEntries(
+    trs.map((tr) => [tr.dataset.mode, { duration: Number(tr.dataset.durationP50), size: Number(tr.dataset.sizeP50) }])));
+  expect(2 * rows['aligned-debloat'].duration).toBeLessThanOrEqual(rows.aligned.duration);
+  expect(rows['aligned-debloat'].size).toBe(rows.aligned.size);
+  expect(rows.unaligned.size).toBeGreaterThan(rows.aligned.size);
+  await page.screenshot({ path: `${sites.screenshots}/compare-slow-sink.png`, fullPage: true });
+});
