@@ -387,3 +387,23 @@ fn the_readme_names_the_edges_flink_keeps_aligned() {
     );
     assert!(!aligned.contains("keeps barriers aligned"), "{aligned}");
 }
+
+#[test]
+fn buffer_debloating_becomes_flinks_own_settings() {
+    let java = ok("slow-sink", &["--preset", "slow-sink"]);
+    assert_eq!(
+        setting(&java, "taskmanager.network.memory.buffer-debloat.enabled"),
+        None
+    );
+    let mut s = abs_playground::scenario::presets::slow_sink();
+    s.config.buffer_debloat = Some(abs_playground::engine::debloat::BufferDebloat { target: 40 });
+    let dir = common::scratch("flink-export", "debloat-scenario");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("slow-sink.json");
+    std::fs::write(&file, s.to_json()).unwrap();
+    let java = ok("slow-sink-debloat", &[file.to_str().unwrap()]);
+    let key = |k: &str| setting(&java, &format!("taskmanager.network.memory.buffer-debloat.{k}"));
+    assert_eq!(key("enabled").as_deref(), Some("true"));
+    assert_eq!(key("target").as_deref(), Some("40 ms"));
+    assert_eq!(key("period").as_deref(), Some("8 ms"));
+}

@@ -92,6 +92,22 @@ pub fn settings(job: &Job) -> Vec<(&'static str, String)> {
         "execution.checkpointing.checkpoints-after-tasks-finish",
         c.finished_channels_align.to_string(),
     ));
+    if let Some(b) = c.buffer_debloat {
+        // Buffer debloating as the simulation does it: its target, measured every fifth of it
+        // (Flink's 200 ms for its 1 s); 20 samples and the 25 % threshold are Flink's defaults.
+        s.push((
+            "taskmanager.network.memory.buffer-debloat.enabled",
+            "true".into(),
+        ));
+        s.push((
+            "taskmanager.network.memory.buffer-debloat.target",
+            t(b.target),
+        ));
+        s.push((
+            "taskmanager.network.memory.buffer-debloat.period",
+            t((b.target / 5).max(1)),
+        ));
+    }
     if job.failures.is_empty() {
         s.push(("restart-strategy.type", "none".into()));
     } else {
