@@ -2,7 +2,8 @@
 """The simulation against Flink (issue 23 section 4).
 
 For wordcount, backpressure, backpressure with a slow sink and recovery, in aligned, unaligned
-and at-least-once, without and with a planned failure, runs the simulation (`abs-sim run --until-finished` on the scenario the
+and at-least-once (and, with the slow sink, aligned with buffer debloating), without and with a
+planned failure, runs the simulation (`abs-sim run --until-finished` on the scenario the
 export wrote, so both run the same bounded log) and the exported job on a local Flink
 (`abs-sim flink run`), prints one table, and checks what must hold in both:
 
@@ -49,6 +50,10 @@ SCENARIOS = {
     "recovery": ("recovery", [], None, None),  # its own: Count#1 at tick 120
 }
 MODES = ["aligned", "unaligned", "at-least-once"]
+# Where the backpressure is a queue in front of the barriers, aligned with buffer debloating
+# too (FLIP-183: the scenario's `buffer_debloat`, exported as Flink's own settings).
+DEBLOAT = "aligned-debloat"
+DEBLOATED = {"backpressure-slow-sink"}
 
 
 def run(cmd, **kw):
@@ -143,13 +148,16 @@ def main():
             truth_file.write_text(json.dumps(t))
             truth = simulate(abs_sim, truth_file)["counts"]
             aligned_median = {}
-            for mode in MODES:
+            for mode in MODES + ([DEBLOAT] if name in DEBLOATED else []):
                 moded = work / f"{base.stem}-{mode}.json"
                 m = json.loads(bounded.read_text())
-                m["config"]["mode"] = mode
+                m["config"]["mode"] = "aligned" if mode == DEBLOAT else mode
+                if mode == DEBLOAT:
+                    m["config"]["buffer_debloat"] = True
                 moded.write_text(json.dumps(m))
                 sim = simulate(abs_sim, moded)
-                fl = flink(abs_sim, moded, mode, work / f"{base.stem}-{mode}-run.json")
+                flink_mode = "aligned" if mode == DEBLOAT else mode
+                fl = flink(abs_sim, moded, flink_mode, work / f"{base.stem}-{mode}-run.json")
                 row = {"scenario": name, "failure": with_failure, "mode": mode}
                 for side, r in (("sim", sim), ("flink", fl)):
                     med = median(r["durations"])
@@ -180,6 +188,15 @@ def main():
                 ratio = r[side]["ratio"]
                 if ratio is None or ratio >= 1:
                     problems.append(f"{name}: {side}'s unaligned checkpoints are not faster than aligned ({ratio})")
+
+    # Debloating shortens aligned checkpoints where records queue ahead of the barriers: held
+    # in the simulation; Flink's ratio is printed (a handful of checkpoints on a shared machine:
+    # its median is a figure to read, not to hold; 0.67 and 0.77 when first measured).
+    for r in rows:
+        if r["mode"] == DEBLOAT and not r["failure"]:
+            ratio = r["sim"]["ratio"]
+            if ratio is None or ratio >= 1:
+                problems.append(f"{r['scenario']}: the simulation's debloated aligned checkpoints are not faster ({ratio})")
 
     def cell(row, key, fmt):
         return " / ".join(fmt(row[s][key]) for s in ("sim", "flink"))
