@@ -402,7 +402,12 @@ fn buffer_debloating_becomes_flinks_own_settings() {
     let file = dir.join("slow-sink.json");
     std::fs::write(&file, s.to_json()).unwrap();
     let java = ok("slow-sink-debloat", &[file.to_str().unwrap()]);
-    let key = |k: &str| setting(&java, &format!("taskmanager.network.memory.buffer-debloat.{k}"));
+    let key = |k: &str| {
+        setting(
+            &java,
+            &format!("taskmanager.network.memory.buffer-debloat.{k}"),
+        )
+    };
     assert_eq!(key("enabled").as_deref(), Some("true"));
     assert_eq!(key("target").as_deref(), Some("40 ms"));
     assert_eq!(key("period").as_deref(), Some("8 ms"));
