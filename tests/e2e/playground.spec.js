@@ -183,14 +183,21 @@ test('Space on a focused button presses that button; elsewhere it plays and paus
   const app = new Playground(page);
   await app.open();
   await app.testId('step').focus();
+  // Each press is one step; wait for it to be drawn before the next (under load the page can
+  // lag a key press), and never more than one step per press.
   await page.keyboard.press('Space');
+  await expect.poll(() => app.stepCount()).toBe(1);
   await page.keyboard.press('Space');
-  expect(await app.stepCount()).toBe(2);
+  await expect.poll(() => app.stepCount()).toBe(2);
   await expect(app.testId('play')).not.toHaveAttribute('aria-pressed', 'true');
+  await page.waitForTimeout(300);
+  expect(await app.stepCount()).toBe(2);
   await page.locator('body').click({ position: { x: 5, y: 300 } });
   await page.keyboard.press('Space');
+  await expect(app.testId('play')).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => app.stepCount()).toBeGreaterThan(2);
   await page.keyboard.press('Space');
+  await expect(app.testId('play')).not.toHaveAttribute('aria-pressed', 'true');
   const paused = await app.stepCount();
   await page.waitForTimeout(400);
   expect(await app.stepCount()).toBe(paused);

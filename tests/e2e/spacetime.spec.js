@@ -113,6 +113,21 @@ async function userCut(app) {
   };
 }
 
+/** The student's cut once the page has taken every key press: two reads 150 ms apart agree. */
+async function settledCut(app) {
+  let last = null;
+  await expect
+    .poll(async () => {
+      const now = JSON.stringify(await userCut(app));
+      const same = now === last;
+      last = now;
+      if (!same) await app.page.waitForTimeout(150);
+      return same;
+    })
+    .toBe(true);
+  return JSON.parse(last);
+}
+
 /** Every record of the trace: when it was made (sent) and when its receiver processed it. */
 function recordTimes(trace) {
   const made = new Map();
@@ -149,7 +164,7 @@ test('a cut leaning back over a send is not consistent, and the verdict names it
   for (let i = 0; i < 12; i++) await app.page.keyboard.press('Shift+ArrowRight');
   // The arrow keys moved the cut, not the run.
   expect(await app.stepCount()).toBe(150);
-  cut = await userCut(app);
+  cut = await settledCut(app);
   expect(cut.at[0]).toBeLessThan(cut.at[1]);
   expect(cut.consistent).toBe('false');
   expect(cut.orphans.length).toBeGreaterThan(0);
