@@ -6,6 +6,7 @@
 
 pub mod engine;
 pub mod i18n;
+pub mod lesson;
 pub mod scenario;
 pub mod text;
 pub mod ui;

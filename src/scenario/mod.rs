@@ -11,6 +11,7 @@ pub mod modes;
 pub mod path;
 pub mod presets;
 mod read;
+pub use read::lesson::{lesson as read_lesson, MAX_LESSON_STEPS};
 mod write;
 
 use std::fmt;

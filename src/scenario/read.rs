@@ -620,5 +620,7 @@ fn read_debloat(n: &Node) -> Result<Option<BufferDebloat>, At> {
     }))
 }
 
+pub mod lesson;
+
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,109 @@
+//! Reading a lesson file (`docs/lessons.md`) with the scenario reader's parser: every error
+//! has its line and column, worded as the scenario reader words its own.
+
+use super::{list_of, string_of, u64_of, At, Fields, Json, Node, Parser};
+use crate::lesson::{Ask, Lesson, Step};
+
+/// The most steps a lesson has.
+pub const MAX_LESSON_STEPS: usize = 200;
+
+/// Reads a lesson, or says where and why it cannot: `(line, column, message)`.
+pub fn lesson(text: &str) -> Result<Lesson, (u64, u64, String)> {
+    if text.len() > crate::scenario::MAX_SCENARIO_BYTES {
+        return Err((
+            1,
+            1,
+            format!(
+                "the file is {} bytes; at most {} are accepted",
+                text.len(),
+                crate::scenario::MAX_SCENARIO_BYTES
+            ),
+        ));
+    }
+    Parser { text, pos: 0 }
+        .document()
+        .and_then(|n| read_lesson(&n))
+        .map_err(|At(at, message)| {
+            let (line, column) = super::line_column(text, at);
+            (line, column, message)
+        })
+}
+
+fn read_lesson(n: &Node) -> Result<Lesson, At> {
+    let f = Fields::of(n, "struct Lesson", &["title", "steps"])?;
+    let steps_node = f.need("steps")?;
+    let steps = list_of(steps_node, read_step)?;
+    if steps.is_empty() || steps.len() > MAX_LESSON_STEPS {
+        return Err(At(
+            steps_node.at,
+            format!(
+                "invalid length {}, expected 1 to {MAX_LESSON_STEPS} steps",
+                steps.len()
+            ),
+        ));
+    }
+    Ok(Lesson {
+        title: string_of(f.need("title")?)?,
+        steps,
+    })
+}
+
+fn read_step(n: &Node) -> Result<Step, At> {
+    let f = Fields::of(n, "struct Step", &["at", "text", "ask"])?;
+    Ok(Step {
+        at: string_of(f.need("at")?)?,
+        text: string_of(f.need("text")?)?,
+        ask: f.or("ask", None, |n| read_ask(n).map(Some))?,
+    })
+}
+
+fn read_ask(n: &Node) -> Result<Ask, At> {
+    let kind = match &n.value {
+        Json::Obj { fields, .. } => fields
+            .iter()
+            .find(|(_, k, _)| k == "kind")
+            .map(|(_, _, v)| v),
+        _ => None,
+    };
+    let kind = match kind.map(|k| &k.value) {
+        Some(Json::Str(k)) => k.as_str(),
+        _ => "",
+    };
+    let plain = |ask: Ask| Fields::of(n, "struct Ask", &["kind"]).map(|_| ask);
+    match kind {
+        "blocked-input" => plain(Ask::BlockedInput),
+        "buffered" => plain(Ask::Buffered),
+        "consistent" => plain(Ask::Consistent),
+        "choice" => {
+            let f = Fields::of(
+                n,
+                "struct Ask",
+                &["kind", "prompt", "choices", "answer", "why", "play"],
+            )?;
+            let list = f.need("choices")?;
+            let choices = list_of(list, string_of)?;
+            let answer = f.need("answer")?;
+            let index = u64_of(answer)?;
+            if choices.len() < 2 || index >= choices.len() as u64 {
+                return Err(At(
+                    answer.at,
+                    format!(
+                        "invalid value: integer `{index}`, expected the index of one of at least two choices (0 to {})",
+                        choices.len().saturating_sub(1)
+                    ),
+                ));
+            }
+            Ok(Ask::Choice {
+                prompt: string_of(f.need("prompt")?)?,
+                choices,
+                answer: index as usize,
+                why: string_of(f.need("why")?)?,
+                play: f.or("play", 0, u64_of)?.min(crate::lesson::LOOK_AHEAD),
+            })
+        }
+        _ => Err(At(
+            n.at,
+            "unknown variant in `kind`, expected one of `blocked-input`, `buffered`, `consistent`, `choice`".into(),
+        )),
+    }
+}

@@ -1,0 +1,280 @@
+//! Guided lessons: the engine's answers to a lesson's questions, checked on many moments of
+//! every preset and mode against what the run then does — read from the state the run reaches,
+//! not from the events the answer was computed from — and the lesson reader's errors.
+
+use abs_playground::engine::record::ItemKind;
+use abs_playground::engine::view::{held_items, is_blocked};
+use abs_playground::engine::{Simulation, TaskId};
+use abs_playground::lesson::{reveal, Ask, Choice, NoAnswer, Why};
+use abs_playground::scenario::{presets, read_lesson};
+
+/// Every preset the students see, in each of its modes, at moments spread over its first
+/// 1,500 steps: `(name, simulation at the moment)`.
+fn moments() -> Vec<(String, Simulation)> {
+    let mut out = Vec::new();
+    for name in presets::NAMES {
+        let scenario = presets::by_name(name).unwrap();
+        for mode in scenario.modes() {
+            let mut sim = scenario.with_mode(mode).simulation().unwrap();
+            let mut k = 0u64;
+            for at in (0..1_500).step_by(37) {
+                while sim.steps() < at {
+                    if sim.step().is_none() {
+                        break;
+                    }
+                }
+                k += 1;
+                // Every third moment also one step later: moments inside a step's aftermath.
+                out.push((format!("{name} {mode:?} @{}", sim.steps()), sim.clone()));
+                if k % 3 == 0 {
+                    let mut one = sim.clone();
+                    one.step();
+                    out.push((format!("{name} {mode:?} @{}", one.steps()), one));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn at_step(sim: &Simulation, step: u64) -> Simulation {
+    let mut s = sim.clone();
+    while s.steps() < step {
+        s.step().expect("the reveal's step is reachable");
+    }
+    s
+}
+
+fn blocked_set(sim: &Simulation) -> Vec<u32> {
+    (0..sim.channels().len() as u32)
+        .filter(|&c| is_blocked(sim, c))
+        .collect()
+}
+
+#[test]
+fn the_input_said_to_block_next_is_the_first_one_that_becomes_blocked() {
+    let (mut asked, mut answered, mut aligned) = (0, 0, 0);
+    for (label, sim) in moments() {
+        asked += 1;
+        if sim.mode() == abs_playground::engine::BarrierMode::Aligned {
+            aligned += 1;
+        }
+        let r = match reveal(&sim, &Ask::BlockedInput) {
+            Ok(r) => r,
+            Err(NoAnswer::NothingBlocks) => continue,
+            Err(e) => panic!("{label}: {e:?}"),
+        };
+        answered += 1;
+        let Why::Blocked { channel, .. } = r.why else {
+            panic!("{label}: {:?}", r.why)
+        };
+        assert_eq!(r.answer.len(), 1, "{label}");
+        assert_eq!(r.choices[r.answer[0]], Choice::Channel(channel), "{label}");
+        // Step by step from the moment: no channel newly blocked before the reveal's step, and
+        // at it the answer is among those newly blocked.
+        let mut s = sim.clone();
+        let mut before = blocked_set(&s);
+        loop {
+            s.step().unwrap();
+            let now = blocked_set(&s);
+            let new: Vec<u32> = now
+                .iter()
+                .copied()
+                .filter(|c| !before.contains(c))
+                .collect();
+            if s.steps() == r.step {
+                assert!(
+                    new.contains(&channel),
+                    "{label}: {channel} not newly blocked at {}",
+                    r.step
+                );
+                break;
+            }
+            assert!(
+                new.is_empty(),
+                "{label}: {new:?} blocked at {} before the answer's step {}",
+                s.steps(),
+                r.step
+            );
+            before = now;
+        }
+    }
+    println!(
+        "blocked-input: {answered} of {asked} moments have an answer ({aligned} in aligned mode)"
+    );
+    assert!(
+        answered * 2 >= aligned,
+        "too few aligned moments reach a block: {answered} of {aligned}"
+    );
+}
+
+/// The records a task holds in its alignment buffer (what the page draws there).
+fn held_records(sim: &Simulation, task: TaskId) -> Vec<u64> {
+    sim.physical().tasks[task as usize]
+        .inputs
+        .iter()
+        .flat_map(|&c| held_items(sim, c))
+        .filter_map(|i| match i {
+            ItemKind::Record(r) => Some(r.id),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_records_said_to_wait_are_those_the_alignment_buffer_holds() {
+    let (mut asked, mut answered, mut mixed) = (0, 0, 0);
+    for (label, sim) in moments() {
+        asked += 1;
+        let r = match reveal(&sim, &Ask::Buffered) {
+            Ok(r) => r,
+            Err(NoAnswer::NothingToBuffer) => continue,
+            Err(e) => panic!("{label}: {e:?}"),
+        };
+        answered += 1;
+        let Why::Buffered { task, held, .. } = r.why else {
+            panic!("{label}: {:?}", r.why)
+        };
+        assert!(r.multiple);
+        assert_eq!(held, r.answer.len());
+        if !r.answer.is_empty() && r.answer.len() < r.choices.len() {
+            mixed += 1;
+        }
+        // Every choice is a record in a channel into the task now.
+        for c in &r.choices {
+            let Choice::Record(id, ch) = *c else {
+                panic!("{label}: {c:?}")
+            };
+            assert_eq!(sim.physical().channels[ch as usize].to, task);
+            assert!(sim.channels()[ch as usize]
+                .items()
+                .iter()
+                .any(|i| matches!(i.kind, ItemKind::Record(x) if x.id == id)));
+        }
+        // At the reveal the buffer holds exactly the answer's records (of those offered).
+        if r.answer.is_empty() {
+            continue;
+        }
+        let s = at_step(&sim, r.step);
+        let held = held_records(&s, task);
+        for (i, c) in r.choices.iter().enumerate() {
+            let Choice::Record(id, _) = *c else {
+                unreachable!()
+            };
+            assert_eq!(
+                held.contains(&id),
+                r.answer.contains(&i),
+                "{label}: record {id} held {} at step {}",
+                held.contains(&id),
+                r.step
+            );
+        }
+    }
+    println!("buffered: {answered} of {asked} moments have an answer, {mixed} with records on both sides");
+    assert!(
+        mixed >= 20,
+        "too few moments where some records wait and others do not: {mixed}"
+    );
+}
+
+#[test]
+fn the_consistency_said_is_the_checkers_verdict_on_the_next_completed_checkpoint() {
+    let (mut asked, mut answered, mut inconsistent) = (0, 0, 0);
+    for (label, sim) in moments() {
+        asked += 1;
+        let r = match reveal(&sim, &Ask::Consistent) {
+            Ok(r) => r,
+            Err(NoAnswer::NoCheckpoint) => continue,
+            Err(e) => panic!("{label}: {e:?}"),
+        };
+        answered += 1;
+        let Why::Consistent {
+            checkpoint,
+            consistent,
+        } = r.why
+        else {
+            panic!()
+        };
+        assert_eq!(r.choices, [Choice::Yes, Choice::No]);
+        assert_eq!(r.answer, [if consistent { 0 } else { 1 }]);
+        if !consistent {
+            inconsistent += 1;
+        }
+        let completed = |s: &Simulation| {
+            s.coordinator()
+                .checkpoints()
+                .iter()
+                .filter(|c| s.coordinator().global_state(c.id).is_some())
+                .count()
+        };
+        let s = at_step(&sim, r.step);
+        let before = at_step(&sim, r.step - 1);
+        assert_eq!(
+            completed(&before),
+            completed(&sim),
+            "{label}: one completed earlier"
+        );
+        let gs = s
+            .coordinator()
+            .global_state(checkpoint)
+            .expect("completed at the reveal");
+        assert_eq!(gs.verdict.consistent, consistent, "{label}");
+    }
+    println!("consistent: {answered} of {asked} moments have an answer, {inconsistent} of them not consistent");
+    assert!(
+        inconsistent >= 5,
+        "too few inconsistent snapshots reached: {inconsistent}"
+    );
+}
+
+#[test]
+fn a_choice_is_the_lessons_own_answer_after_its_steps() {
+    let sim = presets::alignment().simulation().unwrap();
+    let ask = Ask::Choice {
+        prompt: "?".into(),
+        choices: vec!["a".into(), "b".into(), "c".into()],
+        answer: 2,
+        why: "because".into(),
+        play: 7,
+    };
+    let r = reveal(&sim, &ask).unwrap();
+    assert_eq!(r.answer, [2]);
+    assert_eq!(r.step, 7);
+    assert!(r.is_right(&[2]) && !r.is_right(&[1]) && !r.is_right(&[1, 2]));
+    assert_eq!(r.why, Why::Given("because".into()));
+}
+
+#[test]
+fn a_lesson_is_read_and_every_mistake_is_placed() {
+    let good = r#"{"title": "T", "steps": [
+        {"at": "preset=alignment&step=3", "text": "Look."},
+        {"at": "preset=alignment", "text": "Which?", "ask": {"kind": "blocked-input"}},
+        {"at": "preset=alignment", "text": "Pick", "ask": {"kind": "choice", "prompt": "P", "choices": ["x", "y"], "answer": 1, "why": "W", "play": 5}}
+    ]}"#;
+    let l = read_lesson(good).unwrap();
+    assert_eq!(l.title, "T");
+    assert_eq!(l.steps.len(), 3);
+    assert_eq!(l.steps[1].ask, Some(Ask::BlockedInput));
+    assert!(matches!(
+        l.steps[2].ask,
+        Some(Ask::Choice {
+            answer: 1,
+            play: 5,
+            ..
+        })
+    ));
+    let bad = [
+        ("{\"title\": \"T\"}", 1, "missing field `steps`"),
+        ("{\"title\": \"T\", \"steps\": []}", 1, "expected 1 to 200 steps"),
+        ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"text\": \"\", \"ask\": {\"kind\": \"guess\"}}]}", 1, "unknown variant in `kind`"),
+        ("{\"title\": \"T\",\n \"steps\": [{\"at\": \"\", \"text\": \"\",\n \"ask\": {\"kind\": \"choice\", \"prompt\": \"p\", \"choices\": [\"a\", \"b\"], \"answer\": 2, \"why\": \"w\"}}]}", 3, "index of one of at least two choices"),
+        ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"text\": \"\", \"ask\": {\"kind\": \"consistent\", \"answer\": 0}}]}", 1, "unknown field `answer`"),
+        ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"txt\": \"\"}]}", 1, "unknown field `txt`"),
+        ("{\"title\": \"T\", \"steps\": [", 1, ""),
+    ];
+    for (text, line, words) in bad {
+        let (l, _, message) = read_lesson(text).unwrap_err();
+        assert_eq!(l, line, "{text}: {message}");
+        assert!(message.contains(words), "{text}: {message}");
+    }
+}
