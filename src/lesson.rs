@@ -9,7 +9,7 @@
 
 use crate::engine::barrier::BarrierTake;
 use crate::engine::record::{ItemKind, RecordId};
-use crate::engine::{BarrierMode, ChannelId, CheckpointId, Event, Simulation, TaskId};
+use crate::engine::{view, BarrierMode, ChannelId, CheckpointId, Event, Simulation, TaskId};
 
 /// How far past a step's moment an answer is looked for.
 pub const LOOK_AHEAD: u64 = 20_000;
@@ -96,12 +96,9 @@ pub struct Reveal {
 }
 
 impl Reveal {
-    /// Whether the chosen indices are the answer (order does not matter).
+    /// Whether the chosen indices (each once) are the answer, in any order.
     pub fn is_right(&self, chosen: &[usize]) -> bool {
-        let mut a = chosen.to_vec();
-        a.sort_unstable();
-        a.dedup();
-        a == self.answer
+        chosen.len() == self.answer.len() && self.answer.iter().all(|a| chosen.contains(a))
     }
 }
 
@@ -180,8 +177,23 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
             })
         }
         Ask::Buffered => {
-            let (mut s, (task, _, checkpoint)) =
-                next_block(sim).ok_or(NoAnswer::NothingToBuffer)?;
+            // The alignment under way (a blocked input), or else the next one.
+            let aligning = (0..phys.channels.len() as ChannelId)
+                .find(|&c| view::is_blocked(sim, c))
+                .and_then(|c| {
+                    let task = phys.channels[c as usize].to;
+                    let view::TaskStatus::Aligning { checkpoint: n, .. } =
+                        view::task_status(sim, task)
+                    else {
+                        return None;
+                    };
+                    let mut s = sim.clone();
+                    s.step()?;
+                    Some((s, (task, c, n)))
+                });
+            let (mut s, (task, _, checkpoint)) = aligning
+                .or_else(|| next_block(sim))
+                .ok_or(NoAnswer::NothingToBuffer)?;
             let inputs = &phys.tasks[task as usize].inputs;
             let choices: Vec<Choice> = inputs
                 .iter()
@@ -222,7 +234,14 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
                         _ => {}
                     }
                 }
-                if ended || s.step().is_none() {
+                if ended {
+                    // Nothing held: the reveal is the alignment's end.
+                    if held.is_empty() {
+                        step = s.steps();
+                    }
+                    break;
+                }
+                if s.step().is_none() {
                     break;
                 }
             }

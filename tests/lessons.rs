@@ -266,8 +266,8 @@ fn a_lesson_is_read_and_every_mistake_is_placed() {
     let bad = [
         ("{\"title\": \"T\"}", 1, "missing field `steps`"),
         ("{\"title\": \"T\", \"steps\": []}", 1, "expected 1 to 200 steps"),
-        ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"text\": \"\", \"ask\": {\"kind\": \"guess\"}}]}", 1, "unknown variant in `kind`"),
-        ("{\"title\": \"T\",\n \"steps\": [{\"at\": \"\", \"text\": \"\",\n \"ask\": {\"kind\": \"choice\", \"prompt\": \"p\", \"choices\": [\"a\", \"b\"], \"answer\": 2, \"why\": \"w\"}}]}", 3, "index of one of at least two choices"),
+        ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"text\": \"\", \"ask\": {\"kind\": \"guess\"}}]}", 1, "unknown variant `guess`"),
+        ("{\"title\": \"T\",\n \"steps\": [{\"at\": \"\", \"text\": \"\",\n \"ask\": {\"kind\": \"choice\", \"prompt\": \"p\", \"choices\": [\"a\", \"b\"], \"answer\": 2, \"why\": \"w\"}}]}", 3, "expected the index of one of the choices"),
         ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"text\": \"\", \"ask\": {\"kind\": \"consistent\", \"answer\": 0}}]}", 1, "unknown field `answer`"),
         ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"txt\": \"\"}]}", 1, "unknown field `txt`"),
         ("{\"title\": \"T\", \"steps\": [", 1, ""),
@@ -277,4 +277,84 @@ fn a_lesson_is_read_and_every_mistake_is_placed() {
         assert_eq!(l, line, "{text}: {message}");
         assert!(message.contains(words), "{text}: {message}");
     }
+}
+
+/// The built-in lessons: `static/lessons/<lang>/<name>.json`.
+fn builtin(lang: &str, name: &str) -> abs_playground::lesson::Lesson {
+    let path = format!(
+        "{}/static/lessons/{lang}/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    read_lesson(&text).unwrap_or_else(|e| panic!("{path}: {e:?}"))
+}
+
+/// The simulation at a step's moment, as the page reaches it.
+fn at_moment(at: &str) -> Simulation {
+    use abs_playground::ui::lesson::At;
+    use abs_playground::ui::permalink::{decode_choices, replay};
+    let at = At::parse(at);
+    let mut scenario = presets::by_name(at.preset.as_deref().unwrap_or("alignment"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(mode) = &at.mode {
+        scenario = scenario.with_mode(mode.parse().unwrap_or_else(|_| panic!("mode {mode}")));
+    }
+    if let Some(seed) = &at.seed {
+        scenario.seed = seed.parse().unwrap();
+    }
+    let mut run = abs_playground::ui::run::Run::new(scenario).unwrap();
+    let choices = decode_choices(at.link.choices.as_deref().unwrap_or("")).unwrap();
+    let step: u64 = at.link.step.as_deref().unwrap_or("0").parse().unwrap();
+    replay(&mut run, step, &choices).unwrap();
+    assert_eq!(run.position(), step, "the run reaches step {step}");
+    run.sim().clone()
+}
+
+#[test]
+fn every_built_in_lesson_reads_in_both_languages_and_every_question_has_an_answer() {
+    use abs_playground::ui::lesson::LESSONS;
+    let mut questions = 0;
+    for name in LESSONS {
+        let en = builtin("en", name);
+        let zh = builtin("zh", name);
+        assert_eq!(
+            en.steps.len(),
+            zh.steps.len(),
+            "{name}: the languages' steps differ"
+        );
+        for (i, (a, b)) in en.steps.iter().zip(&zh.steps).enumerate() {
+            assert_eq!(
+                a.at,
+                b.at,
+                "{name} step {}: another moment in Chinese",
+                i + 1
+            );
+            let kind = |s: &abs_playground::lesson::Step| match &s.ask {
+                Some(Ask::Choice {
+                    choices,
+                    answer,
+                    play,
+                    ..
+                }) => format!("choice {} {answer} {play}", choices.len()),
+                other => format!("{other:?}"),
+            };
+            assert_eq!(
+                kind(a),
+                kind(b),
+                "{name} step {}: another question in Chinese",
+                i + 1
+            );
+            if let Some(ask) = &a.ask {
+                let sim = at_moment(&a.at);
+                let r =
+                    reveal(&sim, ask).unwrap_or_else(|e| panic!("{name} step {}: {e:?}", i + 1));
+                assert!(!r.choices.is_empty());
+                questions += 1;
+            }
+        }
+    }
+    println!(
+        "{} built-in lessons, {questions} questions, each answered by the engine",
+        LESSONS.len()
+    );
 }

@@ -9,7 +9,7 @@ use yew::prelude::*;
 /// The `origin` the address names, if any: only its messages are taken, and ours go only
 /// to it.
 #[cfg(target_arch = "wasm32")]
-fn origin() -> Option<String> {
+pub(crate) fn origin() -> Option<String> {
     web_sys::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())

@@ -15,9 +15,11 @@ pub mod export;
 pub mod flink;
 pub mod fmt;
 pub mod host;
-mod host_link;
+pub(crate) mod host_link;
 mod keyboard;
 pub mod layout;
+#[cfg(feature = "views")]
+pub mod lesson;
 pub mod mount;
 pub mod palette;
 pub mod permalink;

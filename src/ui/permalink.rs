@@ -40,7 +40,7 @@ pub struct Moment {
 }
 
 /// What a link asks for beyond the scenario, mode and language, as the address spells it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LinkParams {
     pub step: Option<String>,
     pub choices: Option<String>,

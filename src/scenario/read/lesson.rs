@@ -1,7 +1,7 @@
 //! Reading a lesson file (`docs/lessons.md`) with the scenario reader's parser: every error
 //! has its line and column, worded as the scenario reader words its own.
 
-use super::{list_of, string_of, u64_of, At, Fields, Json, Node, Parser};
+use super::{string_of, u64_of, At, Fields, Json, Node, Parser};
 use crate::lesson::{Ask, Lesson, Step};
 
 /// The most steps a lesson has.
@@ -32,7 +32,14 @@ pub fn lesson(text: &str) -> Result<Lesson, (u64, u64, String)> {
 fn read_lesson(n: &Node) -> Result<Lesson, At> {
     let f = Fields::of(n, "struct Lesson", &["title", "steps"])?;
     let steps_node = f.need("steps")?;
-    let steps = list_of(steps_node, read_step)?;
+    let mut steps = Vec::new();
+    if let Json::Arr(items) = &steps_node.value {
+        for item in items {
+            steps.push(read_step(item)?);
+        }
+    } else {
+        return Err(super::invalid(steps_node, "a sequence"));
+    }
     if steps.is_empty() || steps.len() > MAX_LESSON_STEPS {
         return Err(At(
             steps_node.at,
@@ -58,19 +65,15 @@ fn read_step(n: &Node) -> Result<Step, At> {
 }
 
 fn read_ask(n: &Node) -> Result<Ask, At> {
-    let kind = match &n.value {
-        Json::Obj { fields, .. } => fields
-            .iter()
-            .find(|(_, k, _)| k == "kind")
-            .map(|(_, _, v)| v),
-        _ => None,
+    let Json::Obj { fields, end } = &n.value else {
+        return Err(super::invalid(n, "struct Ask"));
     };
-    let kind = match kind.map(|k| &k.value) {
-        Some(Json::Str(k)) => k.as_str(),
-        _ => "",
+    let Some((_, _, kind)) = fields.iter().find(|(_, k, _)| k == "kind") else {
+        return Err(At(*end, "missing field `kind`".into()));
     };
+    let kind = string_of(kind)?;
     let plain = |ask: Ask| Fields::of(n, "struct Ask", &["kind"]).map(|_| ask);
-    match kind {
+    match kind.as_str() {
         "blocked-input" => plain(Ask::BlockedInput),
         "buffered" => plain(Ask::Buffered),
         "consistent" => plain(Ask::Consistent),
@@ -81,17 +84,21 @@ fn read_ask(n: &Node) -> Result<Ask, At> {
                 &["kind", "prompt", "choices", "answer", "why", "play"],
             )?;
             let list = f.need("choices")?;
-            let choices = list_of(list, string_of)?;
+            let Json::Arr(items) = &list.value else {
+                return Err(super::invalid(list, "a sequence"));
+            };
+            let mut choices = Vec::new();
+            for item in items {
+                choices.push(string_of(item)?);
+            }
             let answer = f.need("answer")?;
-            let index = u64_of(answer)?;
-            if choices.len() < 2 || index >= choices.len() as u64 {
-                return Err(At(
-                    answer.at,
-                    format!(
-                        "invalid value: integer `{index}`, expected the index of one of at least two choices (0 to {})",
-                        choices.len().saturating_sub(1)
-                    ),
-                ));
+            let index = super::uint(
+                answer,
+                choices.len().saturating_sub(1) as u64,
+                "the index of one of the choices",
+            )?;
+            if choices.len() < 2 {
+                return Err(At(answer.at, "a choice needs at least two choices".into()));
             }
             Ok(Ask::Choice {
                 prompt: string_of(f.need("prompt")?)?,
@@ -101,9 +108,15 @@ fn read_ask(n: &Node) -> Result<Ask, At> {
                 play: f.or("play", 0, u64_of)?.min(crate::lesson::LOOK_AHEAD),
             })
         }
-        _ => Err(At(
-            n.at,
-            "unknown variant in `kind`, expected one of `blocked-input`, `buffered`, `consistent`, `choice`".into(),
-        )),
+        _ => {
+            let at = fields
+                .iter()
+                .find(|(_, k, _)| k == "kind")
+                .map_or(n.at, |(_, _, v)| v.at);
+            Err(At(
+                at,
+                format!("unknown variant `{kind}`, expected one of `blocked-input`, `buffered`, `consistent`, `choice`"),
+            ))
+        }
     }
 }

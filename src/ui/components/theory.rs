@@ -91,8 +91,18 @@ pub fn theory(p: &TheoryProps) -> Html {
 
 /// Fetches a language's file, relative to the page (so a copy under a sub-path finds its own),
 /// and reads it.
-#[cfg(target_arch = "wasm32")]
 fn fetch(lang: Lang, done: impl FnOnce(Result<Texts, String>) + 'static) {
+    let url = crate::i18n::theory::file(lang);
+    fetch_text(
+        url.into(),
+        Box::new(move |r| done(r.and_then(|text| Texts::parse(&text, lang)))),
+    );
+}
+
+/// Fetches a text file (a language's theory texts, a lesson): its text, or why not (the
+/// browser's reason, or the HTTP status).
+#[cfg(target_arch = "wasm32")]
+pub fn fetch_text(url: String, done: Box<dyn FnOnce(Result<String, String>)>) {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
 
@@ -107,8 +117,7 @@ fn fetch(lang: Lang, done: impl FnOnce(Result<Texts, String>) + 'static) {
     yew::platform::spawn_local(async move {
         let result = async {
             let window = web_sys::window().ok_or("no window")?;
-            let url = crate::i18n::theory::file(lang);
-            let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+            let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
                 .await
                 .map_err(describe)?
                 .dyn_into()
@@ -119,8 +128,7 @@ fn fetch(lang: Lang, done: impl FnOnce(Result<Texts, String>) + 'static) {
             let text = JsFuture::from(response.text().map_err(describe)?)
                 .await
                 .map_err(describe)?;
-            let text = text.as_string().ok_or("not text")?;
-            Texts::parse(&text, lang)
+            text.as_string().ok_or_else(|| "not text".to_string())
         }
         .await;
         done(result);
@@ -128,7 +136,6 @@ fn fetch(lang: Lang, done: impl FnOnce(Result<Texts, String>) + 'static) {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn fetch(lang: Lang, done: impl FnOnce(Result<Texts, String>) + 'static) {
-    let _ = lang;
-    done(Err("the texts are fetched by the page".into()));
+pub fn fetch_text(url: String, done: Box<dyn FnOnce(Result<String, String>)>) {
+    done(Err(format!("{url} is fetched by the page")));
 }

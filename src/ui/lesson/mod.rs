@@ -1,0 +1,390 @@
+//! The lesson page (`?lesson=NAME|URL`, a build of its own: `bin/abs-lessons.rs`): a guided
+//! walk through moments of the playground, asking before it shows. This module: where a
+//! lesson's file is, the moment each step names, the student's progress, and the messages an
+//! embedding page hears — plain Rust, tested natively. `view.rs` is the page, `panel.rs` the
+//! lesson's panel, `words.rs` what they say; the questions' answers are `crate::lesson`'s.
+
+use std::rc::Rc;
+
+use super::permalink::LinkParams;
+use crate::i18n::Lang;
+use crate::lesson::{Lesson, NoAnswer, Reveal};
+use crate::text::Quoted;
+
+pub mod panel;
+pub mod view;
+pub mod words;
+
+/// What the student (or the embedding page) does on the lesson page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Act {
+    /// Open a lesson: a built-in name or a URL (fetched).
+    Open(String),
+    /// The fetched lesson, and the progress the browser kept for it.
+    Loaded(String, Rc<Lesson>, Option<String>),
+    /// It could not be fetched or read (why, worded).
+    Failed(String),
+    /// Show step `n` (past the last: the lesson's end).
+    Go(usize),
+    Pick(usize),
+    Answer,
+    Restart,
+    Step,
+    Back,
+    TogglePlay,
+    Frame(f64),
+    Select(Option<super::state::Selection>),
+}
+
+/// The built-in lessons, in the menu's order (`static/lessons/<lang>/<name>.json`).
+pub const LESSONS: &[&str] = &[
+    "alignment",
+    "at-least-once",
+    "unaligned",
+    "chandy-lamport",
+    "recovery",
+    "fifo",
+];
+
+/// Where a lesson's file is: a built-in lesson's name, or a path or URL on this page's origin
+/// or on the origin the page's `origin` parameter allows.
+pub fn lesson_url(
+    source: &str,
+    lang: Lang,
+    page_origin: &str,
+    allowed: Option<&str>,
+) -> Result<String, String> {
+    if LESSONS.contains(&source) {
+        let dir = if lang == Lang::En { "en" } else { "zh" };
+        return Ok(format!("lessons/{dir}/{source}.json"));
+    }
+    // `scheme://host` of an absolute URL (`//host` takes the page's scheme): up to the first
+    // `/` after the two.
+    let b = source.as_bytes();
+    let slashes = (0..b.len().saturating_sub(1)).find(|&i| b[i] == b'/' && b[i + 1] == b'/');
+    let ok = match slashes {
+        None => source.ends_with(".json") && !b.contains(&b':'),
+        Some(at) => {
+            let end = (at + 2..b.len()).find(|&i| b[i] == b'/').unwrap_or(b.len());
+            let theirs = &source[..end];
+            let theirs_full = if at == 0 {
+                page_origin
+                    .find(':')
+                    .map(|c| format!("{}{theirs}", &page_origin[..=c]))
+            } else {
+                Some(theirs.to_string())
+            };
+            theirs_full.is_some_and(|t| t == page_origin || allowed == Some(t.as_str()))
+        }
+    };
+    if ok {
+        Ok(source.to_string())
+    } else {
+        Err(LESSONS.join(", "))
+    }
+}
+
+/// A step's moment, as its `at` spells it (a permalink's query, with or without `?`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct At {
+    pub preset: Option<String>,
+    pub scenario: Option<String>,
+    pub mode: Option<String>,
+    pub seed: Option<String>,
+    pub link: LinkParams,
+}
+
+/// `%xx` and `+` decoded, as a browser reads a query.
+fn decode(v: &str) -> String {
+    let b = v.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => match (hex(b[i + 1]), hex(b[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+impl At {
+    pub fn parse(at: &str) -> At {
+        let q = at.find('?').map_or(at, |i| &at[i + 1..]);
+        let q = q.find('#').map_or(q, |i| &q[..i]);
+        let mut a = At::default();
+        for pair in q.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let v = Some(decode(v));
+            match k {
+                "preset" => a.preset = v,
+                "scenario" => a.scenario = v,
+                "mode" => a.mode = v,
+                "seed" => a.seed = v,
+                "step" => a.link.step = v,
+                "choices" => a.link.choices = v,
+                "open" => a.link.open = v,
+                "sel" => a.link.sel = v,
+                "panel" => a.link.panel = v,
+                "cut" => a.link.cut = v,
+                _ => {}
+            }
+        }
+        a
+    }
+}
+
+/// A lesson as the page shows it in `lang`: Chinese lessons are written in Traditional
+/// characters, and shown in Simplified ones converted (as the page's own strings are).
+pub fn in_lang(mut lesson: Lesson, lang: Lang) -> Lesson {
+    if lang != Lang::ZhHans {
+        return lesson;
+    }
+    let to = |t: &mut String| *t = words::hans(t);
+    to(&mut lesson.title);
+    for step in &mut lesson.steps {
+        to(&mut step.text);
+        if let Some(crate::lesson::Ask::Choice {
+            prompt,
+            choices,
+            why,
+            ..
+        }) = &mut step.ask
+        {
+            to(prompt);
+            to(why);
+            choices.iter_mut().for_each(to);
+        }
+    }
+    lesson
+}
+
+/// A lesson the student is in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonRun {
+    /// As asked for: a built-in name or a URL (the progress is kept under it).
+    pub source: String,
+    pub lesson: Rc<Lesson>,
+    /// The step shown; `steps.len()` once the lesson is over.
+    pub index: usize,
+    /// The current step's question: its answer, or why it has none from this moment.
+    pub reveal: Option<Result<Reveal, NoAnswer>>,
+    /// The choices picked, indices into the reveal's choices.
+    pub picked: Vec<usize>,
+    /// Answered (right or not): the run has played to the reveal.
+    pub answered: Option<bool>,
+    /// Per step with a question, the last answer's verdict.
+    pub results: Vec<Option<bool>>,
+}
+
+impl LessonRun {
+    pub fn new(source: String, lesson: Rc<Lesson>) -> LessonRun {
+        let n = lesson.steps.len();
+        LessonRun {
+            source,
+            lesson,
+            index: 0,
+            reveal: None,
+            picked: Vec::new(),
+            answered: None,
+            results: vec![None; n],
+        }
+    }
+
+    pub fn done(&self) -> bool {
+        self.index >= self.lesson.steps.len()
+    }
+
+    /// Questions answered right, and questions asked.
+    pub fn score(&self) -> (usize, usize) {
+        let asked = self.lesson.steps.iter().filter(|s| s.ask.is_some()).count();
+        let right = self.results.iter().filter(|r| **r == Some(true)).count();
+        (right, asked)
+    }
+
+    /// Picks choice `i` (a single answer replaces the pick, several toggle it). Nothing once
+    /// answered.
+    pub fn pick(&mut self, i: usize) {
+        let Some(Ok(r)) = &self.reveal else { return };
+        if self.answered.is_some() || i >= r.choices.len() {
+            return;
+        }
+        if r.multiple {
+            match self.picked.iter().position(|&p| p == i) {
+                Some(at) => {
+                    self.picked.remove(at);
+                }
+                None => self.picked.push(i),
+            }
+        } else {
+            self.picked = vec![i];
+        }
+    }
+
+    /// The student's answer: right or not, and the step to play to. `None` when there is no
+    /// question to answer (or no pick for a single answer).
+    pub fn answer(&mut self) -> Option<(bool, u64)> {
+        let Some(Ok(r)) = &self.reveal else {
+            return None;
+        };
+        if self.answered.is_some() || (!r.multiple && self.picked.is_empty()) {
+            return None;
+        }
+        let right = r.is_right(&self.picked);
+        self.answered = Some(right);
+        if let Some(slot) = self.results.get_mut(self.index) {
+            *slot = Some(right);
+        }
+        Some((right, r.step))
+    }
+
+    /// The progress as kept in the browser: `index;` then one character per step (`r` right,
+    /// `w` wrong, `-` not answered).
+    pub fn progress(&self) -> String {
+        let marks: String = self
+            .results
+            .iter()
+            .map(|r| match r {
+                Some(true) => 'r',
+                Some(false) => 'w',
+                None => '-',
+            })
+            .collect();
+        format!("{};{marks}", self.index)
+    }
+
+    /// Takes back kept progress, if it fits this lesson (as many steps).
+    pub fn resume(&mut self, kept: &str) -> bool {
+        let Some((index, marks)) = kept.split_once(';') else {
+            return false;
+        };
+        let Ok(index) = index.parse::<usize>() else {
+            return false;
+        };
+        if marks.chars().count() != self.results.len() || index > self.results.len() {
+            return false;
+        }
+        self.results = marks
+            .chars()
+            .map(|c| match c {
+                'r' => Some(true),
+                'w' => Some(false),
+                _ => None,
+            })
+            .collect();
+        self.index = index;
+        true
+    }
+}
+
+/// `{"type": "abs:answer", "lesson", "step", "correct"}`: `step` counts from 1.
+pub fn answer_message(lesson: &str, step: usize, correct: bool) -> String {
+    format!(
+        "{{\"type\":\"abs:answer\",\"lesson\":{},\"step\":{},\"correct\":{correct}}}",
+        Quoted(lesson),
+        step + 1
+    )
+}
+
+/// `{"type": "abs:lesson-done", "lesson", "correct", "total"}`.
+pub fn done_message(lesson: &str, correct: usize, total: usize) -> String {
+    format!(
+        "{{\"type\":\"abs:lesson-done\",\"lesson\":{},\"correct\":{correct},\"total\":{total}}}",
+        Quoted(lesson)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_reads_a_permalinks_query() {
+        let a = At::parse("https://x.org/p/?preset=alignment&mode=aligned&step=14&sel=c%3ASrc+A%230-Merge%230&panel=checkpoints");
+        assert_eq!(a.preset.as_deref(), Some("alignment"));
+        assert_eq!(a.mode.as_deref(), Some("aligned"));
+        assert_eq!(a.link.step.as_deref(), Some("14"));
+        assert_eq!(a.link.sel.as_deref(), Some("c:Src A#0-Merge#0"));
+        assert_eq!(a.link.panel.as_deref(), Some("checkpoints"));
+        let b = At::parse("preset=token&sel=c:p-q&step=5%");
+        assert_eq!(b.link.sel.as_deref(), Some("c:p-q"));
+        assert_eq!(b.link.step.as_deref(), Some("5%"));
+        assert_eq!(At::parse(""), At::default());
+    }
+
+    #[test]
+    fn a_lesson_is_fetched_from_here_or_an_allowed_origin_only() {
+        let here = "https://course.edu";
+        assert_eq!(
+            lesson_url("alignment", Lang::En, here, None).unwrap(),
+            "lessons/en/alignment.json"
+        );
+        assert_eq!(
+            lesson_url("fifo", Lang::ZhHans, here, None).unwrap(),
+            "lessons/zh/fifo.json"
+        );
+        assert_eq!(
+            lesson_url("mine/week3.json", Lang::En, here, None).unwrap(),
+            "mine/week3.json"
+        );
+        assert!(lesson_url("https://course.edu/l.json", Lang::En, here, None).is_ok());
+        assert!(lesson_url("https://evil.example/l.json", Lang::En, here, None).is_err());
+        assert!(lesson_url(
+            "https://lms.edu/l.json",
+            Lang::En,
+            here,
+            Some("https://lms.edu")
+        )
+        .is_ok());
+        assert!(lesson_url("//evil.example/l.json", Lang::En, here, None).is_err());
+        assert!(lesson_url("javascript:alert(1).json", Lang::En, here, None).is_err());
+        assert!(lesson_url("nope", Lang::En, here, None)
+            .unwrap_err()
+            .contains("alignment"));
+    }
+
+    #[test]
+    fn progress_is_kept_and_taken_back_only_when_it_fits() {
+        let text = r#"{"title": "T", "steps": [
+            {"at": "", "text": "a"},
+            {"at": "", "text": "b", "ask": {"kind": "consistent"}},
+            {"at": "", "text": "c", "ask": {"kind": "buffered"}}]}"#;
+        let lesson = Rc::new(crate::scenario::read_lesson(text).unwrap());
+        let mut run = LessonRun::new("x".into(), lesson.clone());
+        run.index = 2;
+        run.results[1] = Some(true);
+        run.results[2] = Some(false);
+        assert_eq!(run.progress(), "2;-rw");
+        assert_eq!(run.score(), (1, 2));
+        let mut again = LessonRun::new("x".into(), lesson);
+        assert!(!again.resume("2;-r"), "another lesson's length");
+        assert!(!again.resume("9;---"));
+        assert!(again.resume("2;-rw"));
+        assert_eq!(again, run);
+    }
+
+    #[test]
+    fn the_messages_are_json_with_the_contracts_fields() {
+        let v: serde_json::Value =
+            serde_json::from_str(&answer_message("al\"ign", 2, true)).unwrap();
+        assert_eq!(v["type"], "abs:answer");
+        assert_eq!(v["lesson"], "al\"ign");
+        assert_eq!(v["step"], 3);
+        assert_eq!(v["correct"], true);
+        let v: serde_json::Value = serde_json::from_str(&done_message("fifo", 2, 3)).unwrap();
+        assert_eq!(v["type"], "abs:lesson-done");
+        assert_eq!(
+            (v["correct"].as_u64(), v["total"].as_u64()),
+            (Some(2), Some(3))
+        );
+    }
+}

@@ -1,0 +1,194 @@
+//! The lesson panel: the step's text, its question as form controls (radio buttons or check
+//! boxes with labels), and after an answer the verdict, announced, with the reason in one
+//! sentence. One listener: a click inside emits what its `data-act` or `data-i` names.
+
+use yew::prelude::*;
+
+use super::words::{say, Say as T};
+use super::{Act, LessonRun};
+use crate::i18n::Lang;
+use crate::lesson::{Ask, Choice, Why};
+use crate::ui::state::RunRef;
+
+pub struct LessonProps<'a> {
+    pub lesson: &'a LessonRun,
+    pub run: &'a RunRef,
+    pub lang: Lang,
+    pub on: Callback<Act>,
+}
+
+pub fn lesson_panel(p: &LessonProps) -> Html {
+    let s = p.lang.strings();
+    let lang = p.lang;
+    let w = |t: T| say(lang, t);
+    let l = p.lesson;
+    let steps = &l.lesson.steps;
+    let index = l.index;
+    let on = p.on.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
+        let Some(el) = e
+            .target_dyn_into::<web_sys::Element>()
+            .and_then(|t| t.closest("[data-act],[data-i]").ok().flatten())
+        else {
+            return;
+        };
+        if let Some(i) = el.get_attribute("data-i").and_then(|i| i.parse().ok()) {
+            return on.emit(Act::Pick(i));
+        }
+        on.emit(match el.get_attribute("data-act").as_deref() {
+            Some("answer") => Act::Answer,
+            Some("next") => Act::Go(index + 1),
+            Some("retry") => Act::Go(index),
+            Some("restart") => Act::Restart,
+            _ => return,
+        })
+    });
+    let dots = l.results.iter().enumerate().map(|(i, r)| {
+        let class = match r {
+            _ if i == index => "now",
+            Some(true) => "right",
+            Some(false) => "wrong",
+            None => "",
+        };
+        html! { <li class={class}></li> }
+    });
+    let head = html! {
+        <div class="lp-head">
+            <ol class="lp-dots" aria-hidden="true">{ for dots }</ol>
+            <span class="lp-count">{ w(T::Step((index + 1).min(steps.len()), steps.len())) }</span>
+        </div>
+    };
+    let Some(step) = steps.get(index) else {
+        let (right, total) = l.score();
+        return html! {
+            <section class="lesson-panel" data-testid="lesson-panel" {onclick}>
+                { head }
+                <p data-testid="lesson-done" role="status">{ w(T::Done(right, total)) }</p>
+                <button data-act="restart" data-testid="lesson-restart">{ w(T::Restart) }</button>
+            </section>
+        };
+    };
+    let run = p.run.0.borrow();
+    let sim = run.sim();
+    let phys = sim.physical();
+    let label = |c: &Choice| match *c {
+        Choice::Channel(c) => phys.channel_label(c),
+        Choice::Record(id, c) => {
+            let payload = sim
+                .channels()
+                .get(c as usize)
+                .and_then(|ch| {
+                    ch.items().iter().find_map(|i| match i.kind {
+                        crate::engine::record::ItemKind::Record(r) if r.id == id => {
+                            Some(sim.describe(&r.payload))
+                        }
+                        _ => None,
+                    })
+                })
+                .unwrap_or_default();
+            format!("#{id} {payload} · {}", phys.channel_label(c))
+        }
+        Choice::Yes => s.yes.into(),
+        Choice::No => s.no.into(),
+        Choice::Text(i) => match &step.ask {
+            Some(Ask::Choice { choices, .. }) => choices.get(i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        },
+    };
+    let task = |t: u32| phys.tasks.get(t as usize).map_or("", |t| t.name.as_str());
+    let (question, feedback) = match (&step.ask, &l.reveal) {
+        (Some(ask), Some(Ok(r))) => {
+            let prompt = match ask {
+                Ask::BlockedInput => w(T::AskBlocked),
+                Ask::Buffered => w(T::AskBuffered),
+                Ask::Consistent => w(T::AskConsistent),
+                Ask::Choice { prompt, .. } => prompt.clone(),
+            };
+            let kind = if r.multiple { "checkbox" } else { "radio" };
+            let answered = l.answered.is_some();
+            let choices = r.choices.iter().enumerate().map(|(i, c)| {
+                let checked = l.picked.contains(&i);
+                let mark = match (answered, r.answer.contains(&i)) {
+                    (true, true) => "answer",
+                    _ => "",
+                };
+                html! {
+                    <label class={mark}>
+                        <input type={kind} name="lesson-q" data-testid="lesson-answer" data-i={i.to_string()}
+                            checked={checked} disabled={answered} />
+                        { label(c) }
+                    </label>
+                }
+            });
+            let question = html! {
+                <fieldset data-testid="lesson-question">
+                    <legend>{ prompt }</legend>
+                    { for choices }
+                </fieldset>
+            };
+            let feedback = l.answered.map(|right| {
+                let why = match &r.why {
+                    Why::Blocked {
+                        task: t,
+                        channel,
+                        checkpoint,
+                    } => w(T::WhyBlocked {
+                        task: task(*t),
+                        channel: &phys.channel_label(*channel),
+                        checkpoint: *checkpoint,
+                    }),
+                    Why::Buffered {
+                        task: t,
+                        held,
+                        checkpoint,
+                    } => w(T::WhyBuffered {
+                        task: task(*t),
+                        held: *held,
+                        checkpoint: *checkpoint,
+                    }),
+                    Why::Consistent {
+                        checkpoint,
+                        consistent,
+                    } => w(T::WhyConsistent {
+                        checkpoint: *checkpoint,
+                        consistent: *consistent,
+                    }),
+                    Why::Given(why) => why.clone(),
+                };
+                let verdict = w(if right { T::Right } else { T::Wrong });
+                (Some(right), format!("{verdict} {why}"))
+            });
+            (Some(question), feedback)
+        }
+        (Some(_), Some(Err(why))) => (None, Some((None, w(T::NoAnswer(*why))))),
+        _ => (None, None),
+    };
+    let asking = question.is_some() && l.answered.is_none();
+    let can_answer = l
+        .reveal
+        .as_ref()
+        .is_some_and(|r| r.as_ref().is_ok_and(|r| r.multiple || !l.picked.is_empty()));
+    html! {
+        <section class="lesson-panel" data-testid="lesson-panel" {onclick}>
+            { head }
+            <div data-testid="lesson-step" data-index={index.to_string()}>
+                <p class="lp-text">{ step.text.clone() }</p>
+                { for question }
+            </div>
+            <p class="lp-feedback" data-testid="lesson-feedback" role="status" aria-live="polite"
+                data-correct={feedback.as_ref().and_then(|f| f.0).map(|r| if r { "true" } else { "false" })}>
+                { feedback.map(|f| f.1).unwrap_or_default() }
+            </p>
+            <div class="lp-actions">
+                if asking {
+                    <button data-act="answer" data-testid="lesson-check" disabled={!can_answer}>{ w(T::Answer) }</button>
+                } else {
+                    if l.answered.is_some() {
+                        <button data-act="retry" data-testid="lesson-retry">{ w(T::Retry) }</button>
+                    }
+                    <button data-act="next" data-testid="lesson-next">{ w(T::Next) }</button>
+                }
+            </div>
+        </section>
+    }
+}

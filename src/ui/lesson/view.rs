@@ -1,0 +1,601 @@
+//! The lesson page: the lesson's panel beside the playground's own dataflow and narration at
+//! the step's moment, with step and play controls and a link that opens the moment in the
+//! whole playground. One reducer (`Page`), as the playground has.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::panel::{lesson_panel, LessonProps};
+use super::words::{say, Say};
+use super::{Act, At, LessonRun};
+use crate::i18n::{Lang, Names};
+use crate::lesson::Choice;
+use crate::ui::components::dataflow::Dataflow;
+use crate::ui::components::narration::{narration, Line, NarrationProps};
+use crate::ui::permalink::{self, Moment};
+use crate::ui::run::Run;
+use crate::ui::state::{RunRef, Selection};
+use crate::ui::views::add_style;
+
+const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5rem 1rem}\
+.lesson-top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}\
+.lesson-top h1{font-size:1.2rem;margin:.3rem 0}.lesson-top .spacer{flex:1}\
+.lesson-main{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}\
+.lesson-main>.lesson-panel{flex:1 1 300px;max-width:440px}\
+.lesson-stage{flex:3 1 480px;min-width:0}.lesson-stage .dataflow{max-height:60vh;overflow:auto}\
+.lesson-stage .preset{margin:.2rem 0;color:var(--muted)}\
+.lesson-controls{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.4rem 0}\
+.lesson-controls a{color:var(--accent)}\
+.lesson-panel{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;background:var(--panel)}\
+.lp-head{display:flex;flex-wrap:wrap;gap:.25rem .6rem;align-items:center}\
+.lp-dots{display:flex;gap:3px;list-style:none;margin:0;padding:0}\
+.lp-dots li{width:9px;height:9px;border-radius:50%;border:1px solid var(--line-strong)}\
+.lp-dots li.now{background:var(--accent)}.lp-dots li.right{background:var(--ok)}.lp-dots li.wrong{background:var(--bad)}\
+.lp-count{color:var(--muted);font-size:.85rem}\
+.lesson-panel fieldset{border:1px solid var(--line);border-radius:4px;margin:.5rem 0;padding:.3rem .6rem}\
+.lesson-panel legend{font-weight:600;padding:0 .2rem}\
+.lesson-panel label{display:block;padding:.2rem 0;cursor:pointer}\
+.lesson-panel label.answer{font-weight:600}\
+.lp-feedback[data-correct=true]{color:var(--ok)}.lp-feedback[data-correct=false]{color:var(--bad)}\
+.lp-actions{display:flex;gap:.5rem;flex-wrap:wrap}\
+.lesson-page.embed{padding:.25rem}.lesson-page.embed .lesson-top h1{font-size:1rem}\
+.lesson-error{color:var(--bad);font-weight:600}";
+
+/// The lesson page's state.
+pub struct Page {
+    run: RunRef,
+    version: u64,
+    lang: Lang,
+    /// The lesson asked for: a built-in name or a URL, numbered (each is fetched once).
+    wanted: (u32, String),
+    lesson: Option<LessonRun>,
+    error: Option<String>,
+    selection: Option<Selection>,
+    /// The step's scenario came whole (`scenario=`), not as a preset's name.
+    edited: bool,
+    /// The checkpoint and the inspector's tab the step names (`open=`, `panel=`), for the link
+    /// to the whole playground.
+    open: Option<crate::engine::CheckpointId>,
+    tab: Option<crate::ui::state::Tab>,
+    playing: bool,
+    last_frame: Cell<Option<f64>>,
+    settling: Cell<bool>,
+}
+
+impl Page {
+    fn new(lang: Lang, source: String) -> Page {
+        let run = Run::new(crate::scenario::presets::alignment()).ok();
+        Page {
+            run: RunRef(Rc::new(RefCell::new(run.unwrap_or_else(|| unreachable!())))),
+            version: 0,
+            lang,
+            wanted: (0, source),
+            lesson: None,
+            error: None,
+            selection: None,
+            edited: false,
+            open: None,
+            tab: None,
+            playing: false,
+            last_frame: Cell::new(None),
+            settling: Cell::new(false),
+        }
+    }
+
+    fn next(&self) -> Page {
+        Page {
+            run: self.run.clone(),
+            version: self.version + 1,
+            lang: self.lang,
+            wanted: self.wanted.clone(),
+            lesson: self.lesson.clone(),
+            error: self.error.clone(),
+            selection: self.selection,
+            edited: self.edited,
+            open: self.open,
+            tab: self.tab,
+            playing: self.playing,
+            last_frame: Cell::new(self.last_frame.get()),
+            settling: Cell::new(self.settling.get()),
+        }
+    }
+
+    /// Shows the moment a step names: its scenario, mode and seed, then the step with the
+    /// choices made on the way, and the selection. What cannot be followed is said.
+    fn show(&mut self, at: &At) {
+        let mut notices = Vec::new();
+        self.edited = at.scenario.is_some();
+        let asked = match at.scenario.as_deref().map(crate::scenario::codec::decode) {
+            Some(Ok(s)) => s,
+            Some(Err(why)) => {
+                self.error = Some((self.lang.strings().link_error)(&why));
+                crate::scenario::presets::alignment()
+            }
+            None => permalink::preset_or_default(at.preset.as_deref(), &mut notices),
+        };
+        let (mut scenario, _, _) =
+            permalink::resolve_for(asked, at.mode.as_deref(), None, &mut notices);
+        if let Some(seed) = at.seed.as_deref().and_then(|v| v.parse().ok()) {
+            scenario.seed = seed;
+        }
+        let Ok(mut run) = Run::new(scenario) else {
+            return;
+        };
+        self.selection = None;
+        match Moment::parse(&at.link) {
+            Ok(m) => {
+                if let Err(why) = permalink::replay(&mut run, m.step, &m.choices) {
+                    self.error = Some((self.lang.strings().link_error)(&why));
+                }
+                if let Some(sel) = m.select {
+                    self.selection = permalink::selection_by_name(run.sim().physical(), &sel);
+                }
+                self.open = m.open;
+                self.tab = m.tab;
+            }
+            Err(why) => self.error = Some((self.lang.strings().link_error)(&why)),
+        }
+        run.clock = run.sim().now() as f64;
+        self.run = RunRef(Rc::new(RefCell::new(run)));
+        self.playing = false;
+        self.settling.set(false);
+    }
+
+    fn go(&mut self, i: usize) {
+        let Some(mut l) = self.lesson.take() else {
+            return;
+        };
+        l.index = i.min(l.lesson.steps.len());
+        l.picked.clear();
+        l.answered = None;
+        l.reveal = None;
+        self.error = None;
+        let lesson = l.lesson.clone();
+        match lesson.steps.get(l.index) {
+            Some(step) => {
+                self.show(&At::parse(&step.at));
+                l.reveal = step
+                    .ask
+                    .as_ref()
+                    .map(|a| crate::lesson::reveal(self.run.0.borrow().sim(), a));
+            }
+            None => {
+                let (right, total) = l.score();
+                post(&super::done_message(&l.source, right, total));
+            }
+        }
+        keep(&l);
+        self.lesson = Some(l);
+    }
+
+    /// Plays to `step`: through what was recorded, then forward.
+    fn play_to(&mut self, step: u64) {
+        self.playing = false;
+        let mut run = self.run.0.borrow_mut();
+        let len = run.len();
+        run.seek(step.min(len));
+        while run.position() < step && run.forward() {}
+        self.settling.set(true);
+    }
+
+    fn frame(self: Rc<Self>, ts: f64) -> Rc<Self> {
+        let dt = match self.last_frame.replace(Some(ts)) {
+            Some(prev) => (ts - prev).clamp(0.0, 100.0),
+            None => 0.0,
+        };
+        if self.playing {
+            let tick = self.run.0.borrow_mut().tick(dt, 1.0, 4_000);
+            if tick.ended || tick.steps > 0 {
+                let mut next = self.next();
+                next.playing = !tick.ended;
+                return Rc::new(next);
+            }
+            return self;
+        }
+        if self.settling.get() {
+            let moving = self.run.0.borrow_mut().settle(dt, true);
+            self.settling.set(moving);
+        }
+        self
+    }
+}
+
+impl Reducible for Page {
+    type Action = Act;
+
+    fn reduce(self: Rc<Self>, act: Act) -> Rc<Self> {
+        if let Act::Frame(ts) = act {
+            return self.frame(ts);
+        }
+        let mut next = self.next();
+        match act {
+            Act::Frame(_) => {}
+            Act::Open(source) => next.wanted = (next.wanted.0 + 1, source),
+            Act::Loaded(source, lesson, kept) => {
+                let mut l = LessonRun::new(source, lesson);
+                let at = match kept {
+                    Some(k) if l.resume(&k) => l.index,
+                    _ => 0,
+                };
+                next.lesson = Some(l);
+                next.go(at);
+            }
+            Act::Failed(why) => {
+                next.lesson = None;
+                next.error = Some(why);
+            }
+            Act::Go(i) => next.go(i),
+            Act::Restart => {
+                if let Some(l) = &mut next.lesson {
+                    l.results.iter_mut().for_each(|r| *r = None);
+                }
+                next.go(0);
+            }
+            Act::Pick(i) => {
+                if let Some(l) = &mut next.lesson {
+                    l.pick(i);
+                }
+            }
+            Act::Answer => {
+                let answered = next.lesson.as_mut().and_then(LessonRun::answer);
+                if let Some((right, step)) = answered {
+                    next.play_to(step);
+                    if let Some(l) = &next.lesson {
+                        post(&super::answer_message(&l.source, l.index, right));
+                        keep(l);
+                    }
+                }
+            }
+            Act::Step => {
+                next.playing = false;
+                next.run.0.borrow_mut().forward();
+                next.settling.set(true);
+            }
+            Act::Back => {
+                next.playing = false;
+                next.run.0.borrow_mut().back();
+                next.settling.set(false);
+            }
+            Act::TogglePlay => {
+                next.playing = !next.playing;
+                next.last_frame.set(None);
+            }
+            Act::Select(sel) => {
+                // A question about a channel: clicking one picks it.
+                if let (Some(Selection::Channel(c)), Some(l)) = (sel, &mut next.lesson) {
+                    let at = match &l.reveal {
+                        Some(Ok(r)) => r.choices.iter().position(|x| *x == Choice::Channel(c)),
+                        _ => None,
+                    };
+                    if let Some(i) = at {
+                        l.pick(i);
+                    }
+                }
+                next.selection = sel;
+            }
+        }
+        Rc::new(next)
+    }
+}
+
+/// The mode as the address spells it (the mode menu's variants of aligned by their names).
+fn mode_param(sim: &crate::engine::Simulation) -> &'static str {
+    let c = sim.config();
+    match sim.mode() {
+        crate::engine::BarrierMode::Aligned if c.aligned_checkpoint_timeout.is_some() => {
+            crate::scenario::ALIGNED_TIMEOUT_MODE
+        }
+        crate::engine::BarrierMode::Aligned if c.buffer_debloat.is_some() => {
+            crate::scenario::ALIGNED_DEBLOAT_MODE
+        }
+        m => m.as_str(),
+    }
+}
+
+/// Posts a message to the page embedding this one (`ui::host`'s link).
+fn post(text: &str) {
+    crate::ui::host_link::post(text);
+}
+
+/// The browser's storage, where progress is kept.
+#[cfg(target_arch = "wasm32")]
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+fn key(source: &str) -> String {
+    format!("abs-lesson:{source}")
+}
+
+/// Keeps a lesson's progress in the browser (`LessonRun::progress`).
+fn keep(l: &LessonRun) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(s) = storage() {
+        let _ = s.set_item(&key(&l.source), &l.progress());
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = key(&l.source);
+}
+
+/// Fetches the lesson `source` names (a built-in one, or a file on this origin or the one the
+/// address's `origin` allows) and hands it over with the progress kept for it, or says why it
+/// cannot be had.
+fn open(source: String, lang: Lang, dispatch: Callback<Act>) {
+    #[cfg(target_arch = "wasm32")]
+    let (here, allowed) = (
+        web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default(),
+        crate::ui::host_link::origin(),
+    );
+    #[cfg(not(target_arch = "wasm32"))]
+    let (here, allowed) = (String::new(), None::<String>);
+    let url = match super::lesson_url(&source, lang, &here, allowed.as_deref()) {
+        Ok(url) => url,
+        Err(list) => {
+            let why = say(
+                lang,
+                Say::NotFound {
+                    source: &source,
+                    list: &list,
+                },
+            );
+            return dispatch.emit(Act::Failed(why));
+        }
+    };
+    crate::ui::components::theory::fetch_text(
+        url,
+        Box::new(move |result| {
+            let act = match result {
+                Err(why) => Act::Failed(say(
+                    lang,
+                    Say::Unfetched {
+                        source: &source,
+                        why: &why,
+                    },
+                )),
+                Ok(text) => match crate::scenario::read_lesson(&text) {
+                    Ok(lesson) => {
+                        #[cfg(target_arch = "wasm32")]
+                        let kept = storage().and_then(|s| s.get_item(&key(&source)).ok().flatten());
+                        #[cfg(not(target_arch = "wasm32"))]
+                        let kept = None;
+                        Act::Loaded(source, Rc::new(super::in_lang(lesson, lang)), kept)
+                    }
+                    Err((line, column, message)) => Act::Failed(say(
+                        lang,
+                        Say::Unreadable {
+                            source: &source,
+                            line,
+                            column,
+                            why: &(lang.strings().syntax_words)(&message),
+                        },
+                    )),
+                },
+            };
+            dispatch.emit(act);
+        }),
+    );
+}
+
+/// What the address asks for: the lesson, the language, embedded or not.
+fn address() -> (String, Lang, bool) {
+    let at = crate::ui::views::address();
+    let lang = crate::ui::edit::lang(at.lang.as_deref());
+    #[cfg(target_arch = "wasm32")]
+    let (lesson, embed) = {
+        let p = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
+        (
+            p.as_ref().and_then(|p| p.get("lesson")).unwrap_or_default(),
+            p.is_some_and(|p| p.has("embed")),
+        )
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let (lesson, embed) = (String::new(), false);
+    (lesson, lang, embed)
+}
+
+#[function_component(LessonView)]
+pub fn lesson_view() -> Html {
+    let (source, lang, embed) = use_memo((), |_| address()).as_ref().clone();
+    let page = use_reducer(|| Page::new(lang, source.clone()));
+    let d = page.dispatcher();
+    let on = Callback::from(move |a: Act| d.dispatch(a));
+    use_effect_with((), |_| add_style(STYLE));
+    {
+        // The lesson asked for is fetched (the address's, then the menu's or the host's).
+        let on = on.clone();
+        use_effect_with(page.wanted.clone(), move |(_, source)| {
+            if !source.is_empty() {
+                open(source.clone(), lang, on);
+            }
+        });
+    }
+    {
+        // The embedding page may load another lesson: `{"type": "abs:load", "lesson": …}`.
+        let on = on.clone();
+        use_effect_with((), move |_| {
+            let listener = listen(on);
+            move || {
+                let _keep_until_unmount = listener;
+            }
+        });
+    }
+    let s = lang.strings();
+    let w = |t: Say| say(lang, t);
+    let run = page.run.0.borrow();
+    let sim = run.sim();
+    let names = Names(sim);
+    let mode = sim.mode();
+    let lines: Vec<Line> = run
+        .recent(4)
+        .iter()
+        .flat_map(|(step, beats)| {
+            beats
+                .iter()
+                .map(|b| Line {
+                    step: *step,
+                    marker: b.alignment_step(mode.blocks_inputs()),
+                    text: AttrValue::from((s.narrate)(b, &names)),
+                    routine: b.is_routine(),
+                    checkpoint: b.checkpoint(),
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let title = page
+        .lesson
+        .as_ref()
+        .map_or_else(|| w(Say::Title(&page.wanted.1)), |l| l.lesson.title.clone());
+    let preset = (s.preset_text)(&run.scenario.name).map_or(run.scenario.title.as_str(), |t| t.0);
+    // The whole playground at this moment (the permalink of the step shown).
+    let full = format!(
+        "./?{}",
+        permalink::query(
+            &run,
+            page.edited,
+            mode_param(sim),
+            lang.code(),
+            permalink::Shown {
+                selection: page.selection,
+                tab: page.tab.unwrap_or(crate::ui::state::Tab::Details),
+                open: page.open,
+                cut: None,
+            },
+        )
+    );
+    let menu = {
+        let on = on.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .filter(|v| !v.is_empty())
+            {
+                on.emit(Act::Open(v));
+            }
+        })
+    };
+    let send = |a: Act| {
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| on.emit(a.clone()))
+    };
+    let panel = match (&page.lesson, &page.error) {
+        (Some(l), _) => lesson_panel(&LessonProps {
+            lesson: l,
+            run: &page.run,
+            lang,
+            on: on.clone(),
+        }),
+        (None, Some(_)) => html! {},
+        (None, None) => html! { <p class="lesson-panel" aria-busy="true">{ w(Say::Loading) }</p> },
+    };
+    let source = page
+        .lesson
+        .as_ref()
+        .map_or(page.wanted.1.as_str(), |l| l.source.as_str());
+    html! {
+        <div class={classes!("lesson-page", embed.then_some("embed"))} data-testid="lesson-page">
+            <div class="lesson-top">
+                <h1>{ title }</h1>
+                <span class="spacer"></span>
+                if !embed {
+                    <select data-testid="lesson-menu" aria-label={w(Say::Menu)} onchange={menu}>
+                        <option value="" selected={!super::LESSONS.contains(&source)}>{ w(Say::Menu) }</option>
+                        { for super::LESSONS.iter().map(|name| html! {
+                            <option value={*name} selected={source == *name}>{ w(Say::Title(name)) }</option>
+                        }) }
+                    </select>
+                }
+            </div>
+            if let Some(e) = &page.error {
+                <p class="lesson-error" role="alert" data-testid="lesson-error">{ e.clone() }</p>
+            }
+            <div class="lesson-main">
+                { panel }
+                <section class="lesson-stage" aria-label={s.dataflow}>
+                    <p class="preset">{ preset }{ " · " }{ (s.mode_name)(mode) }</p>
+                    <Dataflow run={page.run.clone()} version={page.version} selection={page.selection}
+                        manual={false} {lang} on_select={on.reform(Act::Select)}
+                        on_deliver={Callback::from(|_| ())} on_poke={Callback::from(|_| ())}
+                        on_frame={on.reform(Act::Frame)} />
+                    <div class="lesson-controls">
+                        <button data-testid="lesson-back" onclick={send(Act::Back)}>{ w(Say::StepBack) }</button>
+                        <button data-testid="lesson-play" aria-pressed={if page.playing { "true" } else { "false" }}
+                            onclick={send(Act::TogglePlay)}>{ w(if page.playing { Say::Pause } else { Say::Play }) }</button>
+                        <button data-testid="lesson-step-on" onclick={send(Act::Step)}>{ w(Say::StepOn) }</button>
+                        <span data-testid="step-count">{ run.position() }</span>
+                        <a href={full} target="_blank" rel="noopener" data-testid="open-full">{ w(Say::OpenFull) }</a>
+                    </div>
+                    { narration(&NarrationProps { lines, position: run.position(), lang, on_seek: Callback::from(|_| ()) }) }
+                </section>
+            </div>
+        </div>
+    }
+}
+
+/// Listens for `abs:load` with a `lesson` from the embedding page (only from the address's
+/// `origin`, if it names one).
+#[cfg(target_arch = "wasm32")]
+fn listen(on: Callback<Act>) -> Option<gloo::events::EventListener> {
+    use wasm_bindgen::{JsCast, JsValue};
+    let window = web_sys::window()?;
+    let only = crate::ui::host_link::origin();
+    Some(gloo::events::EventListener::new(
+        &window,
+        "message",
+        move |e| {
+            let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
+            if only.as_ref().is_some_and(|o| *o != e.origin()) {
+                return;
+            }
+            let data = e.data();
+            let get = |k: &str| {
+                js_sys::Reflect::get(&data, &JsValue::from_str(k))
+                    .ok()
+                    .and_then(|v| v.as_string())
+            };
+            if get("type").as_deref() == Some("abs:load") {
+                if let Some(lesson) = get("lesson") {
+                    on.emit(Act::Open(lesson));
+                }
+            }
+        },
+    ))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn listen(_on: Callback<Act>) -> Option<()> {
+    None
+}
+
+/// Mounts the lesson page in the address's language.
+pub fn start() {
+    let (_, lang, _) = address();
+    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+        if let Some(root) = doc.document_element() {
+            let _ = root.set_attribute("lang", lang.tag());
+        }
+        doc.set_title(&say(lang, Say::Menu));
+        if let Ok(boot) = doc.query_selector_all("body > .boot") {
+            for i in 0..boot.length() {
+                if let Some(el) = boot
+                    .item(i)
+                    .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+                {
+                    el.remove();
+                }
+            }
+        }
+        match doc.get_element_by_id("app") {
+            Some(root) => yew::Renderer::<LessonView>::with_root(root).render(),
+            None => yew::Renderer::<LessonView>::new().render(),
+        };
+    }
+}

@@ -1,0 +1,274 @@
+//! Everything the lesson page says, in English and in Chinese (Simplified converted from the
+//! Traditional, as the page's other strings are). Not in `i18n::Strings`: those are in every
+//! student's page; these only in the lesson build.
+
+use crate::i18n::hans::to_hans;
+use crate::i18n::Lang;
+use crate::lesson::NoAnswer;
+use crate::text::Quoted;
+
+/// One thing the lesson page says.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Say<'a> {
+    /// The lesson menu's label.
+    Menu,
+    /// A built-in lesson's title, by name.
+    Title(&'a str),
+    /// Step `n` of `total` (from 1).
+    Step(usize, usize),
+    Answer,
+    Next,
+    Retry,
+    Restart,
+    StepBack,
+    StepOn,
+    Play,
+    Pause,
+    OpenFull,
+    Right,
+    Wrong,
+    AskBlocked,
+    AskBuffered,
+    AskConsistent,
+    WhyBlocked {
+        task: &'a str,
+        channel: &'a str,
+        checkpoint: u64,
+    },
+    /// `held` of the records offered wait in `task`'s buffer for `checkpoint`.
+    WhyBuffered {
+        task: &'a str,
+        held: usize,
+        checkpoint: u64,
+    },
+    WhyConsistent {
+        checkpoint: u64,
+        consistent: bool,
+    },
+    /// The question has no answer from the step's moment.
+    NoAnswer(NoAnswer),
+    /// The end: right of total.
+    Done(usize, usize),
+    Loading,
+    /// The file cannot be read: where, and why.
+    Unreadable {
+        source: &'a str,
+        line: u64,
+        column: u64,
+        why: &'a str,
+    },
+    /// No built-in lesson by that name, and not a URL the page may fetch: the built-in ones.
+    NotFound {
+        source: &'a str,
+        list: &'a str,
+    },
+    /// The fetch failed (the browser's reason).
+    Unfetched {
+        source: &'a str,
+        why: &'a str,
+    },
+}
+
+pub fn say(lang: Lang, t: Say) -> String {
+    match lang {
+        Lang::En => en(t),
+        Lang::Zh => zh(t),
+        Lang::ZhHans => hans(&zh(t)),
+    }
+}
+
+/// Traditional characters of the lessons that the page's own table (`i18n::hans`, in every
+/// student's page) does not need, and their Simplified forms.
+const MORE: [(char, char); 10] = [
+    ('剛', '刚'),
+    ('問', '问'),
+    ('嗎', '吗'),
+    ('擔', '担'),
+    ('敘', '叙'),
+    ('斷', '断'),
+    ('東', '东'),
+    ('緊', '紧'),
+    ('陸', '陆'),
+    ('題', '题'),
+];
+
+/// Simplified Chinese from Traditional: the page's conversion, and the lessons' few more
+/// characters.
+pub fn hans(text: &str) -> String {
+    to_hans(text)
+        .chars()
+        .map(|c| MORE.iter().find(|m| m.0 == c).map_or(c, |m| m.1))
+        .collect()
+}
+
+fn en(t: Say) -> String {
+    match t {
+        Say::Menu => "Lessons".into(),
+        Say::Title(name) => match name {
+            "alignment" => "Alignment, step by step",
+            "at-least-once" => "What at-least-once gives up",
+            "unaligned" => "What an unaligned checkpoint stores",
+            "chandy-lamport" => "Chandy-Lamport: the token's four global states",
+            "recovery" => "Exactly-once after a failure",
+            "fifo" => "Why Chandy-Lamport needs FIFO channels",
+            other => other,
+        }
+        .into(),
+        Say::Step(n, total) => format!("Step {n} of {total}"),
+        Say::Answer => "Answer".into(),
+        Say::Next => "Next".into(),
+        Say::Retry => "Try again".into(),
+        Say::Restart => "Start again".into(),
+        Say::StepBack => "← Step back".into(),
+        Say::StepOn => "Step →".into(),
+        Say::Play => "▶ Play".into(),
+        Say::Pause => "❚❚ Pause".into(),
+        Say::OpenFull => "Open this moment in the playground ↗".into(),
+        Say::Right => "Right.".into(),
+        Say::Wrong => "Not quite.".into(),
+        Say::AskBlocked => "Which input blocks next? Pick it here, or click its channel.".into(),
+        Say::AskBuffered => "Which of these records will wait in the alignment buffer?".into(),
+        Say::AskConsistent => "Will the next checkpoint to complete be a consistent global state?".into(),
+        Say::WhyBlocked { task, channel, checkpoint } => format!("Barrier {checkpoint} reached {task} first on {channel}: that input is blocked (①) until the barrier has come on every other input."),
+        Say::WhyBuffered { task, held: 0, checkpoint } => format!("None: they all reached {task} before barrier {checkpoint} blocked their input, so they were processed at once."),
+        Say::WhyBuffered { task, held, checkpoint } => format!("{held} of them reached {task} on an input that barrier {checkpoint} had already blocked, so they wait in its buffer (②) until the snapshot (③); the others came before the barrier."),
+        Say::WhyConsistent { checkpoint, consistent: true } => format!("Checkpoint {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent."),
+        Say::WhyConsistent { checkpoint, .. } => format!("Checkpoint {checkpoint} is not a consistent cut: records cross it the wrong way (its verdict names them)."),
+        Say::NoAnswer(why) => format!("This question has no answer from this moment ({}).", match why {
+            NoAnswer::NothingBlocks => "no input blocks in the next 20,000 steps",
+            NoAnswer::NothingToBuffer => "no alignment starts with records on its inputs",
+            NoAnswer::NoCheckpoint => "no checkpoint completes in the next 20,000 steps",
+            NoAnswer::BadChoice => "its answer is not one of its choices",
+        }),
+        Say::Done(right, total) => format!("End of the lesson: {right} of {total} questions right."),
+        Say::Loading => "Loading the lesson…".into(),
+        Say::Unreadable { source, line, column, why } => format!("The lesson {} cannot be read (line {line}, column {column}): {why}.", Quoted(source)),
+        Say::NotFound { source, list } => format!("There is no lesson {} here: the built-in lessons are {list}, and a lesson file must be on this site (or on the site the page's origin parameter names).", Quoted(source)),
+        Say::Unfetched { source, why } => format!("The lesson {} could not be fetched ({why}).", Quoted(source)),
+    }
+}
+
+fn zh(t: Say) -> String {
+    match t {
+        Say::Menu => "課程".into(),
+        Say::Title(name) => match name {
+            "alignment" => "一步一步看對齊",
+            "at-least-once" => "至少一次放棄了什麼",
+            "unaligned" => "非對齊檢查點存了什麼",
+            "chandy-lamport" => "Chandy-Lamport：令牌的四種全域狀態",
+            "recovery" => "失敗之後的精確一次",
+            "fifo" => "為什麼 Chandy-Lamport 需要 FIFO 通道",
+            other => other,
+        }
+        .into(),
+        Say::Step(n, total) => format!("第 {n} 步，共 {total} 步"),
+        Say::Answer => "作答".into(),
+        Say::Next => "下一步".into(),
+        Say::Retry => "再試一次".into(),
+        Say::Restart => "從頭開始".into(),
+        Say::StepBack => "← 退一步".into(),
+        Say::StepOn => "前進一步 →".into(),
+        Say::Play => "▶ 播放".into(),
+        Say::Pause => "❚❚ 暫停".into(),
+        Say::OpenFull => "在遊樂場中打開這一刻 ↗".into(),
+        Say::Right => "答對了。".into(),
+        Say::Wrong => "不太對。".into(),
+        Say::AskBlocked => "接下來哪個輸入會被阻塞？在這裡選，或點擊它的通道。".into(),
+        Say::AskBuffered => "這些記錄中，哪些會在對齊緩衝區裡等待？".into(),
+        Say::AskConsistent => "下一個完成的檢查點會不會是一致的全域狀態？".into(),
+        Say::WhyBlocked { task, channel, checkpoint } => format!("屏障 {checkpoint} 最先經由 {channel} 到達 {task}：這個輸入被阻塞（①），直到屏障從其他每個輸入都到達。"),
+        Say::WhyBuffered { task, held: 0, checkpoint } => format!("一筆都沒有：它們都在屏障 {checkpoint} 阻塞輸入之前到達 {task}，所以立刻被處理。"),
+        Say::WhyBuffered { task, held, checkpoint } => format!("其中 {held} 筆到達 {task} 時，屏障 {checkpoint} 已經阻塞了它們的輸入，所以在緩衝區裡等待（②），直到快照（③）；其餘的在屏障之前就到了。"),
+        Say::WhyConsistent { checkpoint, consistent: true } => format!("檢查點 {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。"),
+        Say::WhyConsistent { checkpoint, .. } => format!("檢查點 {checkpoint} 不是一致割集：有記錄以錯誤的方向穿過它（它的判定列出了這些記錄）。"),
+        Say::NoAnswer(why) => format!("從這一刻起，這個問題沒有答案（{}）。", match why {
+            NoAnswer::NothingBlocks => "接下來 20,000 步內沒有輸入被阻塞",
+            NoAnswer::NothingToBuffer => "沒有一次對齊在開始時輸入上有記錄",
+            NoAnswer::NoCheckpoint => "接下來 20,000 步內沒有檢查點完成",
+            NoAnswer::BadChoice => "它的答案不是選項之一",
+        }),
+        Say::Done(right, total) => format!("課程結束：{total} 題中答對 {right} 題。"),
+        Say::Loading => "正在載入課程…".into(),
+        Say::Unreadable { source, line, column, why } => format!("無法讀取課程「{source}」（第 {line} 行第 {column} 列）：{why}。"),
+        Say::NotFound { source, list } => format!("這裡沒有課程「{source}」：內建課程有 {list}；課程檔案必須在這個網站上（或在頁面的 origin 參數指定的網站上）。"),
+        Say::Unfetched { source, why } => format!("無法取得課程「{source}」（{why}）。"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Characters that are Traditional only (the i18n tests' list).
+    const TRADITIONAL_ONLY: &str = include_str!("../../i18n/traditional_only.txt");
+
+    fn traditional_in(text: &str) -> Vec<char> {
+        text.chars()
+            .filter(|c| !c.is_ascii() && TRADITIONAL_ONLY.contains(*c))
+            .collect()
+    }
+
+    #[test]
+    fn every_sentence_is_said_in_each_language_and_simplified_has_no_traditional_character() {
+        let all = [
+            Say::Menu,
+            Say::Title("alignment"),
+            Say::Step(2, 7),
+            Say::AskBlocked,
+            Say::AskBuffered,
+            Say::AskConsistent,
+            Say::WhyBlocked {
+                task: "Merge#0",
+                channel: "Src A#0→Merge#0",
+                checkpoint: 1,
+            },
+            Say::WhyBuffered {
+                task: "Merge#0",
+                held: 2,
+                checkpoint: 1,
+            },
+            Say::WhyConsistent {
+                checkpoint: 3,
+                consistent: false,
+            },
+            Say::NoAnswer(NoAnswer::NothingBlocks),
+            Say::Done(3, 4),
+            Say::Unreadable {
+                source: "x.json",
+                line: 3,
+                column: 4,
+                why: "w",
+            },
+            Say::NotFound {
+                source: "x",
+                list: "alignment",
+            },
+        ];
+        for t in all {
+            let (e, z, h) = (say(Lang::En, t), say(Lang::Zh, t), say(Lang::ZhHans, t));
+            assert!(!e.is_empty() && e != z, "{t:?}");
+            assert!(traditional_in(&h).is_empty(), "{t:?}: {h}");
+        }
+        for name in super::super::LESSONS {
+            let path = format!(
+                "{}/static/lessons/zh/{name}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(&path).unwrap();
+            let lesson =
+                super::super::in_lang(crate::scenario::read_lesson(&text).unwrap(), Lang::ZhHans);
+            let all = format!("{lesson:?}");
+            assert!(
+                traditional_in(&all).is_empty(),
+                "{name}: {:?} stay Traditional in Simplified",
+                traditional_in(&all)
+            );
+            assert_ne!(say(Lang::En, Say::Title(name)), *name, "{name} has a title");
+            assert_ne!(
+                say(Lang::Zh, Say::Title(name)),
+                *name,
+                "{name} has a Chinese title"
+            );
+        }
+    }
+}
