@@ -26,7 +26,7 @@ fn moments() -> Vec<(String, Simulation)> {
                 k += 1;
                 // Every third moment also one step later: moments inside a step's aftermath.
                 out.push((format!("{name} {mode:?} @{}", sim.steps()), sim.clone()));
-                if k % 3 == 0 {
+                if k.is_multiple_of(3) {
                     let mut one = sim.clone();
                     one.step();
                     out.push((format!("{name} {mode:?} @{}", one.steps()), one));
