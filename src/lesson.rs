@@ -8,7 +8,7 @@
 //! file is `scenario::read::lesson`.
 
 use crate::engine::barrier::BarrierTake;
-use crate::engine::record::{ItemKind, RecordId};
+use crate::engine::record::{ItemKind, Record};
 use crate::engine::{view, BarrierMode, ChannelId, CheckpointId, Event, Simulation, TaskId};
 
 /// How far past a step's moment an answer is looked for.
@@ -53,7 +53,7 @@ pub enum Ask {
 pub enum Choice {
     Channel(ChannelId),
     /// A record now on `channel`.
-    Record(RecordId, ChannelId),
+    Record(Record, ChannelId),
     Yes,
     No,
     /// The lesson's own choice at this index.
@@ -202,7 +202,7 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
                         .items()
                         .iter()
                         .filter_map(move |i| match i.kind {
-                            ItemKind::Record(r) => Some(Choice::Record(r.id, c)),
+                            ItemKind::Record(r) => Some(Choice::Record(r, c)),
                             _ => None,
                         })
                 })
@@ -248,7 +248,7 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
             let answer: Vec<usize> = choices
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| matches!(c, Choice::Record(id, _) if held.contains(id)))
+                .filter(|(_, c)| matches!(c, Choice::Record(r, _) if held.contains(&r.id)))
                 .map(|(i, _)| i)
                 .collect();
             Ok(Reveal {

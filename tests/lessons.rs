@@ -2,7 +2,7 @@
 //! every preset and mode against what the run then does — read from the state the run reaches,
 //! not from the events the answer was computed from — and the lesson reader's errors.
 
-use abs_playground::engine::record::ItemKind;
+use abs_playground::engine::record::{ItemKind, Record};
 use abs_playground::engine::view::{held_items, is_blocked};
 use abs_playground::engine::{Simulation, TaskId};
 use abs_playground::lesson::{reveal, Ask, Choice, NoAnswer, Why};
@@ -142,7 +142,7 @@ fn the_records_said_to_wait_are_those_the_alignment_buffer_holds() {
         }
         // Every choice is a record in a channel into the task now.
         for c in &r.choices {
-            let Choice::Record(id, ch) = *c else {
+            let Choice::Record(Record { id, .. }, ch) = *c else {
                 panic!("{label}: {c:?}")
             };
             assert_eq!(sim.physical().channels[ch as usize].to, task);
@@ -158,7 +158,7 @@ fn the_records_said_to_wait_are_those_the_alignment_buffer_holds() {
         let s = at_step(&sim, r.step);
         let held = held_records(&s, task);
         for (i, c) in r.choices.iter().enumerate() {
-            let Choice::Record(id, _) = *c else {
+            let Choice::Record(Record { id, .. }, _) = *c else {
                 unreachable!()
             };
             assert_eq!(
@@ -357,4 +357,48 @@ fn every_built_in_lesson_reads_in_both_languages_and_every_question_has_an_answe
         "{} built-in lessons, {questions} questions, each answered by the engine",
         LESSONS.len()
     );
+}
+
+#[test]
+fn abs_sim_lesson_prints_the_engines_answers_and_fails_on_a_question_without_one() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("abs-lesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |text: &str| {
+        let file = dir.join("l.json");
+        std::fs::write(&file, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_abs-sim"))
+            .args(["lesson", file.to_str().unwrap()])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, out, _) = run(r#"{"title": "t", "steps": [
+        {"at": "?preset=alignment&mode=aligned&step=8", "text": "x", "ask": {"kind": "blocked-input"}},
+        {"at": "preset=alignment&mode=unaligned&step=8", "text": "y", "ask": {"kind": "blocked-input"}},
+        {"at": "preset=nope", "text": "z"}]}"#);
+    assert_eq!(code, Some(1), "{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines[0]["choices"],
+        serde_json::json!(["Src A#0→Merge#0", "Src B#0→Merge#0"])
+    );
+    assert_eq!(lines[0]["answer"], serde_json::json!([0]));
+    assert_eq!(lines[0]["reveal"], 14);
+    assert_eq!(lines[1]["error"], "NothingBlocks", "unaligned never blocks");
+    assert!(
+        lines[2]["error"].as_str().unwrap().contains("nope"),
+        "{}",
+        lines[2]
+    );
+    let (code, _, err) = run("{\"title\": \"t\", \"steps\": [}");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("line 1, column"), "{err}");
 }

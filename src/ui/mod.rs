@@ -18,7 +18,6 @@ pub mod host;
 pub(crate) mod host_link;
 mod keyboard;
 pub mod layout;
-#[cfg(feature = "views")]
 pub mod lesson;
 pub mod mount;
 pub mod palette;

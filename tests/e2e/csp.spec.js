@@ -110,6 +110,21 @@ test('every view runs under the policy without one violation', async ({ page }) 
   expect(await violations()).toEqual([]);
 });
 
+test('the lesson page runs under the policy without one violation, its style in force', async ({ page }) => {
+  const violations = await watchViolations(page);
+  // A question answered in each language: its style is added the way the views' is.
+  for (const query of ['?lesson=alignment', '?lesson=fifo&lang=zh-Hans']) {
+    await page.goto(`index.html${query}`);
+    await expect(page.getByTestId('lesson-step')).toBeVisible();
+    if (!(await page.getByTestId('lesson-question').count())) await page.getByTestId('lesson-next').click();
+    await page.getByTestId('lesson-answer').first().check();
+    await page.getByTestId('lesson-check').click();
+    await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', /true|false/);
+    expect(await page.locator('.lesson-page').evaluate((e) => getComputedStyle(e).maxWidth), query).toBe('1400px');
+    expect(await violations(), query).toEqual([]);
+  }
+});
+
 test('a checkpoint\'s colour still reaches everything drawn for it, by class instead of inline style', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=alignment');

@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Some("gate") => cli::gate(&args[1..]),
         Some("bench") => cli::bench(&args[1..]),
         Some("preset") => cli::preset(&args[1..]),
+        Some("lesson") => cli::lesson(&args[1..]),
         Some("explore") => explore::main(&args[1..]),
         Some("compare") => compare::main(&args[1..]),
         Some("overhead") => overhead::main(&args[1..]),

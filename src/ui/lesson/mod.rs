@@ -11,8 +11,13 @@ use crate::i18n::Lang;
 use crate::lesson::{Lesson, NoAnswer, Reveal};
 use crate::text::Quoted;
 
+// The page itself is in the lesson build only (the `views` feature); what is above it is plain
+// Rust, which `abs-sim lesson` uses too.
+#[cfg(feature = "views")]
 pub mod panel;
+#[cfg(feature = "views")]
 pub mod view;
+#[cfg(feature = "views")]
 pub mod words;
 
 /// What the student (or the embedding page) does on the lesson page.
@@ -143,6 +148,43 @@ impl At {
     }
 }
 
+/// The run at a step's moment as the lesson page reaches it (the step's scenario, mode and
+/// seed, then its choices up to its step), or why it cannot be reached. For `abs-sim lesson`
+/// and the tests; the page words its own errors (`view.rs`).
+pub fn reach(at: &At) -> Result<super::run::Run, String> {
+    let scenario = match (&at.scenario, &at.preset) {
+        (Some(code), _) => crate::scenario::codec::decode(code).map_err(|e| e.to_string())?,
+        (None, name) => crate::scenario::presets::by_name(name.as_deref().unwrap_or("alignment"))
+            .map_err(|e| e.to_string())?,
+    };
+    let mut notices = Vec::new();
+    let (mut scenario, _, _) =
+        super::permalink::resolve_for(scenario, at.mode.as_deref(), None, &mut notices);
+    if !notices.is_empty() {
+        return Err(format!(
+            "mode {}: the scenario does not run in it",
+            Quoted(at.mode.as_deref().unwrap_or(""))
+        ));
+    }
+    if let Some(seed) = &at.seed {
+        scenario.seed = seed
+            .parse()
+            .map_err(|_| format!("seed {}: not a number", Quoted(seed)))?;
+    }
+    let moment = super::permalink::Moment::parse(&at.link).map_err(|e| e.to_string())?;
+    let mut run = super::run::Run::new(scenario).map_err(|e| e.to_string())?;
+    super::permalink::replay(&mut run, moment.step, &moment.choices).map_err(|e| e.to_string())?;
+    if run.position() < moment.step {
+        return Err(format!(
+            "step {}: the run ends at step {}",
+            moment.step,
+            run.position()
+        ));
+    }
+    Ok(run)
+}
+
+#[cfg(feature = "views")]
 /// A lesson as the page shows it in `lang`: Chinese lessons are written in Traditional
 /// characters, and shown in Simplified ones converted (as the page's own strings are).
 pub fn in_lang(mut lesson: Lesson, lang: Lang) -> Lesson {

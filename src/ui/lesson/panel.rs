@@ -73,21 +73,12 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
     let phys = sim.physical();
     let label = |c: &Choice| match *c {
         Choice::Channel(c) => phys.channel_label(c),
-        Choice::Record(id, c) => {
-            let payload = sim
-                .channels()
-                .get(c as usize)
-                .and_then(|ch| {
-                    ch.items().iter().find_map(|i| match i.kind {
-                        crate::engine::record::ItemKind::Record(r) if r.id == id => {
-                            Some(sim.describe(&r.payload))
-                        }
-                        _ => None,
-                    })
-                })
-                .unwrap_or_default();
-            format!("#{id} {payload} · {}", phys.channel_label(c))
-        }
+        Choice::Record(r, c) => format!(
+            "“{}” #{} · {}",
+            sim.describe(&r.payload),
+            r.id,
+            phys.channel_label(c)
+        ),
         Choice::Yes => s.yes.into(),
         Choice::No => s.no.into(),
         Choice::Text(i) => match &step.ask {
@@ -156,7 +147,9 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                     Why::Given(why) => why.clone(),
                 };
                 let verdict = w(if right { T::Right } else { T::Wrong });
-                (Some(right), format!("{verdict} {why}"))
+                // Chinese sentences follow one another without a space.
+                let gap = if verdict.ends_with('.') { " " } else { "" };
+                (Some(right), format!("{verdict}{gap}{why}"))
             });
             (Some(question), feedback)
         }

@@ -1,0 +1,196 @@
+// Guided lessons (issue 28) as a student, a teacher and a course page meet them: every built-in
+// lesson walked to its end in both languages, each question answered wrong and then right, the
+// page's choices, verdicts and reveal steps held against the engine's own answers
+// (`abs-sim lesson`, which reaches each step's moment as the page does); a teacher's lesson
+// served next to the page; a broken one refused with its line; the answers posted to an
+// embedding page; progress kept across a reload; the keyboard alone.
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+const sites = require('./sites');
+
+const LESSONS = ['alignment', 'at-least-once', 'unaligned', 'chandy-lamport', 'recovery', 'fifo'];
+const dir = (lang) => path.join(__dirname, '../../static/lessons', lang);
+
+/** The engine's answers: one object per step (`abs-sim lesson`). */
+function engine(file) {
+  const out = execFileSync(sites.absSim, ['lesson', file], { encoding: 'utf8' });
+  return out.trim().split('\n').map((l) => JSON.parse(l));
+}
+
+/** Picks the choices at `indices` (and no other) in the question shown. */
+async function pick(page, indices) {
+  const answers = page.getByTestId('lesson-answer');
+  const n = await answers.count();
+  for (let i = 0; i < n; i++) {
+    const want = indices.includes(i);
+    const box = answers.nth(i);
+    if ((await box.isChecked()) !== want) await box.click();
+  }
+}
+
+async function open(page, query) {
+  await page.goto(`index.html${query}`);
+  await expect(page.getByTestId('lesson-step')).toBeVisible();
+}
+
+for (const lang of ['en', 'zh']) {
+  for (const name of LESSONS) {
+    test(`the ${name} lesson in ${lang}: every question wrong, then right, as the engine answers it`, async ({ page }) => {
+      const steps = engine(path.join(dir(lang), `${name}.json`));
+      await open(page, `?lesson=${name}&lang=${lang}`);
+      await page.evaluate(() => localStorage.clear());
+      let asked = 0;
+      for (const [i, step] of steps.entries()) {
+        const shown = page.getByTestId('lesson-step');
+        await expect(shown).toHaveAttribute('data-index', String(i));
+        await expect(page.getByTestId('step-count')).toHaveText(String(step.position));
+        if (!step.ask) {
+          await expect(page.getByTestId('lesson-question')).toHaveCount(0);
+          await page.getByTestId('lesson-next').click();
+          continue;
+        }
+        asked += 1;
+        const answers = page.getByTestId('lesson-answer');
+        await expect(answers).toHaveCount(step.choices.length);
+        // The page offers the engine's choices: channels by name, records by id.
+        if (step.ask === 'blocked-input' || step.ask === 'buffered') {
+          const labels = await page.locator('[data-testid=lesson-question] label').allInnerTexts();
+          step.choices.forEach((c, k) => expect(labels[k]).toContain(c));
+        }
+        // Wrong first: for one answer, another choice; for several, all but the first right one
+        // or the first wrong one added.
+        const right = step.answer;
+        let wrong;
+        if (step.ask === 'buffered') {
+          wrong = right.length ? right.slice(1) : [0];
+        } else {
+          wrong = [step.choices.findIndex((_, k) => !right.includes(k))];
+        }
+        await pick(page, wrong);
+        await page.getByTestId('lesson-check').click();
+        const feedback = page.getByTestId('lesson-feedback');
+        await expect(feedback).toHaveAttribute('data-correct', 'false');
+        await expect(page.getByTestId('step-count')).toHaveText(String(step.reveal));
+        await expect(answers.first()).toBeDisabled();
+        // Try again: the step's moment again, then the engine's answer.
+        await page.getByTestId('lesson-retry').click();
+        await expect(page.getByTestId('step-count')).toHaveText(String(step.position));
+        await expect(feedback).not.toHaveAttribute('data-correct', /./);
+        await pick(page, right);
+        await page.getByTestId('lesson-check').click();
+        await expect(feedback).toHaveAttribute('data-correct', 'true');
+        await expect(feedback).toContainText(lang === 'en' ? 'Right.' : '答對了。');
+        await expect(page.getByTestId('step-count')).toHaveText(String(step.reveal));
+        await page.getByTestId('lesson-next').click();
+      }
+      const done = page.getByTestId('lesson-done');
+      await expect(done).toContainText(lang === 'en' ? `${asked} of ${asked} questions right` : `${asked} 題中答對 ${asked} 題`);
+    });
+  }
+}
+
+test('clicking the channel that blocks answers "which input blocks next?"', async ({ page }) => {
+  await open(page, '?lesson=alignment');
+  await page.evaluate(() => localStorage.clear());
+  await page.getByTestId('lesson-next').click();
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', '1');
+  const [step] = engine(path.join(dir('en'), 'alignment.json')).filter((s) => s.ask === 'blocked-input');
+  const [from, to] = step.choices[step.answer[0]].split('→');
+  // Along the channel's path until a click lands on it (the lesson page has no inspector).
+  const hit = new Playground(page).channel(from, to).locator('path.hit');
+  const choice = page.getByTestId('lesson-answer').nth(step.answer[0]);
+  for (const f of [0.5, 0.35, 0.65, 0.2, 0.8]) {
+    const at = await hit.evaluate((p, f) => {
+      const q = p.getPointAtLength(p.getTotalLength() * f);
+      const m = p.getScreenCTM();
+      return { x: q.x * m.a + q.y * m.c + m.e, y: q.x * m.b + q.y * m.d + m.f };
+    }, f);
+    await page.mouse.click(at.x, at.y);
+    if (await choice.isChecked()) break;
+  }
+  await expect(choice).toBeChecked();
+  await page.getByTestId('lesson-check').click();
+  await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', 'true');
+  await expect(page.locator(`[data-testid="channel-${from}-${to}"]`).first()).toHaveAttribute('data-blocked', 'true');
+});
+
+test('a teacher\'s lesson is fetched from the site; a broken one is refused with its line; another site\'s is not fetched', async ({ page }) => {
+  const mine = {
+    title: 'Week 3: <img src=x onerror=alert(1)>',
+    steps: [
+      { at: 'preset=wordcount&step=40', text: 'Our own words <b>not bold</b>.', ask: { kind: 'consistent' } },
+    ],
+  };
+  fs.mkdirSync(path.join(sites.site, 'week3'), { recursive: true });
+  fs.writeFileSync(path.join(sites.site, 'week3', 'mine.json'), JSON.stringify(mine));
+  fs.writeFileSync(path.join(sites.site, 'week3', 'broken.json'), '{"title": "x",\n "steps": [{"at": "", "txt": "oops"}]}');
+  let alerted = false;
+  page.on('dialog', (d) => { alerted = true; d.dismiss(); });
+  await open(page, '?lesson=week3/mine.json');
+  await expect(page.locator('h1')).toHaveText(mine.title);
+  await expect(page.locator('.lp-text')).toHaveText('Our own words <b>not bold</b>.');
+  await expect(page.getByTestId('step-count')).toHaveText('40');
+  await page.getByTestId('lesson-answer').first().check();
+  await page.getByTestId('lesson-check').click();
+  await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', /true|false/);
+  expect(alerted).toBe(false);
+
+  await page.goto('index.html?lesson=week3/broken.json');
+  await expect(page.getByTestId('lesson-error')).toContainText('line 2, column 28');
+  await expect(page.getByTestId('lesson-error')).toContainText('txt');
+  await page.goto('index.html?lesson=https://elsewhere.example/l.json');
+  await expect(page.getByTestId('lesson-error')).toContainText('built-in lessons are alignment');
+});
+
+test('an embedding page hears every answer and the end, and can load another lesson', async ({ page }) => {
+  await page.setContent(`<iframe id="p" src="http://127.0.0.1:${sites.port}/index.html?lesson=fifo&embed" width="640" height="400" style="border:0"></iframe>`);
+  await page.evaluate(() => {
+    window.got = [];
+    window.addEventListener('message', (e) => window.got.push(e.data));
+  });
+  const frame = page.frameLocator('#p');
+  await expect(frame.getByTestId('lesson-step')).toBeVisible();
+  await frame.getByTestId('lesson-menu').waitFor({ state: 'detached' });
+  const steps = engine(path.join(dir('en'), 'fifo.json'));
+  for (const step of steps) {
+    if (step.ask) {
+      await pick(frame, step.answer);
+      await frame.getByTestId('lesson-check').click();
+      await expect(frame.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', 'true');
+    }
+    await frame.getByTestId('lesson-next').click();
+  }
+  await expect(frame.getByTestId('lesson-done')).toBeVisible();
+  const got = await page.evaluate(() => window.got.filter((m) => m.type.startsWith('abs:')));
+  expect(got).toEqual([
+    { type: 'abs:answer', lesson: 'fifo', step: 1, correct: true },
+    { type: 'abs:answer', lesson: 'fifo', step: 2, correct: true },
+    { type: 'abs:lesson-done', lesson: 'fifo', correct: 2, total: 2 },
+  ]);
+  await page.evaluate(() => document.getElementById('p').contentWindow.postMessage({ type: 'abs:load', lesson: 'unaligned' }, '*'));
+  await expect(frame.locator('h1')).toHaveText('What an unaligned checkpoint stores');
+});
+
+test('progress is kept across a reload, and the keyboard alone answers', async ({ page }) => {
+  await open(page, '?lesson=at-least-once');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', '0');
+  // Tab to the first choice, arrow to the second (a radio group), Space, then Tab to Answer.
+  await page.getByTestId('lesson-answer').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('lesson-answer').nth(1)).toBeChecked();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('lesson-check')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', 'true');
+  await page.getByTestId('lesson-next').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', '1');
+  await page.reload();
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', '1');
+  await expect(page.locator('.lp-dots li.right')).toHaveCount(1);
+});
