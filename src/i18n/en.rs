@@ -268,6 +268,7 @@ pub const STRINGS: Strings = Strings {
     broken_link: |why| format!("This link could not be followed ({why}); showing the scenario from its start."),
     link_error: |e| e.to_string(),
     scenario_error: |e| e.to_string(),
+    lessons_open: "Guided lessons",
     editor_open: "Edit",
     edited_scenario: |title| format!("✎ {title} (edited)"),
     bad_scenario: |why| format!("The scenario could not be loaded ({why}); the current one is kept."),

@@ -319,6 +319,8 @@ pub struct Strings {
     /// Why a scenario was refused, in words: in the editor, from a link or the host page.
     pub scenario_error: fn(&ScenarioError) -> String,
     // The scenario editor and export
+    /// The lesson line's link to the guided lessons (`?lesson=`, a page of its own).
+    pub lessons_open: &'static str,
     pub editor_open: &'static str,
     /// The picker's entry for a scenario edited by hand.
     pub edited_scenario: fn(&str) -> String,

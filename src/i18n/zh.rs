@@ -274,6 +274,7 @@ pub const STRINGS: Strings = Strings {
     broken_link: |why| format!("無法開啟這個連結（{why}）；改為從頭顯示這個情境。"),
     link_error: super::zh_errors::link_error,
     scenario_error: super::zh_errors::scenario_error,
+    lessons_open: "互動課程",
     editor_open: "編輯",
     edited_scenario: |title| format!("✎ {title}（已編輯）"),
     bad_scenario: |why| format!("無法載入這個情境（{why}）；保留目前的情境。"),

@@ -103,6 +103,19 @@ pub fn moment_link(playback: &Playback, run: &super::run::Run, mode: &str, lang:
 /// user who changed the language with an arrow key is where they were.
 pub const LANG_FRAGMENT: &str = "#lang";
 
+/// Opens the lesson page for `lesson` in place of this embedded player (`abs:load` with a
+/// `lesson`), embedded, in `lang`, keeping the host's `origin`.
+pub fn open_lesson(lesson: &str, lang: Lang) {
+    use super::permalink::encode;
+    let url = format!("?embed&lang={}&lesson={}", lang.code(), encode(lesson));
+    #[cfg(target_arch = "wasm32")]
+    let url = match super::host_link::origin() {
+        Some(origin) => format!("{url}&origin={}", encode(&origin)),
+        None => url,
+    };
+    open_here(&url);
+}
+
 /// Loads `url` in place of this page (a new history entry, so Back returns here).
 pub fn open_here(url: &str) {
     #[cfg(target_arch = "wasm32")]

@@ -496,6 +496,10 @@ pub fn app() -> Html {
                             <button class="link" data-testid="theory-toggle" aria-expanded={if *theory_open { "true" } else { "false" }}
                                 aria-controls="theory" onclick={toggle_theory}>{ s.theory_title }</button>
                         }
+                        if !playback.embed {
+                            { " " }
+                            <a class="link" data-testid="lessons-open" href={format!("?lesson=alignment&lang={}", playback.lang.code())}>{ s.lessons_open }</a>
+                        }
                     </p>
                     if theory && *theory_open {
                         { theory::theory(&theory::TheoryProps {

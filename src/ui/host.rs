@@ -4,7 +4,8 @@
 //! Host → player: `{"type": "abs:play"}`, `{"type": "abs:pause"}`, `{"type": "abs:step",
 //! "count": n}`, `{"type": "abs:seek", "step": n}`, `{"type": "abs:load", "preset": "…",
 //! "mode": "…", "seed": n}` or `{"type": "abs:load", "scenario": {…}}` (a whole scenario, as the
-//! editor shows it). Anything else is ignored without error; with `?origin=` in the player's
+//! editor shows it) or `{"type": "abs:load", "lesson": NAME|URL}` (the lesson page opens in
+//! the player's place, embedded, with the same `origin`). Anything else is ignored without error; with `?origin=` in the player's
 //! address, messages from any other origin are ignored too.
 //!
 //! An `abs:load` that cannot be done as asked — no preset or scenario, an unknown preset, an
@@ -35,6 +36,9 @@ pub enum HostMessage {
         mode: Option<String>,
         seed: Option<u64>,
     },
+    /// `{"type": "abs:load", "lesson": NAME|URL}`: the lesson page (`ui::lesson`) in place of
+    /// the player, embedded as it is.
+    LoadLesson(String),
     /// `{"type": "abs:load", "scenario": {…}}`: a whole scenario, as the editor's JSON.
     LoadScenario {
         json: String,
@@ -65,6 +69,7 @@ impl HostMessage {
             "abs:step" => HostMessage::Step(count("count").unwrap_or(1)),
             "abs:seek" => HostMessage::Seek(count("step")?),
             "abs:load" => match field("scenario") {
+                _ if field("lesson").is_some() => HostMessage::LoadLesson(field("lesson")?),
                 Some(json) => HostMessage::LoadScenario {
                     json,
                     mode: field("mode"),
@@ -179,6 +184,11 @@ mod tests {
                 seed: None
             }),
             "an abs:load naming nothing is read, to be answered with an error"
+        );
+        assert_eq!(
+            read("abs:load", &[("lesson", "fifo"), ("preset", "bank")], &[]),
+            Some(HostMessage::LoadLesson("fifo".into())),
+            "a lesson wins over a preset"
         );
         assert_eq!(read("play", &[], &[]), None);
         assert_eq!(HostMessage::read(None, |_| None, |_| None), None);

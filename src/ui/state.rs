@@ -174,6 +174,7 @@ impl Playback {
                 while run.position() < step && run.forward() {}
                 run.clock = run.sim().now() as f64;
             }
+            HostMessage::LoadLesson(lesson) => super::address::open_lesson(&lesson, self.lang),
             HostMessage::Load { preset, mode, seed } => {
                 let Some(preset) = preset else {
                     return self.host_refuse(Notice::HostLoadEmpty);

@@ -194,3 +194,28 @@ test('progress is kept across a reload, and the keyboard alone answers', async (
   await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', '1');
   await expect(page.locator('.lp-dots li.right')).toHaveCount(1);
 });
+
+test('the playground links to the lessons', async ({ page }) => {
+  await page.goto('index.html?preset=wordcount&lang=zh');
+  await page.getByTestId('lessons-open').click();
+  await expect(page.getByTestId('lesson-step')).toBeVisible();
+  await expect(page.locator('h1')).toHaveText('一步一步看對齊');
+  await expect(page.getByTestId('lesson-menu')).toHaveValue('alignment');
+});
+
+test('an embedded player opens a lesson on abs:load, still embedded, still answering its host', async ({ page }) => {
+  await page.setContent(`<iframe id="p" src="http://127.0.0.1:${sites.port}/index.html?embed&preset=alignment" width="640" height="400" style="border:0"></iframe>`);
+  await page.evaluate(() => {
+    window.got = [];
+    window.addEventListener('message', (e) => window.got.push(e.data));
+  });
+  const frame = page.frameLocator('#p');
+  await expect(frame.getByTestId('step-counter')).toBeVisible({ timeout: 15_000 });
+  await page.evaluate(() => document.getElementById('p').contentWindow.postMessage({ type: 'abs:load', lesson: 'at-least-once' }, '*'));
+  await expect(frame.getByTestId('lesson-step')).toBeVisible();
+  await expect(frame.getByTestId('lesson-menu')).toHaveCount(0);
+  await frame.getByTestId('lesson-answer').nth(1).check();
+  await frame.getByTestId('lesson-check').click();
+  await expect.poll(() => page.evaluate(() => window.got.find((m) => m.type === 'abs:answer'))).toEqual(
+    { type: 'abs:answer', lesson: 'at-least-once', step: 1, correct: true });
+});

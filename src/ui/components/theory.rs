@@ -93,16 +93,15 @@ pub fn theory(p: &TheoryProps) -> Html {
 /// and reads it.
 fn fetch(lang: Lang, done: impl FnOnce(Result<Texts, String>) + 'static) {
     let url = crate::i18n::theory::file(lang);
-    fetch_text(
-        url.into(),
-        Box::new(move |r| done(r.and_then(|text| Texts::parse(&text, lang)))),
-    );
+    fetch_text(url.into(), move |r| {
+        done(r.and_then(|text| Texts::parse(&text, lang)))
+    });
 }
 
 /// Fetches a text file (a language's theory texts, a lesson): its text, or why not (the
 /// browser's reason, or the HTTP status).
 #[cfg(target_arch = "wasm32")]
-pub fn fetch_text(url: String, done: Box<dyn FnOnce(Result<String, String>)>) {
+pub fn fetch_text(url: String, done: impl FnOnce(Result<String, String>) + 'static) {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
 
@@ -136,6 +135,6 @@ pub fn fetch_text(url: String, done: Box<dyn FnOnce(Result<String, String>)>) {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn fetch_text(url: String, done: Box<dyn FnOnce(Result<String, String>)>) {
+pub fn fetch_text(url: String, done: impl FnOnce(Result<String, String>) + 'static) {
     done(Err(format!("{url} is fetched by the page")));
 }

@@ -56,6 +56,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
         <div class="lp-head">
             <ol class="lp-dots" aria-hidden="true">{ for dots }</ol>
             <span class="lp-count">{ w(T::Step((index + 1).min(steps.len()), steps.len())) }</span>
+            <button class="link" data-act="restart" data-testid="lesson-restart">{ w(T::Restart) }</button>
         </div>
     };
     let Some(step) = steps.get(index) else {
@@ -64,7 +65,6 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
             <section class="lesson-panel" data-testid="lesson-panel" {onclick}>
                 { head }
                 <p data-testid="lesson-done" role="status">{ w(T::Done(right, total)) }</p>
-                <button data-act="restart" data-testid="lesson-restart">{ w(T::Restart) }</button>
             </section>
         };
     };

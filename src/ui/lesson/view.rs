@@ -41,7 +41,8 @@ const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5rem 1
 .lp-feedback[data-correct=true]{color:var(--ok)}.lp-feedback[data-correct=false]{color:var(--bad)}\
 .lp-actions{display:flex;gap:.5rem;flex-wrap:wrap}\
 .lesson-page.embed{padding:.25rem}.lesson-page.embed .lesson-top h1{font-size:1rem}\
-.lesson-error{color:var(--bad);font-weight:600}";
+.lesson-error{color:var(--bad);font-weight:600}\
+.lesson-file{font-size:.85rem}.lesson-file input{font-size:.8rem;max-width:14rem}";
 
 /// The lesson page's state.
 pub struct Page {
@@ -345,39 +346,68 @@ fn open(source: String, lang: Lang, dispatch: Callback<Act>) {
             return dispatch.emit(Act::Failed(why));
         }
     };
-    crate::ui::components::theory::fetch_text(
-        url,
-        Box::new(move |result| {
-            let act = match result {
-                Err(why) => Act::Failed(say(
-                    lang,
-                    Say::Unfetched {
-                        source: &source,
-                        why: &why,
-                    },
-                )),
-                Ok(text) => match crate::scenario::read_lesson(&text) {
-                    Ok(lesson) => {
-                        #[cfg(target_arch = "wasm32")]
-                        let kept = storage().and_then(|s| s.get_item(&key(&source)).ok().flatten());
-                        #[cfg(not(target_arch = "wasm32"))]
-                        let kept = None;
-                        Act::Loaded(source, Rc::new(super::in_lang(lesson, lang)), kept)
-                    }
-                    Err((line, column, message)) => Act::Failed(say(
-                        lang,
-                        Say::Unreadable {
-                            source: &source,
-                            line,
-                            column,
-                            why: &(lang.strings().syntax_words)(&message),
-                        },
-                    )),
+    crate::ui::components::theory::fetch_text(url, move |result| {
+        dispatch.emit(read(source, result, lang));
+    });
+}
+
+/// What a lesson's text, fetched or opened from disk, makes: the lesson with the progress
+/// kept for it, or why not, worded.
+fn read(source: String, text: Result<String, String>, lang: Lang) -> Act {
+    let text = match text {
+        Ok(text) => text,
+        Err(why) => {
+            return Act::Failed(say(
+                lang,
+                Say::Unfetched {
+                    source: &source,
+                    why: &why,
                 },
-            };
-            dispatch.emit(act);
-        }),
-    );
+            ))
+        }
+    };
+    match crate::scenario::read_lesson(&text) {
+        Ok(lesson) => {
+            #[cfg(target_arch = "wasm32")]
+            let kept = storage().and_then(|s| s.get_item(&key(&source)).ok().flatten());
+            #[cfg(not(target_arch = "wasm32"))]
+            let kept = None;
+            Act::Loaded(source, Rc::new(super::in_lang(lesson, lang)), kept)
+        }
+        Err((line, column, message)) => Act::Failed(say(
+            lang,
+            Say::Unreadable {
+                source: &source,
+                line,
+                column,
+                why: &(lang.strings().syntax_words)(&message),
+            },
+        )),
+    }
+}
+
+/// A lesson file the student or teacher opened from their disk.
+fn open_file(e: Event, lang: Lang, on: Callback<Act>) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let Some(file) = e
+            .target_dyn_into::<web_sys::HtmlInputElement>()
+            .and_then(|i| i.files())
+            .and_then(|f| f.get(0))
+        else {
+            return;
+        };
+        yew::platform::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|v| v.as_string())
+                .ok_or_else(|| "not text".to_string());
+            on.emit(read(file.name(), text, lang));
+        });
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (e, lang, on);
 }
 
 /// What the address asks for: the lesson, the language, embedded or not.
@@ -510,6 +540,10 @@ pub fn lesson_view() -> Html {
                             <option value={*name} selected={source == *name}>{ w(Say::Title(name)) }</option>
                         }) }
                     </select>
+                    <label class="lesson-file">{ w(Say::OpenFile) }
+                        <input type="file" accept=".json,application/json" data-testid="lesson-file"
+                            onchange={let on = on.clone(); move |e: Event| open_file(e, lang, on.clone())} />
+                    </label>
                 }
             </div>
             if let Some(e) = &page.error {
