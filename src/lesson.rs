@@ -9,6 +9,7 @@
 
 use crate::engine::barrier::BarrierTake;
 use crate::engine::record::{ItemKind, Record};
+use crate::engine::view::TokenPlace;
 use crate::engine::{view, BarrierMode, ChannelId, CheckpointId, Event, Simulation, TaskId};
 
 /// How far past a step's moment an answer is looked for.
@@ -37,6 +38,9 @@ pub enum Ask {
     Buffered,
     /// Will the next checkpoint to complete be a consistent global state?
     Consistent,
+    /// The one-token system: which of its four global states will the next snapshot to
+    /// complete capture (the token at p, in p→q, at q, in q→p)?
+    GlobalState,
     /// A plain multiple choice: the lesson says the answer and why; answering plays `play`
     /// steps first.
     Choice {
@@ -56,6 +60,8 @@ pub enum Choice {
     Record(Record, ChannelId),
     Yes,
     No,
+    /// One of the token system's four global states.
+    Place(TokenPlace),
     /// The lesson's own choice at this index.
     Text(usize),
 }
@@ -78,6 +84,11 @@ pub enum Why {
     Consistent {
         checkpoint: CheckpointId,
         consistent: bool,
+    },
+    /// Snapshot `checkpoint` caught the token at `place`.
+    Token {
+        checkpoint: CheckpointId,
+        place: TokenPlace,
     },
     /// The lesson's sentence.
     Given(String),
@@ -111,6 +122,8 @@ pub enum NoAnswer {
     NothingToBuffer,
     /// No checkpoint completes within [`LOOK_AHEAD`] steps.
     NoCheckpoint,
+    /// Not the one-token system, or its snapshot holds the token in no one place.
+    NoToken,
     /// A choice's answer is not one of its choices.
     BadChoice,
 }
@@ -147,6 +160,15 @@ fn next_block(sim: &Simulation) -> Option<(Simulation, (TaskId, ChannelId, Check
         } if take != BarrierTake::Ignored && have < need => Some((task, channel, checkpoint)),
         _ => None,
     })
+}
+
+/// The next checkpoint to complete, and the simulation just after.
+fn next_completed(sim: &Simulation) -> Result<(Simulation, CheckpointId), NoAnswer> {
+    first(sim, |e| match *e {
+        Event::CheckpointCompleted { checkpoint, .. } => Some(checkpoint),
+        _ => None,
+    })
+    .ok_or(NoAnswer::NoCheckpoint)
 }
 
 /// The answer to `ask` at `sim`'s moment.
@@ -264,11 +286,7 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
             })
         }
         Ask::Consistent => {
-            let (after, checkpoint) = first(sim, |e| match *e {
-                Event::CheckpointCompleted { checkpoint, .. } => Some(checkpoint),
-                _ => None,
-            })
-            .ok_or(NoAnswer::NoCheckpoint)?;
+            let (after, checkpoint) = next_completed(sim)?;
             // A consistent cut (the event's verdict also asks the word counts to match, which
             // a cut can be without after an at-least-once recovery).
             let consistent = after
@@ -284,6 +302,26 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
                     checkpoint,
                     consistent,
                 },
+            })
+        }
+        Ask::GlobalState => {
+            let sys = view::token_system(sim).ok_or(NoAnswer::NoToken)?;
+            let (after, checkpoint) = next_completed(sim)?;
+            let place = after
+                .coordinator()
+                .global_state(checkpoint)
+                .and_then(|g| view::token_place_captured(g, &sys))
+                .ok_or(NoAnswer::NoToken)?;
+            Ok(Reveal {
+                choices: TokenPlace::ALL.iter().map(|&p| Choice::Place(p)).collect(),
+                answer: TokenPlace::ALL
+                    .iter()
+                    .position(|&p| p == place)
+                    .into_iter()
+                    .collect(),
+                multiple: false,
+                step: after.steps(),
+                why: Why::Token { checkpoint, place },
             })
         }
         Ask::Choice {

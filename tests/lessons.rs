@@ -402,3 +402,67 @@ fn abs_sim_lesson_prints_the_engines_answers_and_fails_on_a_question_without_one
     assert_eq!(code, Some(2));
     assert!(err.contains("line 1, column"), "{err}");
 }
+
+#[test]
+fn the_global_state_said_is_where_the_next_snapshot_holds_the_token_and_all_four_occur() {
+    use abs_playground::engine::record::Payload;
+    use abs_playground::engine::snapshot::TaskState;
+    use abs_playground::engine::view::{token_system, TokenPlace};
+    let mut seen = Vec::new();
+    let (mut asked, mut answered) = (0, 0);
+    for (label, sim) in moments() {
+        let r = match reveal(&sim, &Ask::GlobalState) {
+            Ok(r) => r,
+            Err(NoAnswer::NoToken) => {
+                assert!(
+                    token_system(&sim).is_none(),
+                    "{label}: a token system without an answer"
+                );
+                continue;
+            }
+            Err(e) => panic!("{label}: {e:?}"),
+        };
+        asked += 1;
+        let Why::Token { checkpoint, place } = r.why else {
+            panic!("{label}: {:?}", r.why)
+        };
+        assert_eq!(r.choices.len(), 4);
+        assert_eq!(r.choices[r.answer[0]], Choice::Place(place));
+        let sys = token_system(&sim).unwrap();
+        // The snapshot completed at the reveal, not before, and holds the token there and only
+        // there: read from its tasks' states and its channels' records.
+        let before = at_step(&sim, r.step - 1);
+        assert!(
+            before.coordinator().global_state(checkpoint).is_none(),
+            "{label}"
+        );
+        let s = at_step(&sim, r.step);
+        let gs = s
+            .coordinator()
+            .global_state(checkpoint)
+            .expect("completed at the reveal");
+        let holds = |t| {
+            gs.tasks
+                .iter()
+                .any(|x| x.task == t && x.state == TaskState::Token { token: true })
+        };
+        let carries = |c| {
+            gs.channel_state
+                .get(&c)
+                .is_some_and(|v| v.iter().any(|r| r.payload == Payload::Token))
+        };
+        let found = [holds(sys.p), carries(sys.pq), holds(sys.q), carries(sys.qp)];
+        let want = TokenPlace::ALL.map(|p| p == place);
+        assert_eq!(found, want, "{label}: snapshot {checkpoint}");
+        answered += 1;
+        if !seen.contains(&place) {
+            seen.push(place);
+        }
+    }
+    println!("global-state: {answered} of {asked} token moments answered; places seen: {seen:?}");
+    assert_eq!(
+        seen.len(),
+        4,
+        "every one of the four global states is an answer somewhere: {seen:?}"
+    );
+}

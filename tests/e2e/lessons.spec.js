@@ -219,3 +219,15 @@ test('an embedded player opens a lesson on abs:load, still embedded, still answe
   await expect.poll(() => page.evaluate(() => window.got.find((m) => m.type === 'abs:answer'))).toEqual(
     { type: 'abs:answer', lesson: 'at-least-once', step: 1, correct: true });
 });
+
+test('clicking where the token will be answers "which global state?"', async ({ page }) => {
+  await open(page, '?lesson=chandy-lamport');
+  await page.getByTestId('lesson-next').click();
+  const [step] = engine(path.join(dir('en'), 'chandy-lamport.json')).filter((s) => s.ask === 'global-state');
+  expect(step.choices[step.answer[0]]).toBe('at-p');
+  await new Playground(page).subtask('p', 0).click();
+  await expect(page.getByTestId('lesson-answer').nth(step.answer[0])).toBeChecked();
+  await page.getByTestId('lesson-check').click();
+  await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', 'true');
+  await expect(page.getByTestId('lesson-feedback')).toContainText('token at p (p: s1');
+});

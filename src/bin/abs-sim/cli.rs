@@ -509,6 +509,7 @@ pub fn lesson(args: &[String]) -> ExitCode {
             Some(Ask::BlockedInput) => "\"blocked-input\"".into(),
             Some(Ask::Buffered) => "\"buffered\"".into(),
             Some(Ask::Consistent) => "\"consistent\"".into(),
+            Some(Ask::GlobalState) => "\"global-state\"".into(),
             Some(Ask::Choice { .. }) => "\"choice\"".into(),
         };
         let head = format!(
@@ -539,6 +540,7 @@ pub fn lesson(args: &[String]) -> ExitCode {
                                 Quoted(&match *c {
                                     Choice::Channel(c) => phys.channel_label(c),
                                     Choice::Record(r, _) => format!("#{}", r.id),
+                                    Choice::Place(p) => p.as_str().into(),
                                     Choice::Yes => "yes".into(),
                                     Choice::No => "no".into(),
                                     Choice::Text(i) => format!("{i}"),

@@ -77,6 +77,7 @@ fn read_ask(n: &Node) -> Result<Ask, At> {
         "blocked-input" => plain(Ask::BlockedInput),
         "buffered" => plain(Ask::Buffered),
         "consistent" => plain(Ask::Consistent),
+        "global-state" => plain(Ask::GlobalState),
         "choice" => {
             let f = Fields::of(
                 n,
@@ -115,7 +116,7 @@ fn read_ask(n: &Node) -> Result<Ask, At> {
                 .map_or(n.at, |(_, _, v)| v.at);
             Err(At(
                 at,
-                format!("unknown variant `{kind}`, expected one of `blocked-input`, `buffered`, `consistent`, `choice`"),
+                format!("unknown variant `{kind}`, expected one of `blocked-input`, `buffered`, `consistent`, `global-state`, `choice`"),
             ))
         }
     }

@@ -79,6 +79,19 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
             r.id,
             phys.channel_label(c)
         ),
+        Choice::Place(place) => {
+            let sys = crate::engine::view::token_system(sim);
+            let name = |t: Option<u32>| {
+                t.and_then(|t| phys.tasks.get(t as usize))
+                    .map_or("", |t| t.name.as_str())
+            };
+            let (label, states) = (s.token_state)(
+                place,
+                name(sys.as_ref().map(|s| s.p)),
+                name(sys.as_ref().map(|s| s.q)),
+            );
+            format!("{label} ({states})")
+        }
         Choice::Yes => s.yes.into(),
         Choice::No => s.no.into(),
         Choice::Text(i) => match &step.ask {
@@ -93,6 +106,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                 Ask::BlockedInput => w(T::AskBlocked),
                 Ask::Buffered => w(T::AskBuffered),
                 Ask::Consistent => w(T::AskConsistent),
+                Ask::GlobalState => w(T::AskGlobalState),
                 Ask::Choice { prompt, .. } => prompt.clone(),
             };
             let kind = if r.multiple { "checkbox" } else { "radio" };
@@ -143,6 +157,10 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                     } => w(T::WhyConsistent {
                         checkpoint: *checkpoint,
                         consistent: *consistent,
+                    }),
+                    Why::Token { checkpoint, place } => w(T::WhyToken {
+                        checkpoint: *checkpoint,
+                        place: &label(&Choice::Place(*place)),
                     }),
                     Why::Given(why) => why.clone(),
                 };

@@ -10,6 +10,7 @@ use yew::prelude::*;
 use super::panel::{lesson_panel, LessonProps};
 use super::words::{say, Say};
 use super::{Act, At, LessonRun};
+use crate::engine::view::TokenPlace;
 use crate::i18n::{Lang, Names};
 use crate::lesson::Choice;
 use crate::ui::components::dataflow::Dataflow;
@@ -40,7 +41,9 @@ const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5rem 1
 .lesson-panel label.answer{font-weight:600}\
 .lp-feedback[data-correct=true]{color:var(--ok)}.lp-feedback[data-correct=false]{color:var(--bad)}\
 .lp-actions{display:flex;gap:.5rem;flex-wrap:wrap}\
-.lesson-page.embed{padding:.25rem}.lesson-page.embed .lesson-top h1{font-size:1rem}\
+.lesson-page.embed{padding:.25rem}.lesson-page.embed .lesson-top h1{font-size:1rem;margin:0}\
+.lesson-page.embed .lesson-main{gap:.5rem}.lesson-page.embed .lesson-main>.lesson-panel{flex:1 1 230px;padding:.35rem .5rem}\
+.lesson-page.embed .lesson-stage{flex:1.4 1 300px}.lesson-page.embed .lesson-stage .preset{display:none}\
 .lesson-error{color:var(--bad);font-weight:600}\
 .lesson-file{font-size:.85rem}.lesson-file input{font-size:.8rem;max-width:14rem}";
 
@@ -265,9 +268,33 @@ impl Reducible for Page {
             }
             Act::Select(sel) => {
                 // A question about a channel: clicking one picks it.
-                if let (Some(Selection::Channel(c)), Some(l)) = (sel, &mut next.lesson) {
+                // A question about the token: clicking a process or a channel picks that place.
+                let sys = crate::engine::view::token_system(next.run.0.borrow().sim());
+                let picked = match (sel, sys) {
+                    (Some(Selection::Channel(c)), Some(sys)) if c == sys.pq => {
+                        Some(Choice::Place(TokenPlace::InPq))
+                    }
+                    (Some(Selection::Channel(c)), Some(sys)) if c == sys.qp => {
+                        Some(Choice::Place(TokenPlace::InQp))
+                    }
+                    (Some(Selection::Task(t)), Some(sys)) if t == sys.p => {
+                        Some(Choice::Place(TokenPlace::AtP))
+                    }
+                    (Some(Selection::Task(t)), Some(sys)) if t == sys.q => {
+                        Some(Choice::Place(TokenPlace::AtQ))
+                    }
+                    _ => None,
+                };
+                let channel = match sel {
+                    Some(Selection::Channel(c)) => Some(Choice::Channel(c)),
+                    _ => None,
+                };
+                if let Some(l) = &mut next.lesson {
                     let at = match &l.reveal {
-                        Some(Ok(r)) => r.choices.iter().position(|x| *x == Choice::Channel(c)),
+                        Some(Ok(r)) => r
+                            .choices
+                            .iter()
+                            .position(|x| Some(*x) == picked || Some(*x) == channel),
                         _ => None,
                     };
                     if let Some(i) = at {

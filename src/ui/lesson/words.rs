@@ -31,6 +31,7 @@ pub enum Say<'a> {
     AskBlocked,
     AskBuffered,
     AskConsistent,
+    AskGlobalState,
     WhyBlocked {
         task: &'a str,
         channel: &'a str,
@@ -45,6 +46,11 @@ pub enum Say<'a> {
     WhyConsistent {
         checkpoint: u64,
         consistent: bool,
+    },
+    /// Snapshot `checkpoint` caught the token at `place` (as the choice names it).
+    WhyToken {
+        checkpoint: u64,
+        place: &'a str,
     },
     /// The question has no answer from the step's moment.
     NoAnswer(NoAnswer),
@@ -80,7 +86,7 @@ pub fn say(lang: Lang, t: Say) -> String {
 
 /// Traditional characters of the lessons that the page's own table (`i18n::hans`, in every
 /// student's page) does not need, and their Simplified forms.
-const MORE: [(char, char); 10] = [
+const MORE: [(char, char); 11] = [
     ('剛', '刚'),
     ('問', '问'),
     ('嗎', '吗'),
@@ -89,6 +95,7 @@ const MORE: [(char, char); 10] = [
     ('斷', '断'),
     ('東', '东'),
     ('緊', '紧'),
+    ('輪', '轮'),
     ('陸', '陆'),
     ('題', '题'),
 ];
@@ -131,15 +138,18 @@ fn en(t: Say) -> String {
         Say::AskBlocked => "Which input blocks next? Pick it here, or click its channel.".into(),
         Say::AskBuffered => "Which of these records will wait in the alignment buffer?".into(),
         Say::AskConsistent => "Will the next checkpoint to complete be a consistent global state?".into(),
+        Say::AskGlobalState => "Which global state will the next snapshot to complete capture? Pick it here, or click where the token will be.".into(),
         Say::WhyBlocked { task, channel, checkpoint } => format!("Barrier {checkpoint} reached {task} first on {channel}: that input is blocked (①) until the barrier has come on every other input."),
         Say::WhyBuffered { task, held: 0, checkpoint } => format!("None: they all reached {task} before barrier {checkpoint} blocked their input, so they were processed at once."),
         Say::WhyBuffered { task, held, checkpoint } => format!("{held} of them reached {task} on an input that barrier {checkpoint} had already blocked, so they wait in its buffer (②) until the snapshot (③); the others came before the barrier."),
         Say::WhyConsistent { checkpoint, consistent: true } => format!("Checkpoint {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent."),
         Say::WhyConsistent { checkpoint, .. } => format!("Checkpoint {checkpoint} is not a consistent cut: records cross it the wrong way (its verdict names them)."),
+        Say::WhyToken { checkpoint, place } => format!("Snapshot {checkpoint} caught the state “{place}”: each process recorded its own state when the marker reached it, and a channel recorded what arrived after its receiver's snapshot and before that channel's marker — together exactly one token."),
         Say::NoAnswer(why) => format!("This question has no answer from this moment ({}).", match why {
             NoAnswer::NothingBlocks => "no input blocks in the next 20,000 steps",
             NoAnswer::NothingToBuffer => "no alignment starts with records on its inputs",
             NoAnswer::NoCheckpoint => "no checkpoint completes in the next 20,000 steps",
+            NoAnswer::NoToken => "it is about the one-token system, and the snapshot must hold its token in one place",
             NoAnswer::BadChoice => "its answer is not one of its choices",
         }),
         Say::Done(right, total) => format!("End of the lesson: {right} of {total} questions right."),
@@ -179,15 +189,18 @@ fn zh(t: Say) -> String {
         Say::AskBlocked => "接下來哪個輸入會被阻塞？在這裡選，或點擊它的通道。".into(),
         Say::AskBuffered => "這些記錄中，哪些會在對齊緩衝區裡等待？".into(),
         Say::AskConsistent => "下一個完成的檢查點會不會是一致的全域狀態？".into(),
+        Say::AskGlobalState => "下一個完成的快照會捕捉到哪一種全域狀態？在這裡選，或點擊令牌將在的位置。".into(),
         Say::WhyBlocked { task, channel, checkpoint } => format!("屏障 {checkpoint} 最先經由 {channel} 到達 {task}：這個輸入被阻塞（①），直到屏障從其他每個輸入都到達。"),
         Say::WhyBuffered { task, held: 0, checkpoint } => format!("一筆都沒有：它們都在屏障 {checkpoint} 阻塞輸入之前到達 {task}，所以立刻被處理。"),
         Say::WhyBuffered { task, held, checkpoint } => format!("其中 {held} 筆到達 {task} 時，屏障 {checkpoint} 已經阻塞了它們的輸入，所以在緩衝區裡等待（②），直到快照（③）；其餘的在屏障之前就到了。"),
         Say::WhyConsistent { checkpoint, consistent: true } => format!("檢查點 {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。"),
         Say::WhyConsistent { checkpoint, .. } => format!("檢查點 {checkpoint} 不是一致割集：有記錄以錯誤的方向穿過它（它的判定列出了這些記錄）。"),
+        Say::WhyToken { checkpoint, place } => format!("快照 {checkpoint} 捕捉到的是「{place}」：每個行程在標記到達時記錄自己的狀態，每條通道記錄接收者快照之後、該通道的標記到達之前收到的東西——合起來恰好一個令牌。"),
         Say::NoAnswer(why) => format!("從這一刻起，這個問題沒有答案（{}）。", match why {
             NoAnswer::NothingBlocks => "接下來 20,000 步內沒有輸入被阻塞",
             NoAnswer::NothingToBuffer => "沒有一次對齊在開始時輸入上有記錄",
             NoAnswer::NoCheckpoint => "接下來 20,000 步內沒有檢查點完成",
+            NoAnswer::NoToken => "它問的是單一令牌系統，而快照必須把令牌記在一個地方",
             NoAnswer::BadChoice => "它的答案不是選項之一",
         }),
         Say::Done(right, total) => format!("課程結束：{total} 題中答對 {right} 題。"),
@@ -220,6 +233,11 @@ mod tests {
             Say::AskBlocked,
             Say::AskBuffered,
             Say::AskConsistent,
+            Say::AskGlobalState,
+            Say::WhyToken {
+                checkpoint: 2,
+                place: "p#0",
+            },
             Say::WhyBlocked {
                 task: "Merge#0",
                 channel: "Src A#0→Merge#0",
