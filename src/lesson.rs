@@ -15,6 +15,9 @@ use crate::engine::{view, BarrierMode, ChannelId, CheckpointId, Event, Simulatio
 /// How far past a step's moment an answer is looked for.
 pub const LOOK_AHEAD: u64 = 20_000;
 
+/// At most this many words are offered for "counted twice?" (the answer's first).
+pub const MAX_WORDS: usize = 16;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lesson {
     pub title: String,
@@ -41,6 +44,10 @@ pub enum Ask {
     /// The one-token system: which of its four global states will the next snapshot to
     /// complete capture (the token at p, in p→q, at q, in q→p)?
     GlobalState,
+    /// Which words will be counted twice after the next failure? The restored checkpoint's
+    /// counts that exceed what its source offsets cover (at-least-once: records counted after
+    /// an early barrier, before the snapshot), among the words of the lines read again.
+    CountedTwice,
     /// A plain multiple choice: the lesson says the answer and why; answering plays `play`
     /// steps first.
     Choice {
@@ -62,6 +69,8 @@ pub enum Choice {
     No,
     /// One of the token system's four global states.
     Place(TokenPlace),
+    /// A word (an index into the scenario's interned words).
+    Word(u32),
     /// The lesson's own choice at this index.
     Text(usize),
 }
@@ -89,6 +98,12 @@ pub enum Why {
     Token {
         checkpoint: CheckpointId,
         place: TokenPlace,
+    },
+    /// The job restored `checkpoint` (none: started afresh), whose counts already held
+    /// `words` that the replay counts again.
+    CountedTwice {
+        checkpoint: Option<CheckpointId>,
+        words: Vec<u32>,
     },
     /// The lesson's sentence.
     Given(String),
@@ -124,6 +139,10 @@ pub enum NoAnswer {
     NoCheckpoint,
     /// Not the one-token system, or its snapshot holds the token in no one place.
     NoToken,
+    /// No failure is recovered from within [`LOOK_AHEAD`] steps.
+    NoFailure,
+    /// The job counts no words (no source, split and count).
+    NoWordCount,
     /// A choice's answer is not one of its choices.
     BadChoice,
 }
@@ -324,6 +343,7 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
                 why: Why::Token { checkpoint, place },
             })
         }
+        Ask::CountedTwice => counted_twice(sim),
         Ask::Choice {
             choices,
             answer,
@@ -343,4 +363,94 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
             })
         }
     }
+}
+
+/// "Which words will be counted twice after this failure?": run to the next restore, and read
+/// the restored checkpoint's word check — a word whose counts (with recorded channel state)
+/// exceed the words of the lines its source offsets cover was counted after an early barrier,
+/// and the replay of those lines counts it again. The choices are the words of the lines the
+/// sources read again.
+fn counted_twice(sim: &Simulation) -> Result<Reveal, NoAnswer> {
+    let phys = sim.physical();
+    let (after, checkpoint) = first(sim, |e| match *e {
+        Event::Restored { checkpoint, .. } => Some(checkpoint),
+        _ => None,
+    })
+    .ok_or(NoAnswer::NoFailure)?;
+    let twice: Vec<u32> = match checkpoint {
+        Some(n) => {
+            let g = after
+                .coordinator()
+                .global_state(n)
+                .ok_or(NoAnswer::NoCheckpoint)?;
+            let check = g.verdict.word_check.as_ref().ok_or(NoAnswer::NoWordCount)?;
+            check
+                .mismatches
+                .iter()
+                .filter(|(_, &(expected, found))| found > expected)
+                .filter_map(|(w, _)| phys.words.iter().position(|x| x == w))
+                .map(|w| w as u32)
+                .collect()
+        }
+        // From the beginning every count starts at zero: nothing is counted twice.
+        None if phys.source_lines.is_empty() => return Err(NoAnswer::NoWordCount),
+        None => Vec::new(),
+    };
+    // The lines read again, in the order the sources are listed, and their words in the order
+    // they first appear; at most MAX_WORDS of them, the answer's kept.
+    let mut replayed: Vec<u32> = Vec::new();
+    for e in after.last_events() {
+        let Event::Rewound { task, from, to } = *e else {
+            continue;
+        };
+        let info = &phys.tasks[task as usize];
+        let Some(lines) = phys
+            .source_lines
+            .get(&info.operator)
+            .filter(|l| !l.is_empty())
+        else {
+            continue;
+        };
+        let p = u64::from(phys.graph.operators[info.operator as usize].parallelism);
+        let len = lines.len() as u64;
+        // Past one pass over the log the same lines come again: no new words.
+        for k in to..from.min(to.saturating_add(len)) {
+            let line = lines[((u64::from(info.subtask) + k * p) % len) as usize];
+            for &w in phys
+                .lines
+                .get(line as usize)
+                .map_or(&[][..], |l| &l.words[..])
+            {
+                if !replayed.contains(&w) {
+                    replayed.push(w);
+                }
+            }
+        }
+    }
+    let mut room = MAX_WORDS.saturating_sub(twice.len());
+    let mut words: Vec<u32> = Vec::new();
+    for &w in &replayed {
+        if twice.contains(&w) {
+            words.push(w);
+        } else if room > 0 {
+            room -= 1;
+            words.push(w);
+        }
+    }
+    // A word counted twice is a word read again; should one not be, it is offered all the same.
+    words.extend(twice.iter().filter(|w| !replayed.contains(w)));
+    let answer: Vec<usize> = (0..words.len())
+        .filter(|&i| twice.contains(&words[i]))
+        .collect();
+    Ok(Reveal {
+        why: Why::CountedTwice {
+            checkpoint,
+            // In the order offered.
+            words: answer.iter().map(|&i| words[i]).collect(),
+        },
+        answer,
+        choices: words.into_iter().map(Choice::Word).collect(),
+        multiple: true,
+        step: after.steps(),
+    })
 }

@@ -466,3 +466,140 @@ fn the_global_state_said_is_where_the_next_snapshot_holds_the_token_and_all_four
         "every one of the four global states is an answer somewhere: {seen:?}"
     );
 }
+
+/// Runs `sim` until the job has finished (at most a million steps).
+fn finish(mut sim: Simulation) -> Simulation {
+    for _ in 0..1_000_000 {
+        if sim.job_finished() || sim.step().is_none() {
+            break;
+        }
+    }
+    assert!(sim.job_finished(), "the bounded job finishes");
+    sim
+}
+
+#[test]
+fn the_words_said_to_be_counted_twice_are_those_the_finished_job_counts_more_than_a_run_without_the_failure(
+) {
+    use abs_playground::engine::record::Payload;
+    use abs_playground::engine::view::merged_counts;
+    use abs_playground::engine::Event;
+    let mut scenario = presets::by_name("recovery").unwrap();
+    scenario.failures.clear();
+    let (mut asked, mut answered, mut twice, mut none_restored) = (0, 0, 0, 0);
+    let mut modes_twice = std::collections::BTreeSet::new();
+    for mode in scenario.modes() {
+        let clean = scenario.with_mode(mode).simulation().unwrap();
+        let n_tasks = clean.physical().tasks.len() as TaskId;
+        let base = merged_counts(&finish(clean.clone()));
+        for task in 0..n_tasks {
+            for at in (10..420).step_by(41) {
+                let mut sim = clean.clone();
+                sim.plan_failure(task, at);
+                // Asked from the start and from a moment just before the failure.
+                let mut near = sim.clone();
+                while near.step().is_some() && near.now() + 15 < at {}
+                for (when, moment) in [("start", sim.clone()), ("near", near)] {
+                    let label = format!(
+                        "recovery {mode:?}: task {task} fails at {at}, asked at {when} (step {})",
+                        moment.steps()
+                    );
+                    asked += 1;
+                    let r = match reveal(&moment, &Ask::CountedTwice) {
+                        Ok(r) => r,
+                        // The failure came before the moment, or after the job ended.
+                        Err(NoAnswer::NoFailure) => continue,
+                        Err(e) => panic!("{label}: {e:?}"),
+                    };
+                    answered += 1;
+                    let Why::CountedTwice {
+                        checkpoint,
+                        ref words,
+                    } = r.why
+                    else {
+                        panic!("{label}: {:?}", r.why)
+                    };
+                    assert!(r.multiple, "{label}");
+                    let said: Vec<u32> = r
+                        .answer
+                        .iter()
+                        .map(|&i| match r.choices[i] {
+                            Choice::Word(w) => w,
+                            ref c => panic!("{label}: {c:?}"),
+                        })
+                        .collect();
+                    assert_eq!(&said, words, "{label}");
+                    assert!(r.choices.len() <= abs_playground::lesson::MAX_WORDS.max(said.len()));
+                    // The reveal is the restore, and nothing restored before it.
+                    let restored = |s: &Simulation| {
+                        s.last_events()
+                            .iter()
+                            .any(|e| matches!(e, Event::Restored { .. }))
+                    };
+                    let at_reveal = at_step(&moment, r.step);
+                    assert!(restored(&at_reveal), "{label}");
+                    if checkpoint.is_none() {
+                        none_restored += 1;
+                    }
+                    // What the finished job then counts, against the run without the failure:
+                    // exactly the words said are counted more, and no word less.
+                    let end = finish(at_reveal.clone());
+                    assert_eq!(end.recoveries().len(), 1, "{label}: one failure only");
+                    let got = merged_counts(&end);
+                    let mut more: Vec<u32> = got
+                        .iter()
+                        .filter(|(w, n)| **n > base.get(w).copied().unwrap_or(0))
+                        .map(|(w, _)| *w)
+                        .collect();
+                    more.sort_unstable();
+                    let mut want = said.clone();
+                    want.sort_unstable();
+                    assert_eq!(more, want, "{label}: counts {got:?} against {base:?}");
+                    for (w, n) in &base {
+                        assert!(got.get(w).copied().unwrap_or(0) >= *n, "{label}: {w} lost");
+                    }
+                    // Every word said is a word of a line the sources read again.
+                    let mut read_again = Vec::new();
+                    let mut s = at_reveal;
+                    loop {
+                        for e in s.last_events() {
+                            if let Event::SourceRead { record, .. } = e {
+                                if let (true, Payload::Line(l)) = (record.replay, record.payload) {
+                                    read_again
+                                        .extend_from_slice(&s.physical().lines[l as usize].words);
+                                }
+                            }
+                        }
+                        if s.job_finished() || s.step().is_none() {
+                            break;
+                        }
+                    }
+                    for w in &said {
+                        assert!(read_again.contains(w), "{label}: {w} was not read again");
+                    }
+                    if !said.is_empty() {
+                        twice += 1;
+                        modes_twice.insert(format!("{mode:?}"));
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "counted-twice: {answered} of {asked} moments answered; {twice} with words counted twice \
+         (modes {modes_twice:?}); {none_restored} restarted from the beginning"
+    );
+    assert!(
+        twice >= 10,
+        "too few moments with words counted twice: {twice}"
+    );
+    assert_eq!(
+        modes_twice.into_iter().collect::<Vec<_>>(),
+        ["AtLeastOnce"],
+        "only at-least-once counts twice on FIFO channels"
+    );
+    assert!(
+        none_restored > 0,
+        "some failures come before any checkpoint"
+    );
+}

@@ -55,8 +55,9 @@ for (const lang of ['en', 'zh']) {
         asked += 1;
         const answers = page.getByTestId('lesson-answer');
         await expect(answers).toHaveCount(step.choices.length);
-        // The page offers the engine's choices: channels by name, records by id.
-        if (step.ask === 'blocked-input' || step.ask === 'buffered') {
+        // The page offers the engine's choices: channels by name, records by id, words.
+        const several = step.ask === 'buffered' || step.ask === 'counted-twice';
+        if (step.ask === 'blocked-input' || several) {
           const labels = await page.locator('[data-testid=lesson-question] label').allInnerTexts();
           step.choices.forEach((c, k) => expect(labels[k]).toContain(c));
         }
@@ -64,7 +65,7 @@ for (const lang of ['en', 'zh']) {
         // or the first wrong one added.
         const right = step.answer;
         let wrong;
-        if (step.ask === 'buffered') {
+        if (several) {
           wrong = right.length ? right.slice(1) : [0];
         } else {
           wrong = [step.choices.findIndex((_, k) => !right.includes(k))];
@@ -83,6 +84,10 @@ for (const lang of ['en', 'zh']) {
         await page.getByTestId('lesson-check').click();
         await expect(feedback).toHaveAttribute('data-correct', 'true');
         await expect(feedback).toContainText(lang === 'en' ? 'Right.' : '答對了。');
+        // The reason names the words counted twice.
+        if (step.ask === 'counted-twice') {
+          for (const k of right) await expect(feedback).toContainText(`“${step.choices[k]}”`);
+        }
         await expect(page.getByTestId('step-count')).toHaveText(String(step.reveal));
         await page.getByTestId('lesson-next').click();
       }
@@ -115,6 +120,45 @@ test('clicking the channel that blocks answers "which input blocks next?"', asyn
   await page.getByTestId('lesson-check').click();
   await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', 'true');
   await expect(page.locator(`[data-testid="channel-${from}-${to}"]`).first()).toHaveAttribute('data-blocked', 'true');
+});
+
+test('clicking a record in the dataflow ticks it for "which records will wait?", and again unticks it', async ({ page }) => {
+  const steps = engine(path.join(dir('en'), 'alignment.json'));
+  const index = steps.findIndex((s) => s.ask === 'buffered');
+  await open(page, '?lesson=alignment');
+  await page.evaluate(() => localStorage.clear());
+  for (let i = 0; i < index; i++) {
+    if (steps[i].ask) {
+      await pick(page, steps[i].answer);
+      await page.getByTestId('lesson-check').click();
+    }
+    await page.getByTestId('lesson-next').click();
+  }
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', String(index));
+  await expect(page.getByTestId('lesson-question')).toContainText('click them in the dataflow');
+  await page.waitForTimeout(400); // the eased clock settles, the canvas is painted
+  const items = await new Playground(page).paintedItems();
+  expect(items.length).toBeGreaterThan(0);
+  const boxes = page.getByTestId('lesson-answer');
+  const checked = async () => {
+    const out = [];
+    for (let i = 0; i < (await boxes.count()); i++) if (await boxes.nth(i).isChecked()) out.push(i);
+    return out;
+  };
+  // A painted item that is one of the question's records: its click ticks exactly one box.
+  let hit = null;
+  for (const it of items) {
+    await page.mouse.click(it.x, it.y);
+    const now = await checked();
+    if (now.length === 1) {
+      hit = { it, box: now[0] };
+      break;
+    }
+    expect(now).toEqual([]);
+  }
+  expect(hit, 'a record of the question was clicked').toBeTruthy();
+  await page.mouse.click(hit.it.x, hit.it.y);
+  expect(await checked()).toEqual([]);
 });
 
 test('a teacher\'s lesson is fetched from the site; a broken one is refused with its line; another site\'s is not fetched', async ({ page }) => {

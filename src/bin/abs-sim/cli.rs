@@ -510,6 +510,7 @@ pub fn lesson(args: &[String]) -> ExitCode {
             Some(Ask::Buffered) => "\"buffered\"".into(),
             Some(Ask::Consistent) => "\"consistent\"".into(),
             Some(Ask::GlobalState) => "\"global-state\"".into(),
+            Some(Ask::CountedTwice) => "\"counted-twice\"".into(),
             Some(Ask::Choice { .. }) => "\"choice\"".into(),
         };
         let head = format!(
@@ -541,6 +542,9 @@ pub fn lesson(args: &[String]) -> ExitCode {
                                     Choice::Channel(c) => phys.channel_label(c),
                                     Choice::Record(r, _) => format!("#{}", r.id),
                                     Choice::Place(p) => p.as_str().into(),
+                                    Choice::Word(w) => {
+                                        phys.words.get(w as usize).cloned().unwrap_or_default()
+                                    }
                                     Choice::Yes => "yes".into(),
                                     Choice::No => "no".into(),
                                     Choice::Text(i) => format!("{i}"),

@@ -78,6 +78,7 @@ fn read_ask(n: &Node) -> Result<Ask, At> {
         "buffered" => plain(Ask::Buffered),
         "consistent" => plain(Ask::Consistent),
         "global-state" => plain(Ask::GlobalState),
+        "counted-twice" => plain(Ask::CountedTwice),
         "choice" => {
             let f = Fields::of(
                 n,
@@ -116,7 +117,7 @@ fn read_ask(n: &Node) -> Result<Ask, At> {
                 .map_or(n.at, |(_, _, v)| v.at);
             Err(At(
                 at,
-                format!("unknown variant `{kind}`, expected one of `blocked-input`, `buffered`, `consistent`, `global-state`, `choice`"),
+                format!("unknown variant `{kind}`, expected one of `blocked-input`, `buffered`, `consistent`, `global-state`, `counted-twice`, `choice`"),
             ))
         }
     }

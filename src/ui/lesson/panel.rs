@@ -71,6 +71,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
     let run = p.run.0.borrow();
     let sim = run.sim();
     let phys = sim.physical();
+    let word = |w: u32| phys.words.get(w as usize).map_or("", |w| w.as_str());
     let label = |c: &Choice| match *c {
         Choice::Channel(c) => phys.channel_label(c),
         Choice::Record(r, c) => format!(
@@ -92,6 +93,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
             );
             format!("{label} ({states})")
         }
+        Choice::Word(w) => format!("“{}”", word(w)),
         Choice::Yes => s.yes.into(),
         Choice::No => s.no.into(),
         Choice::Text(i) => match &step.ask {
@@ -107,6 +109,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                 Ask::Buffered => w(T::AskBuffered),
                 Ask::Consistent => w(T::AskConsistent),
                 Ask::GlobalState => w(T::AskGlobalState),
+                Ask::CountedTwice => w(T::AskCountedTwice),
                 Ask::Choice { prompt, .. } => prompt.clone(),
             };
             let kind = if r.multiple { "checkbox" } else { "radio" };
@@ -126,7 +129,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                 }
             });
             let question = html! {
-                <fieldset data-testid="lesson-question">
+                <fieldset data-testid="lesson-question" class={matches!(ask, Ask::CountedTwice).then_some("words")}>
                     <legend>{ prompt }</legend>
                     { for choices }
                 </fieldset>
@@ -162,6 +165,16 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                         checkpoint: *checkpoint,
                         place: &label(&Choice::Place(*place)),
                     }),
+                    Why::CountedTwice { checkpoint, words } => {
+                        let list: Vec<String> =
+                            words.iter().map(|&x| label(&Choice::Word(x))).collect();
+                        let comma = if lang == Lang::En { ", " } else { "、" };
+                        w(T::WhyCountedTwice {
+                            checkpoint: *checkpoint,
+                            n: words.len(),
+                            words: &list.join(comma),
+                        })
+                    }
                     Why::Given(why) => why.clone(),
                 };
                 let verdict = w(if right { T::Right } else { T::Wrong });

@@ -10,6 +10,7 @@ use yew::prelude::*;
 use super::panel::{lesson_panel, LessonProps};
 use super::words::{say, Say};
 use super::{Act, At, LessonRun};
+use crate::engine::record::ItemKind;
 use crate::engine::view::TokenPlace;
 use crate::i18n::{Lang, Names};
 use crate::lesson::Choice;
@@ -27,6 +28,7 @@ const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5rem 1
 .lesson-main>.lesson-panel{flex:1 1 300px;max-width:440px}\
 .lesson-stage{flex:3 1 480px;min-width:0}.lesson-stage .dataflow{max-height:60vh;overflow:auto}\
 .lesson-stage .preset{margin:.2rem 0;color:var(--muted)}\
+.lesson-page:not(.embed) .lesson-stage .narration ol{height:auto;max-height:13rem}\
 .lesson-controls{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.4rem 0}\
 .lesson-controls a{color:var(--accent)}\
 .lesson-panel{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;background:var(--panel)}\
@@ -39,6 +41,7 @@ const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5rem 1
 .lesson-panel legend{font-weight:600;padding:0 .2rem}\
 .lesson-panel label{display:block;padding:.2rem 0;cursor:pointer}\
 .lesson-panel label.answer{font-weight:600}\
+.lesson-panel fieldset.words label{display:inline-block;margin:0 .9rem 0 0}\
 .lp-feedback[data-correct=true]{color:var(--ok)}.lp-feedback[data-correct=false]{color:var(--bad)}\
 .lp-actions{display:flex;gap:.5rem;flex-wrap:wrap}\
 .lesson-page.embed{padding:.25rem}.lesson-page.embed .lesson-top h1{font-size:1rem;margin:0}\
@@ -289,12 +292,20 @@ impl Reducible for Page {
                     Some(Selection::Channel(c)) => Some(Choice::Channel(c)),
                     _ => None,
                 };
+                // A question about records: clicking one (found by its id) picks or unpicks it.
+                let record = match sel {
+                    Some(Selection::Item {
+                        item: ItemKind::Record(r),
+                        ..
+                    }) => Some(r.id),
+                    _ => None,
+                };
                 if let Some(l) = &mut next.lesson {
                     let at = match &l.reveal {
-                        Some(Ok(r)) => r
-                            .choices
-                            .iter()
-                            .position(|x| Some(*x) == picked || Some(*x) == channel),
+                        Some(Ok(r)) => r.choices.iter().position(|x| match *x {
+                            Choice::Record(r, _) => Some(r.id) == record,
+                            x => Some(x) == picked || Some(x) == channel,
+                        }),
                         _ => None,
                     };
                     if let Some(i) = at {
