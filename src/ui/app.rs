@@ -182,7 +182,7 @@ pub fn app() -> Html {
         let dispatcher = dispatcher.clone();
         use_effect_with((), move |_| {
             let listener = keyboard::listen(dispatcher.clone());
-            let messages = host_link::listen(dispatcher);
+            let messages = host_link::listen(move |m| dispatcher.dispatch(PlaybackAction::Host(m)));
             host_link::post("{\"type\":\"abs:ready\"}");
             move || {
                 let _keep_until_unmount = (listener, messages);

@@ -1,10 +1,7 @@
 //! The `postMessage` link with a page that embeds the player: listening (only to the
 //! `origin` the address names, if any) and posting. What the messages mean is `host.rs`'s.
 
-use super::state::Playback;
-#[cfg(target_arch = "wasm32")]
-use super::state::PlaybackAction;
-use yew::prelude::*;
+use super::host::HostMessage;
 
 /// The `origin` the address names, if any: only its messages are taken, and ours go only
 /// to it.
@@ -16,8 +13,9 @@ pub(crate) fn origin() -> Option<String> {
         .and_then(|p| p.get("origin"))
 }
 
+/// Hands every message of the API (`HostMessage::read`) from the allowed origin to `on`.
 #[cfg(target_arch = "wasm32")]
-pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events::EventListener> {
+pub fn listen(on: impl Fn(HostMessage) + 'static) -> Option<gloo::events::EventListener> {
     use wasm_bindgen::{JsCast, JsValue};
     let window = web_sys::window()?;
     let only = origin();
@@ -36,7 +34,7 @@ pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events
                 return;
             }
             let get = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).ok();
-            let message = crate::ui::host::HostMessage::read(
+            let message = HostMessage::read(
                 get("type").and_then(|v| v.as_string()),
                 // A field holding an object (`scenario`) is read as its JSON text.
                 |k| {
@@ -49,7 +47,7 @@ pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events
                 |k| get(k).and_then(|v| v.as_f64()),
             );
             if let Some(m) = message {
-                dispatcher.dispatch(PlaybackAction::Host(m));
+                on(m);
             }
         },
     ))
@@ -78,7 +76,7 @@ pub fn now_ms() -> f64 {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn listen(_dispatcher: UseReducerDispatcher<Playback>) -> Option<()> {
+pub fn listen(_on: impl Fn(HostMessage) + 'static) -> Option<()> {
     None
 }
 

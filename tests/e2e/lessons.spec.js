@@ -166,6 +166,7 @@ test('a teacher\'s lesson is fetched from the site; a broken one is refused with
     title: 'Week 3: <img src=x onerror=alert(1)>',
     steps: [
       { at: 'preset=wordcount&step=40', text: 'Our own words <b>not bold</b>.', ask: { kind: 'consistent' } },
+      { at: 'preset=token&mode=aligned-sideways&step=3', text: 'A mode that does not exist.', ask: { kind: 'consistent' } },
     ],
   };
   fs.mkdirSync(path.join(sites.site, 'week3'), { recursive: true });
@@ -181,6 +182,10 @@ test('a teacher\'s lesson is fetched from the site; a broken one is refused with
   await page.getByTestId('lesson-check').click();
   await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', /true|false/);
   expect(alerted).toBe(false);
+  // A step whose moment cannot be reached says why, and asks nothing (as `abs-sim lesson` fails it).
+  await page.getByTestId('lesson-next').click();
+  await expect(page.getByTestId('lesson-error')).toContainText('mode "aligned-sideways": the scenario does not run in it');
+  await expect(page.getByTestId('lesson-question')).toHaveCount(0);
 
   await page.goto('index.html?lesson=week3/broken.json');
   await expect(page.getByTestId('lesson-error')).toContainText('line 2, column 28');

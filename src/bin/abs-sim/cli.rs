@@ -521,9 +521,9 @@ pub fn lesson(args: &[String]) -> ExitCode {
         let line = match reach(&At::parse(&step.at)) {
             Err(e) => {
                 failed = true;
-                format!("{head},\"error\":{}}}", Quoted(&e))
+                format!("{head},\"error\":{}}}", Quoted(&e.to_string()))
             }
-            Ok(run) => {
+            Ok((run, _)) => {
                 let sim = run.sim();
                 let position = run.position();
                 match step.ask.as_ref().map(|a| reveal(sim, a)) {

@@ -148,40 +148,65 @@ impl At {
     }
 }
 
-/// The run at a step's moment as the lesson page reaches it (the step's scenario, mode and
-/// seed, then its choices up to its step), or why it cannot be reached. For `abs-sim lesson`
-/// and the tests; the page words its own errors (`view.rs`).
-pub fn reach(at: &At) -> Result<super::run::Run, String> {
+/// Why a step's moment cannot be reached.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unreachable {
+    /// The scenario code, the step or the choices (as a permalink's).
+    Link(crate::scenario::codec::LinkError),
+    /// No preset by that name, or a scenario that does not validate.
+    Scenario(crate::scenario::ScenarioError),
+    /// A mode the scenario does not run in.
+    Mode(String),
+    /// A seed that is not a number.
+    Seed(String),
+    /// The run ends (`ends`) before the step asked for.
+    Ends { step: u64, ends: u64 },
+}
+
+impl std::fmt::Display for Unreachable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreachable::Link(e) => write!(f, "{e}"),
+            Unreachable::Scenario(e) => write!(f, "{e}"),
+            Unreachable::Mode(m) => {
+                write!(f, "mode {}: the scenario does not run in it", Quoted(m))
+            }
+            Unreachable::Seed(s) => write!(f, "seed {}: not a number", Quoted(s)),
+            Unreachable::Ends { step, ends } => {
+                write!(f, "step {step}: the run ends at step {ends}")
+            }
+        }
+    }
+}
+
+/// The run at a step's moment (the step's scenario, mode and seed, then its choices up to its
+/// step) and the moment as its query spells it — or why it cannot be reached. The lesson page
+/// shows exactly this, and `abs-sim lesson` checks it.
+pub fn reach(at: &At) -> Result<(super::run::Run, super::permalink::Moment), Unreachable> {
     let scenario = match (&at.scenario, &at.preset) {
-        (Some(code), _) => crate::scenario::codec::decode(code).map_err(|e| e.to_string())?,
+        (Some(code), _) => crate::scenario::codec::decode(code).map_err(Unreachable::Link)?,
         (None, name) => crate::scenario::presets::by_name(name.as_deref().unwrap_or("alignment"))
-            .map_err(|e| e.to_string())?,
+            .map_err(Unreachable::Scenario)?,
     };
     let mut notices = Vec::new();
     let (mut scenario, _, _) =
         super::permalink::resolve_for(scenario, at.mode.as_deref(), None, &mut notices);
     if !notices.is_empty() {
-        return Err(format!(
-            "mode {}: the scenario does not run in it",
-            Quoted(at.mode.as_deref().unwrap_or(""))
-        ));
+        return Err(Unreachable::Mode(at.mode.clone().unwrap_or_default()));
     }
     if let Some(seed) = &at.seed {
-        scenario.seed = seed
-            .parse()
-            .map_err(|_| format!("seed {}: not a number", Quoted(seed)))?;
+        scenario.seed = seed.parse().map_err(|_| Unreachable::Seed(seed.clone()))?;
     }
-    let moment = super::permalink::Moment::parse(&at.link).map_err(|e| e.to_string())?;
-    let mut run = super::run::Run::new(scenario).map_err(|e| e.to_string())?;
-    super::permalink::replay(&mut run, moment.step, &moment.choices).map_err(|e| e.to_string())?;
+    let moment = super::permalink::Moment::parse(&at.link).map_err(Unreachable::Link)?;
+    let mut run = super::run::Run::new(scenario).map_err(Unreachable::Scenario)?;
+    super::permalink::replay(&mut run, moment.step, &moment.choices).map_err(Unreachable::Link)?;
     if run.position() < moment.step {
-        return Err(format!(
-            "step {}: the run ends at step {}",
-            moment.step,
-            run.position()
-        ));
+        return Err(Unreachable::Ends {
+            step: moment.step,
+            ends: run.position(),
+        });
     }
-    Ok(run)
+    Ok((run, moment))
 }
 
 #[cfg(feature = "views")]
@@ -348,6 +373,42 @@ pub fn done_message(lesson: &str, correct: usize, total: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_moment_is_reached_or_the_reason_named() {
+        let (run, m) = reach(&At::parse(
+            "preset=token&mode=chandy-lamport&seed=3&step=20&sel=t:q",
+        ))
+        .unwrap();
+        assert_eq!((run.position(), m.step), (20, 20));
+        assert_eq!(m.select.as_deref(), Some("t:q"));
+        let err = |q: &str| {
+            reach(&At::parse(q))
+                .err()
+                .unwrap_or_else(|| panic!("{q} reached"))
+        };
+        assert!(matches!(err("preset=nope"), Unreachable::Scenario(_)));
+        assert_eq!(
+            err("preset=token&mode=nope"),
+            Unreachable::Mode("nope".into())
+        );
+        assert_eq!(err("preset=token&seed=x"), Unreachable::Seed("x".into()));
+        assert!(matches!(err("scenario=%%%"), Unreachable::Link(_)));
+        assert!(matches!(
+            err("preset=alignment&step=5&choices=zz"),
+            Unreachable::Link(_)
+        ));
+        match err("preset=recovery&step=100000") {
+            Unreachable::Ends {
+                step: 100_000,
+                ends,
+            } => assert!(ends < 100_000),
+            other => panic!("{other:?}"),
+        }
+        assert!(err("preset=token&seed=x")
+            .to_string()
+            .contains("not a number"));
+    }
 
     #[test]
     fn a_step_reads_a_permalinks_query() {

@@ -16,7 +16,7 @@ use crate::i18n::{Lang, Names};
 use crate::lesson::Choice;
 use crate::ui::components::dataflow::Dataflow;
 use crate::ui::components::narration::{narration, Line, NarrationProps};
-use crate::ui::permalink::{self, Moment};
+use crate::ui::permalink;
 use crate::ui::run::Run;
 use crate::ui::state::{RunRef, Selection};
 use crate::ui::views::add_style;
@@ -109,45 +109,29 @@ impl Page {
         }
     }
 
-    /// Shows the moment a step names: its scenario, mode and seed, then the step with the
-    /// choices made on the way, and the selection. What cannot be followed is said.
-    fn show(&mut self, at: &At) {
-        let mut notices = Vec::new();
+    /// Shows the moment a step names (`ui::lesson::reach`, as `abs-sim lesson` checks it) and
+    /// its selection; what cannot be reached is said, and the question is not asked. False
+    /// then.
+    fn show(&mut self, at: &At) -> bool {
         self.edited = at.scenario.is_some();
-        let asked = match at.scenario.as_deref().map(crate::scenario::codec::decode) {
-            Some(Ok(s)) => s,
-            Some(Err(why)) => {
-                self.error = Some((self.lang.strings().link_error)(&why));
-                crate::scenario::presets::alignment()
-            }
-            None => permalink::preset_or_default(at.preset.as_deref(), &mut notices),
-        };
-        let (mut scenario, _, _) =
-            permalink::resolve_for(asked, at.mode.as_deref(), None, &mut notices);
-        if let Some(seed) = at.seed.as_deref().and_then(|v| v.parse().ok()) {
-            scenario.seed = seed;
-        }
-        let Ok(mut run) = Run::new(scenario) else {
-            return;
-        };
         self.selection = None;
-        match Moment::parse(&at.link) {
-            Ok(m) => {
-                if let Err(why) = permalink::replay(&mut run, m.step, &m.choices) {
-                    self.error = Some((self.lang.strings().link_error)(&why));
-                }
-                if let Some(sel) = m.select {
-                    self.selection = permalink::selection_by_name(run.sim().physical(), &sel);
-                }
-                self.open = m.open;
-                self.tab = m.tab;
-            }
-            Err(why) => self.error = Some((self.lang.strings().link_error)(&why)),
-        }
-        run.clock = run.sim().now() as f64;
-        self.run = RunRef(Rc::new(RefCell::new(run)));
         self.playing = false;
         self.settling.set(false);
+        let (mut run, m) = match super::reach(at) {
+            Ok(reached) => reached,
+            Err(why) => {
+                self.error = Some(say(self.lang, Say::Unreachable(&why)));
+                return false;
+            }
+        };
+        if let Some(sel) = m.select {
+            self.selection = permalink::selection_by_name(run.sim().physical(), &sel);
+        }
+        self.open = m.open;
+        self.tab = m.tab;
+        run.clock = run.sim().now() as f64;
+        self.run = RunRef(Rc::new(RefCell::new(run)));
+        true
     }
 
     fn go(&mut self, i: usize) {
@@ -162,11 +146,12 @@ impl Page {
         let lesson = l.lesson.clone();
         match lesson.steps.get(l.index) {
             Some(step) => {
-                self.show(&At::parse(&step.at));
-                l.reveal = step
-                    .ask
-                    .as_ref()
-                    .map(|a| crate::lesson::reveal(self.run.0.borrow().sim(), a));
+                if self.show(&At::parse(&step.at)) {
+                    l.reveal = step
+                        .ask
+                        .as_ref()
+                        .map(|a| crate::lesson::reveal(self.run.0.borrow().sim(), a));
+                }
             }
             None => {
                 let (right, total) = l.score();
@@ -612,39 +597,14 @@ pub fn lesson_view() -> Html {
 
 /// Listens for `abs:load` with a `lesson` from the embedding page (only from the address's
 /// `origin`, if it names one).
-#[cfg(target_arch = "wasm32")]
-fn listen(on: Callback<Act>) -> Option<gloo::events::EventListener> {
-    use wasm_bindgen::{JsCast, JsValue};
-    let window = web_sys::window()?;
-    let only = crate::ui::host_link::origin();
-    Some(gloo::events::EventListener::new(
-        &window,
-        "message",
-        move |e| {
-            let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
-                return;
-            };
-            if only.as_ref().is_some_and(|o| *o != e.origin()) {
-                return;
-            }
-            let data = e.data();
-            let get = |k: &str| {
-                js_sys::Reflect::get(&data, &JsValue::from_str(k))
-                    .ok()
-                    .and_then(|v| v.as_string())
-            };
-            if get("type").as_deref() == Some("abs:load") {
-                if let Some(lesson) = get("lesson") {
-                    on.emit(Act::Open(lesson));
-                }
-            }
-        },
-    ))
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn listen(_on: Callback<Act>) -> Option<()> {
-    None
+/// The embedding page's `abs:load {"lesson": …}` (`ui::host`'s messages; the others are the
+/// player's).
+fn listen(on: Callback<Act>) -> Option<impl Sized> {
+    crate::ui::host_link::listen(move |m| {
+        if let crate::ui::host::HostMessage::LoadLesson(lesson) = m {
+            on.emit(Act::Open(lesson));
+        }
+    })
 }
 
 /// Mounts the lesson page in the address's language.

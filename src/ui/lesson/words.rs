@@ -2,6 +2,7 @@
 //! Traditional, as the page's other strings are). Not in `i18n::Strings`: those are in every
 //! student's page; these only in the lesson build.
 
+use super::Unreachable;
 use crate::i18n::hans::to_hans;
 use crate::i18n::Lang;
 use crate::lesson::NoAnswer;
@@ -60,6 +61,8 @@ pub enum Say<'a> {
         n: usize,
         words: &'a str,
     },
+    /// The step's moment cannot be reached.
+    Unreachable(&'a super::Unreachable),
     /// The question has no answer from the step's moment.
     NoAnswer(NoAnswer),
     /// The end: right of total.
@@ -157,6 +160,11 @@ fn en(t: Say) -> String {
         Say::WhyConsistent { checkpoint, consistent: true } => format!("Checkpoint {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent."),
         Say::WhyConsistent { checkpoint, .. } => format!("Checkpoint {checkpoint} is not a consistent cut: records cross it the wrong way (its verdict names them)."),
         Say::WhyToken { checkpoint, place } => format!("Snapshot {checkpoint} caught the state “{place}”: each process recorded its own state when the marker reached it, and a channel recorded what arrived after its receiver's snapshot and before that channel's marker — together exactly one token."),
+        Say::Unreachable(why) => format!("This step's moment cannot be shown: {}.", match why {
+            Unreachable::Link(e) => e.to_string(),
+            Unreachable::Scenario(e) => e.to_string(),
+            other => other.to_string(),
+        }),
         Say::NoAnswer(why) => format!("This question has no answer from this moment ({}).", match why {
             NoAnswer::NothingBlocks => "no input blocks in the next 20,000 steps",
             NoAnswer::NothingToBuffer => "no alignment starts with records on its inputs",
@@ -214,6 +222,16 @@ fn zh(t: Say) -> String {
         Say::WhyConsistent { checkpoint, consistent: true } => format!("檢查點 {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。"),
         Say::WhyConsistent { checkpoint, .. } => format!("檢查點 {checkpoint} 不是一致割集：有記錄以錯誤的方向穿過它（它的判定列出了這些記錄）。"),
         Say::WhyToken { checkpoint, place } => format!("快照 {checkpoint} 捕捉到的是「{place}」：每個行程在標記到達時記錄自己的狀態，每條通道記錄接收者快照之後、該通道的標記到達之前收到的東西——合起來恰好一個令牌。"),
+        Say::Unreachable(why) => {
+            let s = Lang::Zh.strings();
+            format!("無法顯示這一步的時刻：{}。", match why {
+                Unreachable::Link(e) => (s.link_error)(e),
+                Unreachable::Scenario(e) => (s.scenario_error)(e),
+                Unreachable::Mode(m) => format!("這個情境不能在模式「{m}」下執行"),
+                Unreachable::Seed(seed) => format!("種子「{seed}」不是數字"),
+                Unreachable::Ends { step, ends } => format!("要求第 {step} 步，但執行在第 {ends} 步就結束了"),
+            })
+        }
         Say::NoAnswer(why) => format!("從這一刻起，這個問題沒有答案（{}）。", match why {
             NoAnswer::NothingBlocks => "接下來 20,000 步內沒有輸入被阻塞",
             NoAnswer::NothingToBuffer => "沒有一次對齊在開始時輸入上有記錄",
@@ -271,6 +289,9 @@ mod tests {
                 words: "“a”, “b”",
             },
             Say::NoAnswer(NoAnswer::NoFailure),
+            Say::Unreachable(&Unreachable::Mode("x".into())),
+            Say::Unreachable(&Unreachable::Seed("x".into())),
+            Say::Unreachable(&Unreachable::Ends { step: 9, ends: 3 }),
             Say::NoAnswer(NoAnswer::NoWordCount),
             Say::WhyToken {
                 checkpoint: 2,
