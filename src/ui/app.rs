@@ -26,7 +26,7 @@ use super::host_link;
 use super::keyboard;
 use super::state::{Ignored, Notice, PlaybackAction, Selection, Tab};
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, TaskId};
-use crate::i18n::{Lang, Names, Strings};
+use crate::i18n::{Lang, Strings};
 
 /// Narration lines shown at most.
 const NARRATION_LINES: usize = 40;
@@ -334,24 +334,8 @@ pub fn app() -> Html {
 
     let run = playback.run.0.borrow();
     let sim = run.sim();
-    let names = Names(sim);
     let mode = sim.mode();
-    let mut lines: Vec<Line> = run
-        .recent(crate::ui::run::JOURNAL_WINDOW)
-        .iter()
-        .flat_map(|(step, beats)| {
-            beats
-                .iter()
-                .map(|b| Line {
-                    step: *step,
-                    marker: b.alignment_step(mode.blocks_inputs()),
-                    text: AttrValue::from((s.narrate)(b, &names)),
-                    routine: b.is_routine(),
-                    checkpoint: b.checkpoint(),
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let mut lines = Line::recent(&run, playback.lang, crate::ui::run::JOURNAL_WINDOW);
     if lines.len() > NARRATION_LINES {
         lines.drain(..lines.len() - NARRATION_LINES);
     }

@@ -198,6 +198,12 @@ impl Run {
         Ok(())
     }
 
+    /// Goes to `step`: through what was recorded, then forward, stopping where the run ends.
+    pub fn go_to(&mut self, step: u64) {
+        self.seek(step.min(self.len()));
+        while self.position() < step && self.forward() {}
+    }
+
     pub fn back(&mut self) {
         self.seek(self.position().saturating_sub(1));
     }

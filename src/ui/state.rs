@@ -169,9 +169,7 @@ impl Playback {
             HostMessage::Seek(step) => {
                 self.playing = false;
                 let mut run = self.run.0.borrow_mut();
-                let len = run.len();
-                run.seek(step.min(len));
-                while run.position() < step && run.forward() {}
+                run.go_to(step);
                 run.clock = run.sim().now() as f64;
             }
             HostMessage::LoadLesson(lesson) => super::address::open_lesson(&lesson, self.lang),

@@ -16,6 +16,27 @@ pub struct Line {
     pub checkpoint: Option<u64>,
 }
 
+impl Line {
+    /// The sentences of the last `n` steps of `run` (oldest first), in `lang`.
+    pub fn recent(run: &crate::ui::run::Run, lang: Lang, n: u64) -> Vec<Line> {
+        let sim = run.sim();
+        let (s, names) = (lang.strings(), crate::i18n::Names(sim));
+        let blocks = sim.mode().blocks_inputs();
+        run.recent(n)
+            .iter()
+            .flat_map(|(step, beats)| {
+                beats.iter().map(|b| Line {
+                    step: *step,
+                    marker: b.alignment_step(blocks),
+                    text: AttrValue::from((s.narrate)(b, &names)),
+                    routine: b.is_routine(),
+                    checkpoint: b.checkpoint(),
+                })
+            })
+            .collect()
+    }
+}
+
 #[derive(Properties, PartialEq, Clone)]
 pub struct NarrationProps {
     /// Oldest first.

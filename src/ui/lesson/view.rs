@@ -12,7 +12,7 @@ use super::words::{say, Say};
 use super::{Act, At, LessonRun};
 use crate::engine::record::ItemKind;
 use crate::engine::view::TokenPlace;
-use crate::i18n::{Lang, Names};
+use crate::i18n::Lang;
 use crate::lesson::Choice;
 use crate::ui::components::dataflow::Dataflow;
 use crate::ui::components::narration::{narration, Line, NarrationProps};
@@ -165,10 +165,7 @@ impl Page {
     /// Plays to `step`: through what was recorded, then forward.
     fn play_to(&mut self, step: u64) {
         self.playing = false;
-        let mut run = self.run.0.borrow_mut();
-        let len = run.len();
-        run.seek(step.min(len));
-        while run.position() < step && run.forward() {}
+        self.run.0.borrow_mut().go_to(step);
         self.settling.set(true);
     }
 
@@ -482,24 +479,8 @@ pub fn lesson_view() -> Html {
     let w = |t: Say| say(lang, t);
     let run = page.run.0.borrow();
     let sim = run.sim();
-    let names = Names(sim);
     let mode = sim.mode();
-    let lines: Vec<Line> = run
-        .recent(4)
-        .iter()
-        .flat_map(|(step, beats)| {
-            beats
-                .iter()
-                .map(|b| Line {
-                    step: *step,
-                    marker: b.alignment_step(mode.blocks_inputs()),
-                    text: AttrValue::from((s.narrate)(b, &names)),
-                    routine: b.is_routine(),
-                    checkpoint: b.checkpoint(),
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let lines = Line::recent(&run, lang, 4);
     let title = page
         .lesson
         .as_ref()
