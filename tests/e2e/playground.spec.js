@@ -352,25 +352,39 @@ test.describe(() => {
 });
 
 
-test('channel lines fade by stroke-opacity, never opacity: a large graph stays one compositor group', async ({ page }) => {
-  // An `opacity` below 1 makes every line a group of its own for the compositor; with the
-  // hundreds of lines of `large`, each change of which lines are blocked then cost ~10 ms of
-  // layerizing, a missed frame after Play (perf.bench.js). Checked on compact lines and on
-  // blocked ones: at step 1000 checkpoint 1 is aligning and some 170 inputs are blocked (the
-  // engine is deterministic, so the link always restores that moment).
+test('the compact drawing folds its thousands of plain channels into three paths, faded by stroke-opacity, never opacity', async ({ page }) => {
+  // An element per channel made each step's render of `large` (3,280 channels) and its first
+  // paint slow: its plain channels are folded into one path of lines, one of blocked lines and
+  // one of their tails. An `opacity` below 1 would make a line a compositor group of its own,
+  // which cost ~10 ms of layerizing per change of what is blocked (perf.bench.js). At step 1000
+  // checkpoint 1 is aligning and some 170 inputs are blocked (the engine is deterministic, so
+  // the link always restores that moment).
   const app = new Playground(page);
   await app.open('?preset=large&step=1000');
-  const lines = await page.evaluate(() => {
-    const all = [...document.querySelectorAll('.channel .line')];
+  const drawn = await page.evaluate(() => {
+    const paths = [...document.querySelectorAll('.channel.folded path')];
+    const curves = (p) => (p.getAttribute('d').match(/M/g) || []).length;
+    const style = (p) => getComputedStyle(p);
     return {
-      count: all.length,
-      grouped: all.filter((l) => getComputedStyle(l).opacity !== '1').length,
-      faded: all.filter((l) => Number(getComputedStyle(l).strokeOpacity) < 1).length,
-      blocked: document.querySelectorAll('.channel.blocked .line').length,
+      elements: document.querySelectorAll('.channels .channel').length,
+      lines: curves(paths[0]),
+      blocked: curves(paths[1]),
+      tails: curves(paths[2]),
+      grouped: paths.filter((l) => style(l).opacity !== '1').length,
+      faded: Number(style(paths[0]).strokeOpacity),
+      colours: [style(paths[0]).stroke, style(paths[1]).stroke, style(paths[2]).stroke],
     };
   });
-  expect(lines.count).toBeGreaterThan(100);
-  expect(lines.blocked).toBeGreaterThan(100);
-  expect(lines.faded).toBe(lines.count);
-  expect(lines.grouped).toBe(0);
+  expect(drawn.elements).toBe(1);
+  expect(drawn.lines + drawn.blocked).toBe(40 + 40 * 40 + 40 * 40 + 40); // forward, two all-to-all, forward
+  expect(drawn.blocked).toBeGreaterThan(100);
+  expect(drawn.tails).toBe(drawn.blocked);
+  expect(drawn.grouped).toBe(0);
+  expect(drawn.faded).toBeLessThan(1);
+  // Blocked lines and tails in the blocked colour, the others not.
+  expect(drawn.colours[1]).toBe(drawn.colours[2]);
+  expect(drawn.colours[0]).not.toBe(drawn.colours[1]);
+  // Stepping on changes which are blocked; the drawing stays three paths.
+  await app.step(30);
+  expect(await page.locator('.channels .channel').count()).toBe(1);
 });

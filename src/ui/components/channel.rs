@@ -95,14 +95,13 @@ pub fn channel(p: &ChannelProps) -> Html {
             <path class="line" d={d.0.clone()} />
             if p.blocked {
                 <path class="blocked-tail" d={d.1.clone()} />
+                // The compact drawing's tail alone, as its folded lines have.
                 if p.detailed {
                     <g class="lock" transform={format!("translate({} {})", fmt(to.x - 12.0), fmt(to.y - 4.0))}>
                         <path class="shackle" d="M1.8 0V-2.6a2.7 2.7 0 0 1 5.4 0V0" fill="none" stroke={palette::BLOCKED} stroke-width="1.6" />
                         <rect x="0" y="0" width="9" height="7.5" rx="1.2" fill={palette::BLOCKED} />
                     </g>
                     <text class="blocked-label" x={fmt(label.x)} y={fmt(label.y)} text-anchor="end">{ p.blocked_label.clone() }</text>
-                } else {
-                    <rect class="lock-mark" x={fmt(to.x - 4.0)} y={fmt(to.y - 2.0)} width="4" height="4" fill={palette::BLOCKED} />
                 }
             }
             if p.dropped > 0 {

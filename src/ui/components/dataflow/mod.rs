@@ -145,11 +145,49 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             font: layout.metrics.font,
         })
     });
-    let channels = phys.channels.iter().enumerate().map(|(c, _)| {
+    // The compact drawing folds its plain channels (nothing to show but blocked or not) into
+    // three paths — lines, blocked lines, blocked tails: with thousands of channels, an
+    // element each made every step's render and the first paint slow. A folded line is not
+    // clicked on its own, nor drawn slow, nor labelled with a debloated capacity or the items
+    // a failure dropped (the detailed drawing does all that; the narration and the recovery
+    // panel say what was dropped).
+    let mut folded = [String::new(), String::new(), String::new()];
+    // The channels drawn one by one.
+    let mut shown: Vec<usize> = Vec::new();
+    for (c, ch) in sim.channels().iter().enumerate() {
+        let id = c as ChannelId;
+        let fold = !(detailed
+            || !ch.fifo
+            || deliverable.contains(&id)
+            || p.selection == Some(Selection::Channel(id))
+            || view::persisting_checkpoint(sim, id).is_some());
+        if !fold {
+            shown.push(c);
+        } else {
+            let (d, tail) = &scene.paths[c];
+            let blocked = view::is_blocked(sim, id);
+            folded[usize::from(blocked)].push_str(d);
+            if blocked {
+                folded[2].push_str(tail);
+            }
+        }
+    }
+    // Path data is numbers and letters: nothing to escape.
+    let folded = Html::from_html_unchecked(
+        if detailed {
+            String::new()
+        } else {
+            format!(
+                r#"<g class="channel folded"><path class="line" d="{}"/><path class="line stuck" d="{}"/><path class="blocked-tail" d="{}"/></g>"#,
+                folded[0], folded[1], folded[2]
+            )
+        }
+        .into(),
+    );
+    let channels = shown.iter().map(|&c| {
         let id = c as ChannelId;
         let ch = &sim.channels()[c];
         let slow = ch.latency >= 2 * min_latency;
-        // Only the detailed drawing shows the label: no string per channel otherwise.
         // Only the detailed drawing shows the label: no string per channel otherwise.
         let slow_label = if detailed {
             let mut parts = Vec::new();
@@ -321,7 +359,10 @@ pub fn dataflow(p: &DataflowProps) -> Html {
                 preserveAspectRatio="xMidYMid meet" role="group" aria-label={s.dataflow}
                 font-size={format!("{}px", super::item::fmt(m.font))}>
                 <g class="operators">{ for operators }</g>
-                <g class="channels">{ for channels }</g>
+                <g class="channels">
+                    { folded }
+                    { for channels }
+                </g>
                 <g class="subtasks">{ for subtasks }</g>
                 <g class="buffers">{ for buffers }</g>
             </svg>
