@@ -2,9 +2,8 @@
 // must say so itself — a banner with the message, a link to the last good moment and the text
 // to report — instead of freezing. `?panic-at=N` (ui/crash.rs) makes the app panic when a step
 // reaches N.
-const sites = require('./sites');
 const { test, expect } = require('./fixtures');
-const { Playground } = require('./page');
+const { Playground, hostPage } = require('./page');
 
 // The panic is logged to the console (as Yew's own hook would), and the abort after it is a
 // trap the browser reports as an uncaught error.
@@ -48,12 +47,7 @@ test('the banner speaks the page\'s language, and its text stays text', async ({
 });
 
 test('an embedding page is told with abs:crash', async ({ page }) => {
-  await page.setContent(`<iframe id="p" src="http://127.0.0.1:${sites.port}/index.html?embed&preset=alignment&panic-at=3" width="640" height="400" style="border:0"></iframe>`);
-  await page.evaluate(() => {
-    window.got = [];
-    window.addEventListener('message', (e) => window.got.push(e.data));
-  });
-  const frame = page.frameLocator('#p');
+  const frame = await hostPage(page, '?embed&preset=alignment&panic-at=3');
   await expect(frame.getByTestId('step-counter')).toBeVisible();
   await page.evaluate(() => document.getElementById('p').contentWindow.postMessage({ type: 'abs:step', count: 5 }, '*'));
   await expect.poll(() => page.evaluate(() => window.got.filter((m) => m.type === 'abs:crash'))).toEqual([

@@ -4,7 +4,7 @@
 // `?embed` view fits a small iframe; `?origin=` restricts whose messages are taken.
 const { execFileSync } = require('child_process');
 const { test, expect } = require('./fixtures');
-const { Playground } = require('./page');
+const { Playground, hostPage } = require('./page');
 const sites = require('./sites');
 
 /** The latest abs:state a player of the course page sent (null before any). */
@@ -129,12 +129,7 @@ test('the students\' list of scenarios leaves out the benchmark, which a link st
 
 test('a bad abs:load is answered with abs:error, and the player says why in a notice that wraps at 480×360', async ({ page }) => {
   // A host page with one player, 480×360.
-  await page.setContent(`<iframe id="p" src="http://127.0.0.1:${sites.port}/index.html?embed&preset=alignment" width="480" height="360" style="border:0"></iframe>`);
-  await page.evaluate(() => {
-    window.got = [];
-    window.addEventListener('message', (e) => window.got.push(e.data));
-  });
-  const frame = page.frameLocator('#p');
+  const frame = await hostPage(page, '?embed&preset=alignment', 480, 360);
   await expect(frame.getByTestId('step-counter')).toBeVisible();
   const send = (m) => page.evaluate((m) => document.getElementById('p').contentWindow.postMessage(m, '*'), m);
   const next = async (type) => {

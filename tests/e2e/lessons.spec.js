@@ -8,7 +8,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const { test, expect } = require('./fixtures');
-const { Playground } = require('./page');
+const { Playground, hostPage } = require('./page');
 const sites = require('./sites');
 
 const LESSONS = ['alignment', 'at-least-once', 'unaligned', 'chandy-lamport', 'recovery', 'fifo'];
@@ -195,12 +195,7 @@ test('a teacher\'s lesson is fetched from the site; a broken one is refused with
 });
 
 test('an embedding page hears every answer and the end, and can load another lesson', async ({ page }) => {
-  await page.setContent(`<iframe id="p" src="http://127.0.0.1:${sites.port}/index.html?lesson=fifo&embed" width="640" height="400" style="border:0"></iframe>`);
-  await page.evaluate(() => {
-    window.got = [];
-    window.addEventListener('message', (e) => window.got.push(e.data));
-  });
-  const frame = page.frameLocator('#p');
+  const frame = await hostPage(page, '?lesson=fifo&embed');
   await expect(frame.getByTestId('lesson-step')).toBeVisible();
   await frame.getByTestId('lesson-menu').waitFor({ state: 'detached' });
   const steps = engine(path.join(dir('en'), 'fifo.json'));
@@ -253,12 +248,7 @@ test('the playground links to the lessons', async ({ page }) => {
 });
 
 test('an embedded player opens a lesson on abs:load, still embedded, still answering its host', async ({ page }) => {
-  await page.setContent(`<iframe id="p" src="http://127.0.0.1:${sites.port}/index.html?embed&preset=alignment" width="640" height="400" style="border:0"></iframe>`);
-  await page.evaluate(() => {
-    window.got = [];
-    window.addEventListener('message', (e) => window.got.push(e.data));
-  });
-  const frame = page.frameLocator('#p');
+  const frame = await hostPage(page, '?embed&preset=alignment');
   await expect(frame.getByTestId('step-counter')).toBeVisible({ timeout: 15_000 });
   await page.evaluate(() => document.getElementById('p').contentWindow.postMessage({ type: 'abs:load', lesson: 'at-least-once' }, '*'));
   await expect(frame.getByTestId('lesson-step')).toBeVisible();

@@ -376,4 +376,18 @@ class Playground {
   }
 }
 
-module.exports = { Playground };
+/**
+ * A course page embedding the player: one `<iframe id="p">` at `query` (the page's address
+ * after `index.html`), `width`×`height`, and every message the player posts collected in
+ * `window.got`. Returns the frame.
+ */
+async function hostPage(page, query, width = 640, height = 400) {
+  await page.setContent(`<iframe id="p" src="http://127.0.0.1:${sites.port}/index.html${query}" width="${width}" height="${height}" style="border:0"></iframe>`);
+  await page.evaluate(() => {
+    window.got = [];
+    window.addEventListener('message', (e) => window.got.push(e.data));
+  });
+  return page.frameLocator('#p');
+}
+
+module.exports = { Playground, hostPage };
