@@ -388,3 +388,17 @@ test('the compact drawing folds its thousands of plain channels into three paths
   await app.step(30);
   expect(await page.locator('.channels .channel').count()).toBe(1);
 });
+
+test('in the compact drawing the selected channel and those whose state is being recorded stay drawn one by one', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=large&step=1000&sel=c:Split%2311-Filter%2316');
+  const selected = page.locator('.channels .channel.selected');
+  await expect(selected).toHaveCount(1);
+  await expect(selected).toHaveAttribute('data-testid', 'channel-Split#11-Filter#16');
+  // Unaligned: inputs whose barrier has not come after their task's snapshot are recorded
+  // (ringed in the checkpoint's colour), which a folded line could not show.
+  await app.open('?preset=large&mode=unaligned&step=1000');
+  const recording = await page.locator('.channels .channel[data-recording]').count();
+  expect(recording).toBeGreaterThan(0);
+  expect(await page.locator('.channels .channel').count()).toBe(recording + 1);
+});
