@@ -10,6 +10,12 @@
 //! shortest gap, never one of the recent ones), so a run of any length keeps that many copies,
 //! spread over the run, dense near its end. Nothing in a simulation grows with the run's length
 //! (the coordinator keeps a bounded checkpoint history), so neither do the copies.
+//!
+//! A job of real size (issue 25: 131,000 channels) is a copy of ten megabytes or more: its
+//! keyframes are fewer (as many as [`KEYFRAME_BYTES`] holds, at least [`MIN_KEYFRAMES`]) and
+//! further apart (one per [`INTERVAL`] steps per [`BYTES_PER_INTERVAL`] of copy), so that
+//! taking them costs about the same share of the time at any size, and stepping back replays
+//! at most one interval.
 
 use super::action::ActionError;
 use super::sim::Simulation;
@@ -17,12 +23,18 @@ use super::trace::Action;
 
 /// The most keyframes kept.
 pub const MAX_KEYFRAMES: usize = 32;
-/// A keyframe is taken every this many steps, and the oldest thinned out.
+/// The fewest kept, however large the simulation: the first and the newest.
+pub const MIN_KEYFRAMES: usize = 2;
+/// What the keyframes of a large simulation may hold together, by [`footprint`].
+pub const KEYFRAME_BYTES: usize = 32 << 20;
+/// A keyframe is taken every this many steps (times one per [`BYTES_PER_INTERVAL`] of a
+/// copy), and the oldest thinned out.
 const INTERVAL: u64 = 256;
-/// The steps within this many of the newest recorded one keep every keyframe: stepping back
-/// from the end of a long run (what a student does after playing) replays at most `INTERVAL`
-/// steps.
-const RECENT: u64 = 4 * INTERVAL;
+const BYTES_PER_INTERVAL: usize = 2 << 20;
+/// The steps within this many intervals of the newest recorded one keep every keyframe:
+/// stepping back from the end of a long run (what a student does after playing) replays at
+/// most one interval.
+const RECENT: u64 = 4;
 
 #[derive(Clone, Debug)]
 pub struct History {
@@ -34,6 +46,9 @@ pub struct History {
     /// Ascending by step; the first is step 0.
     keyframes: Vec<Keyframe>,
     current: Simulation,
+    /// Steps between keyframes, and how many are kept (both from the simulation's size).
+    interval: u64,
+    max_keyframes: usize,
 }
 
 /// The simulation at `step`.
@@ -45,7 +60,10 @@ struct Keyframe {
 
 impl History {
     pub fn new(initial: Simulation) -> History {
+        let bytes = footprint(&initial).max(1);
         History {
+            interval: INTERVAL * (bytes / BYTES_PER_INTERVAL).max(1) as u64,
+            max_keyframes: (KEYFRAME_BYTES / bytes).clamp(MIN_KEYFRAMES, MAX_KEYFRAMES),
             len: 0,
             chosen: Vec::new(),
             keyframes: vec![Keyframe {
@@ -105,12 +123,14 @@ impl History {
             self.chosen.push((at, action));
         }
         let step = self.current.steps();
-        if step.is_multiple_of(INTERVAL) && self.keyframes.last().is_some_and(|k| k.step < step) {
+        if step.is_multiple_of(self.interval)
+            && self.keyframes.last().is_some_and(|k| k.step < step)
+        {
             self.keyframes.push(Keyframe {
                 step,
                 sim: self.current.clone(),
             });
-            if self.keyframes.len() > MAX_KEYFRAMES {
+            if self.keyframes.len() > self.max_keyframes {
                 self.thin(step);
             }
         }
@@ -119,16 +139,16 @@ impl History {
     /// Drops the keyframe whose loss leaves the shortest gap, sparing the first and the
     /// recent ones: the rest stay spread evenly over the run (no gap more than about twice
     /// another), and their number stays the same from then on instead of halving and filling
-    /// up again, which would make a long run's memory saw up and down.
+    /// up again, which would make a long run's memory saw up and down. When every one but the
+    /// first is recent (a large simulation keeps few), the oldest of them goes.
     fn thin(&mut self, step: u64) {
         let k = &self.keyframes;
         let gap = |i: usize| k[i + 1].step - k[i - 1].step;
         let loss = (1..k.len() - 1)
-            .filter(|&i| k[i].step + RECENT <= step)
-            .min_by_key(|&i| gap(i));
-        if let Some(i) = loss {
-            self.keyframes.remove(i);
-        }
+            .filter(|&i| k[i].step + RECENT * self.interval <= step)
+            .min_by_key(|&i| gap(i))
+            .unwrap_or(1);
+        self.keyframes.remove(loss);
     }
 
     /// Moves to `step` (clamped to the recorded length) without changing the log.
@@ -224,6 +244,16 @@ impl History {
         self.keyframes[self.keyframe_index(step)].step
     }
 
+    /// Steps between keyframes (more for a larger simulation).
+    pub fn interval(&self) -> u64 {
+        self.interval
+    }
+
+    /// The most keyframes kept (fewer for a larger simulation).
+    pub fn max_keyframes(&self) -> usize {
+        self.max_keyframes
+    }
+
     pub fn keyframe_count(&self) -> usize {
         self.keyframes.len()
     }
@@ -233,4 +263,19 @@ impl History {
     pub fn keyframe_steps(&self) -> impl Iterator<Item = u64> + '_ {
         self.keyframes.iter().map(|k| k.step)
     }
+}
+
+/// About the bytes a copy of `sim` holds: its channels, tasks, and the items on the channels
+/// (not the physical graph, which copies share). An estimate from the sizes of the parts,
+/// right within a small factor on any target, which is all the keyframes' spacing needs.
+pub fn footprint(sim: &Simulation) -> usize {
+    use std::mem::size_of;
+    let channels = sim.channels();
+    let items: usize = channels.iter().map(|c| c.items().len()).sum();
+    let inputs: usize = sim.physical().tasks.iter().map(|t| t.inputs.len()).sum();
+    channels.len() * size_of::<super::channel::Channel>()
+        + items * size_of::<super::record::Item>()
+        + sim.tasks().len() * size_of::<super::task::Task>()
+        // Per input, the barrier handler's and the network's bookkeeping.
+        + inputs * 4 * size_of::<u64>()
 }

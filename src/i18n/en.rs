@@ -103,6 +103,10 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "Large: 200 subtasks",
             "Nothing to learn here: 200 subtasks and thousands of items, to measure the page.",
         ),
+        "huge" => (
+            "Huge: 1,024 subtasks, 131,328 channels",
+            "Nothing to learn here: a real job's size, drawn as operator cards and bundles, to measure the page.",
+        ),
         "alignment-tiny" => (
             "Alignment, tiny: two sources of two records",
             "Small enough to try every order of events: `abs-sim explore` finds no inconsistent \

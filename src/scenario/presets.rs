@@ -24,7 +24,11 @@ pub const NAMES: &[&str] = &[
 
 /// Presets that measure the page rather than teach: left out of the students' list (a link
 /// still opens them).
-pub const BENCHMARKS: &[&str] = &["large"];
+pub const BENCHMARKS: &[&str] = &["large", HUGE];
+
+/// A job of real size (131,328 channels), the page's benchmark at scale: reachable by a link
+/// and in `abs-sim`, but not among [`NAMES`], whose every preset the tests run in every mode.
+pub const HUGE: &str = "huge";
 
 /// Systems small enough for `abs-sim explore` to try every interleaving of: not in the
 /// students' list either (a link opens them), and not among [`NAMES`].
@@ -84,6 +88,7 @@ pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
         "token" => Ok(token()),
         "bank" => Ok(bank()),
         "large" => Ok(large()),
+        "huge" => Ok(huge()),
         "alignment-tiny" => Ok(alignment_tiny()),
         "bank-tiny" => Ok(bank_tiny()),
         _ => Err(ScenarioError::UnknownPreset(name.to_string())),
@@ -452,6 +457,55 @@ pub fn large() -> Scenario {
             first_trigger: 30,
             // Flink's default (`state.checkpoints.num-retained`): a global state here is 200
             // task snapshots, and the history's keyframes each hold the retained ones.
+            retained_checkpoints: 1,
+            ..Config::default()
+        },
+        seed: 1,
+        failures: Vec::new(),
+    }
+}
+
+/// A real job's size (issue 25): four operators at parallelism 256 with two hash edges —
+/// 1,024 subtasks and 131,328 channels. The page draws it as operator cards and bundles.
+pub fn huge() -> Scenario {
+    let p = 256;
+    // Distinct words, evenly spread over the Count subtasks.
+    let lines: Vec<String> = (0..512u32)
+        .map(|l| {
+            (0..4u32)
+                .map(|w| format!("w{}", (l * 4 + w) * 37 % 2039))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let line_refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    Scenario {
+        name: "huge".into(),
+        title: title("huge"),
+        lesson: lesson("huge"),
+        graph: JobGraph {
+            operators: vec![
+                source("Sentences", &line_refs, 24, p),
+                op("Split", OperatorKind::Split, p, 1),
+                op("Count", OperatorKind::Count, p, 1),
+                op(
+                    "Sink",
+                    OperatorKind::Sink {
+                        transactional: true,
+                    },
+                    p,
+                    1,
+                ),
+            ],
+            edges: vec![
+                edge("Sentences", "Split", Partitioning::Forward, 30),
+                edge("Split", "Count", Partitioning::Hash, 30),
+                edge("Count", "Sink", Partitioning::Hash, 30),
+            ],
+        },
+        config: Config {
+            checkpoint_interval: Some(300),
+            first_trigger: 60,
             retained_checkpoints: 1,
             ..Config::default()
         },

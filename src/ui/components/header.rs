@@ -92,7 +92,7 @@ pub fn header(p: &HeaderProps) -> Html {
                     if let Some(title) = &p.edited {
                         <option value="" selected=true disabled=true>{ (s.edited_scenario)(title) }</option>
                     }
-                    { for presets::NAMES.iter().filter(|n| !presets::BENCHMARKS.contains(n) || p.preset == **n).map(|name| {
+                    { for presets::NAMES.iter().chain([&presets::HUGE]).filter(|n| !presets::BENCHMARKS.contains(n) || p.preset == **n).map(|name| {
                         let title = (s.preset_text)(name).map_or(*name, |t| t.0);
                         html! { <option value={*name} selected={p.edited.is_none() && p.preset == *name}>{ title }</option> }
                     }) }
