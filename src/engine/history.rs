@@ -273,9 +273,9 @@ pub fn footprint(sim: &Simulation) -> usize {
     let channels = sim.channels();
     let items: usize = channels.iter().map(|c| c.items().len()).sum();
     let inputs: usize = sim.physical().tasks.iter().map(|t| t.inputs.len()).sum();
-    channels.len() * size_of::<super::channel::Channel>()
+    std::mem::size_of_val(channels)
         + items * size_of::<super::record::Item>()
-        + sim.tasks().len() * size_of::<super::task::Task>()
+        + std::mem::size_of_val(sim.tasks())
         // Per input, the barrier handler's and the network's bookkeeping.
         + inputs * 4 * size_of::<u64>()
 }
