@@ -7,13 +7,16 @@ use crate::engine::physical::{MAX_CHANNELS, MAX_LINES, MAX_TASKS};
 use crate::engine::vocab::MAX_LATENCY;
 use crate::engine::{ActionError, GraphError};
 use crate::scenario::codec::LinkError;
-use crate::scenario::{ScenarioError, MAX_SCENARIO_BYTES};
+use crate::scenario::{ScenarioError, MAX_SCENARIO_BYTES, PAGE_MAX_CHANNELS};
 
 pub fn scenario_error(e: &ScenarioError) -> String {
     match e {
         ScenarioError::TooLarge(n) => {
             format!("情境有 {n} 位元組，最多接受 {MAX_SCENARIO_BYTES} 位元組")
         }
+        ScenarioError::TooLargeForPage(n) => format!(
+            "這個作業有 {n} 條通道；遊樂場最多執行 {PAGE_MAX_CHANNELS} 條（`abs-sim` 可執行到 {MAX_CHANNELS} 條）"
+        ),
         // The editor words a syntax error itself (line, column, field); a link or the host
         // page gets it whole.
         ScenarioError::Syntax {
@@ -310,6 +313,7 @@ mod tests {
         out.extend(settings.into_iter().map(ScenarioError::Setting));
         out.extend([
             ScenarioError::TooLarge(2 << 20),
+            ScenarioError::TooLargeForPage(1 << 20),
             ScenarioError::Syntax {
                 line: 3,
                 column: 9,
@@ -390,7 +394,7 @@ mod tests {
             }
             assert!(said.insert(zh.clone()), "said twice: {zh}");
         }
-        assert_eq!(said.len(), 9 + 33 + 20);
+        assert_eq!(said.len(), 9 + 34 + 20);
     }
 
     /// Presets' files broken in many ways, read as the editor reads them: every refusal is

@@ -76,10 +76,18 @@ impl std::error::Error for LinkError {}
 
 /// The scenario a link's `scenario` value holds, validated as a pasted file would be.
 pub fn decode(text: &str) -> Result<Scenario, LinkError> {
+    Scenario::from_json(&decode_json(text)?).map_err(LinkError::Scenario)
+}
+
+/// [`decode`] for the page: a job larger than it runs is refused before it is built.
+pub fn decode_for_page(text: &str) -> Result<Scenario, LinkError> {
+    Scenario::from_json_for_page(&decode_json(text)?).map_err(LinkError::Scenario)
+}
+
+fn decode_json(text: &str) -> Result<String, LinkError> {
     let bytes = unbase64url(text).ok_or(LinkError::NotBase64)?;
     let json = decompress(&bytes)?;
-    let json = String::from_utf8(json).map_err(|_| LinkError::NotUtf8)?;
-    Scenario::from_json(&json).map_err(LinkError::Scenario)
+    String::from_utf8(json).map_err(|_| LinkError::NotUtf8)
 }
 
 fn hash(b: &[u8]) -> usize {

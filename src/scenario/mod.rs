@@ -19,7 +19,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::model::SettingError;
-use crate::engine::{BarrierMode, Config, GraphError, JobGraph, Simulation};
+use crate::engine::{BarrierMode, Config, GraphError, JobGraph, Partitioning, Simulation};
 use crate::text::Quoted;
 
 /// The aligned-checkpoint timeout the page's "aligned, unaligned after T ms" entry uses when
@@ -45,6 +45,10 @@ pub fn mode_named(name: &str) -> Option<BarrierMode> {
 
 /// Scenario files larger than this are refused before parsing.
 pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
+/// The most channels of a job the page runs: twice `huge`'s. Its history keeps copies of the
+/// simulation for stepping back (ten megabytes each at `huge`'s size), so past this the tab
+/// would run out of memory; `abs-sim` runs jobs up to the engine's own limits.
+pub const PAGE_MAX_CHANNELS: u64 = 1 << 18;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -78,6 +82,8 @@ pub struct Failure {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScenarioError {
     TooLarge(usize),
+    /// More channels than the page runs ([`PAGE_MAX_CHANNELS`]); `abs-sim` runs it.
+    TooLargeForPage(u64),
     /// Not valid scenario JSON: the parser's message, with line and column.
     Syntax {
         line: u64,
@@ -101,6 +107,12 @@ impl fmt::Display for ScenarioError {
             ScenarioError::TooLarge(n) => write!(
                 f,
                 "the scenario is {n} bytes; at most {MAX_SCENARIO_BYTES} are accepted"
+            ),
+            ScenarioError::TooLargeForPage(n) => write!(
+                f,
+                "the job has {n} channels; the playground runs at most {PAGE_MAX_CHANNELS} \
+                 (`abs-sim` runs up to {})",
+                crate::engine::physical::MAX_CHANNELS
             ),
             ScenarioError::Syntax {
                 line,
@@ -144,12 +156,51 @@ impl From<SettingError> for ScenarioError {
 
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_json_within(text, |_| Ok(()))
+    }
+
+    /// [`Scenario::from_json`] for the page: a job larger than it runs
+    /// ([`Scenario::fits_page`]) is refused before its simulation is built.
+    pub fn from_json_for_page(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_json_within(text, Scenario::fits_page)
+    }
+
+    fn from_json_within(
+        text: &str,
+        fits: fn(&Scenario) -> Result<(), ScenarioError>,
+    ) -> Result<Scenario, ScenarioError> {
         if text.len() > MAX_SCENARIO_BYTES {
             return Err(ScenarioError::TooLarge(text.len()));
         }
         let scenario = read::scenario(text)?;
+        fits(&scenario)?;
         scenario.validate()?;
         Ok(scenario)
+    }
+
+    /// Whether the page runs this job: [`PAGE_MAX_CHANNELS`] at most, counted from the graph
+    /// before anything is built.
+    pub fn fits_page(&self) -> Result<(), ScenarioError> {
+        let p = |name: &str| {
+            self.graph
+                .operators
+                .iter()
+                .find(|o| o.name == name)
+                .map_or(0, |o| u64::from(o.parallelism))
+        };
+        let channels: u64 = self
+            .graph
+            .edges
+            .iter()
+            .map(|e| match e.partitioning {
+                Partitioning::Forward => p(&e.from),
+                _ => p(&e.from) * p(&e.to),
+            })
+            .sum();
+        if channels > PAGE_MAX_CHANNELS {
+            return Err(ScenarioError::TooLargeForPage(channels));
+        }
+        Ok(())
     }
 
     /// What [`Scenario::from_json`] checks after the syntax: settings in range (the engine

@@ -505,7 +505,7 @@ pub fn huge() -> Scenario {
         },
         config: Config {
             checkpoint_interval: Some(300),
-            first_trigger: 60,
+            first_trigger: 20,
             retained_checkpoints: 1,
             ..Config::default()
         },

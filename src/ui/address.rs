@@ -243,14 +243,14 @@ pub fn initial_playback() -> Playback {
     // and the preset.
     let mut notices = Vec::new();
     let mut broken = None;
-    let whole = q
-        .scenario
-        .as_deref()
-        .and_then(|code| match crate::scenario::codec::decode(code) {
-            Ok(whole) => Some(whole),
-            Err(why) => {
-                broken = Some(why);
-                None
+    let whole =
+        q.scenario.as_deref().and_then(|code| {
+            match crate::scenario::codec::decode_for_page(code) {
+                Ok(whole) => Some(whole),
+                Err(why) => {
+                    broken = Some(why);
+                    None
+                }
             }
         });
     let edited = whole.is_some();

@@ -102,6 +102,17 @@ pub const COMPACT: Metrics = Metrics {
 /// The width the layout aims for when it picks the gap between layers.
 const TARGET_WIDTH: f64 = 780.0;
 
+/// Graphs with more channels than this are drawn bundled: an operator is a card whose
+/// subtasks are a strip of small cells, and each edge one band (see [`Layout::bundles`]).
+pub const BUNDLED_MIN_CHANNELS: usize = 8_192;
+/// The most channels of a band whose items are drawn: a person sees a band, not each of its
+/// thousands of channels.
+const BUNDLE_SAMPLE: u32 = 1_024;
+/// Cells per row of a card's strip.
+const STRIP_COLUMNS: usize = 16;
+/// A strip cell's pitch (layout units).
+const CELL: f64 = 8.0;
+
 /// Graphs up to this many subtasks per operator (and in all) get the detailed drawing.
 pub const DETAILED_MAX_PARALLELISM: u32 = 4;
 pub const DETAILED_MAX_TASKS: u32 = 24;
@@ -127,6 +138,11 @@ pub struct Layout {
     pub height: f64,
     pub metrics: Metrics,
     pub detailed: bool,
+    /// Drawn bundled: `channels` is empty, a subtask's box is a cell of its card's strip.
+    pub bundled: bool,
+    /// By edge index: the curve of the band that stands for all its channels, and which of
+    /// them the items are drawn of — one in this many (bundled only).
+    pub bundles: Vec<(ChannelPath, u32)>,
     /// By operator index.
     pub operators: Vec<OperatorBox>,
     /// By task id.
@@ -148,7 +164,10 @@ pub fn is_detailed(phys: &Physical) -> bool {
 /// The whole view's geometry.
 pub fn layout(phys: &Physical) -> Layout {
     let detailed = is_detailed(phys);
+    let bundled = phys.channel_count() as usize > BUNDLED_MIN_CHANNELS;
     let m = if detailed { DETAILED } else { COMPACT };
+    // A card's strip: rows of cells.
+    let rows = |n: usize| n.div_ceil(STRIP_COLUMNS) as f64;
     let n_ops = phys.graph.operators.len();
     // Graph structure (topological order, layers) is the physical graph's, computed once.
     let edges = &phys.operator_edges;
@@ -165,8 +184,12 @@ pub fn layout(phys: &Physical) -> Layout {
         .operator_tasks
         .iter()
         .map(|ts| {
-            let inner: f64 = ts.iter().map(|&t| sub_h[t as usize]).sum::<f64>()
-                + m.sub_gap * ts.len().saturating_sub(1) as f64;
+            let inner: f64 = if bundled {
+                rows(ts.len()) * CELL
+            } else {
+                ts.iter().map(|&t| sub_h[t as usize]).sum::<f64>()
+                    + m.sub_gap * ts.len().saturating_sub(1) as f64
+            };
             m.op_head + inner + m.op_pad
         })
         .collect();
@@ -244,7 +267,11 @@ pub fn layout(phys: &Physical) -> Layout {
         16.0 + 12.0 * arches
     };
     let height = inner_h + 2.0 * m.margin + back_room + arch_room;
-    let op_w = m.sub_w + 2.0 * m.op_pad;
+    let op_w = if bundled {
+        STRIP_COLUMNS as f64 * CELL
+    } else {
+        m.sub_w
+    } + 2.0 * m.op_pad;
     let gap = if n_layers > 1 {
         clamp(
             (TARGET_WIDTH - 2.0 * m.margin - n_layers as f64 * op_w) / (n_layers - 1) as f64,
@@ -295,6 +322,26 @@ pub fn layout(phys: &Physical) -> Layout {
                 layer: l as u32,
             };
             let mut sy = y + m.op_head;
+            if bundled {
+                for (i, &t) in phys.operator_tasks[o].iter().enumerate() {
+                    let rect = Rect {
+                        x: x + m.op_pad + (i % STRIP_COLUMNS) as f64 * CELL,
+                        y: sy + (i / STRIP_COLUMNS) as f64 * CELL,
+                        w: CELL - 1.0,
+                        h: CELL - 1.0,
+                    };
+                    subtasks[t as usize] = SubtaskBox {
+                        rect,
+                        inputs: Vec::new(),
+                        output: Point {
+                            x: rect.x + rect.w,
+                            y: rect.y + rect.h / 2.0,
+                        },
+                    };
+                }
+                y += op_h[o] + m.op_gap;
+                continue;
+            }
             for &t in &phys.operator_tasks[o] {
                 let h = sub_h[t as usize];
                 let rect = Rect {
@@ -325,9 +372,38 @@ pub fn layout(phys: &Physical) -> Layout {
     }
     let graph_top = m.margin + arch_room;
     let graph_bottom = graph_top + inner_h;
+    // A band from the middle of one card's right edge to the middle of the next one's left.
+    let bundles = if bundled {
+        let mut per_edge = vec![0u32; edges.len()];
+        for c in &phys.channels {
+            per_edge[c.edge as usize] += 1;
+        }
+        edges
+            .iter()
+            .zip(per_edge)
+            .map(|(&(f, t), n)| {
+                let (a, b) = (&operators[f as usize].rect, &operators[t as usize].rect);
+                let path = ChannelPath::new(
+                    Point {
+                        x: a.x + a.w,
+                        y: a.y + a.h / 2.0,
+                    },
+                    Point {
+                        x: b.x,
+                        y: b.y + b.h / 2.0,
+                    },
+                    m.tail,
+                );
+                (path, n.div_ceil(BUNDLE_SAMPLE).max(1))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut channels = phys
         .channels
         .iter()
+        .take(if bundled { 0 } else { usize::MAX })
         .enumerate()
         .map(|(i, c)| {
             let from = subtasks[c.from as usize].output;
@@ -366,6 +442,8 @@ pub fn layout(phys: &Physical) -> Layout {
         height,
         metrics: m,
         detailed,
+        bundled,
+        bundles,
         operators,
         subtasks,
         channels,

@@ -38,13 +38,33 @@ pub fn place(sim: &Simulation, layout: &Layout, clock: f64) -> Vec<Placed> {
 /// [`place`] into a buffer the frame loop keeps, so a frame allocates nothing.
 pub fn place_into(out: &mut Vec<Placed>, sim: &Simulation, layout: &Layout, clock: f64) {
     out.clear();
+    let phys = sim.physical();
     MARKS.with_borrow_mut(|marks| {
         for (c, ch) in sim.channels().iter().enumerate() {
             if ch.items().is_empty() {
                 continue;
             }
-            let Some(path) = layout.channels.get(c) else {
-                continue;
+            // Bundled: along its band, spread across it by the receiving subtask, for one
+            // channel in the band's stride (see `Layout::bundles`).
+            let (path, (dy0, dy1)) = if layout.bundled {
+                let pc = &phys.channels[c];
+                let Some((band, stride)) = layout.bundles.get(pc.edge as usize) else {
+                    continue;
+                };
+                if !(c as u32).is_multiple_of(*stride) {
+                    continue;
+                }
+                // From the sender's cell's row to the receiver's: the band fans out.
+                let (a, b) = (
+                    &layout.subtasks[pc.from as usize],
+                    &layout.subtasks[pc.to as usize],
+                );
+                (band, (a.output.y - band.from.y, b.output.y - band.to.y))
+            } else {
+                match layout.channels.get(c) {
+                    Some(path) => (path, (0.0, 0.0)),
+                    None => continue,
+                }
             };
             let c = c as ChannelId;
             let (len, spacing) = (path.length(), layout.metrics.spacing);
@@ -55,7 +75,13 @@ pub fn place_into(out: &mut Vec<Placed>, sim: &Simulation, layout: &Layout, cloc
                 out.push(Placed {
                     channel: c,
                     kind: item.kind,
-                    at: path.point_at(d),
+                    at: {
+                        let at = path.point_at(d);
+                        Point {
+                            x: at.x,
+                            y: at.y + dy0 + (dy1 - dy0) * (d / len.max(1.0)),
+                        }
+                    },
                     persisted: marks.get(i).copied().flatten(),
                 });
             }

@@ -130,26 +130,28 @@ pub fn editor_view() -> Html {
     let apply = {
         let (text, error, at) = (text.clone(), error.clone(), at.clone());
         let (area, error_line) = (area.clone(), error_line.clone());
-        Callback::from(move |_: MouseEvent| match Scenario::from_json(&text) {
-            Ok(scenario) => {
-                error.set(None);
-                error_line.set(None);
-                let link = playground_link(&scenario, at.lang.as_deref());
-                if let Some(w) = web_sys::window() {
-                    let _ = w.location().set_href(&link);
-                }
-            }
-            Err(e) => {
-                error.set(Some(error_text(lang, &text, &e)));
-                // The caret goes where the reader stopped, so the fix starts there.
-                if let ScenarioError::Syntax { line, column, .. } = e {
-                    error_line.set(Some(line));
-                    caret_to(&area, &text, line, column);
-                } else {
+        Callback::from(
+            move |_: MouseEvent| match Scenario::from_json_for_page(&text) {
+                Ok(scenario) => {
+                    error.set(None);
                     error_line.set(None);
+                    let link = playground_link(&scenario, at.lang.as_deref());
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_href(&link);
+                    }
                 }
-            }
-        })
+                Err(e) => {
+                    error.set(Some(error_text(lang, &text, &e)));
+                    // The caret goes where the reader stopped, so the fix starts there.
+                    if let ScenarioError::Syntax { line, column, .. } = e {
+                        error_line.set(Some(line));
+                        caret_to(&area, &text, line, column);
+                    } else {
+                        error_line.set(None);
+                    }
+                }
+            },
+        )
     };
     // The gutter scrolls with the text.
     let on_scroll = {

@@ -22,6 +22,7 @@ use crate::i18n::Lang;
 use crate::ui::state::{RunRef, Selection};
 
 mod animation;
+mod bundles;
 mod pick;
 mod scene;
 mod wording;
@@ -154,7 +155,11 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     let mut folded = [String::new(), String::new(), String::new()];
     // The channels drawn one by one.
     let mut shown: Vec<usize> = Vec::new();
+    let bundled = layout.bundled;
     for (c, ch) in sim.channels().iter().enumerate() {
+        if bundled {
+            break;
+        }
         let id = c as ChannelId;
         let fold = !(detailed
             || !ch.fifo
@@ -176,6 +181,12 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     let folded = Html::from_html_unchecked(
         if detailed {
             String::new()
+        } else if bundled {
+            let selected = match p.selection {
+                Some(Selection::Task(t)) => Some(t),
+                _ => None,
+            };
+            bundles::markup(sim, layout, selected, s.blocked)
         } else {
             format!(
                 r#"<g class="channel folded"><path class="line" d="{}"/><path class="line stuck" d="{}"/><path class="blocked-tail" d="{}"/></g>"#,
@@ -206,7 +217,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         };
         let props = ChannelProps {
             id,
-            testid: scene.channels[c].clone(),
+            testid: AttrValue::from(format!("channel-{}", phys.channel_name(id))),
             path: layout.channels[c].clone(),
             d: scene.paths[c].clone(),
             blocked: view::is_blocked(sim, id),
@@ -234,6 +245,9 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         html! { <Channel key={c} ..props /> }
     });
     let buffers = phys.channels.iter().enumerate().filter_map(|(c, _)| {
+        if bundled {
+            return None;
+        }
         let id = c as ChannelId;
         if let Some((n, log)) = view::back_edge_log(sim, id) {
             return Some(alignment_buffer(&BufferProps {
@@ -250,7 +264,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             return None;
         }
         Some(alignment_buffer(&BufferProps {
-            testid: scene.buffers[c].clone(),
+            testid: AttrValue::from(format!("buffer-{}", phys.channel_name(id))),
             path: layout.channels[c].clone(),
             metrics: m,
             held,
@@ -258,29 +272,35 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             log: None,
         }))
     });
-    let subtasks = phys.tasks.iter().enumerate().map(|(t, _)| {
-        let id = t as TaskId;
-        let status = view::task_status(sim, id);
-        let task = &sim.tasks()[t];
-        subtask(&SubtaskProps {
-            id,
-            testid: scene.subtasks[t].0.clone(),
-            name: scene.subtasks[t].1.clone(),
-            rect: layout.subtasks[t].rect,
-            ports: layout.subtasks[t].inputs.clone(),
-            status_text: AttrValue::from(status_text(s, &status)),
-            state_text: AttrValue::from(if detailed {
-                task_text(s, sim, task)
-            } else {
-                String::new()
-            }),
-            status,
-            acked: acked_in_progress(id),
-            pokeable: pokeable.contains(&id),
-            selected: p.selection == Some(Selection::Task(id)),
-            detailed,
-        })
-    });
+    // Bundled, the subtasks are the cards' strips (in `folded`).
+    let subtasks = phys
+        .tasks
+        .iter()
+        .enumerate()
+        .filter(|_| !bundled)
+        .map(|(t, _)| {
+            let id = t as TaskId;
+            let status = view::task_status(sim, id);
+            let task = &sim.tasks()[t];
+            subtask(&SubtaskProps {
+                id,
+                testid: scene.subtasks[t].0.clone(),
+                name: scene.subtasks[t].1.clone(),
+                rect: layout.subtasks[t].rect,
+                ports: layout.subtasks[t].inputs.clone(),
+                status_text: AttrValue::from(status_text(s, &status)),
+                state_text: AttrValue::from(if detailed {
+                    task_text(s, sim, task)
+                } else {
+                    String::new()
+                }),
+                status,
+                acked: acked_in_progress(id),
+                pokeable: pokeable.contains(&id),
+                selected: p.selection == Some(Selection::Task(id)),
+                detailed,
+            })
+        });
 
     let onclick = {
         let run = p.run.clone();
@@ -348,6 +368,9 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     }
     if !detailed {
         class.push("compact");
+    }
+    if bundled {
+        class.push("bundled");
     }
     if sim.restarting_at().is_some() {
         class.push("down");

@@ -30,6 +30,12 @@ pub(super) fn pick(run: &RunRef, graph: &NodeRef, e: &MouseEvent) -> Picked {
             if let Some(it) = item::hit(&items, at, &l.metrics) {
                 return Picked::Item(it);
             }
+            // Bundled, a subtask is a cell of its card's strip, drawn in one path.
+            if l.bundled {
+                if let Some(t) = l.subtasks.iter().position(|b| b.rect.contains(at)) {
+                    return Picked::Task(t as TaskId);
+                }
+            }
         }
         let sel = e
             .target()

@@ -1,5 +1,5 @@
 //! The dataflow's scene: what one run's graph draws that does not change while it runs (names,
-//! test hooks, channel paths), made once per run instead of on every render.
+//! test hooks, channel paths; a channel's and a buffer's names are made when drawn), made once per run instead of on every render.
 
 use yew::prelude::*;
 
@@ -9,10 +9,8 @@ use crate::ui::layout::Layout;
 pub(super) struct Scene {
     pub(super) operators: Vec<(AttrValue, AttrValue)>,
     pub(super) subtasks: Vec<(AttrValue, AttrValue)>,
-    pub(super) channels: Vec<AttrValue>,
     /// Each channel's curve and the tail drawn at its input port when blocked, as SVG path data.
     pub(super) paths: Vec<(AttrValue, AttrValue)>,
-    pub(super) buffers: Vec<AttrValue>,
 }
 
 impl Scene {
@@ -40,16 +38,10 @@ impl Scene {
                     )
                 })
                 .collect(),
-            channels: (0..phys.channel_count())
-                .map(|c| format!("channel-{}", phys.channel_name(c)).into())
-                .collect(),
             paths: layout
                 .channels
                 .iter()
                 .map(|path| (path.svg_d().into(), path.tail_d().into()))
-                .collect(),
-            buffers: (0..phys.channel_count())
-                .map(|c| format!("buffer-{}", phys.channel_name(c)).into())
                 .collect(),
         }
     }

@@ -1,0 +1,135 @@
+//! The bundled drawing of a job of real size (more channels than
+//! [`BUNDLED_MIN_CHANNELS`](crate::ui::layout::BUNDLED_MIN_CHANNELS)): each operator a card
+//! whose subtasks are a strip of cells coloured by state, each edge one band with its totals —
+//! records and barriers on its channels, and how many of them are blocked. With 131,000
+//! channels an element each would take seconds to draw and megabytes to keep, so the whole is
+//! one markup string (a path per cell colour, a path and a label per band), rebuilt per render
+//! in one pass over the channels. A cell is clicked by geometry (`pick.rs`); a band opens its
+//! busiest channel.
+
+use std::fmt::Write;
+
+use crate::engine::record::ItemKind;
+use crate::engine::view::{self, TaskStatus};
+use crate::engine::{Simulation, TaskId};
+use crate::ui::layout::{Layout, Rect};
+
+/// A band's totals.
+#[derive(Clone, Copy, Default)]
+struct Totals {
+    records: u64,
+    barriers: u64,
+    blocked: u64,
+    channels: u64,
+    /// The channel with the most items, and how many.
+    busiest: (u32, usize),
+}
+
+/// What a strip cell's colour says, in the order the paths are drawn.
+const CELLS: [&str; 6] = [
+    "running",
+    "backpressured",
+    "aligning",
+    "acked",
+    "finished",
+    "failed",
+];
+
+fn cell_class(sim: &Simulation, t: TaskId) -> usize {
+    let coordinator = sim.coordinator();
+    match view::task_status(sim, t) {
+        TaskStatus::Failed | TaskStatus::Cancelled => 5,
+        TaskStatus::Finished => 4,
+        TaskStatus::Aligning { .. }
+        | TaskStatus::Tracking { .. }
+        | TaskStatus::Persisting { .. }
+        | TaskStatus::Snapshotting { .. }
+        | TaskStatus::Stopped { .. } => 2,
+        _ if coordinator
+            .in_progress()
+            .any(|n| coordinator.acked_by(n, t)) =>
+        {
+            3
+        }
+        TaskStatus::Backpressured => 1,
+        _ => 0,
+    }
+}
+
+fn cell(out: &mut String, r: &Rect) {
+    // Whole units (no float formatting: it weighs kilobytes of wasm).
+    let (x, y, w, h) = (r.x as i32, r.y as i32, r.w as i32, r.h as i32);
+    let _ = write!(out, "M{x} {y}h{w}v{h}h-{w}z");
+}
+
+/// The strips, the bands and their labels (`blocked`: the page's word for a blocked input);
+/// the selected subtask's cell outlined.
+pub(super) fn markup(
+    sim: &Simulation,
+    layout: &Layout,
+    selected: Option<TaskId>,
+    blocked: &str,
+) -> String {
+    let phys = sim.physical();
+    let mut totals = vec![Totals::default(); layout.bundles.len()];
+    for (c, ch) in sim.channels().iter().enumerate() {
+        let Some(t) = totals.get_mut(phys.channels[c].edge as usize) else {
+            continue;
+        };
+        let items = ch.items();
+        for i in items {
+            match i.kind {
+                ItemKind::Record(_) => t.records += 1,
+                ItemKind::Barrier(_) => t.barriers += 1,
+                _ => {}
+            }
+        }
+        t.channels += 1;
+        if view::is_blocked(sim, c as u32) {
+            t.blocked += 1;
+        }
+        if items.len() > t.busiest.1 {
+            t.busiest = (c as u32, items.len());
+        }
+    }
+    let mut out = String::from(r#"<g class="bundles">"#);
+    for (e, ((band, _), t)) in layout.bundles.iter().zip(&totals).enumerate() {
+        let (from, to) = phys.operator_edges[e];
+        let width = 0.5
+            * layout.operators[from as usize]
+                .rect
+                .h
+                .min(layout.operators[to as usize].rect.h);
+        let mid = band.point_at(band.length() / 2.0);
+        let (x, y) = (mid.x as i32, (mid.y - width / 2.0) as i32);
+        let _ = write!(
+            out,
+            r#"<g class="band{}" data-testid="bundle-{e}" data-sel="c:{}"><path d="{}" stroke-width="{}"/><text x="{x}" y="{y}"><tspan dy="-1.3em">● {} · ▌{}</tspan><tspan x="{x}" dy="1.2em">{blocked} {}/{}</tspan></text></g>"#,
+            if t.blocked > 0 { " blocked" } else { "" },
+            t.busiest.0,
+            band.svg_d(),
+            width as i32,
+            t.records,
+            t.barriers,
+            t.blocked,
+            t.channels,
+        );
+    }
+    out.push_str("</g><g class=\"strips\">");
+    let mut cells: [String; 6] = Default::default();
+    for (t, b) in layout.subtasks.iter().enumerate() {
+        cell(&mut cells[cell_class(sim, t as TaskId)], &b.rect);
+    }
+    for (class, d) in CELLS.iter().zip(&cells) {
+        if !d.is_empty() {
+            let _ = write!(out, r#"<path class="cells {class}" d="{d}"/>"#);
+        }
+    }
+    if let Some(r) = selected.and_then(|t| layout.subtasks.get(t as usize)) {
+        let mut d = String::new();
+        cell(&mut d, &r.rect);
+        let _ = write!(out, r#"<path class="cell-selected" d="{d}"/>"#);
+    }
+    out.push_str("</g>");
+    out
+}
