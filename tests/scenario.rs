@@ -655,3 +655,30 @@ fn syntax_errors_are_told_in_words_in_each_language() {
         "only {told} broken texts were refused as syntax errors"
     );
 }
+
+/// The page runs jobs up to 262,144 channels and says so above that, before building
+/// anything; `abs-sim` (which reads with `from_json`) runs them up to the engine's limit.
+#[test]
+fn the_page_refuses_a_job_over_its_limit_with_the_limit_named_and_abs_sim_runs_it() {
+    use abs_playground::scenario::{codec, PAGE_MAX_CHANNELS};
+    let mut big = presets::huge();
+    for op in &mut big.graph.operators {
+        op.parallelism = 512;
+    }
+    // Two hash edges at 512: 524,288 channels, and a forward one.
+    let json = big.to_json();
+    let refused = Scenario::from_json_for_page(&json).unwrap_err();
+    assert_eq!(refused, ScenarioError::TooLargeForPage(2 * 512 * 512 + 512));
+    let said = refused.to_string();
+    assert!(
+        said.contains(&PAGE_MAX_CHANNELS.to_string()) && said.contains("abs-sim"),
+        "{said}"
+    );
+    assert!(Scenario::from_json(&json).is_ok());
+    // A link says the same.
+    let link = codec::encode(&big);
+    assert!(codec::decode(&link).is_ok());
+    assert!(codec::decode_for_page(&link).is_err());
+    // `huge` itself (131,328 channels) is within the page's limit.
+    assert!(presets::huge().fits_page().is_ok());
+}

@@ -34,7 +34,7 @@ use super::vocab::{Action, ActionError, Due};
 
 pub use super::vocab::MAX_LATENCY;
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Simulation {
     pub(super) phys: Rc<Physical>,
     pub(super) config: Config,
@@ -57,6 +57,43 @@ pub struct Simulation {
     pub(super) outbox: Vec<(Record, Edges)>,
     /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]).
     pub(super) initiators: Initiators,
+}
+
+/// A copy (a history keyframe): everything but the buffers a step reuses, which every use
+/// clears first — a copy starts them empty, and its code does not clone what they hold.
+impl Clone for Simulation {
+    fn clone(&self) -> Simulation {
+        let Simulation {
+            phys,
+            config,
+            clock,
+            tasks,
+            net,
+            next_record,
+            coordinator,
+            events,
+            life,
+            scratch: _,
+            targets: _,
+            outbox: _,
+            initiators,
+        } = self;
+        Simulation {
+            phys: Rc::clone(phys),
+            config: config.clone(),
+            clock: clock.clone(),
+            tasks: tasks.clone(),
+            net: net.clone(),
+            next_record: *next_record,
+            coordinator: coordinator.clone(),
+            events: events.clone(),
+            life: life.clone(),
+            scratch: Vec::new(),
+            targets: Vec::new(),
+            outbox: Vec::new(),
+            initiators: initiators.clone(),
+        }
+    }
 }
 
 impl Simulation {

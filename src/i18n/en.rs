@@ -103,15 +103,18 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "Large: 200 subtasks",
             "Nothing to learn here: 200 subtasks and thousands of items, to measure the page.",
         ),
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "huge" => (
             "Huge: 1,024 subtasks, 131,328 channels",
             "Nothing to learn here: a real job's size, drawn as operator cards and bundles, to measure the page.",
         ),
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "alignment-tiny" => (
             "Alignment, tiny: two sources of two records",
             "Small enough to try every order of events: `abs-sim explore` finds no inconsistent \
              snapshot in any of them (but at-least-once).",
         ),
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "bank-tiny" => (
             "Chandy-Lamport, tiny: two accounts of $1",
             "Small enough to try every order of events: with FIFO channels no snapshot loses or \

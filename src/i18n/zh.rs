@@ -98,14 +98,17 @@ fn preset_text(name: &str) -> Option<(&'static str, &'static str)> {
             "大型：200 個子任務",
             "這裡沒有要學的：200 個子任務與數千個傳輸中的項目，用來量測頁面效能。",
         ),
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "huge" => (
             "巨型：1,024 個子任務、131,328 條通道",
             "這裡沒有要學的：真實作業的規模，以運算子卡片與通道束畫出，用來量測頁面效能。",
         ),
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "alignment-tiny" => (
             "對齊（迷你）：兩個來源各兩筆記錄",
             "小到可以用 `abs-sim explore` 試遍每一種事件順序。",
         ),
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "bank-tiny" => (
             "Chandy-Lamport（迷你）：兩個各有 $1 的帳戶",
             "小到可以用 `abs-sim explore` 試遍每一種事件順序；改成非 FIFO，它會找到少錢或多錢的快照。",

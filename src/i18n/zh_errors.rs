@@ -7,15 +7,17 @@ use crate::engine::physical::{MAX_CHANNELS, MAX_LINES, MAX_TASKS};
 use crate::engine::vocab::MAX_LATENCY;
 use crate::engine::{ActionError, GraphError};
 use crate::scenario::codec::LinkError;
-use crate::scenario::{ScenarioError, MAX_SCENARIO_BYTES, PAGE_MAX_CHANNELS};
+use crate::scenario::{ScenarioError, MAX_SCENARIO_BYTES};
 
 pub fn scenario_error(e: &ScenarioError) -> String {
     match e {
         ScenarioError::TooLarge(n) => {
             format!("情境有 {n} 位元組，最多接受 {MAX_SCENARIO_BYTES} 位元組")
         }
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         ScenarioError::TooLargeForPage(n) => format!(
-            "這個作業有 {n} 條通道；遊樂場最多執行 {PAGE_MAX_CHANNELS} 條（`abs-sim` 可執行到 {MAX_CHANNELS} 條）"
+            "這個作業有 {n} 條通道；遊樂場最多執行 {} 條（`abs-sim` 可執行到 {MAX_CHANNELS} 條）",
+            crate::scenario::PAGE_MAX_CHANNELS
         ),
         // The editor words a syntax error itself (line, column, field); a link or the host
         // page gets it whole.

@@ -80,6 +80,7 @@ pub fn decode(text: &str) -> Result<Scenario, LinkError> {
 }
 
 /// [`decode`] for the page: a job larger than it runs is refused before it is built.
+#[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
 pub fn decode_for_page(text: &str) -> Result<Scenario, LinkError> {
     Scenario::from_json_for_page(&decode_json(text)?).map_err(LinkError::Scenario)
 }

@@ -31,7 +31,8 @@ pub const BENCHMARKS: &[&str] = &["large", HUGE];
 pub const HUGE: &str = "huge";
 
 /// Systems small enough for `abs-sim explore` to try every interleaving of: not in the
-/// students' list either (a link opens them), and not among [`NAMES`].
+/// students' list either (a link opens them, in the second player: index.html), and not among
+/// [`NAMES`].
 pub const SMALL: &[&str] = &["alignment-tiny", "bank-tiny"];
 
 // The presets the page reads from JSON files (`presets/NAME.json`, made from the builders
@@ -88,8 +89,13 @@ pub fn by_name(name: &str) -> Result<Scenario, ScenarioError> {
         "token" => Ok(token()),
         "bank" => Ok(bank()),
         "large" => Ok(large()),
+        // The student's builds leave out `huge` and the small systems of the search (the
+        // explore view's): index.html loads the second player (`bin/abs-big.rs`) for them.
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "huge" => Ok(huge()),
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "alignment-tiny" => Ok(alignment_tiny()),
+        #[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
         "bank-tiny" => Ok(bank_tiny()),
         _ => Err(ScenarioError::UnknownPreset(name.to_string())),
     }
@@ -465,6 +471,7 @@ pub fn large() -> Scenario {
     }
 }
 
+#[cfg(any(not(target_arch = "wasm32"), feature = "views"))]
 /// A real job's size (issue 25): four operators at parallelism 256 with two hash edges —
 /// 1,024 subtasks and 131,328 channels. The page draws it as operator cards and bundles.
 pub fn huge() -> Scenario {

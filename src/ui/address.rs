@@ -116,6 +116,32 @@ pub fn open_lesson(lesson: &str, lang: Lang) {
     open_here(&url);
 }
 
+/// Whether a job is too large for the student's builds, which leave the bundled drawing out
+/// (`ui::layout::BUNDLES`).
+pub fn too_big(s: &crate::scenario::Scenario) -> bool {
+    s.channel_count() > crate::ui::layout::BUNDLED_MIN_CHANNELS as u64
+}
+
+/// Opens `query` (with `big`) in place of this page: index.html loads the build that draws a
+/// job of real size bundled for it.
+pub fn open_big(query: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().replace(query);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = query;
+}
+
+/// The page's reading of a `scenario=` link: the build that draws bundled refuses a job over
+/// its limit before building it; the student's builds send any job of real size there.
+fn decode(code: &str) -> Result<crate::scenario::Scenario, crate::scenario::codec::LinkError> {
+    #[cfg(feature = "views")]
+    return crate::scenario::codec::decode_for_page(code);
+    #[cfg(not(feature = "views"))]
+    crate::scenario::codec::decode(code)
+}
+
 /// Loads `url` in place of this page (a new history entry, so Back returns here).
 pub fn open_here(url: &str) {
     #[cfg(target_arch = "wasm32")]
@@ -243,16 +269,21 @@ pub fn initial_playback() -> Playback {
     // and the preset.
     let mut notices = Vec::new();
     let mut broken = None;
-    let whole =
-        q.scenario.as_deref().and_then(|code| {
-            match crate::scenario::codec::decode_for_page(code) {
-                Ok(whole) => Some(whole),
-                Err(why) => {
-                    broken = Some(why);
-                    None
-                }
-            }
-        });
+    let whole = q.scenario.as_deref().and_then(|code| match decode(code) {
+        Ok(whole) => Some(whole),
+        Err(why) => {
+            broken = Some(why);
+            None
+        }
+    });
+    // A job the student's build does not draw (bundled) opens in the build that does.
+    #[cfg(not(feature = "views"))]
+    if whole.as_ref().is_some_and(too_big) {
+        if let Some(w) = web_sys::window() {
+            let search = w.location().search().unwrap_or_default();
+            open_big(&format!("{search}&big"));
+        }
+    }
     let edited = whole.is_some();
     let asked = whole.unwrap_or_else(|| preset_or_default(q.preset.as_deref(), &mut notices));
     let (mut scenario, mode, lang) =

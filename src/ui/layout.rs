@@ -102,6 +102,12 @@ pub const COMPACT: Metrics = Metrics {
 /// The width the layout aims for when it picks the gap between layers.
 const TARGET_WIDTH: f64 = 780.0;
 
+/// Whether this build draws bundled (the builds with the `views` feature: the lessons
+/// build, which index.html loads for a job this large, and the engineers' views). The
+/// student's builds leave the bundled drawing out, so that their first load does not grow; a
+/// job this large opens in the lessons build instead (`ui::address::open_big`).
+pub const BUNDLES: bool = cfg!(feature = "views");
+
 /// Graphs with more channels than this are drawn bundled: an operator is a card whose
 /// subtasks are a strip of small cells, and each edge one band (see [`Layout::bundles`]).
 pub const BUNDLED_MIN_CHANNELS: usize = 8_192;
@@ -164,7 +170,7 @@ pub fn is_detailed(phys: &Physical) -> bool {
 /// The whole view's geometry.
 pub fn layout(phys: &Physical) -> Layout {
     let detailed = is_detailed(phys);
-    let bundled = phys.channel_count() as usize > BUNDLED_MIN_CHANNELS;
+    let bundled = BUNDLES && phys.channel_count() as usize > BUNDLED_MIN_CHANNELS;
     let m = if detailed { DETAILED } else { COMPACT };
     // A card's strip: rows of cells.
     let rows = |n: usize| n.div_ceil(STRIP_COLUMNS) as f64;

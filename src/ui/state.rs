@@ -197,7 +197,19 @@ impl Playback {
                 self.host_notices(notices);
             }
             HostMessage::LoadScenario { json, mode, seed } => {
-                let scenario = match Scenario::from_json(&json) {
+                #[cfg(feature = "views")]
+                let read = Scenario::from_json_for_page(&json);
+                #[cfg(not(feature = "views"))]
+                let read = Scenario::from_json(&json);
+                let scenario = match read {
+                    // The student's builds send a job of real size to the build that draws it.
+                    Ok(s) if !crate::ui::layout::BUNDLES && super::address::too_big(&s) => {
+                        return super::address::open_big(&format!(
+                            "?big&embed&lang={}&scenario={}",
+                            self.lang.code(),
+                            crate::scenario::codec::encode(&s)
+                        ));
+                    }
                     Ok(s) => s,
                     Err(e) => {
                         let why = (self.lang.strings().scenario_error)(&e);

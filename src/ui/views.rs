@@ -102,6 +102,10 @@ pub fn playground_link(scenario: &Scenario, lang: Option<&str>) -> String {
     if let Some(lang) = lang {
         link += &format!("&lang={}", encode(lang));
     }
+    // A job of real size plays in the build that draws it bundled (index.html's `big`).
+    if scenario.channel_count() > crate::ui::layout::BUNDLED_MIN_CHANNELS as u64 {
+        link += "&big";
+    }
     link
 }
 

@@ -46,7 +46,7 @@ pub fn place_into(out: &mut Vec<Placed>, sim: &Simulation, layout: &Layout, cloc
             }
             // Bundled: along its band, spread across it by the receiving subtask, for one
             // channel in the band's stride (see `Layout::bundles`).
-            let (path, (dy0, dy1)) = if layout.bundled {
+            let (path, (dy0, dy1)) = if crate::ui::layout::BUNDLES && layout.bundled {
                 let pc = &phys.channels[c];
                 let Some((band, stride)) = layout.bundles.get(pc.edge as usize) else {
                     continue;

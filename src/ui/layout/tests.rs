@@ -284,3 +284,50 @@ fn an_operator_kind_that_would_collide_with_the_name_is_shortened() {
     // Chinese labels are about twice as wide per character.
     assert!(text_width("計數", 10.0) > text_width("ab", 10.0) * 1.5);
 }
+
+/// A job of real size is bundled: no channel has a path of its own (131,328 of them would be
+/// megabytes), each edge is one band from card to card, and each subtask a cell of its
+/// card's strip — inside the card, apart from its neighbours.
+#[test]
+fn the_huge_preset_is_drawn_as_cards_and_bands() {
+    let p = crate::scenario::presets::huge().simulation().unwrap();
+    let p = p.physical();
+    let l = layout(p);
+    assert!(l.bundled && !l.detailed);
+    assert!(l.channels.is_empty());
+    assert_eq!(l.bundles.len(), p.operator_edges.len());
+    for (e, (band, stride)) in l.bundles.iter().enumerate() {
+        let (f, t) = p.operator_edges[e];
+        let (a, b) = (l.operators[f as usize].rect, l.operators[t as usize].rect);
+        assert_eq!((band.from.x, band.to.x), (a.x + a.w, b.x));
+        let n = p.channels.iter().filter(|c| c.edge as usize == e).count() as u32;
+        // About a thousand of a band's channels have their items drawn, at most.
+        assert!(n / stride <= 1_024 && *stride >= 1, "{n} / {stride}");
+    }
+    for (o, ts) in p.operator_tasks.iter().enumerate() {
+        let card = l.operators[o].rect;
+        for w in ts.windows(2) {
+            let (x, y) = (
+                l.subtasks[w[0] as usize].rect,
+                l.subtasks[w[1] as usize].rect,
+            );
+            assert!(x.x + x.w <= y.x || x.y + x.h <= y.y, "{x:?} {y:?}");
+        }
+        for &t in ts {
+            let r = l.subtasks[t as usize].rect;
+            assert!(card.contains(Point { x: r.x, y: r.y }));
+            assert!(card.contains(Point {
+                x: r.x + r.w,
+                y: r.y + r.h
+            }));
+        }
+    }
+    assert!(
+        l.width < 1400.0 && l.height < 600.0,
+        "{}×{}",
+        l.width,
+        l.height
+    );
+    // `large` (3,280 channels) is still drawn channel by channel.
+    assert!(!layout(&phys("large")).bundled);
+}

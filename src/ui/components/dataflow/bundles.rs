@@ -14,6 +14,10 @@ use crate::engine::view::{self, TaskStatus};
 use crate::engine::{Simulation, TaskId};
 use crate::ui::layout::{Layout, Rect};
 
+/// The drawing's style rules: added by the build that draws bundled (`bin/abs-big.rs`), not
+/// in index.html's sheet, which every student loads.
+pub const STYLE: &str = ".band path{fill:none;stroke:var(--chan);stroke-opacity:.3;}.band.blocked path{stroke:var(--blocked);stroke-opacity:.4;stroke-dasharray:12 6;}.band text{font-size:9px;fill:var(--fg);text-anchor:middle;}.cells{fill:var(--badge);stroke:var(--line-strong);stroke-width:.4;}.cells.backpressured{fill:var(--blocked-soft);stroke:var(--blocked);}.cells.aligning{fill:var(--blocked);}.cells.acked{fill:var(--ok);}.cells.finished{fill:var(--line);}.cells.failed{fill:var(--bad);}.cell-selected{fill:none;stroke:var(--accent);stroke-width:2;}";
+
 /// A band's totals.
 #[derive(Clone, Copy, Default)]
 struct Totals {

@@ -22,6 +22,7 @@ use crate::i18n::Lang;
 use crate::ui::state::{RunRef, Selection};
 
 mod animation;
+#[cfg_attr(not(feature = "views"), allow(dead_code))]
 mod bundles;
 mod pick;
 mod scene;
@@ -31,6 +32,12 @@ use pick::{pick, Picked};
 use scene::Scene;
 use wording::task_text;
 pub use wording::{state_text, status_text};
+
+/// Adds the bundled drawing's style rules to the page (the build that draws bundled).
+#[cfg(feature = "views")]
+pub fn bundled_style() {
+    crate::ui::views::add_style(bundles::STYLE);
+}
 
 /// Pixels per layout unit of the graph's own size (its `width` and `height`), which a phone
 /// shows (style.css): the smallest text of the detailed drawing, 10.2 units there, is then at
@@ -155,7 +162,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     let mut folded = [String::new(), String::new(), String::new()];
     // The channels drawn one by one.
     let mut shown: Vec<usize> = Vec::new();
-    let bundled = layout.bundled;
+    let bundled = crate::ui::layout::BUNDLES && layout.bundled;
     for (c, ch) in sim.channels().iter().enumerate() {
         if bundled {
             break;

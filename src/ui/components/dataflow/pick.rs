@@ -31,7 +31,7 @@ pub(super) fn pick(run: &RunRef, graph: &NodeRef, e: &MouseEvent) -> Picked {
                 return Picked::Item(it);
             }
             // Bundled, a subtask is a cell of its card's strip, drawn in one path.
-            if l.bundled {
+            if crate::ui::layout::BUNDLES && l.bundled {
                 if let Some(t) = l.subtasks.iter().position(|b| b.rect.contains(at)) {
                     return Picked::Task(t as TaskId);
                 }

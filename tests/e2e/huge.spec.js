@@ -1,0 +1,112 @@
+// A job of real size (issue 25): `?preset=huge`, 4 operators at parallelism 256 with two hash
+// edges — 1,024 subtasks, 131,328 channels — drawn bundled: each operator a card whose strip
+// has a cell per subtask, each edge one band with its totals. What holds on any machine is
+// asserted (what is drawn, what a click opens, the wasm memory after 100,000 steps, that
+// stepping back lands on the step before); the timings are printed, not asserted (the
+// machines are shared) — perf.bench.js measures them as medians.
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+
+const STEPS = 100_000;
+const CHUNK = 25_000;
+
+test.describe.configure({ timeout: 10 * 60_000 });
+
+test('huge: cards, strips and bands; a cell and a band open in the inspector; 100,000 steps in under 64 MB; step back', async ({ page }) => {
+  const app = new Playground(page);
+  const t0 = Date.now();
+  await app.open('?preset=huge');
+  await expect(app.testId('bundle-2')).toBeVisible();
+  console.log(`huge drawn ${Date.now() - t0} ms after navigation (served locally)`);
+  const stage = app.testId('dataflow');
+  await expect(stage).toHaveClass(/bundled/);
+  // Four cards, three bands, no channel drawn one by one, 1,024 cells in the strips.
+  await expect(page.locator('.operator')).toHaveCount(4);
+  await expect(page.locator('.band')).toHaveCount(3);
+  await expect(page.locator('[data-testid^="channel-"]')).toHaveCount(0);
+  const cells = await page.locator('.strips .cells').evaluateAll((paths) =>
+    paths.reduce((n, p) => n + (p.getAttribute('d').match(/M/g) || []).length, 0));
+  expect(cells).toBe(1024);
+  // Each band says its channels: 256 forward, 65,536 for each hash edge; none blocked yet.
+  const texts = await page.locator('.band text').allTextContents();
+  expect(texts.map((t) => t.match(/(\d+)\/(\d+)$/).slice(1).map(Number))).toEqual([[0, 256], [0, 65536], [0, 65536]]);
+
+  // Play until the first checkpoint's barriers are under way: a band then counts barriers and
+  // blocked channels (aligned: a Count subtask blocks each input its barrier came on), and the
+  // strips colour the aligning subtasks.
+  await page.evaluate(() => window.postMessage({ type: 'abs:step', count: 30_000 }, '*'));
+  await expect.poll(() => app.stepCount(), { timeout: 60_000 }).toBeGreaterThanOrEqual(30_000);
+  const totals = await page.locator('.band text').allTextContents();
+  console.log(`at step 30,000: ${totals.join(' | ')}`);
+  const blocked = totals.map((t) => Number(t.match(/(\d+)\/\d+$/)[1]));
+  expect(blocked[1], 'Split→Count channels blocked by alignment').toBeGreaterThan(0);
+  await expect(page.locator('.band.blocked')).not.toHaveCount(0);
+  await expect(page.locator('.strips .cells.aligning')).toHaveCount(1);
+
+  // A click on a cell opens that subtask: the fifth cell of Count's strip is Count#4.
+  const count = await app.operator('Count').boundingBox();
+  const box = await page.locator('.strips .cells').first().boundingBox();
+  expect(box).not.toBeNull();
+  const cellSide = (count.width - 12 * (count.width / 140)) / 16; // 16 cells a row, 6-unit pads
+  await stage.click({
+    position: {
+      x: count.x - (await stage.boundingBox()).x + (6 / 140) * count.width + 4.5 * cellSide,
+      y: count.y - (await stage.boundingBox()).y + (20 / 140) * count.width + 0.5 * cellSide,
+    },
+  });
+  await expect(page.locator('.inspector .details h3').first()).toContainText('Count#4');
+  await expect(page.locator('.strips .cell-selected')).toHaveCount(1);
+  // A click on a band opens its busiest channel.
+  const band = page.locator('.band').nth(1);
+  await band.locator('path').click({ force: true });
+  await expect(page.locator('.inspector .details h3').first()).toContainText('Split#');
+  await expect(page.locator('.inspector .details h3').first()).toContainText('Count#');
+
+  // 100,000 steps through the host API: the wasm memory stays within 64 MB (the history
+  // keeps two keyframes of a job this size, engine/history.rs).
+  const started = Date.now();
+  for (let done = await app.stepCount(); done < STEPS; done += CHUNK) {
+    const before = await app.stepCount();
+    await page.evaluate((n) => window.postMessage({ type: 'abs:step', count: n }, '*'), Math.min(CHUNK, STEPS - done));
+    await expect.poll(() => app.stepCount(), { timeout: 120_000 }).toBeGreaterThan(before);
+  }
+  const end = await app.stepCount();
+  expect(end).toBeGreaterThanOrEqual(STEPS);
+  const wasm = await page.evaluate(async () => (await (await import(window.absBuild.js)).default()).memory.buffer.byteLength);
+  console.log(`huge at step ${end}: wasm memory ${(wasm / 1e6).toFixed(1)} MB; ${Math.round((end - 30_000) / ((Date.now() - started) / 1000))} steps/s through abs:step`);
+  expect(wasm).toBeLessThanOrEqual(64 * 1024 * 1024);
+
+  // Step back from the end, three times: each lands on the step before.
+  const backs = [];
+  for (let i = 0; i < 3; i++) {
+    backs.push(await page.evaluate(async () => {
+      const counter = () => document.querySelector('[data-testid="step-counter"]').textContent;
+      const before = counter();
+      const t0 = performance.now();
+      document.querySelector('[data-testid="step-back"]').click();
+      while (counter() === before) await new Promise((r) => setTimeout(r, 0));
+      return performance.now() - t0;
+    }));
+  }
+  expect(await app.stepCount()).toBe(end - 3);
+  console.log(`huge: step back from the end ${backs.map((b) => b.toFixed(1)).join(', ')} ms`);
+  await app.screenshot('huge');
+});
+
+test('a job over the page\'s limit is refused by the editor with the limit named, and nothing is lost', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=huge');
+  await app.testId('editor-open').click();
+  const editor = app.testId('editor');
+  await expect(editor).toBeVisible();
+  // `huge` at parallelism 512: 2 × 512² + 512 = 524,800 channels, over the page's 262,144.
+  const text = (await editor.inputValue()).replaceAll('"parallelism": 256', '"parallelism": 512');
+  await editor.fill(text);
+  await app.testId('editor-apply').click();
+  await expect(app.testId('editor-error')).toContainText('524800 channels');
+  await expect(app.testId('editor-error')).toContainText('262144');
+  await expect(app.testId('editor-error')).toContainText('abs-sim');
+  // Still the editor, the text as typed.
+  await expect(app.testId('editor-view')).toBeVisible();
+  expect(await editor.inputValue()).toBe(text);
+});
