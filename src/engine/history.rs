@@ -126,13 +126,15 @@ impl History {
         if step.is_multiple_of(self.interval)
             && self.keyframes.last().is_some_and(|k| k.step < step)
         {
+            // Thinned before the copy, so that no more than the kept number of copies (ten
+            // megabytes each for a job of real size) is ever held at once.
+            if self.keyframes.len() >= self.max_keyframes {
+                self.thin(step);
+            }
             self.keyframes.push(Keyframe {
                 step,
                 sim: self.current.clone(),
             });
-            if self.keyframes.len() > self.max_keyframes {
-                self.thin(step);
-            }
         }
     }
 
@@ -143,12 +145,15 @@ impl History {
     /// first is recent (a large simulation keeps few), the oldest of them goes.
     fn thin(&mut self, step: u64) {
         let k = &self.keyframes;
-        let gap = |i: usize| k[i + 1].step - k[i - 1].step;
-        let loss = (1..k.len() - 1)
+        // The gap a loss leaves: to the next keyframe, or to the one about to be taken.
+        let gap = |i: usize| k.get(i + 1).map_or(step, |n| n.step) - k[i - 1].step;
+        let loss = (1..k.len())
             .filter(|&i| k[i].step + RECENT * self.interval <= step)
             .min_by_key(|&i| gap(i))
             .unwrap_or(1);
-        self.keyframes.remove(loss);
+        if loss < k.len() {
+            self.keyframes.remove(loss);
+        }
     }
 
     /// Moves to `step` (clamped to the recorded length) without changing the log.

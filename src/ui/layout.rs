@@ -267,7 +267,10 @@ pub fn layout(phys: &Physical) -> Layout {
         .map(|(i, _)| i)
         .collect();
     let arches = skipping.len().min(6) as f64;
-    let arch_room = if skipping.is_empty() {
+    let arch_room = if bundled {
+        // Room for the bands' totals, above the cards.
+        16.0
+    } else if skipping.is_empty() {
         0.0
     } else {
         16.0 + 12.0 * arches

@@ -104,11 +104,17 @@ pub(super) fn markup(
                 .rect
                 .h
                 .min(layout.operators[to as usize].rect.h);
+        // The totals above the cards' tops, where no item passes (items keep within the
+        // cards' height), so a click on them always opens the band.
         let mid = band.point_at(band.length() / 2.0);
-        let (x, y) = (mid.x as i32, (mid.y - width / 2.0) as i32);
+        let top = layout.operators[from as usize]
+            .rect
+            .y
+            .min(layout.operators[to as usize].rect.y);
+        let (x, y) = (mid.x as i32, (top - 18.0) as i32);
         let _ = write!(
             out,
-            r#"<g class="band{}" data-testid="bundle-{e}" data-sel="c:{}"><path d="{}" stroke-width="{}"/><text x="{x}" y="{y}"><tspan dy="-1.3em">● {} · ▌{}</tspan><tspan x="{x}" dy="1.2em">{blocked} {}/{}</tspan></text></g>"#,
+            r#"<g class="band{}" data-testid="bundle-{e}" data-sel="c:{}"><path d="{}" stroke-width="{}"/><text x="{x}" y="{y}"><tspan>● {} · ▌{}</tspan><tspan x="{x}" dy="1.15em">{blocked} {}/{}</tspan></text></g>"#,
             if t.blocked > 0 { " blocked" } else { "" },
             t.busiest.0,
             band.svg_d(),
