@@ -161,6 +161,7 @@ impl Network {
         rng: &mut SplitMix64,
     ) -> bool {
         let ch = &mut self.channels[c as usize];
+        ch.room_for_first();
         if matches!(kind, ItemKind::Record(_)) {
             ch.records_sent += 1;
             ch.queued_records += 1;
@@ -211,6 +212,7 @@ impl Network {
             .unwrap_or(0);
         let arrives_at = now.saturating_add(ch.latency).max(after_previous);
         let behind = !ch.queue.is_empty();
+        ch.room_for_first();
         ch.queue.push_back(Item {
             kind: ItemKind::Barrier(n),
             sent_at: now,

@@ -376,7 +376,8 @@ pub fn app() -> Html {
     // opens.
     let named = |list: &[&str]| list.contains(&run.scenario.name.as_str());
     let theory = !playback.edited
-        && (named(crate::scenario::presets::NAMES) || named(crate::scenario::presets::SMALL))
+        && (named(crate::scenario::presets::NAMES)
+            || (cfg!(feature = "views") && named(crate::scenario::presets::SMALL)))
         && !crate::scenario::presets::BENCHMARKS.contains(&run.scenario.name.as_str());
     // The texts are fetched when the panel first opens or a lesson line needs them (once: the
     // panel and the line share them); the panel's retry asks again.

@@ -37,6 +37,12 @@ fn select_value(e: &Event) -> Option<String> {
         .map(|s| s.value())
 }
 
+/// The presets only the second player has (`bin/abs-big.rs`): listed there when shown.
+#[cfg(feature = "views")]
+const SECOND: &[&str] = &[presets::HUGE];
+#[cfg(not(feature = "views"))]
+const SECOND: &[&str] = &[];
+
 pub fn header(p: &HeaderProps) -> Html {
     let s = p.lang.strings();
     let on_preset = {
@@ -92,7 +98,7 @@ pub fn header(p: &HeaderProps) -> Html {
                     if let Some(title) = &p.edited {
                         <option value="" selected=true disabled=true>{ (s.edited_scenario)(title) }</option>
                     }
-                    { for presets::NAMES.iter().chain([&presets::HUGE]).filter(|n| !presets::BENCHMARKS.contains(n) || p.preset == **n).map(|name| {
+                    { for presets::NAMES.iter().chain(SECOND).filter(|n| !presets::BENCHMARKS.contains(n) || p.preset == **n).map(|name| {
                         let title = (s.preset_text)(name).map_or(*name, |t| t.0);
                         html! { <option value={*name} selected={p.edited.is_none() && p.preset == *name}>{ title }</option> }
                     }) }
