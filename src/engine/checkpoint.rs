@@ -350,6 +350,7 @@ impl Simulation {
         for o in out.drain(..) {
             self.carry_out(t, o, None);
         }
+        out.clear();
         self.scratch = out;
         self.acknowledge_when_recorded(t);
     }

@@ -77,6 +77,7 @@ impl Simulation {
         for &c in &targets {
             self.send(c, ItemKind::Record(r));
         }
+        targets.clear();
         self.targets = targets;
     }
 

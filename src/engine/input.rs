@@ -73,6 +73,7 @@ impl Simulation {
         for o in out.drain(..) {
             self.carry_out(t, o, item.map(|(_, kind)| kind));
         }
+        out.clear();
         self.scratch = out;
         // A barrier of a checkpoint that has already gone on unaligned starts no alignment:
         // the task goes on unaligned for it at once, as Flink's handler does with a barrier
@@ -121,6 +122,7 @@ impl Simulation {
         for o in out.drain(..) {
             self.carry_out(t, o, None);
         }
+        out.clear();
         self.scratch = out;
         self.acknowledge_when_recorded(t);
         self.schedule_replay(t);
@@ -198,6 +200,7 @@ impl Simulation {
             self.send_record_on(t, r, edges);
         }
         let emitted = out.len() as u32;
+        out.clear();
         self.outbox = out;
         let task = &mut self.tasks[t as usize];
         task.busy_until = task

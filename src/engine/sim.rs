@@ -59,8 +59,9 @@ pub struct Simulation {
     pub(super) initiators: Initiators,
 }
 
-/// A copy (a history keyframe): everything but the buffers a step reuses, which every use
-/// clears first — a copy starts them empty, and its code does not clone what they hold.
+/// A copy (a history keyframe): everything but the buffers a step reuses, which are empty
+/// between steps (each use clears them before and after) — a copy starts them empty, and its
+/// code does not clone what they would hold.
 impl Clone for Simulation {
     fn clone(&self) -> Simulation {
         let Simulation {

@@ -12,11 +12,12 @@ use std::fmt::Write;
 use crate::engine::record::ItemKind;
 use crate::engine::view::{self, TaskStatus};
 use crate::engine::{Simulation, TaskId};
-use crate::ui::layout::{Layout, Rect};
+use crate::i18n::Strings;
+use crate::ui::layout::{text_width, Layout, Rect};
 
 /// The drawing's style rules: added by the build that draws bundled (`bin/abs-big.rs`), not
 /// in index.html's sheet, which every student loads.
-pub const STYLE: &str = ".band path{fill:none;stroke:var(--chan);stroke-opacity:.3;}.band.blocked path{stroke:var(--blocked);stroke-opacity:.4;stroke-dasharray:12 6;}.band text{font-size:9px;fill:var(--fg);text-anchor:middle;}.cells{fill:var(--badge);stroke:var(--line-strong);stroke-width:.4;}.cells.backpressured{fill:var(--blocked-soft);stroke:var(--blocked);}.cells.aligning{fill:var(--blocked);}.cells.acked{fill:var(--ok);}.cells.finished{fill:var(--line);}.cells.failed{fill:var(--bad);}.cell-selected{fill:none;stroke:var(--accent);stroke-width:2;}";
+pub const STYLE: &str = ".band path{fill:none;stroke:var(--chan);stroke-opacity:.3;}.band.blocked path{stroke:var(--blocked);stroke-opacity:.4;stroke-dasharray:12 6;}.band text{font-size:9px;fill:var(--fg);text-anchor:middle;}.cells{fill:var(--badge);stroke:var(--line-strong);stroke-width:.4;}.cells.backpressured{fill:var(--blocked-soft);stroke:var(--blocked);}.cells.aligning{fill:var(--blocked);}.cells.acked{fill:var(--ok);}.cells.finished{fill:var(--line);}.cells.failed{fill:var(--bad);}.cell-selected{fill:none;stroke:var(--accent);stroke-width:2;}.cells-legend text{font-size:9px;fill:var(--muted);}";
 
 /// A band's totals.
 #[derive(Clone, Copy, Default)]
@@ -29,7 +30,8 @@ struct Totals {
     busiest: (u32, usize),
 }
 
-/// What a strip cell's colour says, in the order the paths are drawn.
+/// What a strip cell's colour says, in the order the paths are drawn (and the legend under the
+/// cards lists them).
 const CELLS: [&str; 6] = [
     "running",
     "backpressured",
@@ -72,8 +74,9 @@ pub(super) fn markup(
     sim: &Simulation,
     layout: &Layout,
     selected: Option<TaskId>,
-    blocked: &str,
+    s: &Strings,
 ) -> String {
+    let blocked = s.blocked;
     let phys = sim.physical();
     let mut totals = vec![Totals::default(); layout.bundles.len()];
     for (c, ch) in sim.channels().iter().enumerate() {
@@ -140,6 +143,33 @@ pub(super) fn markup(
         cell(&mut d, &r.rect);
         let _ = write!(out, r#"<path class="cell-selected" d="{d}"/>"#);
     }
-    out.push_str("</g>");
+    // What the cells' colours say, under the cards, in the status badges' words.
+    let bottom = layout
+        .operators
+        .iter()
+        .map(|o| o.rect.y + o.rect.h)
+        .fold(0.0, f64::max);
+    let aligning = (s.status_aligning)(sim.coordinator().in_progress().next().unwrap_or(1));
+    let words = [
+        s.status_running,
+        s.status_backpressured,
+        &aligning,
+        "✓",
+        s.status_finished,
+        s.status_failed,
+    ];
+    let (mut x, y) = (layout.operators[0].rect.x, bottom + 16.0);
+    out.push_str(r#"<g class="cells-legend">"#);
+    for (class, word) in CELLS.iter().zip(words) {
+        let (xi, yi) = (x as i32, y as i32);
+        let _ = write!(
+            out,
+            r#"<path class="cells {class}" d="M{xi} {}h7v7h-7z"/><text x="{}" y="{yi}">{word}</text>"#,
+            yi - 7,
+            xi + 10
+        );
+        x += 22.0 + text_width(word, 9.0);
+    }
+    out.push_str("</g></g>");
     out
 }

@@ -193,7 +193,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
                 Some(Selection::Task(t)) => Some(t),
                 _ => None,
             };
-            bundles::markup(sim, layout, selected, s.blocked)
+            bundles::markup(sim, layout, selected, s)
         } else {
             format!(
                 r#"<g class="channel folded"><path class="line" d="{}"/><path class="line stuck" d="{}"/><path class="blocked-tail" d="{}"/></g>"#,
