@@ -118,6 +118,14 @@ test('a job over the page\'s limit is refused by the editor with the limit named
   expect(await editor.inputValue()).toBe(text);
 });
 
+test('the legend names the cells between a checkpoint\'s barriers as the badges do in each mode', async ({ page }) => {
+  const app = new Playground(page);
+  for (const [mode, word] of [['aligned', 'aligning 1'], ['at-least-once', 'tracking 1'], ['unaligned', 'recording 1']]) {
+    await app.open(`?preset=huge&mode=${mode}`);
+    await expect(page.locator('.cells-legend text').nth(2)).toHaveText(word);
+  }
+});
+
 test('huge applied from the editor is drawn bundled; a student\'s build given it hands it to the second player', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=huge');

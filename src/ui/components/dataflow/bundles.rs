@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use crate::engine::record::ItemKind;
 use crate::engine::view::{self, TaskStatus};
-use crate::engine::{Simulation, TaskId};
+use crate::engine::{BarrierMode, Simulation, TaskId};
 use crate::i18n::Strings;
 use crate::ui::layout::{text_width, Layout, Rect};
 
@@ -149,7 +149,19 @@ pub(super) fn markup(
         .iter()
         .map(|o| o.rect.y + o.rect.h)
         .fold(0.0, f64::max);
-    let aligning = (s.status_aligning)(sim.coordinator().in_progress().next().unwrap_or(1));
+    // The badge's word for a subtask between a checkpoint's first barrier and its last, in
+    // this mode (as `view::task_status` says it).
+    let n = sim.coordinator().in_progress().next().unwrap_or(1);
+    let mode = sim.mode();
+    let aligning = if mode == BarrierMode::Synchronous {
+        (s.status_stopped)(n)
+    } else if mode.blocks_inputs() {
+        (s.status_aligning)(n)
+    } else if mode.may_slip() {
+        (s.status_tracking)(n)
+    } else {
+        (s.status_persisting)(n)
+    };
     let words = [
         s.status_running,
         s.status_backpressured,
