@@ -13,7 +13,7 @@
 //!
 //! A job of real size (issue 25: 131,000 channels) is a copy of ten megabytes or more: its
 //! keyframes are fewer (as many as [`KEYFRAME_BYTES`] holds, at least [`MIN_KEYFRAMES`]) and
-//! further apart (one per [`INTERVAL`] steps per [`BYTES_PER_INTERVAL`] of copy), so that
+//! further apart (one every 256 steps per 2 MB of a copy), so that
 //! taking them costs about the same share of the time at any size, and stepping back replays
 //! at most one interval.
 
