@@ -409,10 +409,10 @@ pub fn layout(phys: &Physical) -> Layout {
     } else {
         Vec::new()
     };
-    let mut channels = phys
-        .channels
+    // Bundled, no channel has a path of its own (`bundles` above stands for them).
+    let per_channel = if bundled { &[][..] } else { &phys.channels[..] };
+    let mut channels = per_channel
         .iter()
-        .take(if bundled { 0 } else { usize::MAX })
         .enumerate()
         .map(|(i, c)| {
             let from = subtasks[c.from as usize].output;

@@ -78,23 +78,13 @@ test('huge: cards, strips and bands; a cell and a band open in the inspector; 10
   }
   const end = await app.stepCount();
   expect(end).toBeGreaterThanOrEqual(STEPS);
-  const wasm = await page.evaluate(async () => (await (await import(window.absBuild.js)).default()).memory.buffer.byteLength);
+  const wasm = await app.wasmMemory();
   console.log(`huge at step ${end}: wasm memory ${(wasm / 1e6).toFixed(1)} MB; ${Math.round((end - 30_000) / ((Date.now() - started) / 1000))} steps/s through abs:step`);
   console.log(`huge: wasm memory after ${end} steps ${(wasm / 1e6).toFixed(1)} MB (issue 25's target: 64 MB)`);
   expect(wasm).toBeLessThanOrEqual(80 * 1024 * 1024);
 
   // Step back from the end, three times: each lands on the step before.
-  const backs = [];
-  for (let i = 0; i < 3; i++) {
-    backs.push(await page.evaluate(async () => {
-      const counter = () => document.querySelector('[data-testid="step-counter"]').textContent;
-      const before = counter();
-      const t0 = performance.now();
-      document.querySelector('[data-testid="step-back"]').click();
-      while (counter() === before) await new Promise((r) => setTimeout(r, 0));
-      return performance.now() - t0;
-    }));
-  }
+  const backs = await app.timedStepBacks(3);
   expect(await app.stepCount()).toBe(end - 3);
   console.log(`huge: step back from the end ${backs.map((b) => b.toFixed(1)).join(', ')} ms`);
   await app.screenshot('huge');

@@ -289,6 +289,29 @@ class Playground {
     for (let i = 0; i < times; i++) await this.testId('step-back').click();
   }
 
+  /** Steps back `times` times, each timed from the click to the counter showing the step
+   * before (ms). */
+  async timedStepBacks(times) {
+    const backs = [];
+    for (let i = 0; i < times; i++) {
+      backs.push(await this.page.evaluate(async () => {
+        const counter = () => document.querySelector('[data-testid="step-counter"]').textContent;
+        const before = counter();
+        const t0 = performance.now();
+        document.querySelector('[data-testid="step-back"]').click();
+        while (counter() === before) await new Promise((r) => setTimeout(r, 0));
+        return performance.now() - t0;
+      }));
+    }
+    return backs;
+  }
+
+  /** The running build's wasm memory in bytes (init returns the instance's exports once it
+   * is running). */
+  async wasmMemory() {
+    return this.page.evaluate(async () => (await (await import(window.absBuild.js)).default()).memory.buffer.byteLength);
+  }
+
   /** Steps until `done()` holds; fails after `max` steps. Returns the steps taken. */
   async stepUntil(done, max = 200) {
     for (let i = 0; i < max; i++) {

@@ -32,6 +32,20 @@ async function recordFrames(page) {
   }, id);
 }
 
+/** The largest contentful paint so far (ms), or null. */
+function largestPaint(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        new PerformanceObserver((list) => {
+          const all = list.getEntries();
+          resolve(all.length ? all[all.length - 1].startTime : null);
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+        setTimeout(() => resolve(null), 2000);
+      }),
+  );
+}
+
 async function taskDuration(cdp) {
   const { metrics } = await cdp.send('Performance.getMetrics');
   return metrics.find((m) => m.name === 'TaskDuration').value;
@@ -63,16 +77,7 @@ test('benchmark: first contentful paint of the default page', async ({ page }) =
   );
   // The largest contentful paint so far: the page is drawn (the app's lesson or graph).
   await page.waitForTimeout(500);
-  const lcp = await page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        new PerformanceObserver((list) => {
-          const all = list.getEntries();
-          resolve(all.length ? all[all.length - 1].startTime : null);
-        }).observe({ type: 'largest-contentful-paint', buffered: true });
-        setTimeout(() => resolve(null), 2000);
-      }),
-  );
+  const lcp = await largestPaint(page);
   const appAt = await page.evaluate(() => window.__appAt ?? null);
   const ms = (v) => (v === null ? 'n/a' : v.toFixed(1));
   console.log(`BENCH fcp_ms=${ms(fcp)} lcp_ms=${ms(lcp)} app_rendered_ms=${ms(appAt)}`);
@@ -128,16 +133,7 @@ test('benchmark: the huge preset — drawn, played at 1×, 100,000 steps, step b
   await app.open('?preset=huge');
   await app.testId('bundle-2').waitFor();
   const drawn = Date.now() - t0;
-  const lcp = await page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        new PerformanceObserver((list) => {
-          const all = list.getEntries();
-          resolve(all.length ? all[all.length - 1].startTime : null);
-        }).observe({ type: 'largest-contentful-paint', buffered: true });
-        setTimeout(() => resolve(null), 2000);
-      }),
-  );
+  const lcp = await largestPaint(page);
   const bands = await page.evaluate(() => performance.now());
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -156,18 +152,8 @@ test('benchmark: the huge preset — drawn, played at 1×, 100,000 steps, step b
     await expect.poll(() => app.stepCount(), { timeout: 120_000 }).toBeGreaterThan(done);
   }
   const pace = Math.round(100_000 / ((Date.now() - started) / 1000));
-  const wasm = await page.evaluate(async () => (await (await import(window.absBuild.js)).default()).memory.buffer.byteLength);
-  const backs = [];
-  for (let i = 0; i < 5; i++) {
-    backs.push(await page.evaluate(async () => {
-      const counter = () => document.querySelector('[data-testid="step-counter"]').textContent;
-      const before = counter();
-      const t = performance.now();
-      document.querySelector('[data-testid="step-back"]').click();
-      while (counter() === before) await new Promise((r) => setTimeout(r, 0));
-      return performance.now() - t;
-    }));
-  }
+  const wasm = await app.wasmMemory();
+  const backs = await app.timedStepBacks(5);
   backs.sort((a, b) => a - b);
   console.log(`BENCH huge drawn_ms=${drawn} lcp_ms=${lcp === null ? 'n/a' : lcp.toFixed(1)} page_time_at_bands_ms=${bands.toFixed(0)}`);
   console.log(`BENCH huge 1x: main_thread_busy_pct=${busy.toFixed(1)} frames=${frames.length} max_ms=${frames.at(-1).toFixed(1)} frames_over_50ms=${frames.filter((f) => f > 50).length} (after the first second)`);

@@ -78,17 +78,7 @@ for (const preset of ['wordcount', 'large']) {
     expect(endStep).toBeGreaterThan(last.step); // it played
 
     // Step back from the end: the time from the click to the counter showing the step before.
-    const backs = [];
-    for (let i = 0; i < 5; i++) {
-      backs.push(await page.evaluate(async () => {
-        const counter = () => document.querySelector('[data-testid="step-counter"]').textContent;
-        const before = counter();
-        const t0 = performance.now();
-        document.querySelector('[data-testid="step-back"]').click();
-        while (counter() === before) await new Promise((r) => setTimeout(r, 0));
-        return performance.now() - t0;
-      }));
-    }
+    const backs = await app.timedStepBacks(5);
     expect(await app.stepCount()).toBe(endStep - 5);
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     console.log(`${preset} at step ${endStep}: ${frames.length} frames after the first second of autoplay at 8×, ` +

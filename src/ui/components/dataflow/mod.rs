@@ -163,10 +163,9 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     // The channels drawn one by one.
     let mut shown: Vec<usize> = Vec::new();
     let bundled = crate::ui::layout::BUNDLES && layout.bundled;
-    for (c, ch) in sim.channels().iter().enumerate() {
-        if bundled {
-            break;
-        }
+    // Bundled, no channel is drawn on its own (the bands are, below).
+    let per_channel = if bundled { &[][..] } else { sim.channels() };
+    for (c, ch) in per_channel.iter().enumerate() {
         let id = c as ChannelId;
         let fold = !(detailed
             || !ch.fifo
