@@ -573,9 +573,9 @@ fn history(
          The 64-task job above, {len} events recorded in {record_secs:.2} s; {} keyframes, \
          at most {widest} steps apart.\n\n\
          bytes allocated and live held by the History (counting allocator): {at_zero} at step \
-         0, {at_end} at step {len}: {per_event:.1} bytes/event — target ≤ 64: {}",
+         0, {at_end} at step {len}: {per_event:.1} bytes/event — target ≤ 16: {}",
         keyframes.len(),
-        verdict(per_event <= 64.0)
+        verdict(per_event <= 16.0)
     )?;
     out.flush()?;
 
