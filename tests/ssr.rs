@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use abs_playground::engine::coordinator::{CheckpointStatus, CheckpointSummary};
 use abs_playground::engine::record::{ItemKind, Payload, Record};
-use abs_playground::engine::view::MarkKind;
+use abs_playground::engine::view::{self, MarkKind};
 use abs_playground::i18n::Lang;
 use abs_playground::scenario::presets;
 use abs_playground::ui::components::buffer::{alignment_buffer, BufferProps};
@@ -735,4 +735,121 @@ async fn the_legend_says_what_the_records_are_and_what_their_colours_mean() {
         }
     };
     assert!(round.contains("·r") && !round.contains('↻'), "{round}");
+}
+
+/// `large` run until its Count subtasks are between a checkpoint's first barrier and their
+/// acknowledgement, some of them with items waiting at their inputs.
+fn large_mid_checkpoint() -> Run {
+    let mut run = Run::new(presets::large()).unwrap();
+    let count = 3;
+    for _ in 0..20_000 {
+        assert!(run.forward());
+        let sim = run.sim();
+        let mid = sim.coordinator().in_progress().last().is_some_and(|n| {
+            let acked = sim.physical().operator_tasks[count]
+                .iter()
+                .filter(|&&t| sim.coordinator().acked_by(n, t))
+                .count();
+            (1..30).contains(&acked)
+        });
+        if mid && !view::busiest_subtasks(sim, count as u32, 1).0.is_empty() {
+            return run;
+        }
+    }
+    panic!("large never reached a checkpoint half acknowledged by Count");
+}
+
+#[tokio::test]
+async fn a_card_opens_its_busiest_and_slowest_subtasks_and_a_band_its_busiest_channels() {
+    let run = large_mid_checkpoint();
+    let sim = run.sim();
+    let n = sim.coordinator().in_progress().last().unwrap();
+    let (busy, _) = view::busiest_subtasks(sim, 3, 8);
+    let slow = view::slowest_subtasks(sim, 3, 8).unwrap();
+    let (channels, _) = view::busiest_channels(sim, 2, 8);
+    let name = |t: u32| sim.physical().tasks[t as usize].name.clone();
+    let (busy_first, slow_first) = (name(busy[0].0), name(slow.rows[0].0));
+    let channel_first = sim.physical().channel_label(channels[0].0);
+    let first_lag = match slow.rows[0].1 {
+        view::Lag::Waiting { arrived, inputs } => (arrived, inputs),
+        other => panic!("the slowest of a running checkpoint has not acknowledged: {other:?}"),
+    };
+    // The props are made where they are rendered (a run is not Send): the same run again,
+    // the engine being deterministic.
+    let render = |selection, lang| {
+        ServerRenderer::<Inspector>::with_props(move || InspectorProps {
+            run: RunRef(Rc::new(RefCell::new(large_mid_checkpoint()))),
+            version: 1,
+            selection: Some(selection),
+            tab: Tab::Details,
+            checkpoint: None,
+            lang,
+            on_tab: Callback::noop(),
+            on_open: Callback::noop(),
+            on_fifo: Callback::noop(),
+            on_fail: Callback::noop(),
+            on_select: Callback::noop(),
+        })
+        .render()
+    };
+    let html = render(Selection::Operator(3), Lang::En).await;
+    assert!(html.contains("data-testid=\"operator-details\""), "{html}");
+    assert!(html.contains("Operator Count"));
+    assert!(html.contains("Busiest subtasks"));
+    assert!(html.contains(&format!("Slowest in checkpoint {n} (running)")));
+    // The lists in their order: the busiest first, the slowest first.
+    let busiest = html
+        .split("data-testid=\"busiest-subtasks\"")
+        .nth(1)
+        .unwrap();
+    assert!(
+        busiest.split("</li>").next().unwrap().contains(&busy_first),
+        "{busiest}"
+    );
+    let slowest = html
+        .split("data-testid=\"slowest-subtasks\"")
+        .nth(1)
+        .unwrap();
+    let first = slowest.split("</li>").next().unwrap();
+    assert!(first.contains(&slow_first), "{first}");
+    assert!(
+        first.contains(&format!(
+            "barrier on {} of {} inputs",
+            first_lag.0, first_lag.1
+        )),
+        "{first}"
+    );
+    assert!(
+        slowest.contains(&format!("… and {} more", slow.more)),
+        "{slowest}"
+    );
+
+    let html = render(Selection::Edge(2), Lang::En).await;
+    assert!(html.contains("data-testid=\"edge-details\""));
+    assert!(html.contains("Filter → Count"));
+    assert!(html.contains("<dd>hash</dd>"));
+    assert!(html.contains("<dd>1600</dd>"), "40 × 40 channels");
+    let busiest = html
+        .split("data-testid=\"busiest-channels\"")
+        .nth(1)
+        .unwrap();
+    assert!(
+        busiest
+            .split("</li>")
+            .next()
+            .unwrap()
+            .contains(&channel_first),
+        "{busiest}"
+    );
+
+    // The same in Chinese, Traditional and Simplified.
+    let zh = render(Selection::Operator(3), Lang::Zh).await;
+    assert!(
+        zh.contains(&format!("檢查點 {n}（進行中）最慢的子任務")),
+        "{zh}"
+    );
+    assert!(zh.contains("最忙的子任務"));
+    let hans = render(Selection::Edge(2), Lang::ZhHans).await;
+    assert!(hans.contains("最忙的通道"), "{hans}");
+    assert!(hans.contains("通道数"));
 }

@@ -11,7 +11,7 @@ use super::model::Config;
 use super::physical::Physical;
 use super::physical::{ChannelId, TaskId};
 use super::record::{Item, ItemKind, Record, RecordId};
-use super::snapshot::{self, Crossing, CrossingKind, GlobalState, TaskSnapshot};
+use super::snapshot::{self, Crossing, CrossingKind, GlobalState, TaskMetrics, TaskSnapshot};
 use super::sorted_map::SortedMap;
 use super::trace::AbortReason;
 
@@ -460,6 +460,16 @@ impl Coordinator {
             s.status = status;
             s.end_time = Some(now);
         }
+    }
+
+    /// What `task` reported with its acknowledgement of the running checkpoint `id`, if it has
+    /// acknowledged it.
+    pub fn ack_of(&self, id: CheckpointId, task: TaskId) -> Option<&TaskMetrics> {
+        self.pending
+            .get(&id)
+            .and_then(|p| p.snapshots.get(task as usize))
+            .and_then(|s| s.as_ref())
+            .map(|s| &s.metrics)
     }
 
     pub fn acked_by(&self, id: CheckpointId, task: TaskId) -> bool {

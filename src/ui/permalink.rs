@@ -320,6 +320,14 @@ pub fn selection_name(phys: &Physical, sel: Option<Selection>) -> Option<String>
             (c < phys.channel_count()).then(|| format!("c:{}", phys.channel_name(c)))
         }
         Selection::Item { .. } => None,
+        #[cfg(feature = "views")]
+        Selection::Operator(o) => phys
+            .graph
+            .operators
+            .get(o as usize)
+            .map(|op| format!("o:{}", op.name)),
+        #[cfg(feature = "views")]
+        Selection::Edge(e) => (e < phys.operator_edges.len() as u32).then(|| format!("e:{e}")),
     }
 }
 
@@ -327,6 +335,16 @@ pub fn selection_name(phys: &Physical, sel: Option<Selection>) -> Option<String>
 pub fn selection_by_name(phys: &Physical, name: &str) -> Option<Selection> {
     if let Some(task) = name.strip_prefix("t:") {
         return phys.task_by_name(task).map(Selection::Task);
+    }
+    #[cfg(feature = "views")]
+    if let Some(op) = name.strip_prefix("o:") {
+        let o = phys.graph.operators.iter().position(|o| o.name == op)?;
+        return Some(Selection::Operator(o as u32));
+    }
+    #[cfg(feature = "views")]
+    if let Some(e) = name.strip_prefix("e:") {
+        let e = e.parse::<u32>().ok()?;
+        return (e < phys.operator_edges.len() as u32).then_some(Selection::Edge(e));
     }
     let channel = name.strip_prefix("c:")?;
     (0..phys.channel_count())

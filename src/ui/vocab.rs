@@ -16,6 +16,14 @@ pub enum Selection {
         channel: ChannelId,
         item: ItemKind,
     },
+    /// A logical operator, by index: drawn as a card when the job is bundled, where the
+    /// inspector lists its busiest and slowest subtasks (the second player only).
+    #[cfg(feature = "views")]
+    Operator(u32),
+    /// An edge of the job graph, by index: one band when bundled, whose busiest channels the
+    /// inspector lists.
+    #[cfg(feature = "views")]
+    Edge(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,11 +9,15 @@
 
 mod cost;
 mod narration;
+mod ranking;
 mod sentence;
 mod spacetime;
 
 pub use cost::{drain_time, measure, percentile, Cost, CostFigures, Series};
 pub use narration::{beats, Beat};
+pub use ranking::{
+    busiest_channels, busiest_subtasks, slowest_subtasks, waiting_at, waiting_on, Lag, Slowest,
+};
 pub use sentence::{Forward, Input, Sentence};
 pub use spacetime::{Across, Moment, SnapshotPoint, SpaceTime, Trip};
 

@@ -92,7 +92,7 @@ pub fn inspector(p: &InspectorProps) -> Html {
             </div>
             <div class="tab-body" id="side-tab-body" role="tabpanel">
                 { match p.tab {
-                    Tab::Details | Tab::Coordinator => details(s, &run, p.selection, &p.on_fifo, &p.on_fail, &p.on_select),
+                    Tab::Details | Tab::Coordinator => details(p.lang, &run, p.selection, &p.on_fifo, &p.on_fail, &p.on_select),
                     Tab::Checkpoints => checkpoints(s, sim, p.checkpoint, &p.on_open),
                 } }
             </div>
@@ -105,19 +105,24 @@ fn row(label: &str, value: impl Into<Html>) -> Html {
 }
 
 fn details(
-    s: &Strings,
+    lang: Lang,
     run: &Run,
     selection: Option<Selection>,
     on_fifo: &Callback<(ChannelId, bool)>,
     on_fail: &Callback<TaskId>,
     on_select: &Callback<Option<Selection>>,
 ) -> Html {
-    let sim = run.sim();
+    let (s, sim) = (lang.strings(), run.sim());
     match selection {
         None => html! { <p class="hint">{ s.select_hint }</p> },
         Some(Selection::Task(t)) => task_details(s, run, t, on_fail),
         Some(Selection::Channel(c)) => channel_details(s, sim, c, on_fifo, on_select),
         Some(Selection::Item { channel, item }) => item_details(s, sim, channel, item),
+        // A card or a band of the bundled drawing.
+        #[cfg(feature = "views")]
+        Some(sel @ (Selection::Operator(_) | Selection::Edge(_))) => {
+            super::bundled::details(sim, sel, lang, on_select)
+        }
     }
 }
 

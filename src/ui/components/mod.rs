@@ -7,6 +7,8 @@
 //! moves the focus into them and back (`dialog::use_dialog_focus_while`).
 
 pub mod buffer;
+#[cfg(feature = "views")]
+pub mod bundled;
 pub mod channel;
 pub mod controls;
 pub mod coordinator;

@@ -285,6 +285,24 @@ fn selections_are_named_as_the_page_names_them() {
     }
     assert_eq!(selection_by_name(phys, "t:Nope#0"), None);
     assert_eq!(selection_by_name(phys, "zz"), None);
+    // The second player's cards and bands: an operator by name, an edge by index.
+    for o in 0..phys.graph.operators.len() as u32 {
+        let name = selection_name(phys, Some(Selection::Operator(o))).unwrap();
+        assert_eq!(
+            selection_by_name(phys, &name),
+            Some(Selection::Operator(o)),
+            "{name}"
+        );
+    }
+    let edges = phys.operator_edges.len() as u32;
+    for e in 0..edges {
+        let name = selection_name(phys, Some(Selection::Edge(e))).unwrap();
+        assert_eq!(name, format!("e:{e}"));
+        assert_eq!(selection_by_name(phys, &name), Some(Selection::Edge(e)));
+    }
+    assert_eq!(selection_by_name(phys, &format!("e:{edges}")), None);
+    assert_eq!(selection_by_name(phys, "o:Nope"), None);
+    assert_eq!(selection_by_name(phys, "e:x"), None);
 }
 
 #[test]

@@ -23,7 +23,7 @@ use crate::ui::state::{RunRef, Selection};
 
 mod animation;
 #[cfg_attr(not(feature = "views"), allow(dead_code))]
-mod bundles;
+pub(crate) mod bundles;
 mod pick;
 mod scene;
 mod wording;
@@ -188,11 +188,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         if detailed {
             String::new()
         } else if bundled {
-            let selected = match p.selection {
-                Some(Selection::Task(t)) => Some(t),
-                _ => None,
-            };
-            bundles::markup(sim, layout, selected, s)
+            bundles::markup(sim, layout, p.selection, s)
         } else {
             format!(
                 r#"<g class="channel folded"><path class="line" d="{}"/><path class="line stuck" d="{}"/><path class="blocked-tail" d="{}"/></g>"#,
@@ -327,6 +323,8 @@ pub fn dataflow(p: &DataflowProps) -> Html {
                 Picked::Channel(c) => on_select.emit(Some(Selection::Channel(c))),
                 Picked::Task(t) if manual => on_poke.emit(t),
                 Picked::Task(t) => on_select.emit(Some(Selection::Task(t))),
+                #[cfg(feature = "views")]
+                Picked::Open(sel) => on_select.emit(Some(sel)),
                 Picked::Nothing => on_select.emit(None),
             }
         })
@@ -348,18 +346,15 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             else {
                 return;
             };
-            let id = |v: &str| v.parse::<u32>().ok();
-            let picked = match sel.split_once(':') {
-                Some(("t", v)) => id(v).map(Picked::Task),
-                Some(("c", v)) => id(v).map(Picked::Channel),
-                _ => None,
-            };
+            let picked = pick::named(&sel);
             e.prevent_default();
             match picked {
                 Some(Picked::Channel(c)) if manual => on_deliver.emit(c),
                 Some(Picked::Channel(c)) => on_select.emit(Some(Selection::Channel(c))),
                 Some(Picked::Task(t)) if manual => on_poke.emit(t),
                 Some(Picked::Task(t)) => on_select.emit(Some(Selection::Task(t))),
+                #[cfg(feature = "views")]
+                Some(Picked::Open(sel)) => on_select.emit(Some(sel)),
                 _ => {}
             }
         })

@@ -9,7 +9,26 @@ pub(super) enum Picked {
     Item(Placed),
     Channel(ChannelId),
     Task(TaskId),
+    /// Bundled: an operator's card or an edge's band, opened in the inspector.
+    #[cfg(feature = "views")]
+    Open(Selection),
     Nothing,
+}
+
+/// What an element's `data-sel` names: `t:` a subtask, `c:` a channel, and bundled `o:` an
+/// operator's card, `e:` an edge's band.
+pub(super) fn named(sel: &str) -> Option<Picked> {
+    let (kind, id) = sel.split_once(':')?;
+    let id = id.parse::<u32>().ok()?;
+    match kind {
+        "t" => Some(Picked::Task(id)),
+        "c" => Some(Picked::Channel(id)),
+        #[cfg(feature = "views")]
+        "o" => Some(Picked::Open(Selection::Operator(id))),
+        #[cfg(feature = "views")]
+        "e" => Some(Picked::Open(Selection::Edge(id))),
+        _ => None,
+    }
 }
 
 /// What a click on the stage points at (`graph`: the SVG, whose box the graph is fitted into).
@@ -42,13 +61,8 @@ pub(super) fn pick(run: &RunRef, graph: &NodeRef, e: &MouseEvent) -> Picked {
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             .and_then(|el| el.closest("[data-sel]").ok().flatten())
             .and_then(|el| el.get_attribute("data-sel"));
-        if let Some(sel) = sel {
-            let id = sel.get(2..).and_then(|n| n.parse::<u32>().ok());
-            match (sel.get(..2), id) {
-                (Some("c:"), Some(c)) => return Picked::Channel(c),
-                (Some("t:"), Some(t)) => return Picked::Task(t),
-                _ => {}
-            }
+        if let Some(picked) = sel.as_deref().and_then(named) {
+            return picked;
         }
     }
     #[cfg(not(target_arch = "wasm32"))]
