@@ -11,6 +11,10 @@
 //! spread over the run, dense near its end. Nothing in a simulation grows with the run's length
 //! (the coordinator keeps a bounded checkpoint history), so neither do the copies.
 //!
+//! Step 0 is not copied: it is built again when needed, from the physical graph the copies
+//! share, the configuration, the seed and the failures planned then ([`Origin`]) — for a job of
+//! real size that is a copy fewer, a tenth of the page's memory.
+//!
 //! A job of real size (issue 25: 131,000 channels) is a copy of ten megabytes or more: its
 //! keyframes are fewer (as many as [`KEYFRAME_BYTES`] holds, at least [`MIN_KEYFRAMES`]) and
 //! further apart (one every 256 steps per 2 MB of a copy), so that
@@ -18,6 +22,7 @@
 //! at most one interval.
 
 use super::action::ActionError;
+use super::lifecycle::PlannedFailure;
 use super::sim::Simulation;
 use super::trace::Action;
 
@@ -43,19 +48,29 @@ pub struct History {
     /// The steps the user chose, ascending: `(i, action)` took the run from step `i` to
     /// `i + 1`. Every other recorded step was the scheduler's pick.
     chosen: Vec<(u64, Action)>,
-    /// Ascending by step; the first is step 0.
+    /// Ascending by step; the first is step 0 (built again from `origin`, not kept).
     keyframes: Vec<Keyframe>,
+    /// What builds step 0 again; `None` for a history begun after step 0 (its first keyframe
+    /// is then a copy).
+    origin: Option<Origin>,
     current: Simulation,
     /// Steps between keyframes, and how many are kept (both from the simulation's size).
     interval: u64,
     max_keyframes: usize,
 }
 
-/// The simulation at `step`.
+/// The simulation at `step`; `None` for step 0, built again from the history's origin.
 #[derive(Clone, Debug)]
 struct Keyframe {
     step: u64,
-    sim: Simulation,
+    sim: Option<Simulation>,
+}
+
+/// What builds the simulation at step 0 again: the failures planned then (the rest — the
+/// physical graph, the configuration, the seed — every copy of the simulation carries).
+#[derive(Clone, Debug)]
+struct Origin {
+    planned: Vec<PlannedFailure>,
 }
 
 impl History {
@@ -68,8 +83,11 @@ impl History {
             chosen: Vec::new(),
             keyframes: vec![Keyframe {
                 step: 0,
-                sim: initial.clone(),
+                sim: (initial.steps() > 0).then(|| initial.clone()),
             }],
+            origin: (initial.steps() == 0).then(|| Origin {
+                planned: initial.life.planned.clone(),
+            }),
             current: initial,
         }
     }
@@ -133,7 +151,7 @@ impl History {
             }
             self.keyframes.push(Keyframe {
                 step,
-                sim: self.current.clone(),
+                sim: Some(self.current.clone()),
             });
         }
     }
@@ -165,7 +183,15 @@ impl History {
         if step < self.position() || self.nearest_keyframe(step) > self.position() {
             let k = &self.keyframes[self.keyframe_index(step)];
             debug_assert!(k.step <= step);
-            self.current = k.sim.clone();
+            match &k.sim {
+                // Into the current one's memory: no third copy, even for a moment.
+                Some(sim) => self.current.clone_from(sim),
+                None => match self.first() {
+                    Some(sim) => self.current = sim,
+                    // Cannot happen: step 0 was built once from the same parts.
+                    None => return,
+                },
+            }
         }
         let mut next = self.chosen.partition_point(|(i, _)| *i < self.position());
         while self.position() < step {
@@ -198,7 +224,10 @@ impl History {
     ) {
         let to = to.min(self.len());
         let from = from.min(to);
-        let mut sim = self.keyframes[self.keyframe_index(from)].sim.clone();
+        let first = &self.keyframes[self.keyframe_index(from)];
+        let Some(mut sim) = first.sim.clone().or_else(|| self.first()) else {
+            return;
+        };
         let mut next = self.chosen.partition_point(|(i, _)| *i < sim.steps());
         let mut start = Some(start);
         if sim.steps() == from {
@@ -225,6 +254,15 @@ impl History {
             } else if sim.steps() > from {
                 each(&sim);
             }
+        }
+    }
+
+    /// The simulation at step 0, built again (`None` if it cannot be, which cannot happen:
+    /// it was built once from the same parts).
+    fn first(&self) -> Option<Simulation> {
+        match &self.keyframes[0].sim {
+            Some(sim) => Some(sim.clone()),
+            None => self.current.rebuilt(&self.origin.as_ref()?.planned).ok(),
         }
     }
 

@@ -57,6 +57,9 @@ pub struct Simulation {
     pub(super) outbox: Vec<(Record, Edges)>,
     /// Chandy-Lamport: who initiates the periodic snapshots (see [`Config::initiators`]).
     pub(super) initiators: Initiators,
+    /// The seed it was built with: with the physical graph and the configuration, what builds
+    /// it again at step 0 (the history's first keyframe, [`Simulation::rebuilt`]).
+    pub(super) seed: u64,
 }
 
 /// A copy (a history keyframe): everything but the buffers a step reuses, which are empty
@@ -78,6 +81,7 @@ impl Clone for Simulation {
             targets: _,
             outbox: _,
             initiators,
+            seed,
         } = self;
         Simulation {
             phys: Rc::clone(phys),
@@ -93,13 +97,61 @@ impl Clone for Simulation {
             targets: Vec::new(),
             outbox: Vec::new(),
             initiators: initiators.clone(),
+            seed: *seed,
         }
+    }
+
+    /// Into this one's memory (a seek back to a keyframe): the channels' and tasks' arrays are
+    /// reused, so a large job does not hold a third copy for a moment.
+    fn clone_from(&mut self, source: &Simulation) {
+        let Simulation {
+            phys,
+            config,
+            clock,
+            tasks,
+            net,
+            next_record,
+            coordinator,
+            events,
+            life,
+            scratch: _,
+            targets: _,
+            outbox: _,
+            initiators,
+            seed,
+        } = source;
+        self.phys = Rc::clone(phys);
+        self.config.clone_from(config);
+        self.clock.clone_from(clock);
+        self.tasks.clone_from(tasks);
+        self.net.clone_from(net);
+        self.next_record = *next_record;
+        self.coordinator.clone_from(coordinator);
+        self.events.clone_from(events);
+        self.life.clone_from(life);
+        self.scratch.clear();
+        self.targets.clear();
+        self.outbox.clear();
+        self.initiators.clone_from(initiators);
+        self.seed = *seed;
     }
 }
 
 impl Simulation {
     pub fn new(graph: &JobGraph, config: &Config, seed: u64) -> Result<Simulation, GraphError> {
-        let phys = Rc::new(Physical::build(graph)?);
+        Simulation::on(Rc::new(Physical::build(graph)?), config, seed)
+    }
+
+    /// The simulation this one was at step 0, built again from its physical graph (shared),
+    /// its configuration (which no step changes) and its seed, with the failures planned then
+    /// (`planned`): what the history keeps instead of a copy of step 0.
+    pub(super) fn rebuilt(&self, planned: &[PlannedFailure]) -> Result<Simulation, GraphError> {
+        let mut sim = Simulation::on(Rc::clone(&self.phys), &self.config, self.seed)?;
+        sim.life.planned = planned.to_vec();
+        Ok(sim)
+    }
+
+    fn on(phys: Rc<Physical>, config: &Config, seed: u64) -> Result<Simulation, GraphError> {
         let (initiators, initiate_together) = check_mode(&phys, config)?;
         let tasks: Vec<Task> = phys
             .tasks
@@ -133,6 +185,7 @@ impl Simulation {
             targets: Vec::new(),
             outbox: Vec::new(),
             initiators: Initiators::new(initiators, initiate_together),
+            seed,
         };
         sim.start();
         Ok(sim)

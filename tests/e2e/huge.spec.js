@@ -59,11 +59,42 @@ test('huge: cards, strips and bands; a cell and a band open in the inspector; 10
   });
   await expect(page.locator('.inspector .details h3').first()).toContainText('Count#4');
   await expect(page.locator('.strips .cell-selected')).toHaveCount(1);
-  // A click on a band (its totals, above the cards, where no item passes) opens its busiest
-  // channel.
+  // A click on a band (its totals, above the cards, where no item passes) opens the edge: its
+  // totals, and its busiest channels first, each a button that opens the channel.
   await page.locator('.band').nth(1).locator('text').click();
-  await expect(page.locator('.inspector .details h3').first()).toContainText('Split#');
-  await expect(page.locator('.inspector .details h3').first()).toContainText('Count#');
+  await expect(app.testId('edge-details').locator('h3')).toHaveText('Split → Count');
+  await expect(page.locator('.band.selected')).toHaveCount(1);
+  await expect(app.testId('edge-details')).toContainText('65536');
+  const busiest = app.testId('busiest-channels').locator('li');
+  expect(await busiest.count()).toBeGreaterThan(0);
+  const channel = (await busiest.first().locator('button').textContent()).trim();
+  console.log(`Split → Count's busiest channel: ${(await busiest.first().textContent()).trim()}`);
+  await busiest.first().locator('button').click();
+  await expect(page.locator('.inspector .details h3').first()).toContainText(channel);
+  // A card's header opens the operator: its strip counted in the legend's words, its busiest
+  // subtasks, and the slowest of the running checkpoint — those its barriers have not all
+  // reached, the fewest first.
+  await app.testId('card-2').click();
+  const op = app.testId('operator-details');
+  await expect(op.locator('h3')).toHaveText('Operator Count');
+  await expect(page.locator('.card-head.selected')).toHaveCount(1);
+  await expect(app.testId('operator-states')).toContainText('aligning 1: ');
+  const slowest = app.testId('slowest-subtasks').locator('li');
+  await expect(slowest.first()).toContainText(/barrier on \d+ of 256 inputs/);
+  await expect(op.locator('h4').nth(1)).toHaveText(/^Slowest in checkpoint 1 \(running\)/);
+  const laggard = (await slowest.first().locator('button').textContent()).trim();
+  console.log(`Count's slowest in checkpoint 1: ${(await slowest.first().textContent()).trim()}`);
+  await slowest.first().locator('button').click();
+  await expect(page.locator('.inspector .details h3').first()).toContainText(laggard);
+  await expect(page.locator('.strips .cell-selected')).toHaveCount(1);
+  // The keyboard's way: a card's header and a band take the focus, Enter opens them.
+  await app.testId('card-3').focus();
+  await page.keyboard.press('Enter');
+  await expect(op.locator('h3')).toHaveText('Operator Sink');
+  await app.testId('bundle-0').focus();
+  await page.keyboard.press('Enter');
+  await expect(app.testId('edge-details').locator('h3')).toHaveText('Sentences → Split');
+  await app.screenshot('huge-operator');
 
   // 100,000 steps through the host API. The issue's target is 64 MB of wasm memory; this
   // run holds about 70 MB (the simulation and two keyframes, each with 131,328 channels and,
