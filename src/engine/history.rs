@@ -184,8 +184,11 @@ impl History {
             let k = &self.keyframes[self.keyframe_index(step)];
             debug_assert!(k.step <= step);
             match &k.sim {
-                // Into the current one's memory: no third copy, even for a moment.
-                Some(sim) => self.current.clone_from(sim),
+                Some(sim) => {
+                    // The current one's arrays go first: no third copy, even for a moment.
+                    self.current.let_go();
+                    self.current = sim.clone();
+                }
                 None => match self.first() {
                     Some(sim) => self.current = sim,
                     // Cannot happen: step 0 was built once from the same parts.

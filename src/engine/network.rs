@@ -21,7 +21,7 @@ use super::rng::SplitMix64;
 use super::vocab::{ChannelId, CheckpointId, TaskId, MAX_LATENCY};
 
 /// Every channel, and every task's credit.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Network {
     pub(super) channels: Vec<Channel>,
     pub(super) flow: FlowControl,
@@ -31,25 +31,6 @@ pub struct Network {
     /// Buffer debloating, when the scenario asks for it: channel capacities follow what
     /// their receivers consume.
     pub(super) debloat: Option<Debloater>,
-}
-
-impl Clone for Network {
-    fn clone(&self) -> Network {
-        Network {
-            channels: self.channels.clone(),
-            flow: self.flow.clone(),
-            priority_barriers: self.priority_barriers,
-            debloat: self.debloat.clone(),
-        }
-    }
-
-    /// Reuses the array of channels (131,328 of them in a job of real size).
-    fn clone_from(&mut self, source: &Network) {
-        self.channels.clone_from(&source.channels);
-        self.flow.clone_from(&source.flow);
-        self.priority_barriers = source.priority_barriers;
-        self.debloat.clone_from(&source.debloat);
-    }
 }
 
 /// What the rule of delivery needs to know of a channel's receiver.

@@ -100,41 +100,6 @@ impl Clone for Simulation {
             seed: *seed,
         }
     }
-
-    /// Into this one's memory (a seek back to a keyframe): the channels' and tasks' arrays are
-    /// reused, so a large job does not hold a third copy for a moment.
-    fn clone_from(&mut self, source: &Simulation) {
-        let Simulation {
-            phys,
-            config,
-            clock,
-            tasks,
-            net,
-            next_record,
-            coordinator,
-            events,
-            life,
-            scratch: _,
-            targets: _,
-            outbox: _,
-            initiators,
-            seed,
-        } = source;
-        self.phys = Rc::clone(phys);
-        self.config.clone_from(config);
-        self.clock.clone_from(clock);
-        self.tasks.clone_from(tasks);
-        self.net.clone_from(net);
-        self.next_record = *next_record;
-        self.coordinator.clone_from(coordinator);
-        self.events.clone_from(events);
-        self.life.clone_from(life);
-        self.scratch.clear();
-        self.targets.clear();
-        self.outbox.clear();
-        self.initiators.clone_from(initiators);
-        self.seed = *seed;
-    }
 }
 
 impl Simulation {
@@ -149,6 +114,14 @@ impl Simulation {
         let mut sim = Simulation::on(Rc::clone(&self.phys), &self.config, self.seed)?;
         sim.life.planned = planned.to_vec();
         Ok(sim)
+    }
+
+    /// Lets go of the channels and tasks, the bulk of a large job, just before this simulation
+    /// is replaced by a copy (a seek back to a keyframe), so that a third copy is never held.
+    /// Nothing may read it before it is replaced.
+    pub(super) fn let_go(&mut self) {
+        self.net.channels = Vec::new();
+        self.tasks = Vec::new();
     }
 
     fn on(phys: Rc<Physical>, config: &Config, seed: u64) -> Result<Simulation, GraphError> {
