@@ -175,8 +175,8 @@ fn edge(sim: &Simulation, e: u32, lang: Lang, on_select: &Callback<Option<Select
             <dl>
                 <dt>{ words::partitioning(lang) }</dt><dd>{ words::partitioning_name(info.partitioning) }</dd>
                 <dt>{ words::channels(lang) }</dt><dd>{ t.channels }</dd>
-                <dt>{ s.in_flight }</dt><dd data-testid="edge-totals">{ format!("● {} · ▌{}", t.records, t.barriers) }</dd>
-                <dt>{ s.blocked }</dt><dd>{ format!("{}/{}", t.blocked, t.channels) }</dd>
+                <dt>{ words::on_channels(lang) }</dt><dd data-testid="edge-totals">{ format!("● {} · ▌{}", t.records, t.barriers) }</dd>
+                <dt>{ words::blocked_channels(lang) }</dt><dd>{ format!("{}/{}", t.blocked, t.channels) }</dd>
             </dl>
             { ranked(words::busiest_channels(lang), "busiest-channels", busy, more, words::nothing_waits(lang), s) }
         </div>
@@ -197,6 +197,14 @@ mod words {
 
     pub fn channels(lang: Lang) -> String {
         pick(lang, "Channels", "通道數")
+    }
+
+    pub fn on_channels(lang: Lang) -> String {
+        pick(lang, "Records · barriers on them", "通道上的記錄 · 屏障")
+    }
+
+    pub fn blocked_channels(lang: Lang) -> String {
+        pick(lang, "Blocked (alignment)", "被阻塞（對齊）")
     }
 
     pub fn partitioning(lang: Lang) -> String {
