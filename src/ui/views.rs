@@ -120,9 +120,22 @@ pub fn add_style(rules: &str) {
     let Some(sheet) = sheet else {
         return;
     };
-    for rule in rules.split_inclusive('}') {
-        let end = sheet.css_rules().map(|r| r.length()).unwrap_or(0);
-        let _ = sheet.insert_rule_with_index(rule, end);
+    // One rule at a time: a rule ends at a `}` outside any braces (an `@media` block holds
+    // rules of its own).
+    let (mut depth, mut start) = (0u32, 0);
+    for (i, c) in rules.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    let end = sheet.css_rules().map(|r| r.length()).unwrap_or(0);
+                    let _ = sheet.insert_rule_with_index(&rules[start..=i], end);
+                    start = i + 1;
+                }
+            }
+            _ => {}
+        }
     }
 }
 

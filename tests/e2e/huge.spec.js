@@ -171,3 +171,21 @@ test('huge applied from the editor is drawn bundled; a student\'s build given it
   expect(wasm.some((u) => /abs-big-[0-9a-f]{16}_bg\.wasm$/.test(u))).toBe(true);
   await expect(app.testId('dataflow')).toHaveClass(/bundled/);
 });
+
+test('on a phone the bundled graph is drawn at a readable size and scrolls sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const app = new Playground(page);
+  await app.open('?preset=huge');
+  await expect(app.testId('bundle-2')).toBeVisible();
+  const stage = app.testId('dataflow');
+  // Fitted into 390 px, a band's label was 3 px tall and a cell 2 px wide.
+  const { scroll, client } = await stage.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(scroll, 'the stage scrolls sideways').toBeGreaterThan(2 * client);
+  await expect(app.testId('pan-hint')).toBeVisible();
+  const label = await page.locator('.band text tspan').first().boundingBox();
+  expect(label.height, 'a band\'s totals at 9 px or more').toBeGreaterThanOrEqual(9);
+  // A card's header, scrolled to and clicked, opens the operator.
+  await app.testId('card-2').click();
+  await expect(app.testId('operator-details').locator('h3')).toHaveText('Operator Count');
+  await app.screenshot('huge-phone');
+});
