@@ -20,9 +20,9 @@ use crate::ui::state::Selection;
 
 /// The drawing's style rules: added by the build that draws bundled (`bin/abs-big.rs`), not
 /// in index.html's sheet, which every student loads. On a phone the graph is drawn at its own
-/// size (1.1 px per unit, as a detailed graph is there: its labels 10 px, its cells 9) and the
+/// size (1.1 px per unit, as a detailed graph is there: its labels 11 px, its cells 9) and the
 /// stage scrolls sideways, instead of fitting 1,024 cells into the width.
-pub const STYLE: &str = ".band path{fill:none;stroke:var(--chan);stroke-opacity:.3;}.band.blocked path{stroke:var(--blocked);stroke-opacity:.4;stroke-dasharray:12 6;}.band text{font-size:9px;fill:var(--fg);text-anchor:middle;}.cells{fill:var(--badge);stroke:var(--line-strong);stroke-width:.4;}.cells.backpressured{fill:var(--blocked-soft);stroke:var(--blocked);}.cells.aligning{fill:var(--blocked);}.cells.acked{fill:var(--ok);}.cells.finished{fill:var(--line);}.cells.failed{fill:var(--bad);}.cell-selected{fill:none;stroke:var(--accent);stroke-width:2;}.card-head{fill:transparent;cursor:pointer;}.card-head:hover,.card-head:focus-visible{fill:var(--accent);fill-opacity:.12;}.card-head.selected{fill:none;stroke:var(--accent);stroke-width:2;}.band{cursor:pointer;}.band.selected path{stroke:var(--accent);stroke-opacity:.35;}.band.selected text{font-weight:bold;}.cells-legend text{font-size:9px;fill:var(--muted);}.ranked{margin:.2rem 0 .4rem 1.6rem;padding:0;font-size:.85rem;}.ranked li{margin:.15rem 0;}@media (max-width:640px){.app:not(.embed) .stage.bundled{flex:none;min-height:0;overflow-x:auto;overflow-y:hidden;}.app:not(.embed) .stage.bundled svg.graph{position:relative;width:auto;min-width:100%;height:auto;}.app:not(.embed) .stage.bundled+.pan-hint{display:block;margin:.15rem 0 0;font-size:.8rem;color:var(--muted);}}";
+pub const STYLE: &str = ".band path{fill:none;stroke:var(--chan);stroke-opacity:.3;}.band.blocked path{stroke:var(--blocked);stroke-opacity:.4;stroke-dasharray:12 6;}.band text{font-size:10px;fill:var(--fg);text-anchor:middle;}.cells{fill:var(--badge);stroke:var(--line-strong);stroke-width:.4;}.cells.backpressured{fill:var(--blocked-soft);stroke:var(--blocked);}.cells.aligning{fill:var(--blocked);}.cells.acked{fill:var(--ok);}.cells.finished{fill:var(--line);}.cells.failed{fill:var(--bad);}.cell-selected{fill:none;stroke:var(--accent);stroke-width:2;}.card-head{fill:transparent;cursor:pointer;}.card-head:hover,.card-head:focus-visible{fill:var(--accent);fill-opacity:.12;}.card-head.selected{fill:none;stroke:var(--accent);stroke-width:2;}.band{cursor:pointer;}.band.selected path{stroke:var(--accent);stroke-opacity:.35;}.band.selected text{font-weight:bold;}.cells-legend text{font-size:10px;fill:var(--muted);}.ranked{margin:.2rem 0 .4rem 1.6rem;padding:0;font-size:.85rem;}.ranked li{margin:.15rem 0;}@media (max-width:640px){.app:not(.embed) .stage.bundled{flex:none;min-height:0;overflow-x:auto;overflow-y:hidden;}.app:not(.embed) .stage.bundled svg.graph{position:relative;width:auto;min-width:100%;height:auto;}.app:not(.embed) .stage.bundled+.pan-hint{display:block;margin:.15rem 0 0;font-size:.8rem;color:var(--muted);}}";
 
 /// A band's totals: what its channels hold, how many of them are blocked.
 #[derive(Clone, Copy, Default)]
@@ -215,7 +215,7 @@ pub(super) fn markup(
             yi - 7,
             xi + 10
         );
-        x += 22.0 + text_width(word, 9.0);
+        x += 22.0 + text_width(word, 10.0);
     }
     out.push_str("</g></g>");
     out
