@@ -47,11 +47,21 @@ impl InputSet {
         self.members.clear();
     }
 
-    /// How many members are not in `other`.
+    /// How many members are not in `other`: one walk along both sorted lists, not a search
+    /// per member — every barrier a task of 256 inputs takes asks it (issue 25's 1,024-task
+    /// job spent a sixth of its time here).
     pub(super) fn count_not_in(&self, other: &InputSet) -> usize {
+        // Usually no input has closed: then no walk at all.
+        if other.members.is_empty() {
+            return self.members.len();
+        }
+        let mut theirs = other.members.iter().peekable();
         self.members
             .iter()
-            .filter(|&&ch| !other.contains(ch))
+            .filter(|&&ch| {
+                while theirs.next_if(|&&o| o < ch).is_some() {}
+                theirs.peek() != Some(&&ch)
+            })
             .count()
     }
 }
@@ -59,6 +69,22 @@ impl InputSet {
 #[cfg(test)]
 mod tests {
     use super::InputSet;
+
+    /// The walk along both lists counts what a search per member counts, for every pair of
+    /// subsets of seven channels.
+    #[test]
+    fn count_not_in_agrees_with_a_search_per_member_on_every_pair_of_small_sets() {
+        let set = |bits: u32| InputSet {
+            members: (0..7).filter(|i| bits & (1 << i) != 0).collect(),
+        };
+        for a in 0..128 {
+            for b in 0..128 {
+                let (a, b) = (set(a), set(b));
+                let searched = a.members().filter(|&ch| !b.contains(ch)).count();
+                assert_eq!(a.count_not_in(&b), searched, "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn members_are_counted_once_in_any_insertion_order() {
@@ -73,6 +99,10 @@ mod tests {
             members: vec![3, 4],
         };
         assert_eq!(set.count_not_in(&other), 3);
+        assert_eq!(other.count_not_in(&set), 1, "4 is not in the set");
+        assert_eq!(set.count_not_in(&InputSet::default()), 4);
+        assert_eq!(InputSet::default().count_not_in(&set), 0);
+        assert_eq!(set.count_not_in(&set), 0);
         set.clear();
         assert_eq!(set.len(), 0);
         assert!(!set.contains(1));
