@@ -12,7 +12,7 @@
 //! (the coordinator keeps a bounded checkpoint history), so neither do the copies.
 //!
 //! Step 0 is not copied (but in the student's page builds): it is built again when needed, from the physical graph the copies
-//! share, the configuration, the seed and the failures planned then ([`Origin`]) — for a job of
+//! share, the configuration, the seed and the failures planned then (`Origin`) — for a job of
 //! real size that is a copy fewer, a tenth of the page's memory.
 //!
 //! A job of real size (issue 25: 131,000 channels) is a copy of ten megabytes or more: its
