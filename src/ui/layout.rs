@@ -114,6 +114,8 @@ pub const BUNDLED_MIN_CHANNELS: usize = 8_192;
 /// The most channels of a band whose items are drawn: a person sees a band, not each of its
 /// thousands of channels.
 const BUNDLE_SAMPLE: u32 = 1_024;
+/// Bundled: the room a band's totals take beyond an arch or a loop (two lines of 10 units).
+const BAND_LABEL: f64 = 28.0;
 /// Cells per row of a card's strip.
 const STRIP_COLUMNS: usize = 16;
 /// A strip cell's pitch (layout units).
@@ -248,8 +250,22 @@ pub fn layout(phys: &Physical) -> Layout {
         .filter(|(_, c)| phys.is_back_edge(c.edge))
         .map(|(i, _)| i)
         .collect();
+    // Bundled, each edge is one band: a back-edge's loops under the graph, and a band that
+    // skips a layer arches over it, as channels do in the other drawings — each with room for
+    // its totals (two lines) beyond it.
+    let (band_loops, band_arches) = if bundled {
+        let back_edges = (0..edges.len() as u32).filter(|&e| phys.is_back_edge(e));
+        let arches = edges.iter().enumerate().filter(|&(e, &(f, t))| {
+            !phys.is_back_edge(e as u32) && layer[t as usize] > layer[f as usize] + 1
+        });
+        (back_edges.count(), arches.map(|(e, _)| e).collect())
+    } else {
+        (0, Vec::new())
+    };
     let loops = back.len().min(6) as f64;
-    let back_room = if back.is_empty() {
+    let back_room = if bundled && band_loops > 0 {
+        16.0 + 12.0 * band_loops.min(6) as f64 + BAND_LABEL
+    } else if back.is_empty() {
         0.0
     } else {
         16.0 + 12.0 * loops
@@ -268,8 +284,12 @@ pub fn layout(phys: &Physical) -> Layout {
         .collect();
     let arches = skipping.len().min(6) as f64;
     let arch_room = if bundled {
-        // Room for the bands' totals, above the cards.
-        16.0
+        // Room for the bands' totals, above the cards (and above the arches).
+        16.0 + if band_arches.is_empty() {
+            0.0
+        } else {
+            12.0 * band_arches.len().min(6) as f64 + BAND_LABEL
+        }
     } else if skipping.is_empty() {
         0.0
     } else {
@@ -387,22 +407,43 @@ pub fn layout(phys: &Physical) -> Layout {
         for c in &phys.channels {
             per_edge[c.edge as usize] += 1;
         }
+        let mut loop_k = 0;
         edges
             .iter()
             .zip(per_edge)
-            .map(|(&(f, t), n)| {
+            .enumerate()
+            .map(|(e, (&(f, t), n))| {
                 let (a, b) = (&operators[f as usize].rect, &operators[t as usize].rect);
-                let path = ChannelPath::new(
-                    Point {
-                        x: a.x + a.w,
-                        y: a.y + a.h / 2.0,
-                    },
-                    Point {
-                        x: b.x,
-                        y: b.y + b.h / 2.0,
-                    },
-                    m.tail,
-                );
+                let from = Point {
+                    x: a.x + a.w,
+                    y: a.y + a.h / 2.0,
+                };
+                let to = Point {
+                    x: b.x,
+                    y: b.y + b.h / 2.0,
+                };
+                // As the channels' detours are aimed (a cubic with both controls at one height
+                // reaches three quarters of the way there).
+                // An arch leaves and enters its cards near their tops, a loop near their
+                // bottoms, so that it clears the corners of the cards between.
+                let near = |tops: bool| {
+                    let y = |r: &Rect| if tops { r.y + 12.0 } else { r.y + r.h - 12.0 };
+                    (Point { x: from.x, y: y(a) }, Point { x: to.x, y: y(b) })
+                };
+                let path = if phys.is_back_edge(e as u32) {
+                    let (from, to) = near(false);
+                    let top = from.y.max(to.y);
+                    let lowest = graph_bottom + 10.0 + 12.0 * (loop_k % 6) as f64;
+                    loop_k += 1;
+                    ChannelPath::detour(from, to, m.tail, top + (lowest - top) / 0.75)
+                } else if let Some(k) = band_arches.iter().position(|&s| s == e) {
+                    let (from, to) = near(true);
+                    let top = from.y.min(to.y);
+                    let highest = graph_top - 10.0 - 12.0 * (k % 6) as f64;
+                    ChannelPath::detour(from, to, m.tail, top - (top - highest) / 0.75)
+                } else {
+                    ChannelPath::new(from, to, m.tail)
+                };
                 (path, n.div_ceil(BUNDLE_SAMPLE).max(1))
             })
             .collect()

@@ -54,12 +54,20 @@ pub fn place_into(out: &mut Vec<Placed>, sim: &Simulation, layout: &Layout, cloc
                 if !(c as u32).is_multiple_of(*stride) {
                     continue;
                 }
-                // From the sender's cell's row to the receiver's: the band fans out.
+                // From the sender's cell's row to the receiver's: the band fans out. A band
+                // arching over the graph or looping under it (its controls off its ends'
+                // height) does not: its items keep to its line, clear of the cards.
                 let (a, b) = (
                     &layout.subtasks[pc.from as usize],
                     &layout.subtasks[pc.to as usize],
                 );
-                (band, (a.output.y - band.from.y, b.output.y - band.to.y))
+                let fans = band.c1.y == band.from.y;
+                let fan = if fans {
+                    (a.output.y - band.from.y, b.output.y - band.to.y)
+                } else {
+                    (0.0, 0.0)
+                };
+                (band, fan)
             } else {
                 match layout.channels.get(c) {
                     Some(path) => (path, (0.0, 0.0)),

@@ -331,3 +331,63 @@ fn the_huge_preset_is_drawn_as_cards_and_bands() {
     // `large` (3,280 channels) is still drawn channel by channel.
     assert!(!layout(&phys("large")).bundled);
 }
+
+/// Bundled, a band that skips a layer arches over the cards between and a back-edge's band
+/// loops under them, as channels do in the other drawings: neither runs through a card, and
+/// both stay inside the drawing with room for their totals.
+#[test]
+fn bundled_bands_that_skip_a_layer_or_close_a_cycle_pass_around_the_cards() {
+    let mut scenario = presets::huge();
+    let g = &mut scenario.graph;
+    let mut skip = g.edges[1].clone(); // Split → Count, hash
+    skip.from = "Sentences".into();
+    let mut back = g.edges[1].clone();
+    (back.from, back.to) = ("Count".into(), "Split".into());
+    g.edges.push(skip);
+    g.edges.push(back);
+    let p = Physical::build(&scenario.graph).unwrap();
+    assert_eq!(p.back_edges, vec![4], "Count → Split closes a cycle");
+    let l = layout(&p);
+    assert!(l.bundled);
+    let (mut arches, mut loops) = (0, 0);
+    for (e, (band, _)) in l.bundles.iter().enumerate() {
+        let (f, t) = p.operator_edges[e];
+        let ends = [l.operators[f as usize].rect, l.operators[t as usize].rect];
+        let others: Vec<Rect> = (0..l.operators.len())
+            .filter(|&o| o != f as usize && o != t as usize)
+            .map(|o| l.operators[o].rect)
+            .collect();
+        let (mut high, mut low) = (f64::MAX, f64::MIN);
+        for i in 0..=200 {
+            let at = band.point_at(band.length() * i as f64 / 200.0);
+            (high, low) = (high.min(at.y), low.max(at.y));
+            for r in &others {
+                assert!(!r.contains(at), "band {e} runs through {r:?} at {at:?}");
+            }
+        }
+        let (top, bottom) = (
+            ends[0].y.min(ends[1].y),
+            (ends[0].y + ends[0].h).max(ends[1].y + ends[1].h),
+        );
+        // Two lines of totals beyond an arch or a loop fit in the drawing.
+        if high < top {
+            arches += 1;
+            assert!(
+                high - BAND_LABEL >= 0.0,
+                "band {e}'s totals above the drawing"
+            );
+        }
+        if low > bottom {
+            loops += 1;
+            assert!(
+                low + BAND_LABEL <= l.height,
+                "band {e}'s totals below the drawing"
+            );
+        }
+    }
+    assert_eq!(
+        (arches, loops),
+        (1, 1),
+        "Sentences → Count arches, Count → Split loops"
+    );
+}

@@ -125,19 +125,33 @@ pub(super) fn markup(
     let mut out = String::from(r#"<g class="bundles">"#);
     for (e, ((band, _), t)) in layout.bundles.iter().zip(&totals).enumerate() {
         let (from, to) = phys.operator_edges[e];
-        let width = 0.5
-            * layout.operators[from as usize]
+        // Half a card's height; an arch or a loop (its controls off its ends' height) a
+        // thin line, which passes over or under the cards between.
+        let width = if band.c1.y == band.from.y {
+            0.5 * layout.operators[from as usize]
                 .rect
                 .h
-                .min(layout.operators[to as usize].rect.h);
+                .min(layout.operators[to as usize].rect.h)
+        } else {
+            10.0
+        };
         // The totals above the cards' tops, where no item passes (items keep within the
-        // cards' height), so a click on them always opens the band.
+        // cards' height), so a click on them always opens the band; above an arch, under a
+        // loop.
         let mid = band.point_at(band.length() / 2.0);
-        let top = layout.operators[from as usize]
-            .rect
-            .y
-            .min(layout.operators[to as usize].rect.y);
-        let (x, y) = (mid.x as i32, (top - 18.0) as i32);
+        let (a, b) = (
+            layout.operators[from as usize].rect,
+            layout.operators[to as usize].rect,
+        );
+        let (top, bottom) = (a.y.min(b.y), (a.y + a.h).max(b.y + b.h));
+        let y = if mid.y < top {
+            mid.y - 18.0
+        } else if mid.y > bottom {
+            mid.y + 14.0
+        } else {
+            top - 18.0
+        };
+        let (x, y) = (mid.x as i32, y as i32);
         let _ = write!(
             out,
             r#"<g class="band{}{}" data-testid="bundle-{e}" data-sel="e:{e}" tabindex="0" role="button" aria-label="{} → {}"><path d="{}" stroke-width="{}"/><text x="{x}" y="{y}"><tspan>● {} · ▌{}</tspan><tspan x="{x}" dy="1.15em">{blocked} {}/{}</tspan></text></g>"#,
