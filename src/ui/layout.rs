@@ -264,7 +264,8 @@ pub fn layout(phys: &Physical) -> Layout {
     };
     let loops = back.len().min(6) as f64;
     let back_room = if bundled && band_loops > 0 {
-        16.0 + 12.0 * band_loops.min(6) as f64 + BAND_LABEL
+        // And the cells' legend, which goes under the loops' totals.
+        16.0 + 12.0 * band_loops.min(6) as f64 + BAND_LABEL + 24.0
     } else if back.is_empty() {
         0.0
     } else {

@@ -123,6 +123,8 @@ pub(super) fn markup(
     let totals = totals(sim);
     let (selected_card, selected_edge) = opened(selection);
     let mut out = String::from(r#"<g class="bundles">"#);
+    // The lowest a loop's totals reach (the legend goes under them).
+    let mut under = 0.0f64;
     for (e, ((band, _), t)) in layout.bundles.iter().zip(&totals).enumerate() {
         let (from, to) = phys.operator_edges[e];
         // Half a card's height; an arch or a loop (its controls off its ends' height) a
@@ -147,6 +149,7 @@ pub(super) fn markup(
         let y = if mid.y < top {
             mid.y - 18.0
         } else if mid.y > bottom {
+            under = under.max(mid.y + 26.0);
             mid.y + 14.0
         } else {
             top - 18.0
@@ -212,12 +215,13 @@ pub(super) fn markup(
         cell(&mut d, &r.rect);
         let _ = write!(out, r#"<path class="cell-selected" d="{d}"/>"#);
     }
-    // What the cells' colours say, under the cards, in the status badges' words.
+    // What the cells' colours say, under the cards (and the loops), in the status badges'
+    // words.
     let bottom = layout
         .operators
         .iter()
         .map(|o| o.rect.y + o.rect.h)
-        .fold(0.0, f64::max);
+        .fold(under, f64::max);
     let words = cell_words(sim, s);
     let (mut x, y) = (layout.operators[0].rect.x, bottom + 16.0);
     out.push_str(r#"<g class="cells-legend">"#);
