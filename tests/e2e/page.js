@@ -381,7 +381,8 @@ class Playground {
         return { x: q.x * m.a + q.y * m.c + m.e, y: q.x * m.b + q.y * m.d + m.f };
       }, f);
       await this.page.mouse.click(at.x, at.y);
-      const title = await this.page.locator('.inspector .details h3').first().textContent().catch(() => '');
+      // A click that missed leaves no heading: try the next point rather than wait for one.
+      const title = await this.page.locator('.inspector .details h3').first().textContent({ timeout: 2000 }).catch(() => '');
       // The heading names the channel as people read it: FROM→TO.
       if (title.endsWith(` ${from}→${to}`)) return;
     }
