@@ -8,10 +8,11 @@
 use yew::prelude::*;
 
 use super::dataflow::bundles::{cell_words, totals, CELLS};
-use crate::engine::model::Partitioning;
 use crate::engine::view::{self, Lag};
 use crate::engine::Simulation;
 use crate::i18n::{Lang, Strings};
+// Flink's names, in every language, as the scenario format writes them.
+use crate::scenario::flink::plan::partitioning_name;
 use crate::ui::state::Selection;
 use crate::ui::views::pick;
 
@@ -173,7 +174,7 @@ fn edge(sim: &Simulation, e: u32, lang: Lang, on_select: &Callback<Option<Select
         <div class="details" data-testid="edge-details">
             <h3>{ format!("{} → {}", name(from), name(to)) }</h3>
             <dl>
-                <dt>{ words::partitioning(lang) }</dt><dd>{ words::partitioning_name(info.partitioning) }</dd>
+                <dt>{ words::partitioning(lang) }</dt><dd>{ partitioning_name(info.partitioning) }</dd>
                 <dt>{ words::channels(lang) }</dt><dd>{ t.channels }</dd>
                 <dt>{ words::on_channels(lang) }</dt><dd data-testid="edge-totals">{ format!("● {} · ▌{}", t.records, t.barriers) }</dd>
                 <dt>{ words::blocked_channels(lang) }</dt><dd>{ format!("{}/{}", t.blocked, t.channels) }</dd>
@@ -209,16 +210,6 @@ mod words {
 
     pub fn partitioning(lang: Lang) -> String {
         pick(lang, "Partitioning", "分區方式")
-    }
-
-    /// Flink's names, in every language (as the scenario format writes them).
-    pub fn partitioning_name(p: Partitioning) -> &'static str {
-        match p {
-            Partitioning::Forward => "forward",
-            Partitioning::Rebalance => "rebalance",
-            Partitioning::Hash => "hash",
-            Partitioning::Broadcast => "broadcast",
-        }
     }
 
     pub fn busiest_subtasks(lang: Lang) -> String {
