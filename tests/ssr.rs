@@ -39,6 +39,29 @@ fn run_until(done: fn(&Run) -> bool) -> RunRef {
     RunRef(Rc::new(RefCell::new(run(done))))
 }
 
+/// The inspector's properties for `run`, every callback a no-op.
+fn inspector_props(
+    run: RunRef,
+    selection: Option<Selection>,
+    tab: Tab,
+    checkpoint: Option<u64>,
+    lang: Lang,
+) -> InspectorProps {
+    InspectorProps {
+        run,
+        version: 1,
+        selection,
+        tab,
+        checkpoint,
+        lang,
+        on_tab: Callback::noop(),
+        on_open: Callback::noop(),
+        on_fifo: Callback::noop(),
+        on_fail: Callback::noop(),
+        on_select: Callback::noop(),
+    }
+}
+
 #[tokio::test]
 async fn the_app_renders_its_controls_and_the_alignment_preset() {
     let html = ServerRenderer::<App>::new().render().await;
@@ -313,18 +336,14 @@ async fn a_long_run_keeps_the_coordinator_short_and_points_at_the_checkpoints_ta
 
 #[tokio::test]
 async fn the_inspector_shows_a_completed_checkpoint_as_tables_with_a_verdict() {
-    let props = || InspectorProps {
-        run: run_until(|r| r.sim().coordinator().global_state(1).is_some()),
-        version: 1,
-        selection: None,
-        tab: Tab::Checkpoints,
-        checkpoint: Some(1),
-        lang: Lang::En,
-        on_tab: Callback::noop(),
-        on_open: Callback::noop(),
-        on_fifo: Callback::noop(),
-        on_fail: Callback::noop(),
-        on_select: Callback::noop(),
+    let props = || {
+        inspector_props(
+            run_until(|r| r.sim().coordinator().global_state(1).is_some()),
+            None,
+            Tab::Checkpoints,
+            Some(1),
+            Lang::En,
+        )
     };
     let html = ServerRenderer::<Inspector>::with_props(props)
         .render()
@@ -534,20 +553,10 @@ async fn chandy_lamport_texts_name_the_controls_as_they_are_labelled() {
                     "{lang:?} {preset}: {what} names {other:?}: {html}"
                 );
             }
-            let props = move || InspectorProps {
-                run: RunRef(Rc::new(RefCell::new(
-                    Run::new(presets::by_name(preset).unwrap()).unwrap(),
-                ))),
-                version: 1,
-                selection: None,
-                tab: Tab::Coordinator,
-                checkpoint: None,
-                lang,
-                on_tab: Callback::noop(),
-                on_open: Callback::noop(),
-                on_fifo: Callback::noop(),
-                on_fail: Callback::noop(),
-                on_select: Callback::noop(),
+            let props = move || {
+                let run = Run::new(presets::by_name(preset).unwrap()).unwrap();
+                let run = RunRef(Rc::new(RefCell::new(run)));
+                inspector_props(run, None, Tab::Coordinator, None, lang)
             };
             let html = ServerRenderer::<Inspector>::with_props(props)
                 .render()
@@ -777,18 +786,9 @@ async fn a_card_opens_its_busiest_and_slowest_subtasks_and_a_band_its_busiest_ch
     // The props are made where they are rendered (a run is not Send): the same run again,
     // the engine being deterministic.
     let render = |selection, lang| {
-        ServerRenderer::<Inspector>::with_props(move || InspectorProps {
-            run: RunRef(Rc::new(RefCell::new(large_mid_checkpoint()))),
-            version: 1,
-            selection: Some(selection),
-            tab: Tab::Details,
-            checkpoint: None,
-            lang,
-            on_tab: Callback::noop(),
-            on_open: Callback::noop(),
-            on_fifo: Callback::noop(),
-            on_fail: Callback::noop(),
-            on_select: Callback::noop(),
+        ServerRenderer::<Inspector>::with_props(move || {
+            let run = RunRef(Rc::new(RefCell::new(large_mid_checkpoint())));
+            inspector_props(run, Some(selection), Tab::Details, None, lang)
         })
         .render()
     };

@@ -20,10 +20,10 @@ pub(super) enum Hold {
 
 /// One input or output channel, as it is now.
 ///
-/// Natively its fields are laid out in this order on a cache line of their own (`repr(C)`,
-/// 64-byte aligned): a job of real size has 131,328 channels, some 17 MB, and a delivery is a
-/// cache miss on a random one; what the scheduler reads first (the queue, the barriers
-/// overtaking, the plan's generation) shares one line. The page's wasm keeps the compiler's
+/// Natively its fields are laid out in this order, the channel 64-byte aligned (`repr(C)`): a
+/// job of real size has 131,328 channels, some 17 MB, and a delivery is a cache miss on a
+/// random one; what the scheduler reads first (the queue, the barriers overtaking, the plan's
+/// generation, the capacity) fills the first cache line. The page's wasm keeps the compiler's
 /// layout, 88 bytes a channel instead of 128.
 #[derive(Clone, Debug)]
 #[cfg_attr(not(target_arch = "wasm32"), repr(C, align(64)))]

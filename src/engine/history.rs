@@ -11,9 +11,9 @@
 //! spread over the run, dense near its end. Nothing in a simulation grows with the run's length
 //! (the coordinator keeps a bounded checkpoint history), so neither do the copies.
 //!
-//! Step 0 is not copied (but in the student's page builds): it is built again when needed, from the physical graph the copies
-//! share, the configuration, the seed and the failures planned then (`Origin`) — for a job of
-//! real size that is a copy fewer, a tenth of the page's memory.
+//! Step 0 is not copied (except in the student's page builds): it is built again when needed,
+//! from the physical graph the copies share, the configuration, the seed and the failures
+//! planned then (`Origin`) — for a job of real size a copy fewer, a sixth of its memory.
 //!
 //! A job of real size (issue 25: 131,000 channels) is a copy of ten megabytes or more: its
 //! keyframes are fewer (as many as [`KEYFRAME_BYTES`] holds, at least [`MIN_KEYFRAMES`]) and

@@ -106,7 +106,8 @@ pub struct Slowest {
 pub fn slowest_subtasks(sim: &Simulation, op: u32, n: usize) -> Option<Slowest> {
     let coordinator = sim.coordinator();
     let tasks = sim.physical().operator_tasks.get(op as usize)?;
-    let mut rows: Vec<(TaskId, Lag)> = match coordinator.in_progress().last() {
+    let running = coordinator.in_progress().last();
+    let mut rows: Vec<(TaskId, Lag)> = match running {
         Some(id) => {
             let trigger = coordinator.summary(id).map_or(0, |s| s.trigger_time);
             tasks
@@ -129,8 +130,7 @@ pub fn slowest_subtasks(sim: &Simulation, op: u32, n: usize) -> Option<Slowest> 
                 .collect()
         }
     };
-    let checkpoint = coordinator.in_progress().last();
-    let (checkpoint, completed) = match checkpoint {
+    let (checkpoint, completed) = match running {
         Some(id) => (id, false),
         None => (coordinator.latest_completed()?.checkpoint, true),
     };
