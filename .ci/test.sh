@@ -8,7 +8,7 @@ step "cargo fmt --check"
 cargo fmt --all -- --check
 
 step "clippy (host)"
-cargo clippy --locked --all-targets -- -D warnings
+cargo clippy --locked --workspace --all-targets -- -D warnings
 step "clippy (wasm32)"
 cargo clippy --locked --target wasm32-unknown-unknown --lib --bins -- -D warnings
 # The page is built once per language (index.html), each build with one language's feature.
@@ -19,12 +19,12 @@ for lang in en zh; do
 done
 
 step "cargo doc"
-RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib --quiet
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --lib --quiet
 
 step "native tests"
 # A bound on the whole native suite besides each long test's own (tests/common/time_limit.rs):
 # a hang fails here with a message instead of holding CI to its limit.
-timeout --foreground 1800 cargo test --locked || {
+timeout --foreground 1800 cargo test --locked --workspace || {
   status=$?
   if ((status == 124)); then echo "native tests: still running after 30 minutes, stopped" >&2; fi
   exit "$status"

@@ -19,6 +19,7 @@ pub(crate) mod host_link;
 mod keyboard;
 pub mod layout;
 pub mod lesson;
+pub mod marks;
 pub mod mount;
 pub mod palette;
 pub mod permalink;

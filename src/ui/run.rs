@@ -8,11 +8,13 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use crate::engine::sorted_map::SortedMap;
-use crate::engine::view::{self, Beat, MarkKind};
-use crate::engine::{Action, ActionError, CheckpointId, History, Simulation};
+use crate::engine::view::{self, Beat};
+use crate::engine::{Action, ActionError, History, Simulation};
 use crate::scenario::{Scenario, ScenarioError};
 
 use super::layout::{self, Layout};
+use super::marks::thin_marks;
+pub use super::marks::Mark;
 
 /// Virtual time units per second of wall time at 1× speed. Four make about two steps and two
 /// narration sentences a second on the presets — what a student can read as it happens (ten
@@ -29,16 +31,6 @@ const JOURNAL_MAX: usize = 4_000;
 pub const THROUGHPUT_BUCKET: u64 = 50;
 /// Bars the throughput chart keeps (older ones are dropped): 6,000 time units.
 const THROUGHPUT_MAX: usize = 120;
-
-/// A checkpoint event on the timeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mark {
-    pub step: u64,
-    /// Virtual time of that step (the throughput chart draws marks by time).
-    pub time: u64,
-    pub checkpoint: CheckpointId,
-    pub kind: MarkKind,
-}
 
 /// What one animation frame did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -323,23 +315,6 @@ impl Run {
     }
 }
 
-/// Thins the marks older than the newest quarter to the ones the timeline would draw for that
-/// stretch of the run: the most telling of each of its [`CLUSTERS`] parts (a failure first,
-/// then an abort, a completion, a trigger). The timeline still marks the whole run, evenly,
-/// and the recent marks stay complete.
-///
-/// [`CLUSTERS`]: crate::ui::components::timeline::CLUSTERS
-fn thin_marks(marks: &mut Vec<Mark>) {
-    let old = marks.len() - marks.len() / 4;
-    let end = marks[old].step;
-    let mut kept: Vec<Mark> = crate::ui::components::timeline::clusters(&marks[..old], end)
-        .into_iter()
-        .map(|(m, _)| m)
-        .collect();
-    kept.extend_from_slice(&marks[old..]);
-    *marks = kept;
-}
-
 /// Records reaching the sinks (tasks without outputs) per bucket of virtual time: the sinks'
 /// throughput, which drops while an aligned checkpoint blocks an input under backpressure.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -442,6 +417,7 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::view::MarkKind;
     use crate::scenario::presets;
 
     fn run() -> Run {
@@ -555,40 +531,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// Thinning keeps the most telling old mark of each stretch (a failure over the rest) and
-    /// the newest quarter whole.
-    #[test]
-    fn thinning_marks_keeps_the_most_telling_and_the_newest() {
-        use crate::ui::components::timeline::CLUSTERS;
-        let mark = |step: u64, kind| Mark {
-            step,
-            time: step,
-            checkpoint: step / 2 + 1,
-            kind,
-        };
-        let n = 8 * CLUSTERS;
-        let mut marks: Vec<Mark> = (0..n)
-            .map(|s| match s % 2 {
-                0 => mark(s, MarkKind::Triggered),
-                _ => mark(s, MarkKind::Completed),
-            })
-            .collect();
-        marks[40] = mark(40, MarkKind::Failed);
-        thin_marks(&mut marks);
-        let recent = (n - n / 4) as usize;
-        assert_eq!(marks.len(), CLUSTERS as usize + n as usize - recent);
-        let old = &marks[..CLUSTERS as usize];
-        assert!(old
-            .iter()
-            .any(|m| m.step == 40 && m.kind == MarkKind::Failed));
-        assert_eq!(
-            old.iter().filter(|m| m.kind == MarkKind::Triggered).count(),
-            0
-        );
-        assert_eq!(marks[CLUSTERS as usize].step, recent as u64);
-        assert_eq!(marks.last().map(|m| m.step), Some(n - 1));
     }
 
     #[test]

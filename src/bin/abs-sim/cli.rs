@@ -241,7 +241,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
                 None
             }
             "--replay" => {
-                replay = Some(super::explore::read_moves(value("--replay")?)?);
+                replay = Some(super::replay::read_moves(value("--replay")?)?);
                 None
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
@@ -290,7 +290,7 @@ pub fn run(args: &[String]) -> ExitCode {
         Err(e) => return usage_error("run", &e, RUN_USAGE),
     };
     if let Some(moves) = replay {
-        return super::explore::replay(&scenario, &moves);
+        return super::replay::replay(&scenario, &moves);
     }
     let mut sim = match scenario.simulation() {
         Ok(s) => s,

@@ -18,6 +18,7 @@ mod counting_alloc;
 mod explore;
 mod flink;
 mod overhead;
+mod replay;
 
 /// Counts live bytes so `bench` can measure what a history holds.
 #[global_allocator]

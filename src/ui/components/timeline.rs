@@ -7,8 +7,8 @@ use yew::prelude::*;
 
 use crate::engine::view::MarkKind;
 use crate::i18n::Lang;
+use crate::ui::marks::{clusters, Mark};
 use crate::ui::palette;
-use crate::ui::run::Mark;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct TimelineProps {
@@ -86,82 +86,5 @@ pub fn timeline(p: &TimelineProps) -> Html {
             <input type="range" min="0" max={max.to_string()} step="1" value={p.position.to_string()}
                 data-testid="timeline" aria-label={s.timeline} oninput={oninput} />
         </div>
-    }
-}
-
-/// Marks are drawn in this many stretches of the timeline at most.
-pub const CLUSTERS: u64 = 90;
-
-/// How telling a mark is: a failure, then an abort, a completion, a trigger.
-fn rank(k: MarkKind) -> u8 {
-    match k {
-        MarkKind::Failed => 3,
-        MarkKind::Aborted => 2,
-        MarkKind::Completed => 1,
-        MarkKind::Triggered => 0,
-    }
-}
-
-/// The marks to draw (`marks` in step order, the timeline `len` steps long): one per stretch of
-/// 1/[`CLUSTERS`] of the timeline — the most telling of the marks in it, the earliest of those
-/// — with how many marks it stands for.
-pub fn clusters(marks: &[Mark], len: u64) -> Vec<(Mark, u32)> {
-    let len = len.max(1);
-    let mut out: Vec<(u64, Mark, u32)> = Vec::new();
-    for m in marks {
-        let at = m.step.min(len).saturating_mul(CLUSTERS) / len;
-        match out.last_mut() {
-            Some((stretch, best, n)) if *stretch == at => {
-                *n += 1;
-                if rank(m.kind) > rank(best.kind) {
-                    *best = *m;
-                }
-            }
-            _ => out.push((at, *m, 1)),
-        }
-    }
-    out.into_iter().map(|(_, m, n)| (m, n)).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn mark(step: u64, kind: MarkKind) -> Mark {
-        Mark {
-            step,
-            time: step,
-            checkpoint: 1,
-            kind,
-        }
-    }
-
-    #[test]
-    fn marks_close_together_are_one_and_the_most_telling_shows() {
-        let marks: Vec<Mark> = (0..10_000u64)
-            .map(|i| {
-                mark(
-                    i,
-                    if i % 3 == 0 {
-                        MarkKind::Triggered
-                    } else {
-                        MarkKind::Completed
-                    },
-                )
-            })
-            .chain([mark(5_000, MarkKind::Failed)])
-            .collect();
-        let mut sorted = marks.clone();
-        sorted.sort_by_key(|m| m.step);
-        let shown = clusters(&sorted, 10_000);
-        assert!(shown.len() as u64 <= CLUSTERS + 1, "{}", shown.len());
-        assert_eq!(
-            shown.iter().map(|(_, n)| u64::from(*n)).sum::<u64>(),
-            10_001
-        );
-        assert!(shown.iter().any(|(m, _)| m.kind == MarkKind::Failed));
-        // A short run keeps every mark apart.
-        let few = [mark(1, MarkKind::Triggered), mark(40, MarkKind::Completed)];
-        assert_eq!(clusters(&few, 100).len(), 2);
     }
 }

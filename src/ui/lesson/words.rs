@@ -254,7 +254,7 @@ mod tests {
     use super::*;
 
     /// Characters that are Traditional only (the i18n tests' list).
-    const TRADITIONAL_ONLY: &str = include_str!("../../i18n/traditional_only.txt");
+    const TRADITIONAL_ONLY: &str = include_str!("../../../crates/words/src/traditional_only.txt");
 
     fn traditional_in(text: &str) -> Vec<char> {
         text.chars()

@@ -1,0 +1,643 @@
+//! The per-task barrier handler: how one task reacts to what arrives on its input channels.
+//!
+//! This is the single copy of the rules in `docs/barrier-rules.md` (Flink's
+//! `SingleCheckpointBarrierHandler` and `CheckpointBarrierTracker`, restated). The simulation
+//! feeds it one arrival per step and the `abs-sim gate` command feeds it JSON lines; both read
+//! back the same [`Output`] list, so the page and the checks can never disagree.
+//!
+//! Codemap:
+//! - this file: the public types, and what every mode shares (channel ranges, closed channels,
+//!   where an end of partition is reported, the end of the input);
+//! - `aligned.rs`: exactly-once alignment, the only mode that holds items, with its replay stack;
+//! - `tracking.rs`: at-least-once barrier tracking, several checkpoints pending at once;
+//! - `unaligned.rs`: unaligned checkpoints, triggered by the first barrier, recording channel state.
+//!
+//! Architecture invariant: pure and total. No IO, no clock, no randomness, ordered collections
+//! only, and no input sequence can make it panic: an arrival on a channel the task does not have
+//! is ignored, and a closed channel only lets records through.
+
+mod aligned;
+mod chandy_lamport;
+mod cursor;
+mod input_set;
+mod tracking;
+mod unaligned;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use aligned::Aligned;
+use chandy_lamport::ChandyLamport;
+use cursor::is_newer;
+use input_set::InputSet;
+use tracking::Tracking;
+use unaligned::Unaligned;
+
+pub use super::vocab::CheckpointId;
+/// Position of an input channel among the task's inputs, `0..channels`.
+pub type ChannelIndex = u32;
+
+/// How a task treats barriers; the same scenario can be replayed under each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BarrierMode {
+    Aligned,
+    AtLeastOnce,
+    Unaligned,
+    /// Chandy-Lamport's marker rule: any process may initiate, every input not yet marked is
+    /// recorded, nothing waits, several snapshots run at once. The barriers are its markers.
+    ChandyLamport,
+    /// The synchronous scheme of the systems before ABS, the ABS paper's baseline: at each
+    /// checkpoint the coordinator stops every source, waits until every channel is empty,
+    /// and then every task snapshots at once (no barrier, no channel state) before the
+    /// sources read again.
+    Synchronous,
+}
+
+impl BarrierMode {
+    /// Every mode, in the order a menu lists them.
+    pub const ALL: [BarrierMode; 5] = [
+        BarrierMode::Aligned,
+        BarrierMode::AtLeastOnce,
+        BarrierMode::Unaligned,
+        BarrierMode::ChandyLamport,
+        BarrierMode::Synchronous,
+    ];
+
+    // ----- what a mode does: the page and the narration ask these, never compare modes -----
+
+    /// Whether a task blocks the inputs that delivered the barrier and holds what arrives on
+    /// them in its alignment buffer (exactly-once alignment).
+    pub fn blocks_inputs(self) -> bool {
+        self == BarrierMode::Aligned
+    }
+
+    /// Whether a snapshot persists records in flight as channel state (unaligned checkpoints,
+    /// Chandy-Lamport's recorded channels). Aligned mode does so only after a timeout or on
+    /// a back-edge: ask [`crate::Simulation::persists_in_flight`] for a run.
+    pub fn persists_in_flight(self) -> bool {
+        matches!(self, BarrierMode::Unaligned | BarrierMode::ChandyLamport)
+    }
+
+    /// Whether records may slip into a snapshot they should not be part of: at-least-once
+    /// tracking neither blocks nor records, so its snapshots can count a record twice after a
+    /// recovery.
+    pub fn may_slip(self) -> bool {
+        self == BarrierMode::AtLeastOnce
+    }
+
+    /// Whether any process may initiate a snapshot (Chandy-Lamport's markers); the other
+    /// modes have a coordinator that injects barriers at the sources.
+    pub fn processes_initiate(self) -> bool {
+        self == BarrierMode::ChandyLamport
+    }
+
+    /// Whether the coordinator stops the world for a checkpoint: it stops the sources, lets
+    /// every channel drain, and snapshots every task at once; no barrier flows.
+    pub fn stops_the_world(self) -> bool {
+        self == BarrierMode::Synchronous
+    }
+
+    /// Whether barriers (and cancellation markers) are priority events: they overtake queued
+    /// records and are taken even by a task without output credit. Flink's unaligned
+    /// checkpoints.
+    pub fn has_priority_barriers(self) -> bool {
+        self == BarrierMode::Unaligned
+    }
+
+    /// Whether a completed snapshot subsumes every older one still running (the coordinator
+    /// aborts them). Not so for Chandy-Lamport: any process may initiate, and each snapshot
+    /// is its own.
+    pub fn completion_subsumes(self) -> bool {
+        self != BarrierMode::ChandyLamport
+    }
+
+    /// The spelling used on the command line, in permalinks and in serialised scenarios.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BarrierMode::Aligned => "aligned",
+            BarrierMode::AtLeastOnce => "at-least-once",
+            BarrierMode::Unaligned => "unaligned",
+            BarrierMode::ChandyLamport => "chandy-lamport",
+            BarrierMode::Synchronous => "synchronous",
+        }
+    }
+}
+
+impl fmt::Display for BarrierMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A mode name that is none of [`BarrierMode::ALL`]; it keeps what was typed for the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownMode(pub String);
+
+impl fmt::Display for UnknownMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown barrier mode \"{}\" (expected one of: aligned, at-least-once, unaligned, chandy-lamport, synchronous)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownMode {}
+
+impl FromStr for BarrierMode {
+    type Err = UnknownMode;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BarrierMode::ALL
+            .into_iter()
+            .find(|mode| mode.as_str() == s)
+            .ok_or_else(|| UnknownMode(s.to_owned()))
+    }
+}
+
+/// What arrives on one input channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input<R> {
+    Record(R),
+    Barrier(CheckpointId),
+    Cancel(CheckpointId),
+    EndOfPartition,
+}
+
+/// What the task does, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output<R> {
+    /// The record is handed to the operator (came from channel `ch`).
+    Record { ch: ChannelIndex, record: R },
+    /// The task snapshots its state for this checkpoint and forwards the barrier.
+    Triggered(CheckpointId),
+    /// The task gives up this checkpoint.
+    Aborted(CheckpointId),
+    /// The end of partition of channel `ch` is handled (channel closed).
+    EndOfPartition(ChannelIndex),
+    /// Unaligned: the record is persisted as in-flight state of `checkpoint` (reported before the
+    /// record is handed on).
+    ChannelState {
+        checkpoint: CheckpointId,
+        ch: ChannelIndex,
+        record: R,
+    },
+    /// A barrier was handled (not held): how it was taken, and how many of the task's inputs
+    /// are now accounted for (delivered it or closed) out of all of them. Reported before
+    /// whatever it triggers or aborts. The decision is the handler's, so the narration never
+    /// has to guess it.
+    Barrier {
+        ch: ChannelIndex,
+        id: CheckpointId,
+        take: BarrierTake,
+        have: u32,
+        need: u32,
+        /// Of `have`, the inputs counted without awaiting their barrier: aligned on a cyclic
+        /// graph, the back-edges (the ABS paper's Algorithm 2 snapshots once the regular
+        /// inputs have it and logs the back-edges until the barrier comes round).
+        unawaited: u32,
+    },
+    /// Aligned: the item that arrived (or was replayed) on blocked channel `ch` went into the
+    /// alignment buffer, which now holds `held` items of that channel (step ②).
+    Held { ch: ChannelIndex, held: u32 },
+    /// Aligned: an alignment during which some input waited ended (triggered, subsumed or
+    /// cancelled); every channel flows again and `to_replay` held items come first (step ④).
+    /// Not reported when the alignment began and ended with the same arrival: nothing waited.
+    Unblocked { to_replay: u32 },
+}
+
+/// How the handler took a barrier that reached it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BarrierTake {
+    /// The first barrier of a newer checkpoint: aligned, its channel blocks (①); unaligned, the
+    /// task snapshots at once; at-least-once, tracking of the checkpoint begins.
+    First,
+    /// Another input delivered the checkpoint being aligned or tracked: aligned, its channel
+    /// blocks too; otherwise it is only counted.
+    Counted,
+    /// Too old, or its checkpoint was already given up: nothing happens.
+    Ignored,
+}
+
+impl<R> Output<R> {
+    /// Whether this output only explains a decision (barrier taken, item held, inputs
+    /// unblocked) rather than being something the task does; `abs-sim gate` prints only the
+    /// others.
+    pub fn is_note(&self) -> bool {
+        matches!(
+            self,
+            Output::Barrier { .. } | Output::Held { .. } | Output::Unblocked { .. }
+        )
+    }
+}
+
+/// What every mode needs to know about the task's inputs as a whole.
+#[derive(Clone, Debug)]
+struct Inputs {
+    channels: u32,
+    /// Channels whose end of partition has been handled (not merely received and held).
+    closed: InputSet,
+    /// Flink's "checkpoints after tasks finish": does a closed channel count as aligned?
+    finished_channels_align: bool,
+    /// Set by [`BarrierHandler::end_of_input`]: from then on barriers are ignored, because no
+    /// checkpoint could complete any more.
+    ended: bool,
+}
+
+impl Inputs {
+    fn open_count(&self) -> usize {
+        (self.channels as usize).saturating_sub(self.closed.len())
+    }
+
+    /// True when every channel has either delivered the barrier (is in `delivered`) or closed.
+    /// Sets, not counters, so a channel that did both is not counted twice.
+    fn all_accounted_for(&self, delivered: &InputSet) -> bool {
+        self.accounted(delivered) >= self.channels
+    }
+
+    /// Channels that delivered the barrier (are in `delivered`) or closed.
+    fn accounted(&self, delivered: &InputSet) -> u32 {
+        let n = self.closed.len() + delivered.count_not_in(&self.closed);
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// Reports how a barrier was taken; `delivered` is the set that now counts it.
+    fn taken<R>(
+        &self,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        take: BarrierTake,
+        delivered: &InputSet,
+        out: &mut Vec<Output<R>>,
+    ) {
+        self.taken_unawaited(ch, id, take, delivered, 0, out);
+    }
+
+    /// [`Inputs::taken`], with `unawaited` of the accounted-for inputs counted without
+    /// awaiting their barrier.
+    fn taken_unawaited<R>(
+        &self,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        take: BarrierTake,
+        delivered: &InputSet,
+        unawaited: u32,
+        out: &mut Vec<Output<R>>,
+    ) {
+        let (have, unawaited) = match take {
+            BarrierTake::Ignored => (0, 0),
+            _ => (self.accounted(delivered), unawaited),
+        };
+        out.push(Output::Barrier {
+            ch,
+            id,
+            take,
+            have,
+            need: self.channels,
+            unawaited,
+        });
+    }
+}
+
+/// The mode-specific half of the handler.
+#[derive(Clone, Debug)]
+enum Core<R> {
+    Aligned(Aligned<R>),
+    Tracking(Tracking),
+    Unaligned(Unaligned),
+    ChandyLamport(ChandyLamport),
+}
+
+/// One task's input handler. It decides, for each arrival, what the task does: hand a record to
+/// the operator, hold it, trigger or abort a checkpoint, close a channel.
+#[derive(Clone, Debug)]
+pub struct BarrierHandler<R> {
+    mode: BarrierMode,
+    inputs: Inputs,
+    core: Core<R>,
+}
+
+impl<R: Clone> BarrierHandler<R> {
+    pub fn new(mode: BarrierMode, channels: u32, finished_channels_align: bool) -> Self {
+        let core = match mode {
+            BarrierMode::Aligned => Core::Aligned(Aligned::default()),
+            // No barrier ever reaches a task when the world stops: any core would do.
+            BarrierMode::AtLeastOnce | BarrierMode::Synchronous => {
+                Core::Tracking(Tracking::default())
+            }
+            BarrierMode::Unaligned => Core::Unaligned(Unaligned::default()),
+            BarrierMode::ChandyLamport => Core::ChandyLamport(ChandyLamport::default()),
+        };
+        BarrierHandler {
+            mode,
+            inputs: Inputs {
+                channels,
+                closed: InputSet::default(),
+                finished_channels_align,
+                ended: false,
+            },
+            core,
+        }
+    }
+
+    pub fn mode(&self) -> BarrierMode {
+        self.mode
+    }
+
+    pub fn channels(&self) -> u32 {
+        self.inputs.channels
+    }
+
+    pub fn finished_channels_align(&self) -> bool {
+        self.inputs.finished_channels_align
+    }
+
+    /// Handle one item arriving on `ch`. If held items are waiting to be replayed, they are all
+    /// replayed first: a channel's items must reach the operator in the order they were sent.
+    pub fn receive(&mut self, ch: ChannelIndex, input: Input<R>, out: &mut Vec<Output<R>>) {
+        self.drain_replay(out);
+        self.arrive(ch, input, out);
+    }
+
+    /// Every record the handler holds (in its alignment buffer or waiting to be replayed), for
+    /// a caller that renames them all alike — the exhaustive search writes ids relative to a
+    /// base (`engine/explore`).
+    pub(crate) fn for_each_record(&mut self, f: impl FnMut(&mut R)) {
+        if let Core::Aligned(aligned) = &mut self.core {
+            aligned.for_each_record(f);
+        }
+    }
+
+    /// True when held items wait to be replayed (aligned mode, after an alignment ended).
+    pub fn has_replay(&self) -> bool {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.has_replay(),
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => false,
+        }
+    }
+
+    /// The held item the next `replay_one` will take, and its channel.
+    pub fn peek_replay(&self) -> Option<(ChannelIndex, &Input<R>)> {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.peek_replay(),
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
+        }
+    }
+
+    /// Replay exactly one held item, as if it had just arrived: it may be held again, start a new
+    /// alignment, and so on. One at a time so the page can show the buffer draining step by step.
+    /// Returns false if there was nothing to replay.
+    pub fn replay_one(&mut self, out: &mut Vec<Output<R>>) -> bool {
+        let next = match &mut self.core {
+            Core::Aligned(aligned) => aligned.next_replay(),
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
+        };
+        match next {
+            Some((ch, input)) => {
+                self.arrive(ch, input, out);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The input ended: pending replays run as usual, then an unfinished alignment is dropped
+    /// without a report and its held items are released in their original order. Barriers met
+    /// from here on are ignored, since nothing could complete a checkpoint any more.
+    pub fn end_of_input(&mut self, out: &mut Vec<Output<R>>) {
+        self.drain_replay(out);
+        self.inputs.ended = true;
+        match &mut self.core {
+            Core::Aligned(aligned) => aligned.drop_alignment(),
+            Core::Tracking(tracking) => tracking.drop_pending(),
+            Core::Unaligned(unaligned) => unaligned.drop_pending(),
+            Core::ChandyLamport(cl) => cl.drop_pending(),
+        }
+        self.drain_replay(out);
+    }
+
+    /// Whether channel `ch` is blocked by an alignment (only ever true in aligned mode).
+    pub fn is_blocked(&self, ch: ChannelIndex) -> bool {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.is_blocked(ch),
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => false,
+        }
+    }
+
+    /// Whether the end of partition of `ch` has been handled (a held one does not count yet).
+    pub fn is_closed(&self, ch: ChannelIndex) -> bool {
+        self.inputs.closed.contains(ch)
+    }
+
+    /// Items currently held (not yet replayed) for channel `ch`, oldest first, including items
+    /// waiting in the replay stack.
+    pub fn held_on(&self, ch: ChannelIndex) -> Vec<&Input<R>> {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.held_on(ch),
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => Vec::new(),
+        }
+    }
+
+    pub fn held_count(&self) -> u32 {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.held_count(),
+            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => 0,
+        }
+    }
+
+    /// The checkpoint being aligned (aligned), the pending one (unaligned), or the newest pending
+    /// one (at-least-once), if any.
+    pub fn current_checkpoint(&self) -> Option<CheckpointId> {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.current(),
+            Core::Tracking(tracking) => tracking.newest_pending(),
+            Core::Unaligned(unaligned) => unaligned.current(),
+            Core::ChandyLamport(cl) => cl.newest(),
+        }
+    }
+
+    /// Whether channel `ch` has delivered the barrier of the current checkpoint (or of the pending
+    /// at-least-once entry with the highest id). A cancellation marker counts as delivered in
+    /// at-least-once mode, where it also reports the channel.
+    pub fn has_delivered_current(&self, ch: ChannelIndex) -> bool {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.is_blocked(ch),
+            Core::Tracking(tracking) => tracking.newest_has_heard(ch),
+            Core::Unaligned(unaligned) => unaligned.has_delivered(ch),
+            Core::ChandyLamport(cl) => cl.has_delivered_newest(ch),
+        }
+    }
+
+    /// At-least-once: ids of pending checkpoints, oldest first; other modes: the current one.
+    pub fn pending_checkpoints(&self) -> Vec<CheckpointId> {
+        match &self.core {
+            Core::Tracking(tracking) => tracking.pending_ids(),
+            Core::ChandyLamport(cl) => cl.running_ids(),
+            Core::Aligned(_) | Core::Unaligned(_) => {
+                self.current_checkpoint().into_iter().collect()
+            }
+        }
+    }
+
+    /// At-least-once: the oldest pending checkpoint whose barrier `ch` already delivered, so a
+    /// record arriving on `ch` now is processed before that checkpoint's snapshot (it will be
+    /// replayed after a recovery). Other modes: never — aligned blocks such records, unaligned
+    /// snapshots at the first barrier.
+    pub fn early_on(&self, ch: ChannelIndex) -> Option<CheckpointId> {
+        match &self.core {
+            Core::Tracking(tracking) => tracking.early_on(ch),
+            Core::Aligned(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
+        }
+    }
+
+    /// Whether the task is still recording something for checkpoint `id`: unaligned, its
+    /// pending checkpoint's channel state; Chandy-Lamport, any input whose marker has not come.
+    /// Its acknowledgement waits until this is false.
+    pub fn is_recording(&self, id: CheckpointId) -> bool {
+        match &self.core {
+            Core::Unaligned(unaligned) => unaligned.current() == Some(id),
+            Core::ChandyLamport(cl) => cl.is_recording(id),
+            Core::Aligned(aligned) => aligned.is_logging(id),
+            Core::Tracking(_) => false,
+        }
+    }
+
+    /// ABS for cyclic graphs: marks input channels as back-edges (aligned mode). The task then
+    /// forwards a barrier once its other inputs delivered it, and logs the back-edges' records
+    /// as that checkpoint's channel state until the barrier comes round to them.
+    pub fn set_back_edges(&mut self, loops: &[ChannelIndex]) {
+        if let Core::Aligned(aligned) = &mut self.core {
+            aligned.set_loops(loops);
+        }
+    }
+
+    /// Aligned with a timeout: the running alignment lasted too long; the checkpoint goes on
+    /// unaligned (see `Aligned::time_out`). False when nothing is being aligned.
+    pub fn time_out_alignment(&mut self, out: &mut Vec<Output<R>>) -> bool {
+        match &mut self.core {
+            Core::Aligned(aligned) => aligned.time_out(&self.inputs, out),
+            _ => false,
+        }
+    }
+
+    /// The checkpoint whose alignment timed out and now records its channel state.
+    pub fn timed_out(&self) -> Option<CheckpointId> {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.timed_out(),
+            _ => None,
+        }
+    }
+
+    /// Whether input `ch` is a back-edge (aligned mode on a cyclic graph).
+    pub fn is_back_edge(&self, ch: ChannelIndex) -> bool {
+        match &self.core {
+            Core::Aligned(aligned) => aligned.is_loop(ch),
+            _ => false,
+        }
+    }
+
+    /// Chandy-Lamport: whether input `ch` is being recorded for snapshot `id`.
+    pub fn records(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
+        match &self.core {
+            Core::ChandyLamport(cl) => cl.records(id, ch),
+            Core::Aligned(aligned) => aligned.logs(id, ch),
+            Core::Unaligned(unaligned) => {
+                unaligned.current() == Some(id) && !unaligned.has_delivered(ch)
+            }
+            Core::Tracking(_) => false,
+        }
+    }
+
+    /// Chandy-Lamport: this process initiates snapshot `id` — it records its state
+    /// (`Triggered`) and then every input until that input's marker arrives. Other modes
+    /// (whose sources are triggered by the coordinator and have no inputs) report the trigger
+    /// only. Nothing happens for an id already known here.
+    pub fn initiate(&mut self, id: CheckpointId, out: &mut Vec<Output<R>>) {
+        self.drain_replay(out);
+        match &mut self.core {
+            Core::ChandyLamport(cl) => {
+                cl.initiate(&self.inputs, id, out);
+            }
+            _ => out.push(Output::Triggered(id)),
+        }
+    }
+
+    fn drain_replay(&mut self, out: &mut Vec<Output<R>>) {
+        while self.replay_one(out) {}
+    }
+
+    /// The rules shared by every mode, then the mode's own. An end of partition is reported after
+    /// whatever it completed or aborted, so the task has snapshotted before the channel closes.
+    fn arrive(&mut self, ch: ChannelIndex, input: Input<R>, out: &mut Vec<Output<R>>) {
+        if ch >= self.inputs.channels {
+            return;
+        }
+        if self.inputs.closed.contains(ch) {
+            // Nothing should follow an end of partition; a stray record still reaches the
+            // operator rather than vanish, anything else has no channel left to act on.
+            if let Input::Record(record) = input {
+                out.push(Output::Record { ch, record });
+            }
+            return;
+        }
+        if let Core::Aligned(aligned) = &mut self.core {
+            if aligned.is_blocked(ch) {
+                aligned.hold(ch, input);
+                let held = aligned.held_on(ch).len();
+                out.push(Output::Held {
+                    ch,
+                    held: u32::try_from(held).unwrap_or(u32::MAX),
+                });
+                return;
+            }
+        }
+        match input {
+            Input::Record(record) => {
+                match &self.core {
+                    Core::Unaligned(unaligned) => unaligned.persist_in_flight(ch, &record, out),
+                    Core::ChandyLamport(cl) => cl.record(ch, &record, out),
+                    Core::Aligned(aligned) => aligned.log_loop(ch, &record, out),
+                    Core::Tracking(_) => {}
+                }
+                out.push(Output::Record { ch, record });
+            }
+            Input::Barrier(id) => {
+                if self.inputs.ended {
+                    self.inputs
+                        .taken(ch, id, BarrierTake::Ignored, &InputSet::default(), out);
+                    return;
+                }
+                match &mut self.core {
+                    Core::Aligned(aligned) => aligned.on_barrier(&self.inputs, ch, id, out),
+                    Core::Tracking(tracking) => tracking.on_barrier(&self.inputs, ch, id, out),
+                    Core::Unaligned(unaligned) => unaligned.on_barrier(&self.inputs, ch, id, out),
+                    Core::ChandyLamport(cl) => cl.on_marker(&self.inputs, ch, id, out),
+                }
+            }
+            Input::Cancel(id) => match &mut self.core {
+                Core::Aligned(aligned) => aligned.on_cancel(id, out),
+                Core::Tracking(tracking) => tracking.on_cancel(&self.inputs, ch, id, out),
+                Core::Unaligned(unaligned) => unaligned.on_cancel(id, out),
+                Core::ChandyLamport(cl) => cl.on_cancel(id, out),
+            },
+            Input::EndOfPartition => {
+                self.inputs.closed.insert(ch);
+                match &mut self.core {
+                    Core::Aligned(aligned) => aligned.on_end_of_partition(&self.inputs, out),
+                    Core::Tracking(tracking) => tracking.on_end_of_partition(&self.inputs, ch, out),
+                    Core::Unaligned(unaligned) => unaligned.on_end_of_partition(&self.inputs, out),
+                    Core::ChandyLamport(cl) => cl.on_end_of_partition(&self.inputs),
+                }
+                out.push(Output::EndOfPartition(ch));
+            }
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! The English narration: one sentence per beat of the run.
+
+use super::plural;
+use crate::Names;
+use abs_engine::physical::TaskId;
+use abs_engine::record::{ItemKind, Record};
+use abs_engine::view::{Beat, Forward, Input, Sentence};
+
+pub(super) fn item(names: &Names, item: &ItemKind) -> String {
+    match item {
+        ItemKind::Record(_) => format!("“{}”", names.payload(item).unwrap_or_default()),
+        ItemKind::Barrier(n) => format!("barrier {n}"),
+        ItemKind::Cancel(n) => format!("the cancellation marker of checkpoint {n}"),
+        ItemKind::EndOfPartition => "the end of partition".into(),
+    }
+}
+
+/// " (3/5 acknowledged)" when the acknowledgement went with the snapshot.
+pub(super) fn acked_note(acked: Option<(u32, u32)>) -> String {
+    match acked {
+        Some((a, t)) => format!(" ({a}/{t} acknowledged)"),
+        None => String::new(),
+    }
+}
+
+/// "input" for one other input, "3 inputs" for more.
+pub(super) fn others(n: u32) -> String {
+    if n == 1 {
+        "input".into()
+    } else {
+        format!("{n} inputs")
+    }
+}
+
+/// "input 2 of Merge#0 (from Src B#0)".
+fn input(names: &Names, at: Input) -> String {
+    format!(
+        "input {} of {} (from {})",
+        at.input + 1,
+        names.task(at.task),
+        names.upstream(at.task, at.input)
+    )
+}
+
+/// Chandy-Lamport's name of an input channel: "P→Q".
+fn link(names: &Names, at: Input) -> String {
+    format!(
+        "{}→{}",
+        names.upstream(at.task, at.input),
+        names.task(at.task)
+    )
+}
+
+fn payload(names: &Names, record: &Record) -> String {
+    names
+        .payload(&ItemKind::Record(*record))
+        .unwrap_or_default()
+}
+
+/// The sentence of each beat (`Sentence` made the choice; this is its wording).
+pub(super) fn narrate(b: &Beat, names: &Names) -> String {
+    let task = |t: TaskId| names.task(t).to_string();
+    match Sentence::of(b, names.0.physical(), names.0.mode()) {
+        Sentence::Triggered { n } => format!(
+            "The coordinator triggers checkpoint {n}: each source records its offset and injects barrier {n}."
+        ),
+        Sentence::SnapshotBegins { n } => format!("Snapshot {n} begins."),
+        Sentence::WorldStops { n } => format!(
+            "The coordinator triggers checkpoint {n}: it stops every source and waits until every channel is empty."
+        ),
+        Sentence::Drained { n, tasks } => format!(
+            "Every channel is empty: all {tasks} tasks snapshot their state for checkpoint {n} at once — no barrier, no channel state. Then the sources read again."
+        ),
+        Sentence::TriggerDeferred => "A checkpoint is due, but the coordinator waits: too many are in progress.".into(),
+        Sentence::TokenPassed { task: t, channel } => format!(
+            "{} passes the token to {}: it is s0 now, and the token is in flight on {}→{}.",
+            task(t),
+            names.receiver(channel),
+            task(t),
+            names.receiver(channel)
+        ),
+        Sentence::Sent { task: t, channel, record } => format!(
+            "{} sends {} to {}.",
+            task(t),
+            payload(names, &record),
+            names.receiver(channel)
+        ),
+        Sentence::Initiated { task: t, n } => format!("{} initiates snapshot {n}.", task(t)),
+        Sentence::ProcessInitiates { task: t, n } => format!(
+            "{} initiates snapshot {n}: it records its own state, sends a marker on every output, and from now on records every input until that input's marker arrives.",
+            task(t)
+        ),
+        Sentence::SourceRead { task: t, offset, record } => format!(
+            "{} reads line {} of its log: “{}”{}.",
+            task(t),
+            offset,
+            payload(names, &record),
+            if record.replay { " — again, after the restore (a replay)" } else { "" }
+        ),
+        Sentence::SourceEnded { task: t } => format!("{} reached the end of its log.", task(t)),
+        Sentence::SourceSnapshot { task: t, n, offset, acked } => format!(
+            "{} records offset {offset} in checkpoint {n} and injects barrier {n} into its output channels{}.",
+            task(t),
+            acked_note(acked)
+        ),
+        Sentence::SourcePriorityBarrier { task: t, n, offset, acked } => format!(
+            "{} records offset {offset} in checkpoint {n} and sends barrier {n} as a priority event: it crosses its channels and overtakes whatever is still queued when it arrives{}.",
+            task(t),
+            acked_note(acked)
+        ),
+        Sentence::SourceMarkers { task: t, n, offset } => format!(
+            "{} records offset {offset} for snapshot {n} and sends a marker on each output.",
+            task(t)
+        ),
+        Sentence::BarrierIgnored { n, at } => format!(
+            "Barrier {n} arrived on {} and is ignored: its checkpoint is over or was overtaken.",
+            input(names, at)
+        ),
+        Sentence::BarrierOnOnlyInput { n, task: t } => format!(
+            "Barrier {n} arrived at {} on its only input: nothing to wait for.",
+            task(t)
+        ),
+        Sentence::LoopBarrierReturned { n, at } => format!(
+            "Barrier {n} came round the loop to {} (a back-edge): {}'s log of what came round the loop for checkpoint {n} is complete.",
+            input(names, at),
+            task(at.task)
+        ),
+        Sentence::LastRegularInput { n, at } => format!(
+            "Barrier {n} arrived on {}, its last regular input: {} does not wait for its back-edge (that barrier would have to come round through itself) — it snapshots and forwards barrier {n} now, and logs what comes round the loop until barrier {n} does (ABS for cycles).",
+            input(names, at),
+            task(at.task)
+        ),
+        Sentence::AlignmentStarts { n, at, waiting } => format!(
+            "Barrier {n} arrived first on {}; that input is now blocked until barrier {n} arrives on the other {}.",
+            input(names, at),
+            others(waiting)
+        ),
+        Sentence::AlignmentBlocksToo { n, at, have, need } => format!(
+            "Barrier {n} arrived on {}; that input is blocked too ({have} of {need} inputs have it).",
+            input(names, at)
+        ),
+        Sentence::AlignmentComplete { n, at } => format!(
+            "Barrier {n} arrived on {}, the last input it was waiting for: the alignment is complete.",
+            input(names, at)
+        ),
+        Sentence::UnalignedFirst { n, at, waiting } => format!(
+            "Barrier {n} arrived first on {}. Unaligned, the task does not wait for the other {}: it snapshots now; any record that arrives there before barrier {n} is saved as channel state.",
+            input(names, at),
+            others(waiting)
+        ),
+        Sentence::UnalignedInputSaved { n, at, have, need } => format!(
+            "Barrier {n} arrived on {}: every record of this input from before the barrier is now saved ({have} of {need} inputs have it).",
+            input(names, at)
+        ),
+        Sentence::UnalignedComplete { n, at } => format!(
+            "Barrier {n} arrived on {}, the last input: the channel state of checkpoint {n} is complete.",
+            input(names, at)
+        ),
+        Sentence::TrackingFlows { n, at, have, need } => format!(
+            "Barrier {n} arrived on {}. At-least-once does not block: records after it on this input keep flowing and will enter the state before the snapshot ({have} of {need} inputs have it).",
+            input(names, at)
+        ),
+        Sentence::TrackingComplete { n, at } => format!(
+            "Barrier {n} arrived on {}, the last input: the task snapshots now, without having held anything back.",
+            input(names, at)
+        ),
+        Sentence::MarkerIgnored { n, at } => format!(
+            "A stray marker of snapshot {n} arrived on {} and is ignored.",
+            link(names, at)
+        ),
+        Sentence::MarkerFirst { n, at, waiting } => {
+            let c = link(names, at);
+            format!(
+                "The first marker of snapshot {n} reached {} on {c}: {} records its state now, records {c} as empty, and starts recording its other {} until {} arrive{}.",
+                task(at.task),
+                task(at.task),
+                others(waiting),
+                if waiting == 1 { "its marker" } else { "their markers" },
+                if waiting == 1 { "s" } else { "" }
+            )
+        }
+        Sentence::MarkerOnOnlyInput { n, at } => format!(
+            "The marker of snapshot {n} reached {} on its only input {}: it records its state; that channel is recorded empty.",
+            task(at.task),
+            link(names, at)
+        ),
+        Sentence::MarkerStopsRecording { n, at, have, need } => format!(
+            "The marker of snapshot {n} arrived on {}: {} stops recording that channel ({have} of {need} inputs done).",
+            link(names, at),
+            task(at.task)
+        ),
+        Sentence::MarkerLast { n, at } => format!(
+            "The marker of snapshot {n} arrived on {}, the last input {} was recording: its part of the snapshot is complete.",
+            link(names, at),
+            task(at.task)
+        ),
+        Sentence::Held { at, item: it, held } => format!(
+            "{} arrived on blocked input {} of {} and waits in its alignment buffer ({} held).",
+            capitalise(&item(names, it)),
+            at.input + 1,
+            task(at.task),
+            held
+        ),
+        Sentence::Snapshot { task: t, n, forward, acked } => {
+            let forward = match forward {
+                Forward::Nothing => String::new(),
+                Forward::Priority => format!(", sends barrier {n} downstream as a priority event (it overtakes whatever is still queued when it arrives)"),
+                Forward::Queued => format!(", forwards barrier {n} downstream"),
+            };
+            let ack = match acked {
+                Some(_) => format!(" and acknowledges{}", acked_note(acked)),
+                None => " — it acknowledges once every input has delivered the barrier and its channel state is complete".into(),
+            };
+            format!("{} snapshots its state for checkpoint {n}{forward}{ack}.", task(t))
+        }
+        Sentence::ProcessRecordsAlone { task: t, n } => format!(
+            "{} records its state for snapshot {n} (it has no outputs to send a marker on).",
+            task(t)
+        ),
+        Sentence::ProcessRecords { task: t, n, outputs } => format!(
+            "{} records its state for snapshot {n} and sends a marker on {} (the marker rule).",
+            task(t),
+            if outputs == 1 { "its output".to_string() } else { format!("each of its {outputs} outputs") }
+        ),
+        Sentence::Unblocked { task: t, to_replay } => format!(
+            "{} unblocks its inputs; it first takes the {} out of its buffer, before any new input.",
+            task(t),
+            plural(to_replay, "held item", "held items")
+        ),
+        Sentence::UnblockedEmpty { task: t } => format!("{} unblocks its inputs; its buffer is empty.", task(t)),
+        Sentence::Replayed { at, item: it, left } => format!(
+            "{} takes {} (input {}) out of its buffer and handles it ({} left).",
+            task(at.task),
+            item(names, it),
+            at.input + 1,
+            left
+        ),
+        Sentence::TokenReceived { at } => format!(
+            "{} receives the token from {}: it is s1 now.",
+            task(at.task),
+            names.upstream(at.task, at.input)
+        ),
+        Sentence::Received { at, record } => format!(
+            "{} receives {} from {}.",
+            task(at.task),
+            payload(names, &record),
+            names.upstream(at.task, at.input)
+        ),
+        Sentence::Processed { at, record, emitted } => format!("{}.", processed(names, at, &record, emitted)),
+        Sentence::ProcessedEarly { at, record, emitted, n } => format!(
+            "{} — after barrier {n} on that input, so it enters the state before checkpoint {n}'s snapshot: after a recovery it would be replayed and counted twice.",
+            processed(names, at, &record, emitted)
+        ),
+        Sentence::LoopLogged { at, n, record } => format!(
+            "“{}” came round the loop to {} before barrier {n} did: it is processed, and also logged — the back-edge log is part of checkpoint {n}.",
+            payload(names, &record),
+            task(at.task)
+        ),
+        Sentence::ChannelStateSaved { at, n, record } => format!(
+            "“{}” was in flight on {} before barrier {n}: it is saved as channel state of checkpoint {n}.",
+            payload(names, &record),
+            input(names, at)
+        ),
+        Sentence::MarkerRecorded { at, n, record } => format!(
+            "{} arrived on {} while it is being recorded: it is part of snapshot {n}'s channel state (it was in flight when the cut was taken).",
+            capitalise(&payload(names, &record)),
+            link(names, at)
+        ),
+        Sentence::CancelArrived { n, at } => format!(
+            "The cancellation marker of checkpoint {n} arrived on {}.",
+            input(names, at)
+        ),
+        Sentence::TaskAborted { task: t, n } => format!(
+            "{} gives up checkpoint {n} and sends cancellation markers downstream.",
+            task(t)
+        ),
+        Sentence::AckFinished { task: t, n, acked: (a, total) } => format!(
+            "{} has finished and acknowledges checkpoint {n} with its final state ({a}/{total}).",
+            task(t)
+        ),
+        Sentence::AckChannelState { task: t, n, acked: (a, total) } => format!(
+            "Every input of {} has delivered barrier {n}: its channel state is complete and it acknowledges checkpoint {n} ({a}/{total}).",
+            task(t)
+        ),
+        Sentence::AckSnapshot { task: t, n, acked: (a, total) } => {
+            format!("{} acknowledges checkpoint {n} ({a}/{total}).", task(t))
+        }
+        Sentence::ProcessDone { task: t, n, acked: (a, total) } => format!(
+            "{} has the marker of snapshot {n} on every input: its state and channel states are recorded ({a}/{total} processes done).",
+            task(t)
+        ),
+        Sentence::Completed { n, consistent } => format!(
+            "Checkpoint {n} is complete: every task has acknowledged. {}",
+            if consistent {
+                "Its global state is a consistent cut — open it in the inspector."
+            } else {
+                "Its global state is NOT a consistent cut — open it in the inspector."
+            }
+        ),
+        Sentence::SnapshotCompleted { n, consistent } => format!(
+            "Snapshot {n} is complete: every process recorded its state and every channel its messages. {}",
+            if consistent {
+                "It is a consistent global state — open it in the inspector."
+            } else {
+                "It is NOT a consistent global state — a message crossed the cut the wrong way (channels are not FIFO); open it in the inspector."
+            }
+        ),
+        Sentence::AbortedSubsumed { n } => format!("Checkpoint {n} is aborted: a newer checkpoint completed first."),
+        Sentence::AbortedDeclined { n, task: t } => format!("Checkpoint {n} is aborted: {} gave it up.", task(t)),
+        Sentence::AbortedExpired { n } => format!("Checkpoint {n} is aborted: it ran past its timeout."),
+        Sentence::AbortedFailover { n } => format!("Checkpoint {n} is abandoned: the job failed while it ran."),
+        Sentence::SnapshotAbandoned { n } => format!("Snapshot {n} is abandoned: the job failed while it ran."),
+        Sentence::Committed { task: t, n, committed } => format!(
+            "Checkpoint {n} is complete, so {} commits its output: {committed} records are now final.",
+            task(t)
+        ),
+        Sentence::PartitionEnded { at } => {
+            format!("Input {} of {} has ended (end of partition).", at.input + 1, task(at.task))
+        }
+        Sentence::JobFinished { n } => format!(
+            "Every task has finished and the final checkpoint {n} is complete (transactional sinks committed their last output): the job is finished."
+        ),
+        Sentence::Backpressured { task: t, channel } => format!(
+            "{} is backpressured: its output channel {} is full (no credit left), so it takes no more input until the receiver consumes — the pressure travels upstream.",
+            task(t),
+            names.channel(channel)
+        ),
+        Sentence::Relieved { task: t } => format!("{}'s output has room again: it resumes.", task(t)),
+        Sentence::JobFailed { failed, restore } => format!(
+            "{} failed in a row, more than the job tolerates: the job fails and will restart {}.",
+            plural(failed, "checkpoint", "checkpoints"),
+            match restore {
+                Some(n) => format!("from checkpoint {n}, its latest completed one"),
+                None => "from the beginning — no checkpoint has completed yet".into(),
+            }
+        ),
+        Sentence::Failed { task: t, dropped, restart_at, buffers } => format!(
+            "{} As in Flink, the whole job stops: every task is cancelled, {} {} lost, and checkpoints in progress are abandoned. It restarts at t={restart_at}.",
+            match t {
+                Some(t) => format!("{} fails!", task(t)),
+                None => "The job fails.".into(),
+            },
+            plural(dropped, "item", "items"),
+            if buffers { "in flight or in alignment buffers are" } else { "in flight are" }
+        ),
+        Sentence::TransactionAborted { task: t, aborted } => format!(
+            "{} aborts its open transaction: the {aborted} records it had received but not committed are thrown away (its received count drops by {aborted}) and never committed — the replay brings them again.",
+            task(t)
+        ),
+        Sentence::RestartedFresh => "No checkpoint had completed, so every task starts again from the beginning and the sources read their logs from offset 0.".into(),
+        Sentence::Restored { n, reinjected, duplicates } => {
+            let mut s = format!(
+                "Recovery: every task restores checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+                if reinjected > 0 {
+                    format!("; the {} of its channel state go back on their channels, ahead of new input", plural(reinjected, "in-flight record", "in-flight records"))
+                } else {
+                    String::new()
+                }
+            );
+            if !duplicates.is_empty() {
+                let words: Vec<String> = duplicates
+                    .iter()
+                    .take(4)
+                    .map(|d| format!("“{}” at {}", payload(names, &d.record), names.receiver(d.channel)))
+                    .collect();
+                s += &format!(
+                    " But checkpoint {n} was at-least-once: {} already in the restored state entered it after an early barrier, before the snapshot ({}{}) — their senders rewind to before them, so they will be counted twice.",
+                    plural(duplicates.len() as u32, "record", "records"),
+                    words.join(", "),
+                    if duplicates.len() > 4 { ", …" } else { "" }
+                );
+            }
+            s
+        }
+        Sentence::ProcessesRestored { n, reinjected } => format!(
+            "Recovery: every process restores its state from snapshot {n}, and the {} it recorded go back on their channels, ahead of new messages. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+            plural(reinjected, "in-flight message", "in-flight messages")
+        ),
+        Sentence::Rewound { task: t, from, to } => format!(
+            "{} rewinds from offset {from} to {to}: it reads {} again (replays, marked ↻).",
+            task(t),
+            if from.saturating_sub(1) == to { format!("line {to}") } else { format!("lines {to}–{}", from.saturating_sub(1)) }
+        ),
+        Sentence::TaskFinished { task: t } => format!("{} has finished.", task(t)),
+        Sentence::ChannelPaused { channel } => format!("Channel {} is paused.", names.channel(channel)),
+        Sentence::ChannelResumed { channel } => format!("Channel {} flows again.", names.channel(channel)),
+        Sentence::AlignmentTimedOut { task: t, n } => format!(
+            "Checkpoint {n} was triggered longer ago than the aligned-checkpoint timeout, so {} goes on unaligned for it — it snapshots now, its barrier overtakes the records queued on its outputs, and what its other inputs still send before barrier {n} is saved as channel state. Its blocked inputs open; what they held comes after the snapshot.",
+            task(t)
+        ),
+        Sentence::BarrierOvertook { channel, n, overtaken } => format!(
+            "Barrier {n} arrives on {} and overtakes the {} still queued ahead of it, sent before it: {} saved as channel state of checkpoint {n}.",
+            names.channel(channel),
+            plural(overtaken as u32, "record", "records"),
+            if overtaken == 1 { "it is" } else { "they are" }
+        ),
+        Sentence::FifoOn { channel } => {
+            format!("Channel {} is FIFO again: items arrive in the order they were sent.", names.channel(channel))
+        }
+        Sentence::FifoOff { channel } => format!(
+            "Channel {} is no longer FIFO: a later item may overtake an earlier one — Chandy-Lamport's snapshots assume FIFO channels.",
+            names.channel(channel)
+        ),
+        Sentence::LatencyChanged { channel, latency } => format!(
+            "Channel {} now takes {latency} ms.",
+            names.channel(channel)
+        ),
+        Sentence::BufferResized {
+            channel,
+            capacity,
+            rate,
+            target,
+        } => format!(
+            "Buffer debloating: {} consumes {} records/ms, so channel {} now holds at most {capacity} — what is on its wire plus its share of {target} ms of input.",
+            names.receiver(channel),
+            crate::per_tick(rate),
+            names.channel(channel)
+        ),
+    }
+}
+
+/// "Count#0 processes “b” from input 1 and emits 2 records (a replay)", without the end.
+fn processed(names: &Names, at: Input, record: &Record, emitted: u32) -> String {
+    let p = payload(names, record);
+    let what = if emitted == 0 {
+        format!(
+            "{} processes “{p}” from input {}",
+            names.task(at.task),
+            at.input + 1
+        )
+    } else {
+        format!(
+            "{} processes “{p}” from input {} and emits {}",
+            names.task(at.task),
+            at.input + 1,
+            plural(emitted, "record", "records")
+        )
+    };
+    if record.replay {
+        format!("{what} (a replay)")
+    } else {
+        what
+    }
+}
+
+pub(super) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+        None => String::new(),
+    }
+}
