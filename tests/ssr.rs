@@ -224,7 +224,7 @@ async fn render_completed_checkpoints(
 #[tokio::test]
 async fn the_coordinator_counts_only_what_the_checkpoints_tab_lists() {
     use abs_playground::ui::components::coordinator::EARLIER_CHIPS;
-    use abs_playground::ui::components::inspector::MAX_ROWS;
+    use abs_playground::ui::components::MAX_ROWS;
     let html = render_completed_checkpoints(200, |_| None, false).await;
     // One card (the newest completed), the chips, and the rest of the tab's rows.
     let more = MAX_ROWS - 1 - EARLIER_CHIPS;

@@ -4,7 +4,7 @@
 //! The link format itself — how a moment is spelt — is `permalink.rs`'s.
 
 use super::permalink::{preset_or_default, resolve_for, LinkParams, Moment};
-use super::state::{Notice, Playback, Tab};
+use super::state::{Leave, Notice, Playback, Tab};
 use crate::i18n::Lang;
 
 /// What the address asks for (read once, at start): `preset`, `mode`, `lang`, `seed`, and a
@@ -105,7 +105,7 @@ pub const LANG_FRAGMENT: &str = "#lang";
 
 /// Opens the lesson page for `lesson` in place of this embedded player (`abs:load` with a
 /// `lesson`), embedded, in `lang`, keeping the host's `origin`.
-pub fn open_lesson(lesson: &str, lang: Lang) {
+fn open_lesson(lesson: &str, lang: Lang) {
     use super::permalink::encode;
     let url = format!("?embed&lang={}&lesson={}", lang.code(), encode(lesson));
     #[cfg(target_arch = "wasm32")]
@@ -116,10 +116,12 @@ pub fn open_lesson(lesson: &str, lang: Lang) {
     open_here(&url);
 }
 
-/// Whether a job is too large for the student's builds, which leave the bundled drawing out
-/// (`ui::layout::BUNDLES`).
-pub fn too_big(s: &crate::scenario::Scenario) -> bool {
-    s.channel_count() > crate::ui::layout::BUNDLED_MIN_CHANNELS as u64
+/// Leaves this page as the reducer asked ([`Leave`]).
+pub fn leave(to: &Leave) {
+    match to {
+        Leave::Lesson { lesson, lang } => open_lesson(lesson, *lang),
+        Leave::Big(query) => open_big(query),
+    }
 }
 
 /// Opens `query` (with `big`) in place of this page: index.html loads the build that draws a
@@ -278,7 +280,7 @@ pub fn initial_playback() -> Playback {
     });
     // A job the student's build does not draw (bundled) opens in the build that does.
     #[cfg(not(feature = "views"))]
-    if whole.as_ref().is_some_and(too_big) {
+    if whole.as_ref().is_some_and(super::layout::too_big) {
         if let Some(w) = web_sys::window() {
             let search = w.location().search().unwrap_or_default();
             open_big(&format!("{search}&big"));

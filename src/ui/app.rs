@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::address::{
-    initial_playback, moment_link, open_here, query, sync_address, LANG_FRAGMENT,
+    initial_playback, leave, moment_link, open_here, query, sync_address, LANG_FRAGMENT,
 };
 use super::components::controls::{controls, ControlsProps};
 use super::components::coordinator::{coordinator, CoordinatorProps};
@@ -189,6 +189,12 @@ pub fn app() -> Html {
             }
         });
     }
+    // The reducer asks to leave for another build; the page goes.
+    use_effect_with(playback.leave.clone(), |to| {
+        if let Some((_, to)) = to {
+            leave(to);
+        }
+    });
     {
         // An `abs:load` that could not be done as asked is answered with its notice.
         let snapshots = playback.mode.processes_initiate();

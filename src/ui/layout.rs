@@ -105,12 +105,18 @@ const TARGET_WIDTH: f64 = 780.0;
 /// Whether this build draws bundled (the builds with the `views` feature: the lessons
 /// build, which index.html loads for a job this large, and the engineers' views). The
 /// student's builds leave the bundled drawing out, so that their first load does not grow; a
-/// job this large opens in the lessons build instead (`ui::address::open_big`).
+/// job this large opens in the second player instead (`state::Leave::Big`).
 pub const BUNDLES: bool = cfg!(feature = "views");
 
 /// Graphs with more channels than this are drawn bundled: an operator is a card whose
 /// subtasks are a strip of small cells, and each edge one band (see [`Layout::bundles`]).
 pub const BUNDLED_MIN_CHANNELS: usize = 8_192;
+
+/// Whether a job is too large for the student's builds, which leave the bundled drawing out
+/// ([`BUNDLES`]): the page leaves for the second player (`state::Leave::Big`).
+pub fn too_big(s: &crate::scenario::Scenario) -> bool {
+    s.channel_count() > BUNDLED_MIN_CHANNELS as u64
+}
 /// The most channels of a band whose items are drawn: a person sees a band, not each of its
 /// thousands of channels.
 const BUNDLE_SAMPLE: u32 = 1_024;

@@ -17,6 +17,8 @@ pub mod fmt;
 pub mod host;
 pub(crate) mod host_link;
 mod keyboard;
+#[cfg(feature = "views")]
+pub mod kit;
 pub mod layout;
 pub mod lesson;
 pub mod marks;

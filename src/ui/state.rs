@@ -70,10 +70,22 @@ pub struct Playback {
     pub host_error: Option<(u32, Notice)>,
     /// A cut the student placed on the space-time diagram.
     pub cut: Option<Rc<UserCut>>,
+    /// The page asked to be left for another build, numbered: the reducer only says so, and
+    /// the app leaves (`address::leave`), so that the reducer stays pure.
+    pub leave: Option<(u32, Leave)>,
     last_frame: Cell<Option<f64>>,
     last_render: Cell<f64>,
     dirty: Cell<bool>,
     settling: Cell<bool>,
+}
+
+/// Where the page goes instead of doing what was asked here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Leave {
+    /// The lesson page for this lesson (`abs:load` with a `lesson`), embedded, in this language.
+    Lesson { lesson: String, lang: Lang },
+    /// This address (with `big`): the build that draws a job of real size bundled.
+    Big(String),
 }
 
 pub enum PlaybackAction {
@@ -172,7 +184,10 @@ impl Playback {
                 run.go_to(step);
                 run.clock = run.sim().now() as f64;
             }
-            HostMessage::LoadLesson(lesson) => super::address::open_lesson(&lesson, self.lang),
+            HostMessage::LoadLesson(lesson) => self.leave(Leave::Lesson {
+                lesson,
+                lang: self.lang,
+            }),
             HostMessage::Load { preset, mode, seed } => {
                 let Some(preset) = preset else {
                     return self.host_refuse(Notice::HostLoadEmpty);
@@ -203,12 +218,12 @@ impl Playback {
                 let read = Scenario::from_json(&json);
                 let scenario = match read {
                     // The student's builds send a job of real size to the build that draws it.
-                    Ok(s) if !crate::ui::layout::BUNDLES && super::address::too_big(&s) => {
-                        return super::address::open_big(&format!(
+                    Ok(s) if !crate::ui::layout::BUNDLES && crate::ui::layout::too_big(&s) => {
+                        return self.leave(Leave::Big(format!(
                             "?big&embed&lang={}&scenario={}",
                             self.lang.code(),
                             crate::scenario::codec::encode(&s)
-                        ));
+                        )));
                     }
                     Ok(s) => s,
                     Err(e) => {
@@ -227,6 +242,12 @@ impl Playback {
                 self.host_notices(notices);
             }
         }
+    }
+
+    /// Asks the app to leave this page for `to` (the reducer does no navigation itself).
+    fn leave(&mut self, to: Leave) {
+        let n = self.leave.as_ref().map_or(0, |(n, _)| n + 1);
+        self.leave = Some((n, to));
     }
 
     /// An `abs:load` that could not be done as asked: the notice is shown, and the host page
@@ -379,6 +400,7 @@ impl Playback {
             side_open: false,
             animate,
             host_error: None,
+            leave: None,
             cut: None,
             last_frame: Cell::new(None),
             last_render: Cell::new(0.0),
@@ -417,6 +439,7 @@ impl Playback {
             side_open: self.side_open,
             animate: self.animate,
             host_error: self.host_error.clone(),
+            leave: self.leave.clone(),
             cut: self.cut.clone(),
             last_frame: Cell::new(self.last_frame.get()),
             last_render: Cell::new(self.last_render.get()),

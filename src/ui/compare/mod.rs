@@ -20,7 +20,7 @@ use crate::scenario::modes::in_mode;
 use crate::scenario::modes::{bounded_input, input_time, overhead};
 use crate::scenario::ALIGNED_TIMEOUT_MODE;
 use crate::ui::components::dataflow::Dataflow;
-use crate::ui::views::{add_style, address};
+use crate::ui::kit::{add_style, address};
 use chart::{chart, chart_by, Line, COLOURS};
 use lanes::{advance_all, Lane, BUCKET};
 use words::Words;
@@ -223,7 +223,7 @@ fn overhead_view(w: Words, lanes: &[Lane], measured: Option<&Overheads>) -> Html
 pub fn compare_view() -> Html {
     use_effect_with((), |_| add_style(STYLE));
     let at = use_memo((), |_| address());
-    let lang = crate::ui::edit::lang(at.lang.as_deref());
+    let lang = crate::ui::kit::lang(at.lang.as_deref());
     let (w, s) = (Words(lang), lang.strings());
     let base = use_memo((), {
         let at = at.clone();

@@ -10,7 +10,7 @@ pub struct Words(pub Lang);
 
 impl Words {
     fn pick(self, en: &str, zh: &str) -> String {
-        crate::ui::views::pick(self.0, en, zh)
+        crate::ui::kit::pick(self.0, en, zh)
     }
 
     pub fn title(self, scenario: &str) -> String {

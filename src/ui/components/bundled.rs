@@ -13,8 +13,8 @@ use crate::engine::Simulation;
 use crate::i18n::{Lang, Strings};
 // Flink's names, in every language, as the scenario format writes them.
 use crate::scenario::flink::plan::partitioning_name;
+use crate::ui::kit::pick;
 use crate::ui::state::Selection;
-use crate::ui::views::pick;
 
 /// How many of the busiest or slowest are listed.
 pub const LISTED: usize = 8;

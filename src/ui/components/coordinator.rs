@@ -75,8 +75,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         .take(EARLIER_CHIPS)
         .collect();
     // What the Checkpoints tab lists besides these (its newest rows).
-    let more =
-        (p.checkpoints.len().min(super::inspector::MAX_ROWS)).saturating_sub(shown + earlier.len());
+    let more = (p.checkpoints.len().min(super::MAX_ROWS)).saturating_sub(shown + earlier.len());
     // Written as markup (display only, redrawn with the app; smaller in the wasm than element
     // builders): one listener opens the checkpoint of the button clicked, by its `data-id`.
     use std::fmt::Write;

@@ -27,8 +27,7 @@ fn ms(v: u64) -> String {
     format!("{v} ms")
 }
 
-/// Tables longer than this end with "… and n more".
-pub const MAX_ROWS: usize = 40;
+use super::MAX_ROWS;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct InspectorProps {

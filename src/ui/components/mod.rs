@@ -30,6 +30,10 @@ pub mod theory;
 pub mod throughput;
 pub mod timeline;
 
+/// Tables and lists longer than this end with "… and n more" (the inspector's, and the
+/// checkpoints the coordinator points to there).
+pub const MAX_ROWS: usize = 40;
+
 /// The element an event happened on, or the nearest ancestor of it that matches `selector`.
 /// Yew listens at its root, so a view's listener finds what was clicked or focused this way
 /// (markup written as strings has no listeners of its own).

@@ -16,13 +16,10 @@ use yew::prelude::*;
 use crate::i18n::Lang;
 use crate::scenario::path::field_at;
 use crate::scenario::{presets, Scenario, ScenarioError};
-use crate::ui::views::{add_style, address, playground_link};
+use crate::ui::kit::{add_style, address, playground_link};
 use words::Words;
 
-/// The language a `?lang=` value asks for; English when absent or unknown.
-pub fn lang(param: Option<&str>) -> Lang {
-    param.and_then(Lang::from_code).unwrap_or(Lang::En)
-}
+use crate::ui::kit::lang;
 
 /// The text the editor shows for an error, with the field named where the reader stopped.
 pub fn error_text(lang: Lang, text: &str, e: &ScenarioError) -> String {
@@ -274,7 +271,7 @@ fn read_file(
 mod tests {
     use super::*;
     use crate::scenario::codec;
-    use crate::ui::views::Address;
+    use crate::ui::kit::Address;
 
     #[test]
     fn the_caret_goes_to_the_line_and_column_in_utf16_units() {

@@ -11,7 +11,7 @@ pub struct Words(pub Lang);
 impl Words {
     /// The English text or the Chinese one, in the script of the language.
     fn pick(self, en: &str, zh: &str) -> String {
-        crate::ui::views::pick(self.0, en, zh)
+        crate::ui::kit::pick(self.0, en, zh)
     }
 
     pub fn title(self) -> String {

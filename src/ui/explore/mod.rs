@@ -16,7 +16,7 @@ use crate::engine::modes::modes_for;
 use crate::engine::BarrierMode;
 use crate::i18n::Lang;
 use crate::scenario::Scenario;
-use crate::ui::views::{add_style, address};
+use crate::ui::kit::{add_style, address};
 use words::Words;
 
 /// The view's own style, added to the page's sheet when it opens (as the other views do).
@@ -139,7 +139,7 @@ fn found(lang: Lang, s: &Scenario, title: &str, outcome: &Outcome) -> Option<Fou
 pub fn explore_view() -> Html {
     use_effect_with((), |_| add_style(STYLE));
     let at = use_memo((), |_| address());
-    let lang = crate::ui::edit::lang(at.lang.as_deref());
+    let lang = crate::ui::kit::lang(at.lang.as_deref());
     let w = Words(lang);
     let s = lang.strings();
     let base = use_memo((), {

@@ -143,7 +143,7 @@ pub fn player_link(
     lang: Option<&str>,
 ) -> String {
     let steps = choices.len() as u64;
-    let mut link = super::super::views::playground_link(scenario, lang);
+    let mut link = super::super::kit::playground_link(scenario, lang);
     link += &format!(
         "&mode={}&seed={}&step={steps}&choices={}",
         scenario.config.mode,

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::scenario::flink::{import_flink_json, CheckpointHistory, FlinkImport, PlanImport};
-use crate::ui::views::{add_style, address, playground_link};
+use crate::ui::kit::{add_style, address, playground_link};
 use table::CheckpointTable;
 use words::{edge_note, import_error, notice, ViewLang};
 
@@ -46,7 +46,7 @@ impl From<FlinkImport> for Shown {
 }
 
 /// The view's own style: it is not in the page's style sheet, which every student loads.
-/// Added to that sheet rule by rule ([`add_style`](crate::ui::views::add_style)): a `<style>` element of its own would be
+/// Added to that sheet rule by rule ([`add_style`](crate::ui::kit::add_style)): a `<style>` element of its own would be
 /// refused by the page's content security policy, which allows only index.html's.
 const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .flink-view textarea{width:100%;font-family:monospace}\

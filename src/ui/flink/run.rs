@@ -4,7 +4,7 @@
 
 use crate::scenario::flink::CheckpointHistory;
 use crate::scenario::Scenario;
-use crate::ui::views::Address;
+use crate::ui::kit::Address;
 
 /// Steps each run takes: enough for several checkpoints in every preset, quick in a browser.
 pub const RUN_STEPS: u64 = 3000;

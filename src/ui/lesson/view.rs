@@ -16,10 +16,10 @@ use crate::i18n::Lang;
 use crate::lesson::Choice;
 use crate::ui::components::dataflow::Dataflow;
 use crate::ui::components::narration::{narration, Line, NarrationProps};
+use crate::ui::kit::add_style;
 use crate::ui::permalink;
 use crate::ui::run::Run;
 use crate::ui::state::{RunRef, Selection};
-use crate::ui::views::add_style;
 
 const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5rem 1rem}\
 .lesson-top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}\
@@ -432,8 +432,8 @@ fn open_file(e: Event, lang: Lang, on: Callback<Act>) {
 
 /// What the address asks for: the lesson, the language, embedded or not.
 fn address() -> (String, Lang, bool) {
-    let at = crate::ui::views::address();
-    let lang = crate::ui::edit::lang(at.lang.as_deref());
+    let at = crate::ui::kit::address();
+    let lang = crate::ui::kit::lang(at.lang.as_deref());
     #[cfg(target_arch = "wasm32")]
     let (lesson, embed) = {
         let p = web_sys::window()

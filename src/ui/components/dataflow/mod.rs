@@ -36,7 +36,7 @@ pub use wording::{state_text, status_text};
 /// Adds the bundled drawing's style rules to the page (the build that draws bundled).
 #[cfg(feature = "views")]
 pub fn bundled_style() {
-    crate::ui::views::add_style(bundles::STYLE);
+    crate::ui::kit::add_style(bundles::STYLE);
 }
 
 /// Pixels per layout unit of the graph's own size (its `width` and `height`), which a phone
