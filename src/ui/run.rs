@@ -15,6 +15,9 @@ use crate::scenario::{Scenario, ScenarioError};
 use super::layout::{self, Layout};
 use super::marks::thin_marks;
 pub use super::marks::Mark;
+pub use throughput::{Throughput, THROUGHPUT_BUCKET};
+
+mod throughput;
 
 /// Virtual time units per second of wall time at 1× speed. Four make about two steps and two
 /// narration sentences a second on the presets — what a student can read as it happens (ten
@@ -27,10 +30,6 @@ pub const JOURNAL_WINDOW: u64 = 60;
 const MARKS: usize = 2 * crate::engine::coordinator::CHECKPOINT_HISTORY;
 /// The journal never holds more steps than this.
 const JOURNAL_MAX: usize = 4_000;
-/// Virtual time per bar of the throughput chart.
-pub const THROUGHPUT_BUCKET: u64 = 50;
-/// Bars the throughput chart keeps (older ones are dropped): 6,000 time units.
-const THROUGHPUT_MAX: usize = 120;
 
 /// What one animation frame did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -311,56 +310,6 @@ impl Run {
         while self.position() < target {
             self.history.seek(self.position() + 1);
             self.journal_current();
-        }
-    }
-}
-
-/// Records reaching the sinks (tasks without outputs) per bucket of virtual time: the sinks'
-/// throughput, which drops while an aligned checkpoint blocks an input under backpressure.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Throughput {
-    /// Index of the first kept bucket.
-    pub first: u64,
-    /// Records per bucket, from `first` on.
-    pub buckets: VecDeque<u32>,
-}
-
-impl Throughput {
-    fn record(
-        &mut self,
-        phys: &crate::engine::Physical,
-        now: u64,
-        events: &[crate::engine::Event],
-    ) {
-        let bucket = now / THROUGHPUT_BUCKET;
-        // A new future from an earlier time (a fork) drops what the old one recorded later.
-        if bucket < self.first {
-            *self = Throughput {
-                first: bucket,
-                buckets: VecDeque::new(),
-            };
-        }
-        let keep = (bucket - self.first + 1) as usize;
-        self.buckets.truncate(keep);
-        while self.buckets.len() < keep {
-            self.buckets.push_back(0);
-        }
-        let arrived = events
-            .iter()
-            .filter(|e| match e {
-                crate::engine::Event::Processed { task, .. } => phys
-                    .tasks
-                    .get(*task as usize)
-                    .is_some_and(|t| t.outputs.iter().all(|o| o.is_empty())),
-                _ => false,
-            })
-            .count() as u32;
-        if let Some(last) = self.buckets.back_mut() {
-            *last += arrived;
-        }
-        while self.buckets.len() > THROUGHPUT_MAX {
-            self.buckets.pop_front();
-            self.first += 1;
         }
     }
 }
