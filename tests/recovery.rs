@@ -1,4 +1,4 @@
-//! Failure and recovery (`src/engine/recovery.rs`): a failed task brings the whole job down,
+//! Failure and recovery (`crates/engine/src/recovery.rs`): a failed task brings the whole job down,
 //! and after the restart delay every task restores the latest completed checkpoint.
 //!
 //! - A property test over random acyclic graphs with bounded sources, random seeds and random

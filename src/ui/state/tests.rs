@@ -348,3 +348,28 @@ fn what_a_link_names_that_is_not_there_is_ignored_with_a_notice_each() {
     assert!(p.selection.is_some());
     assert!(p.notices.is_empty(), "{:?}", p.notices);
 }
+
+/// The reducer does no navigation: an `abs:load` of a lesson asks the app to leave for the
+/// lesson page (numbered, so the same lesson asked twice is asked twice) and keeps the run.
+#[test]
+fn a_host_load_of_a_lesson_asks_to_leave_and_changes_nothing_else() {
+    let p = playback().reduce(PlaybackAction::Step);
+    let position = p.run.0.borrow().position();
+    let lang = p.lang;
+    let p = p.reduce(PlaybackAction::Host(HostMessage::LoadLesson(
+        "alignment".into(),
+    )));
+    let asked = Leave::Lesson {
+        lesson: "alignment".into(),
+        lang,
+    };
+    assert_eq!(p.leave, Some((0, asked.clone())));
+    assert_eq!(p.run.0.borrow().position(), position);
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    let p = p.reduce(PlaybackAction::Step);
+    assert_eq!(p.leave, Some((0, asked.clone())), "a step asks nothing new");
+    let p = p.reduce(PlaybackAction::Host(HostMessage::LoadLesson(
+        "alignment".into(),
+    )));
+    assert_eq!(p.leave, Some((1, asked)));
+}
