@@ -352,7 +352,7 @@ pub fn app() -> Html {
     let debloat = sim
         .config()
         .buffer_debloat
-        .filter(|_| mode == BarrierMode::Aligned)
+        .filter(|_| mode.blocks_inputs())
         .map(|b| b.target);
     let texts = theory::loaded(playback.lang);
     let (title, lesson) = lesson_line(

@@ -234,9 +234,7 @@ impl Playback {
         let debloat = self.run.0.borrow().scenario.config.buffer_debloat;
         match (timeout, debloat) {
             (Some(_), _) if self.mode.blocks_inputs() => crate::scenario::ALIGNED_TIMEOUT_MODE,
-            (_, Some(_)) if self.mode == BarrierMode::Aligned => {
-                crate::scenario::ALIGNED_DEBLOAT_MODE
-            }
+            (_, Some(_)) if self.mode.blocks_inputs() => crate::scenario::ALIGNED_DEBLOAT_MODE,
             _ => self.mode.as_str(),
         }
     }

@@ -24,6 +24,7 @@ impl Simulation {
             checkpoint: n,
             forwarded: 0,
             offset: None,
+            priority: false,
         });
         let persisted_in = take(&mut self.tasks[t as usize].books.persisted, n);
         // Counters are read before the barrier goes out: they are what the cut contains.
@@ -57,10 +58,12 @@ impl Simulation {
         if let Some(Event::Snapshot {
             forwarded: f,
             offset,
+            priority,
             ..
         }) = self.events.get_mut(at)
         {
             *f = forwarded;
+            *priority = overtake && forwarded > 0;
             if let TaskState::Source { offset: o } = self.tasks[t as usize].state {
                 *offset = Some(o);
             }

@@ -391,7 +391,7 @@ pub const DEFAULT_RESTART_DELAY: u64 = 20;
 impl Default for Config {
     fn default() -> Self {
         Config {
-            mode: BarrierMode::Aligned,
+            mode: BarrierMode::default(),
             checkpoint_interval: Some(100),
             first_trigger: 30,
             max_concurrent_checkpoints: 1,

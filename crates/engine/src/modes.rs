@@ -59,14 +59,15 @@ pub(super) fn check_mode(
     let sources: Vec<TaskId> = (0..phys.task_count())
         .filter(|&t| phys.operator_of(t).kind.is_source())
         .collect();
-    if config.mode != BarrierMode::ChandyLamport {
+    if !config.mode.processes_initiate() {
         if sources.is_empty() {
             return Err(GraphError::NoSourceForBarriers);
         }
         // Cycles: aligned runs the ABS paper's Algorithm 2, unaligned needs nothing more (a
         // back-edge's records before its barrier are channel state anyway); barrier tracking
         // would lose the records in flight round the loop.
-        if let (Some(&e), BarrierMode::AtLeastOnce) = (phys.back_edges.first(), config.mode) {
+        let refuses_cycles = !config.mode.runs_cycles();
+        if let Some(&e) = phys.back_edges.first().filter(|_| refuses_cycles) {
             let to = phys.operator_edges[e as usize].1;
             return Err(GraphError::Cycle(
                 phys.graph.operators[to as usize].name.clone(),

@@ -128,13 +128,18 @@ pub enum Event {
         early: Option<CheckpointId>,
     },
     /// The task snapshotted its state and forwarded the barrier on `forwarded` output channels
-    /// (step ③). A source's snapshot names its `offset`.
+    /// (step ③). A source's snapshot names its `offset`. `priority`: the barriers went out as
+    /// priority events, overtaking the records queued on those outputs (unaligned, or an
+    /// aligned checkpoint gone unaligned after its timeout) — the engine's decision, which the
+    /// narration tells without working it out again.
     Snapshot {
         task: TaskId,
         checkpoint: CheckpointId,
         forwarded: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         offset: Option<u64>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        priority: bool,
     },
     /// An alignment ended: all channels of the task flow again, `to_replay` held items first.
     Unblocked {

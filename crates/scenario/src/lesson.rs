@@ -10,7 +10,7 @@
 use abs_engine::barrier::BarrierTake;
 use abs_engine::record::{ItemKind, Record};
 use abs_engine::view::TokenPlace;
-use abs_engine::{view, BarrierMode, ChannelId, CheckpointId, Event, Simulation, TaskId};
+use abs_engine::{view, ChannelId, CheckpointId, Event, Simulation, TaskId};
 
 /// How far past a step's moment an answer is looked for.
 pub const LOOK_AHEAD: u64 = 20_000;
@@ -164,7 +164,7 @@ fn first<T>(sim: &Simulation, mut hit: impl FnMut(&Event) -> Option<T>) -> Optio
 /// The first barrier from now that blocks its channel: a task's first or a further barrier
 /// of an alignment that still awaits others.
 fn next_block(sim: &Simulation) -> Option<(Simulation, (TaskId, ChannelId, CheckpointId))> {
-    if !matches!(sim.mode(), BarrierMode::Aligned) {
+    if !sim.mode().blocks_inputs() {
         return None;
     }
     first(sim, |e| match *e {

@@ -59,21 +59,28 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
             waiting: 1
         }
     );
-    // A snapshot's barrier goes out as a priority event only when unaligned; items in
-    // alignment buffers are lost in a failure only when aligned.
-    let snapshot = Beat::Snapshot {
+    // How a snapshot's barriers went out is the engine's decision, carried by the beat: the
+    // sentence follows it in every mode (an aligned checkpoint that timed out forwards with
+    // priority too); Chandy-Lamport tells a process's records instead. Items in alignment
+    // buffers are lost in a failure only when aligned.
+    let snapshot = |priority| Beat::Snapshot {
         task: merge,
         checkpoint: 1,
         forwarded: 1,
         acked: None,
+        priority,
     };
-    let forward = |mode| match Sentence::of(&snapshot, phys, mode) {
+    let forward = |mode, priority| match Sentence::of(&snapshot(priority), phys, mode) {
         Sentence::Snapshot { forward, .. } => Some(forward),
         _ => None,
     };
-    assert_eq!(forward(BarrierMode::Unaligned), Some(Forward::Priority));
-    assert_eq!(forward(BarrierMode::Aligned), Some(Forward::Queued));
-    assert_eq!(forward(BarrierMode::ChandyLamport), None);
+    assert_eq!(
+        forward(BarrierMode::Unaligned, true),
+        Some(Forward::Priority)
+    );
+    assert_eq!(forward(BarrierMode::Aligned, true), Some(Forward::Priority));
+    assert_eq!(forward(BarrierMode::Aligned, false), Some(Forward::Queued));
+    assert_eq!(forward(BarrierMode::ChandyLamport, false), None);
     let failed = Beat::Failed {
         task: None,
         dropped: 3,
@@ -101,4 +108,57 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
         Sentence::of(&only, phys, BarrierMode::Aligned),
         Sentence::BarrierOnOnlyInput { n: 1, task: merge }
     );
+}
+
+/// After an aligned checkpoint times out, its tasks forward their barriers as priority events
+/// (they overtake the queued records): the snapshot event says so and the narration tells it,
+/// where it once told a queued barrier because it read the mode. Plain aligned never does.
+#[test]
+fn a_snapshot_after_the_alignment_timeout_is_told_as_overtaking() {
+    use abs_engine::trace::Event;
+    let told = |timeout: Option<u64>| {
+        let mut scenario = presets::backpressure().with_mode(BarrierMode::Aligned);
+        scenario.config.aligned_checkpoint_timeout = timeout;
+        let mut sim = scenario.simulation().unwrap();
+        let (mut priority, mut queued) = (0, 0);
+        for _ in 0..3_000 {
+            if sim.step().is_none() {
+                break;
+            }
+            let events = sim.last_events().to_vec();
+            for beat in beats(sim.physical(), &events) {
+                let Beat::Snapshot { forwarded, .. } = beat else {
+                    continue;
+                };
+                if forwarded == 0 {
+                    continue;
+                }
+                let flagged = events
+                    .iter()
+                    .any(|e| matches!(e, Event::Snapshot { priority: true, .. }));
+                match Sentence::of(&beat, sim.physical(), BarrierMode::Aligned) {
+                    Sentence::Snapshot {
+                        forward: Forward::Priority,
+                        ..
+                    } => {
+                        assert!(flagged, "told as overtaking, but the event says queued");
+                        priority += 1;
+                    }
+                    Sentence::Snapshot {
+                        forward: Forward::Queued,
+                        ..
+                    } => queued += 1,
+                    other => panic!("a snapshot told as {other:?}"),
+                }
+            }
+        }
+        (priority, queued)
+    };
+    let (priority, queued) = told(Some(abs_scenario::ALIGNED_TIMEOUT));
+    println!("aligned with a timeout: {priority} snapshots overtook, {queued} queued");
+    assert!(
+        priority > 0,
+        "no snapshot forwarded with priority after a timeout"
+    );
+    assert_eq!(told(None).0, 0, "plain aligned never overtakes");
 }

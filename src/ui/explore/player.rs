@@ -6,7 +6,7 @@
 use crate::engine::explore::{self, Move};
 use crate::engine::record::ItemKind;
 use crate::engine::view::SpaceTime;
-use crate::engine::{Action, BarrierMode, CheckpointId, OperatorKind, Simulation};
+use crate::engine::{Action, CheckpointId, OperatorKind, Simulation};
 use crate::scenario::Scenario;
 use crate::ui::permalink::{encode, encode_choices};
 
@@ -179,7 +179,7 @@ pub fn describe(sim: &Simulation, m: Move) -> MoveText {
             .and_then(|q| q.get(k))
             .map(|i| item_text(sim, i.kind))
     };
-    let markers = sim.mode() == BarrierMode::ChandyLamport;
+    let markers = sim.mode().processes_initiate();
     let (what, item) = match m {
         Move::Act(Action::Deliver { channel }) | Move::DeliverItem { channel, item: 0 } => (
             What::Deliver {

@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use std::mem;
 
 use super::cursor::Cursor;
+use super::task_protocol::TaskProtocol;
 use super::{BarrierTake, ChannelIndex, CheckpointId, Input, InputSet, Inputs, Output};
 
 /// An item waiting in the alignment buffer, with the channel it came from.
@@ -398,5 +399,108 @@ impl<R> Aligned<R> {
         if !held.is_empty() {
             self.replay.push(VecDeque::from(held));
         }
+    }
+}
+
+impl<R: Clone> TaskProtocol<R> for Aligned<R> {
+    fn on_barrier(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        Aligned::on_barrier(self, inputs, ch, id, out);
+    }
+
+    fn on_cancel(
+        &mut self,
+        _: &Inputs,
+        _: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        Aligned::on_cancel(self, id, out);
+    }
+
+    fn on_end_of_partition(&mut self, inputs: &Inputs, _: ChannelIndex, out: &mut Vec<Output<R>>) {
+        Aligned::on_end_of_partition(self, inputs, out);
+    }
+
+    fn drop_pending(&mut self) {
+        self.drop_alignment();
+    }
+
+    fn current(&self) -> Option<CheckpointId> {
+        Aligned::current(self)
+    }
+
+    /// A channel that delivered the barrier being aligned is the one blocked.
+    fn has_delivered_current(&self, ch: ChannelIndex) -> bool {
+        Aligned::is_blocked(self, ch)
+    }
+
+    fn on_record(&self, ch: ChannelIndex, record: &R, out: &mut Vec<Output<R>>) {
+        self.log_loop(ch, record, out);
+    }
+
+    fn hold_if_blocked(&mut self, ch: ChannelIndex, input: Input<R>) -> Result<u32, Input<R>> {
+        if !Aligned::is_blocked(self, ch) {
+            return Err(input);
+        }
+        self.hold(ch, input);
+        Ok(u32::try_from(Aligned::held_on(self, ch).len()).unwrap_or(u32::MAX))
+    }
+
+    fn is_blocked(&self, ch: ChannelIndex) -> bool {
+        Aligned::is_blocked(self, ch)
+    }
+
+    fn next_replay(&mut self) -> Option<(ChannelIndex, Input<R>)> {
+        Aligned::next_replay(self)
+    }
+
+    fn peek_replay(&self) -> Option<(ChannelIndex, &Input<R>)> {
+        Aligned::peek_replay(self)
+    }
+
+    fn has_replay(&self) -> bool {
+        Aligned::has_replay(self)
+    }
+
+    fn held_on(&self, ch: ChannelIndex) -> Vec<&Input<R>> {
+        Aligned::held_on(self, ch)
+    }
+
+    fn held_count(&self) -> u32 {
+        Aligned::held_count(self)
+    }
+
+    fn for_each_record(&mut self, f: &mut dyn FnMut(&mut R)) {
+        Aligned::for_each_record(self, f);
+    }
+
+    fn is_recording(&self, id: CheckpointId) -> bool {
+        self.is_logging(id)
+    }
+
+    fn records(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
+        self.logs(id, ch)
+    }
+
+    fn set_back_edges(&mut self, loops: &[ChannelIndex]) {
+        self.set_loops(loops);
+    }
+
+    fn is_back_edge(&self, ch: ChannelIndex) -> bool {
+        self.is_loop(ch)
+    }
+
+    fn time_out_alignment(&mut self, inputs: &Inputs, out: &mut Vec<Output<R>>) -> bool {
+        self.time_out(inputs, out)
+    }
+
+    fn timed_out(&self) -> Option<CheckpointId> {
+        Aligned::timed_out(self)
     }
 }

@@ -10,6 +10,7 @@
 //! process may start one, so ids do not reach a process in order, and several run at once, each
 //! with its own set of inputs still being recorded.
 
+use super::task_protocol::TaskProtocol;
 use super::{BarrierTake, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
 
 /// How many finished snapshot ids a process remembers, so that a stray late marker of one is
@@ -155,5 +156,63 @@ impl ChandyLamport {
             self.done.remove(0);
         }
         self.done.push(id);
+    }
+}
+
+impl<R: Clone> TaskProtocol<R> for ChandyLamport {
+    fn on_barrier(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        self.on_marker(inputs, ch, id, out);
+    }
+
+    fn on_cancel(
+        &mut self,
+        _: &Inputs,
+        _: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        ChandyLamport::on_cancel(self, id, out);
+    }
+
+    fn on_end_of_partition(&mut self, inputs: &Inputs, _: ChannelIndex, _: &mut Vec<Output<R>>) {
+        ChandyLamport::on_end_of_partition(self, inputs);
+    }
+
+    fn drop_pending(&mut self) {
+        ChandyLamport::drop_pending(self);
+    }
+
+    fn current(&self) -> Option<CheckpointId> {
+        self.newest()
+    }
+
+    fn has_delivered_current(&self, ch: ChannelIndex) -> bool {
+        self.has_delivered_newest(ch)
+    }
+
+    fn pending(&self) -> Vec<CheckpointId> {
+        self.running_ids()
+    }
+
+    fn on_record(&self, ch: ChannelIndex, record: &R, out: &mut Vec<Output<R>>) {
+        self.record(ch, record, out);
+    }
+
+    fn is_recording(&self, id: CheckpointId) -> bool {
+        ChandyLamport::is_recording(self, id)
+    }
+
+    fn records(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
+        ChandyLamport::records(self, id, ch)
+    }
+
+    fn initiate(&mut self, inputs: &Inputs, id: CheckpointId, out: &mut Vec<Output<R>>) {
+        ChandyLamport::initiate(self, inputs, id, out);
     }
 }

@@ -6,11 +6,17 @@
 //! back the same [`Output`] list, so the page and the checks can never disagree.
 //!
 //! Codemap:
-//! - this file: the public types, and what every mode shares (channel ranges, closed channels,
-//!   where an end of partition is reported, the end of the input);
-//! - `aligned.rs`: exactly-once alignment, the only mode that holds items, with its replay stack;
-//! - `tracking.rs`: at-least-once barrier tracking, several checkpoints pending at once;
-//! - `unaligned.rs`: unaligned checkpoints, triggered by the first barrier, recording channel state.
+//! - this file: the public types, and what every protocol shares (channel ranges, closed
+//!   channels, where an end of partition is reported, the end of the input), asking the
+//!   protocol's core through a trait — it never asks which core it has;
+//! - `protocol.rs`: the protocols as data ([`Description`], [`REGISTRY`]) — what each
+//!   persists, whether it blocks, who initiates, whether its barriers overtake;
+//! - `task_protocol.rs`: the trait a per-task core implements, with sensible defaults;
+//!   `cores.rs`: the registry of cores, one line each;
+//! - `aligned.rs`: exactly-once alignment, the only core that holds items, with its replay
+//!   stack; `tracking.rs`: at-least-once barrier tracking, several checkpoints pending at once;
+//!   `unaligned.rs`: triggered by the first barrier, recording channel state;
+//!   `chandy_lamport.rs`: the marker rule, any process may initiate.
 //!
 //! Architecture invariant: pure and total. No IO, no clock, no randomness, ordered collections
 //! only, and no input sequence can make it panic: an arrival on a channel the task does not have
@@ -18,149 +24,28 @@
 
 mod aligned;
 mod chandy_lamport;
+mod cores;
 mod cursor;
 mod input_set;
+mod protocol;
+mod task_protocol;
 mod tracking;
 mod unaligned;
 
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
-use aligned::Aligned;
-use chandy_lamport::ChandyLamport;
+use cores::Core;
 use cursor::is_newer;
 use input_set::InputSet;
-use tracking::Tracking;
-use unaligned::Unaligned;
 
 pub use super::vocab::CheckpointId;
+pub use cores::Handler;
+pub use protocol::{BarrierMode, Description, Initiation, UnknownMode, REGISTRY};
 /// Position of an input channel among the task's inputs, `0..channels`.
 pub type ChannelIndex = u32;
-
-/// How a task treats barriers; the same scenario can be replayed under each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BarrierMode {
-    Aligned,
-    AtLeastOnce,
-    Unaligned,
-    /// Chandy-Lamport's marker rule: any process may initiate, every input not yet marked is
-    /// recorded, nothing waits, several snapshots run at once. The barriers are its markers.
-    ChandyLamport,
-    /// The synchronous scheme of the systems before ABS, the ABS paper's baseline: at each
-    /// checkpoint the coordinator stops every source, waits until every channel is empty,
-    /// and then every task snapshots at once (no barrier, no channel state) before the
-    /// sources read again.
-    Synchronous,
-}
-
-impl BarrierMode {
-    /// Every mode, in the order a menu lists them.
-    pub const ALL: [BarrierMode; 5] = [
-        BarrierMode::Aligned,
-        BarrierMode::AtLeastOnce,
-        BarrierMode::Unaligned,
-        BarrierMode::ChandyLamport,
-        BarrierMode::Synchronous,
-    ];
-
-    // ----- what a mode does: the page and the narration ask these, never compare modes -----
-
-    /// Whether a task blocks the inputs that delivered the barrier and holds what arrives on
-    /// them in its alignment buffer (exactly-once alignment).
-    pub fn blocks_inputs(self) -> bool {
-        self == BarrierMode::Aligned
-    }
-
-    /// Whether a snapshot persists records in flight as channel state (unaligned checkpoints,
-    /// Chandy-Lamport's recorded channels). Aligned mode does so only after a timeout or on
-    /// a back-edge: ask [`crate::Simulation::persists_in_flight`] for a run.
-    pub fn persists_in_flight(self) -> bool {
-        matches!(self, BarrierMode::Unaligned | BarrierMode::ChandyLamport)
-    }
-
-    /// Whether records may slip into a snapshot they should not be part of: at-least-once
-    /// tracking neither blocks nor records, so its snapshots can count a record twice after a
-    /// recovery.
-    pub fn may_slip(self) -> bool {
-        self == BarrierMode::AtLeastOnce
-    }
-
-    /// Whether any process may initiate a snapshot (Chandy-Lamport's markers); the other
-    /// modes have a coordinator that injects barriers at the sources.
-    pub fn processes_initiate(self) -> bool {
-        self == BarrierMode::ChandyLamport
-    }
-
-    /// Whether the coordinator stops the world for a checkpoint: it stops the sources, lets
-    /// every channel drain, and snapshots every task at once; no barrier flows.
-    pub fn stops_the_world(self) -> bool {
-        self == BarrierMode::Synchronous
-    }
-
-    /// Whether barriers (and cancellation markers) are priority events: they overtake queued
-    /// records and are taken even by a task without output credit. Flink's unaligned
-    /// checkpoints.
-    pub fn has_priority_barriers(self) -> bool {
-        self == BarrierMode::Unaligned
-    }
-
-    /// Whether a completed snapshot subsumes every older one still running (the coordinator
-    /// aborts them). Not so for Chandy-Lamport: any process may initiate, and each snapshot
-    /// is its own.
-    pub fn completion_subsumes(self) -> bool {
-        self != BarrierMode::ChandyLamport
-    }
-
-    /// The spelling used on the command line, in permalinks and in serialised scenarios.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BarrierMode::Aligned => "aligned",
-            BarrierMode::AtLeastOnce => "at-least-once",
-            BarrierMode::Unaligned => "unaligned",
-            BarrierMode::ChandyLamport => "chandy-lamport",
-            BarrierMode::Synchronous => "synchronous",
-        }
-    }
-}
-
-impl fmt::Display for BarrierMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A mode name that is none of [`BarrierMode::ALL`]; it keeps what was typed for the message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownMode(pub String);
-
-impl fmt::Display for UnknownMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown barrier mode \"{}\" (expected one of: aligned, at-least-once, unaligned, chandy-lamport, synchronous)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownMode {}
-
-impl FromStr for BarrierMode {
-    type Err = UnknownMode;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BarrierMode::ALL
-            .into_iter()
-            .find(|mode| mode.as_str() == s)
-            .ok_or_else(|| UnknownMode(s.to_owned()))
-    }
-}
 
 /// What arrives on one input channel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -307,15 +192,6 @@ impl Inputs {
     }
 }
 
-/// The mode-specific half of the handler.
-#[derive(Clone, Debug)]
-enum Core<R> {
-    Aligned(Aligned<R>),
-    Tracking(Tracking),
-    Unaligned(Unaligned),
-    ChandyLamport(ChandyLamport),
-}
-
 /// One task's input handler. It decides, for each arrival, what the task does: hand a record to
 /// the operator, hold it, trigger or abort a checkpoint, close a channel.
 #[derive(Clone, Debug)]
@@ -327,15 +203,6 @@ pub struct BarrierHandler<R> {
 
 impl<R: Clone> BarrierHandler<R> {
     pub fn new(mode: BarrierMode, channels: u32, finished_channels_align: bool) -> Self {
-        let core = match mode {
-            BarrierMode::Aligned => Core::Aligned(Aligned::default()),
-            // No barrier ever reaches a task when the world stops: any core would do.
-            BarrierMode::AtLeastOnce | BarrierMode::Synchronous => {
-                Core::Tracking(Tracking::default())
-            }
-            BarrierMode::Unaligned => Core::Unaligned(Unaligned::default()),
-            BarrierMode::ChandyLamport => Core::ChandyLamport(ChandyLamport::default()),
-        };
         BarrierHandler {
             mode,
             inputs: Inputs {
@@ -344,7 +211,7 @@ impl<R: Clone> BarrierHandler<R> {
                 finished_channels_align,
                 ended: false,
             },
-            core,
+            core: Core::of(mode.description().handler),
         }
     }
 
@@ -370,37 +237,25 @@ impl<R: Clone> BarrierHandler<R> {
     /// Every record the handler holds (in its alignment buffer or waiting to be replayed), for
     /// a caller that renames them all alike — the exhaustive search writes ids relative to a
     /// base (`engine/explore`).
-    pub(crate) fn for_each_record(&mut self, f: impl FnMut(&mut R)) {
-        if let Core::Aligned(aligned) = &mut self.core {
-            aligned.for_each_record(f);
-        }
+    pub(crate) fn for_each_record(&mut self, mut f: impl FnMut(&mut R)) {
+        self.core.protocol_mut().for_each_record(&mut f);
     }
 
-    /// True when held items wait to be replayed (aligned mode, after an alignment ended).
+    /// True when held items wait to be replayed (after an alignment ended).
     pub fn has_replay(&self) -> bool {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.has_replay(),
-            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => false,
-        }
+        self.core.protocol().has_replay()
     }
 
     /// The held item the next `replay_one` will take, and its channel.
     pub fn peek_replay(&self) -> Option<(ChannelIndex, &Input<R>)> {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.peek_replay(),
-            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
-        }
+        self.core.protocol().peek_replay()
     }
 
     /// Replay exactly one held item, as if it had just arrived: it may be held again, start a new
     /// alignment, and so on. One at a time so the page can show the buffer draining step by step.
     /// Returns false if there was nothing to replay.
     pub fn replay_one(&mut self, out: &mut Vec<Output<R>>) -> bool {
-        let next = match &mut self.core {
-            Core::Aligned(aligned) => aligned.next_replay(),
-            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
-        };
-        match next {
+        match self.core.protocol_mut().next_replay() {
             Some((ch, input)) => {
                 self.arrive(ch, input, out);
                 true
@@ -409,27 +264,19 @@ impl<R: Clone> BarrierHandler<R> {
         }
     }
 
-    /// The input ended: pending replays run as usual, then an unfinished alignment is dropped
-    /// without a report and its held items are released in their original order. Barriers met
+    /// The input ended: pending replays run as usual, then an unfinished checkpoint is dropped
+    /// without a report and held items are released in their original order. Barriers met
     /// from here on are ignored, since nothing could complete a checkpoint any more.
     pub fn end_of_input(&mut self, out: &mut Vec<Output<R>>) {
         self.drain_replay(out);
         self.inputs.ended = true;
-        match &mut self.core {
-            Core::Aligned(aligned) => aligned.drop_alignment(),
-            Core::Tracking(tracking) => tracking.drop_pending(),
-            Core::Unaligned(unaligned) => unaligned.drop_pending(),
-            Core::ChandyLamport(cl) => cl.drop_pending(),
-        }
+        self.core.protocol_mut().drop_pending();
         self.drain_replay(out);
     }
 
-    /// Whether channel `ch` is blocked by an alignment (only ever true in aligned mode).
+    /// Whether channel `ch` is blocked by an alignment.
     pub fn is_blocked(&self, ch: ChannelIndex) -> bool {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.is_blocked(ch),
-            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => false,
-        }
+        self.core.protocol().is_blocked(ch)
     }
 
     /// Whether the end of partition of `ch` has been handled (a held one does not count yet).
@@ -440,51 +287,29 @@ impl<R: Clone> BarrierHandler<R> {
     /// Items currently held (not yet replayed) for channel `ch`, oldest first, including items
     /// waiting in the replay stack.
     pub fn held_on(&self, ch: ChannelIndex) -> Vec<&Input<R>> {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.held_on(ch),
-            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => Vec::new(),
-        }
+        self.core.protocol().held_on(ch)
     }
 
     pub fn held_count(&self) -> u32 {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.held_count(),
-            Core::Tracking(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => 0,
-        }
+        self.core.protocol().held_count()
     }
 
     /// The checkpoint being aligned (aligned), the pending one (unaligned), or the newest pending
-    /// one (at-least-once), if any.
+    /// one (at-least-once, Chandy-Lamport), if any.
     pub fn current_checkpoint(&self) -> Option<CheckpointId> {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.current(),
-            Core::Tracking(tracking) => tracking.newest_pending(),
-            Core::Unaligned(unaligned) => unaligned.current(),
-            Core::ChandyLamport(cl) => cl.newest(),
-        }
+        self.core.protocol().current()
     }
 
     /// Whether channel `ch` has delivered the barrier of the current checkpoint (or of the pending
     /// at-least-once entry with the highest id). A cancellation marker counts as delivered in
     /// at-least-once mode, where it also reports the channel.
     pub fn has_delivered_current(&self, ch: ChannelIndex) -> bool {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.is_blocked(ch),
-            Core::Tracking(tracking) => tracking.newest_has_heard(ch),
-            Core::Unaligned(unaligned) => unaligned.has_delivered(ch),
-            Core::ChandyLamport(cl) => cl.has_delivered_newest(ch),
-        }
+        self.core.protocol().has_delivered_current(ch)
     }
 
-    /// At-least-once: ids of pending checkpoints, oldest first; other modes: the current one.
+    /// Ids of the pending checkpoints, oldest first.
     pub fn pending_checkpoints(&self) -> Vec<CheckpointId> {
-        match &self.core {
-            Core::Tracking(tracking) => tracking.pending_ids(),
-            Core::ChandyLamport(cl) => cl.running_ids(),
-            Core::Aligned(_) | Core::Unaligned(_) => {
-                self.current_checkpoint().into_iter().collect()
-            }
-        }
+        self.core.protocol().pending()
     }
 
     /// At-least-once: the oldest pending checkpoint whose barrier `ch` already delivered, so a
@@ -492,82 +317,53 @@ impl<R: Clone> BarrierHandler<R> {
     /// replayed after a recovery). Other modes: never — aligned blocks such records, unaligned
     /// snapshots at the first barrier.
     pub fn early_on(&self, ch: ChannelIndex) -> Option<CheckpointId> {
-        match &self.core {
-            Core::Tracking(tracking) => tracking.early_on(ch),
-            Core::Aligned(_) | Core::Unaligned(_) | Core::ChandyLamport(_) => None,
-        }
+        self.core.protocol().early_on(ch)
     }
 
     /// Whether the task is still recording something for checkpoint `id`: unaligned, its
-    /// pending checkpoint's channel state; Chandy-Lamport, any input whose marker has not come.
-    /// Its acknowledgement waits until this is false.
+    /// pending checkpoint's channel state; Chandy-Lamport, any input whose marker has not come;
+    /// aligned, a loop's log. Its acknowledgement waits until this is false.
     pub fn is_recording(&self, id: CheckpointId) -> bool {
-        match &self.core {
-            Core::Unaligned(unaligned) => unaligned.current() == Some(id),
-            Core::ChandyLamport(cl) => cl.is_recording(id),
-            Core::Aligned(aligned) => aligned.is_logging(id),
-            Core::Tracking(_) => false,
-        }
+        self.core.protocol().is_recording(id)
     }
 
     /// ABS for cyclic graphs: marks input channels as back-edges (aligned mode). The task then
     /// forwards a barrier once its other inputs delivered it, and logs the back-edges' records
     /// as that checkpoint's channel state until the barrier comes round to them.
     pub fn set_back_edges(&mut self, loops: &[ChannelIndex]) {
-        if let Core::Aligned(aligned) = &mut self.core {
-            aligned.set_loops(loops);
-        }
+        self.core.protocol_mut().set_back_edges(loops);
     }
 
     /// Aligned with a timeout: the running alignment lasted too long; the checkpoint goes on
     /// unaligned (see `Aligned::time_out`). False when nothing is being aligned.
     pub fn time_out_alignment(&mut self, out: &mut Vec<Output<R>>) -> bool {
-        match &mut self.core {
-            Core::Aligned(aligned) => aligned.time_out(&self.inputs, out),
-            _ => false,
-        }
+        self.core
+            .protocol_mut()
+            .time_out_alignment(&self.inputs, out)
     }
 
     /// The checkpoint whose alignment timed out and now records its channel state.
     pub fn timed_out(&self) -> Option<CheckpointId> {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.timed_out(),
-            _ => None,
-        }
+        self.core.protocol().timed_out()
     }
 
     /// Whether input `ch` is a back-edge (aligned mode on a cyclic graph).
     pub fn is_back_edge(&self, ch: ChannelIndex) -> bool {
-        match &self.core {
-            Core::Aligned(aligned) => aligned.is_loop(ch),
-            _ => false,
-        }
+        self.core.protocol().is_back_edge(ch)
     }
 
-    /// Chandy-Lamport: whether input `ch` is being recorded for snapshot `id`.
+    /// Whether input `ch` is being recorded for snapshot `id`.
     pub fn records(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
-        match &self.core {
-            Core::ChandyLamport(cl) => cl.records(id, ch),
-            Core::Aligned(aligned) => aligned.logs(id, ch),
-            Core::Unaligned(unaligned) => {
-                unaligned.current() == Some(id) && !unaligned.has_delivered(ch)
-            }
-            Core::Tracking(_) => false,
-        }
+        self.core.protocol().records(id, ch)
     }
 
-    /// Chandy-Lamport: this process initiates snapshot `id` — it records its state
-    /// (`Triggered`) and then every input until that input's marker arrives. Other modes
-    /// (whose sources are triggered by the coordinator and have no inputs) report the trigger
-    /// only. Nothing happens for an id already known here.
+    /// This task initiates snapshot `id`: Chandy-Lamport, it records its state (`Triggered`)
+    /// and then every input until that input's marker arrives. Other modes (whose sources are
+    /// triggered by the coordinator and have no inputs) report the trigger only. Nothing
+    /// happens for an id already known here.
     pub fn initiate(&mut self, id: CheckpointId, out: &mut Vec<Output<R>>) {
         self.drain_replay(out);
-        match &mut self.core {
-            Core::ChandyLamport(cl) => {
-                cl.initiate(&self.inputs, id, out);
-            }
-            _ => out.push(Output::Triggered(id)),
-        }
+        self.core.protocol_mut().initiate(&self.inputs, id, out);
     }
 
     fn drain_replay(&mut self, out: &mut Vec<Output<R>>) {
@@ -588,25 +384,17 @@ impl<R: Clone> BarrierHandler<R> {
             }
             return;
         }
-        if let Core::Aligned(aligned) = &mut self.core {
-            if aligned.is_blocked(ch) {
-                aligned.hold(ch, input);
-                let held = aligned.held_on(ch).len();
-                out.push(Output::Held {
-                    ch,
-                    held: u32::try_from(held).unwrap_or(u32::MAX),
-                });
+        let core = self.core.protocol_mut();
+        let input = match core.hold_if_blocked(ch, input) {
+            Ok(held) => {
+                out.push(Output::Held { ch, held });
                 return;
             }
-        }
+            Err(input) => input,
+        };
         match input {
             Input::Record(record) => {
-                match &self.core {
-                    Core::Unaligned(unaligned) => unaligned.persist_in_flight(ch, &record, out),
-                    Core::ChandyLamport(cl) => cl.record(ch, &record, out),
-                    Core::Aligned(aligned) => aligned.log_loop(ch, &record, out),
-                    Core::Tracking(_) => {}
-                }
+                core.on_record(ch, &record, out);
                 out.push(Output::Record { ch, record });
             }
             Input::Barrier(id) => {
@@ -615,27 +403,12 @@ impl<R: Clone> BarrierHandler<R> {
                         .taken(ch, id, BarrierTake::Ignored, &InputSet::default(), out);
                     return;
                 }
-                match &mut self.core {
-                    Core::Aligned(aligned) => aligned.on_barrier(&self.inputs, ch, id, out),
-                    Core::Tracking(tracking) => tracking.on_barrier(&self.inputs, ch, id, out),
-                    Core::Unaligned(unaligned) => unaligned.on_barrier(&self.inputs, ch, id, out),
-                    Core::ChandyLamport(cl) => cl.on_marker(&self.inputs, ch, id, out),
-                }
+                core.on_barrier(&self.inputs, ch, id, out);
             }
-            Input::Cancel(id) => match &mut self.core {
-                Core::Aligned(aligned) => aligned.on_cancel(id, out),
-                Core::Tracking(tracking) => tracking.on_cancel(&self.inputs, ch, id, out),
-                Core::Unaligned(unaligned) => unaligned.on_cancel(id, out),
-                Core::ChandyLamport(cl) => cl.on_cancel(id, out),
-            },
+            Input::Cancel(id) => core.on_cancel(&self.inputs, ch, id, out),
             Input::EndOfPartition => {
                 self.inputs.closed.insert(ch);
-                match &mut self.core {
-                    Core::Aligned(aligned) => aligned.on_end_of_partition(&self.inputs, out),
-                    Core::Tracking(tracking) => tracking.on_end_of_partition(&self.inputs, ch, out),
-                    Core::Unaligned(unaligned) => unaligned.on_end_of_partition(&self.inputs, out),
-                    Core::ChandyLamport(cl) => cl.on_end_of_partition(&self.inputs),
-                }
+                core.on_end_of_partition(&self.inputs, ch, out);
                 out.push(Output::EndOfPartition(ch));
             }
         }

@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 
+use super::task_protocol::TaskProtocol;
 use super::{is_newer, BarrierTake, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
 
 /// Beyond this many pending checkpoints the oldest is forgotten (Flink's
@@ -247,5 +248,51 @@ impl Tracking {
                 out.push(Output::Triggered(entry.id));
             }
         }
+    }
+}
+
+impl<R> TaskProtocol<R> for Tracking {
+    fn on_barrier(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        Tracking::on_barrier(self, inputs, ch, id, out);
+    }
+
+    fn on_cancel(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        Tracking::on_cancel(self, inputs, ch, id, out);
+    }
+
+    fn on_end_of_partition(&mut self, inputs: &Inputs, ch: ChannelIndex, out: &mut Vec<Output<R>>) {
+        Tracking::on_end_of_partition(self, inputs, ch, out);
+    }
+
+    fn drop_pending(&mut self) {
+        Tracking::drop_pending(self);
+    }
+
+    fn current(&self) -> Option<CheckpointId> {
+        self.newest_pending()
+    }
+
+    fn has_delivered_current(&self, ch: ChannelIndex) -> bool {
+        self.newest_has_heard(ch)
+    }
+
+    fn pending(&self) -> Vec<CheckpointId> {
+        self.pending_ids()
+    }
+
+    fn early_on(&self, ch: ChannelIndex) -> Option<CheckpointId> {
+        Tracking::early_on(self, ch)
     }
 }

@@ -6,6 +6,7 @@
 //! checkpoint here is triggered before it is complete, so it can be triggered and later aborted.
 
 use super::cursor::Cursor;
+use super::task_protocol::TaskProtocol;
 use super::{BarrierTake, ChannelIndex, CheckpointId, InputSet, Inputs, Output};
 
 #[derive(Clone, Debug, Default)]
@@ -117,5 +118,57 @@ impl Unaligned {
     fn finish(&mut self) {
         self.cursor.end();
         self.delivered.clear();
+    }
+}
+
+impl<R: Clone> TaskProtocol<R> for Unaligned {
+    fn on_barrier(
+        &mut self,
+        inputs: &Inputs,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        Unaligned::on_barrier(self, inputs, ch, id, out);
+    }
+
+    fn on_cancel(
+        &mut self,
+        _: &Inputs,
+        _: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
+        Unaligned::on_cancel(self, id, out);
+    }
+
+    fn on_end_of_partition(&mut self, inputs: &Inputs, _: ChannelIndex, out: &mut Vec<Output<R>>) {
+        Unaligned::on_end_of_partition(self, inputs, out);
+    }
+
+    fn drop_pending(&mut self) {
+        Unaligned::drop_pending(self);
+    }
+
+    fn current(&self) -> Option<CheckpointId> {
+        Unaligned::current(self)
+    }
+
+    fn has_delivered_current(&self, ch: ChannelIndex) -> bool {
+        self.has_delivered(ch)
+    }
+
+    fn on_record(&self, ch: ChannelIndex, record: &R, out: &mut Vec<Output<R>>) {
+        self.persist_in_flight(ch, record, out);
+    }
+
+    /// The pending checkpoint's channel state is complete only when every input has
+    /// delivered its barrier.
+    fn is_recording(&self, id: CheckpointId) -> bool {
+        Unaligned::current(self) == Some(id)
+    }
+
+    fn records(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
+        Unaligned::current(self) == Some(id) && !self.has_delivered(ch)
     }
 }

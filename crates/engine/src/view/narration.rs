@@ -52,6 +52,8 @@ pub enum Beat {
         checkpoint: CheckpointId,
         offset: u64,
         acked: Option<(u32, u32)>,
+        /// The barriers overtook the queued records (the engine's decision).
+        priority: bool,
     },
     /// The barrier handler took a barrier: `have` of the task's `need` inputs have it now.
     Barrier {
@@ -80,6 +82,8 @@ pub enum Beat {
         checkpoint: CheckpointId,
         forwarded: u32,
         acked: Option<(u32, u32)>,
+        /// The barriers overtook the queued records (the engine's decision).
+        priority: bool,
     },
     /// Alignment over: the inputs flow again, held items first (④).
     Unblocked {
@@ -408,18 +412,21 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 checkpoint,
                 forwarded,
                 offset,
+                priority,
             } => match offset {
                 Some(offset) => Beat::SourceSnapshot {
                     task,
                     checkpoint,
                     offset,
                     acked: None,
+                    priority,
                 },
                 None => Beat::Snapshot {
                     task,
                     checkpoint,
                     forwarded,
                     acked: None,
+                    priority,
                 },
             },
             Event::Acknowledged {

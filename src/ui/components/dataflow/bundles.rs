@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use crate::engine::record::ItemKind;
 use crate::engine::view::{self, TaskStatus};
-use crate::engine::{BarrierMode, Simulation, TaskId};
+use crate::engine::{Simulation, TaskId};
 use crate::i18n::Strings;
 use crate::ui::fmt::escape;
 use crate::ui::layout::{text_width, Layout, Rect};
@@ -244,7 +244,7 @@ pub(super) fn markup(
 pub fn cell_words(sim: &Simulation, s: &Strings) -> [String; 6] {
     let n = sim.coordinator().in_progress().next().unwrap_or(1);
     let mode = sim.mode();
-    let aligning = if mode == BarrierMode::Synchronous {
+    let aligning = if mode.stops_the_world() {
         (s.status_stopped)(n)
     } else if mode.blocks_inputs() {
         (s.status_aligning)(n)

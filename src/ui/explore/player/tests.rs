@@ -1,6 +1,7 @@
 use super::*;
 use crate::engine::explore::{Explorer, Options};
 use crate::engine::view::Across;
+use crate::engine::BarrierMode;
 use crate::i18n::Lang;
 use crate::scenario::{codec, presets};
 use crate::ui::explore::words::Words;

@@ -12,7 +12,8 @@ use crate::BarrierMode;
 impl<'a> Sentence<'a> {
     /// The sentence that tells `beat` in `mode` on this graph.
     pub fn of(beat: &'a Beat, phys: &Physical, mode: BarrierMode) -> Sentence<'a> {
-        let cl = mode == BarrierMode::ChandyLamport;
+        let protocol = mode.description();
+        let cl = mode.processes_initiate();
         let input = |task, input| Input { task, input };
         match *beat {
             Beat::Triggered { checkpoint: n } if cl => Sentence::SnapshotBegins { n },
@@ -60,9 +61,10 @@ impl<'a> Sentence<'a> {
                 checkpoint: n,
                 offset,
                 acked,
-            } => match mode {
-                BarrierMode::ChandyLamport => Sentence::SourceMarkers { task, n, offset },
-                BarrierMode::Unaligned => Sentence::SourcePriorityBarrier {
+                priority,
+            } => match (cl, priority) {
+                (true, _) => Sentence::SourceMarkers { task, n, offset },
+                (false, true) => Sentence::SourcePriorityBarrier {
                     task,
                     n,
                     offset,
@@ -103,32 +105,32 @@ impl<'a> Sentence<'a> {
                 if need < 2 {
                     return Sentence::BarrierOnOnlyInput { n, task };
                 }
-                match mode {
-                    BarrierMode::Aligned if phys.input_is_back_edge(task, i) => {
+                let blocks = protocol.blocks_inputs;
+                match take {
+                    _ if blocks && phys.input_is_back_edge(task, i) => {
                         Sentence::LoopBarrierReturned { n, at }
                     }
-                    BarrierMode::Aligned if have == need && unawaited > 0 => {
+                    _ if blocks && have == need && unawaited > 0 => {
                         Sentence::LastRegularInput { n, at }
                     }
-                    BarrierMode::Aligned => match take {
-                        BarrierTake::First if have < need => {
-                            Sentence::AlignmentStarts { n, at, waiting }
-                        }
-                        _ if have < need => Sentence::AlignmentBlocksToo { n, at, have, need },
-                        _ => Sentence::AlignmentComplete { n, at },
-                    },
-                    BarrierMode::Unaligned | BarrierMode::ChandyLamport => match take {
-                        BarrierTake::First => Sentence::UnalignedFirst { n, at, waiting },
-                        _ if have < need => Sentence::UnalignedInputSaved { n, at, have, need },
-                        _ => Sentence::UnalignedComplete { n, at },
-                    },
-                    // No barrier flows in a stopped world: told as tracking if one did.
-                    BarrierMode::AtLeastOnce | BarrierMode::Synchronous if have < need => {
-                        Sentence::TrackingFlows { n, at, have, need }
+                    BarrierTake::First if blocks && have < need => {
+                        Sentence::AlignmentStarts { n, at, waiting }
                     }
-                    BarrierMode::AtLeastOnce | BarrierMode::Synchronous => {
-                        Sentence::TrackingComplete { n, at }
+                    _ if blocks && have < need => {
+                        Sentence::AlignmentBlocksToo { n, at, have, need }
                     }
+                    _ if blocks => Sentence::AlignmentComplete { n, at },
+                    BarrierTake::First if protocol.persists_in_flight => {
+                        Sentence::UnalignedFirst { n, at, waiting }
+                    }
+                    _ if protocol.persists_in_flight && have < need => {
+                        Sentence::UnalignedInputSaved { n, at, have, need }
+                    }
+                    _ if protocol.persists_in_flight => Sentence::UnalignedComplete { n, at },
+                    // Neither blocks nor records: tracking (no barrier flows in a stopped
+                    // world; told as tracking if one did).
+                    _ if have < need => Sentence::TrackingFlows { n, at, have, need },
+                    _ => Sentence::TrackingComplete { n, at },
                 }
             }
             Beat::Held {
@@ -162,11 +164,12 @@ impl<'a> Sentence<'a> {
                 checkpoint: n,
                 forwarded,
                 acked,
+                priority,
             } => {
-                let forward = match (forwarded, mode) {
+                let forward = match (forwarded, priority) {
                     (0, _) => Forward::Nothing,
-                    (_, BarrierMode::Unaligned) => Forward::Priority,
-                    _ => Forward::Queued,
+                    (_, true) => Forward::Priority,
+                    (_, false) => Forward::Queued,
                 };
                 Sentence::Snapshot {
                     task,
@@ -341,7 +344,7 @@ impl<'a> Sentence<'a> {
                 task,
                 dropped,
                 restart_at,
-                buffers: mode == BarrierMode::Aligned,
+                buffers: protocol.blocks_inputs,
             },
             Beat::TransactionAborted { task, aborted } => {
                 Sentence::TransactionAborted { task, aborted }
