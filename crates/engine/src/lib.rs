@@ -67,6 +67,7 @@ mod scheduler;
 pub mod sim;
 pub mod snapshot;
 pub mod sorted_map;
+mod synchronous;
 pub mod task;
 pub mod text;
 pub mod trace;

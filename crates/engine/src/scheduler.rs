@@ -286,17 +286,6 @@ impl Simulation {
         Some(Action::Expire { checkpoint: id })
     }
 
-    /// Stop-the-world: the job may have drained for checkpoint `n`.
-    fn on_drained_due(&mut self, n: CheckpointId, time: u64) -> Option<Action> {
-        if self.stopped_for() != Some(n) || !self.net.is_empty() {
-            return None;
-        }
-        self.clock.now = time;
-        self.clock.steps += 1;
-        self.snapshot_all(n);
-        Some(Action::SnapshotAll { checkpoint: n })
-    }
-
     /// Too many checkpoints failed in a row: the job fails.
     fn on_job_failure_due(&mut self, time: u64) -> Option<Action> {
         if !self.life.failing || self.life.done {
