@@ -25,6 +25,8 @@ pub mod marks;
 pub mod mount;
 pub mod palette;
 pub mod permalink;
+#[cfg(feature = "views")]
+pub mod routes;
 pub mod run;
 pub mod state;
 #[cfg(feature = "views")]

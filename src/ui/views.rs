@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use yew::BaseComponent;
 
 use super::kit::{address, lang};
+use super::routes::View;
 
 /// Mounts the view the address asks for (`view=edit`: the editor; `view=explore`: every run of
 /// a small system; otherwise the Flink view) in
@@ -16,26 +17,29 @@ use super::kit::{address, lang};
 pub fn start() {
     let document = web_sys::window().and_then(|w| w.document());
     let at = address();
-    let edit = at.view.as_deref() == Some("edit");
-    let explore = at.view.as_deref() == Some("explore");
-    let compare = at.compare.is_some();
-    let (code, title): (&str, String) = if compare {
-        let lang = lang(at.lang.as_deref());
-        (lang.tag(), super::compare::words::Words(lang).short_title())
-    } else if explore {
-        let lang = lang(at.lang.as_deref());
-        (lang.tag(), super::explore::words::Words(lang).start())
-    } else if edit {
-        let lang = lang(at.lang.as_deref());
-        (lang.tag(), super::edit::words::Words(lang).title())
-    } else {
-        let lang = super::flink::words::ViewLang::from_param(at.lang.as_deref());
-        let code = if lang == super::flink::words::ViewLang::Zh {
-            "zh"
-        } else {
-            "en"
-        };
-        (code, lang.words().title.to_string())
+    let view = View::of(at.view.as_deref(), at.compare.is_some());
+    let (code, title): (&str, String) = match view {
+        View::Compare => {
+            let lang = lang(at.lang.as_deref());
+            (lang.tag(), super::compare::words::Words(lang).short_title())
+        }
+        View::Explore => {
+            let lang = lang(at.lang.as_deref());
+            (lang.tag(), super::explore::words::Words(lang).start())
+        }
+        View::Edit => {
+            let lang = lang(at.lang.as_deref());
+            (lang.tag(), super::edit::words::Words(lang).title())
+        }
+        View::Flink => {
+            let lang = super::flink::words::ViewLang::from_param(at.lang.as_deref());
+            let code = if lang == super::flink::words::ViewLang::Zh {
+                "zh"
+            } else {
+                "en"
+            };
+            (code, lang.words().title.to_string())
+        }
     };
     if let Some(doc) = &document {
         if let Some(root) = doc.document_element() {
@@ -46,14 +50,11 @@ pub fn start() {
     // Mounted into the page's `#app`, as the playground is; the static shell goes at once (the
     // playground keeps it two frames for its largest paint, which these views do not chase).
     let root = document.as_ref().and_then(|d| d.get_element_by_id("app"));
-    if compare {
-        render::<super::compare::CompareView>(root);
-    } else if explore {
-        render::<super::explore::ExploreView>(root);
-    } else if edit {
-        render::<super::edit::EditorView>(root);
-    } else {
-        render::<super::flink::FlinkView>(root);
+    match view {
+        View::Compare => render::<super::compare::CompareView>(root),
+        View::Explore => render::<super::explore::ExploreView>(root),
+        View::Edit => render::<super::edit::EditorView>(root),
+        View::Flink => render::<super::flink::FlinkView>(root),
     }
     if let Some(boot) = document.and_then(|d| d.query_selector_all("body > .boot").ok()) {
         for i in 0..boot.length() {
