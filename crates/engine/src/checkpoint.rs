@@ -39,17 +39,17 @@ impl Simulation {
             .flatten()
             .map(|&c| self.net.channels[c as usize].records_sent)
             .collect();
-        let mut forwarded = 0;
+        let (mut forwarded, mut overtook) = (0, false);
         // Unaligned barriers overtake the output queue; so does an aligned one whose
-        // checkpoint went on unaligned (its alignment timed out).
-        let overtake = self.config.mode.has_priority_barriers()
-            || self.tasks[t as usize].handler.timed_out() == Some(n)
-            || self.coordinator.timed_out(n);
+        // checkpoint went on unaligned (its alignment timed out) — each channel's policy says.
+        let timed_out =
+            self.tasks[t as usize].handler.timed_out() == Some(n) || self.coordinator.timed_out(n);
         // A stopped world sends no barrier: every task snapshots in the same step.
         let barriers = !self.config.mode.stops_the_world();
         for &c in info.outputs.iter().flatten().filter(|_| barriers) {
-            if overtake {
+            if self.net.policy(c).overtakes(timed_out) {
                 self.send_overtaking(c, n);
+                overtook = true;
             } else {
                 self.send(c, ItemKind::Barrier(n));
             }
@@ -63,7 +63,7 @@ impl Simulation {
         }) = self.events.get_mut(at)
         {
             *f = forwarded;
-            *priority = overtake && forwarded > 0;
+            *priority = overtook;
             if let TaskState::Source { offset: o } = self.tasks[t as usize].state {
                 *offset = Some(o);
             }

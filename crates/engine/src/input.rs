@@ -104,7 +104,9 @@ impl Simulation {
             }
         }
         for c in 0..self.net.channels.len() as ChannelId {
-            self.overtake_queued(c, n);
+            if self.net.policy(c).may_time_out {
+                self.overtake_queued(c, n);
+            }
         }
     }
 

@@ -12,6 +12,7 @@
 
 use std::collections::VecDeque;
 
+use super::barrier::BarrierPolicy;
 use super::channel::{Channel, Hold};
 use super::debloat::{BufferDebloat, Debloater};
 use super::flow::{FlowControl, Relief};
@@ -25,9 +26,10 @@ use super::vocab::{ChannelId, CheckpointId, TaskId, MAX_LATENCY};
 pub struct Network {
     pub(super) channels: Vec<Channel>,
     pub(super) flow: FlowControl,
-    /// Barriers are priority events (unaligned): a barrier or cancellation marker at a
-    /// channel's head is taken even by a receiver without output credit.
-    priority_barriers: bool,
+    /// How barriers cross each channel (by channel id): where they are priority events
+    /// (unaligned), a barrier or cancellation marker at the head is taken even by a receiver
+    /// without output credit.
+    policies: Vec<BarrierPolicy>,
     /// Buffer debloating, when the scenario asks for it: channel capacities follow what
     /// their receivers consume.
     pub(super) debloat: Option<Debloater>,
@@ -55,7 +57,7 @@ pub(super) struct Taken {
 impl Network {
     pub(super) fn new(
         phys: &Physical,
-        priority_barriers: bool,
+        policies: Vec<BarrierPolicy>,
         debloat: Option<BufferDebloat>,
     ) -> Network {
         let channels = phys
@@ -80,9 +82,14 @@ impl Network {
         Network {
             channels,
             flow: FlowControl::new(phys.tasks.len()),
-            priority_barriers,
+            policies,
             debloat: debloat.map(|d| Debloater::new(d, phys.channels.len(), phys.tasks.len(), 0)),
         }
+    }
+
+    /// How barriers cross channel `c`.
+    pub(super) fn policy(&self, c: ChannelId) -> BarrierPolicy {
+        self.policies.get(c as usize).copied().unwrap_or_default()
     }
 
     /// Buffer debloating: when the next recalculation of capacities is due, if ever.
@@ -141,7 +148,7 @@ impl Network {
             Some((_, _)) => {
                 let head = ch.queue.front().map(|i| i.kind);
                 matches!(head, Some(ItemKind::Barrier(n)) if ch.overtaking.contains(&n))
-                    || (self.priority_barriers
+                    || (self.policy(c).priority
                         && matches!(head, Some(ItemKind::Barrier(_) | ItemKind::Cancel(_))))
             }
             None => false,

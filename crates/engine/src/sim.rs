@@ -12,7 +12,7 @@
 
 use std::rc::Rc;
 
-use super::barrier::{BarrierHandler, BarrierMode, Output};
+use super::barrier::{BarrierHandler, BarrierMode, BarrierPolicy, Output};
 use super::channel::Channel;
 use super::clock::Clock;
 use super::coordinator::Coordinator;
@@ -141,7 +141,7 @@ impl Simulation {
             .collect();
         let net = Network::new(
             &phys,
-            config.mode.has_priority_barriers(),
+            BarrierPolicy::resolve(&phys, config),
             config.buffer_debloat,
         );
         let mut sim = Simulation {

@@ -27,6 +27,7 @@ mod chandy_lamport;
 mod cores;
 mod cursor;
 mod input_set;
+mod policy;
 mod protocol;
 mod task_protocol;
 mod tracking;
@@ -43,6 +44,7 @@ use input_set::InputSet;
 
 pub use super::vocab::CheckpointId;
 pub use cores::Handler;
+pub use policy::BarrierPolicy;
 pub use protocol::{BarrierMode, Description, Initiation, UnknownMode, REGISTRY};
 /// Position of an input channel among the task's inputs, `0..channels`.
 pub type ChannelIndex = u32;

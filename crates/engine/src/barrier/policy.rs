@@ -1,0 +1,110 @@
+//! How barriers cross one channel: the protocol's description applied to each channel once,
+//! when the simulation is built, so that the network and the checkpointing ask the channel
+//! how its barriers go — never which protocol runs. The aligned-checkpoint timeout is a policy
+//! here, not a mode of its own.
+
+use crate::model::Config;
+use crate::physical::Physical;
+
+/// How barriers (and cancellation markers) cross one channel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BarrierPolicy {
+    /// They cross as priority events from the start: they overtake queued records (which
+    /// become channel state) and are taken by a receiver without output credit (unaligned).
+    pub priority: bool,
+    /// A barrier may become a priority event once its checkpoint's alignment has timed out
+    /// (aligned with `aligned_checkpoint_timeout`).
+    pub may_time_out: bool,
+}
+
+impl BarrierPolicy {
+    /// The policy of every channel of `phys` under `config`, by channel id.
+    pub fn resolve(phys: &Physical, config: &Config) -> Vec<BarrierPolicy> {
+        let protocol = config.mode.description();
+        let policy = BarrierPolicy {
+            priority: protocol.priority_barriers,
+            may_time_out: protocol.blocks_inputs && config.aligned_checkpoint_timeout.is_some(),
+        };
+        vec![policy; phys.channels.len()]
+    }
+
+    /// Whether a barrier of a checkpoint crosses this channel as a priority event, `timed_out`
+    /// saying whether that checkpoint (or the sending task's alignment of it) went on
+    /// unaligned.
+    pub fn overtakes(self, timed_out: bool) -> bool {
+        self.priority || (timed_out && self.may_time_out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Edge, JobGraph, Operator, OperatorKind, Partitioning};
+    use crate::BarrierMode;
+
+    fn phys() -> Physical {
+        let op = |name: &str, kind| Operator {
+            name: name.into(),
+            kind,
+            parallelism: 2,
+            processing_time: 1,
+        };
+        let source = OperatorKind::Source {
+            lines: vec!["a".into()],
+            interval: 5,
+            bounded: false,
+        };
+        let graph = JobGraph {
+            operators: vec![
+                op("Src", source),
+                op(
+                    "Sink",
+                    OperatorKind::Sink {
+                        transactional: false,
+                    },
+                ),
+            ],
+            edges: vec![Edge {
+                from: "Src".into(),
+                to: "Sink".into(),
+                partitioning: Partitioning::Rebalance,
+                latency: 5,
+                capacity: 4,
+                fifo: true,
+            }],
+        };
+        Physical::build(&graph).unwrap()
+    }
+
+    /// Unaligned barriers overtake from the start; aligned ones only after a timeout, and
+    /// only where one is set; no other protocol's barriers ever overtake.
+    #[test]
+    fn each_channel_gets_its_protocols_policy() {
+        let phys = phys();
+        let policy = |mode, timeout| {
+            let config = Config {
+                mode,
+                aligned_checkpoint_timeout: timeout,
+                ..Config::default()
+            };
+            let all = BarrierPolicy::resolve(&phys, &config);
+            assert_eq!(all.len(), 4, "one per channel");
+            assert!(all.iter().all(|p| *p == all[0]));
+            all[0]
+        };
+        let unaligned = policy(BarrierMode::Unaligned, None);
+        assert!(unaligned.priority && unaligned.overtakes(false));
+        let aligned = policy(BarrierMode::Aligned, None);
+        assert!(!aligned.overtakes(false) && !aligned.overtakes(true));
+        let timeout = policy(BarrierMode::Aligned, Some(40));
+        assert!(!timeout.overtakes(false) && timeout.overtakes(true));
+        for mode in [
+            BarrierMode::AtLeastOnce,
+            BarrierMode::ChandyLamport,
+            BarrierMode::Synchronous,
+        ] {
+            let p = policy(mode, Some(40));
+            assert!(!p.overtakes(false) && !p.overtakes(true), "{mode}");
+        }
+    }
+}
