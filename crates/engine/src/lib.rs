@@ -30,8 +30,11 @@
 //! seek / fork; [`trace`] holds the events, which carry the decisions made; [`view`] is what
 //! the page reads.
 //!
-//! A new barrier protocol is today a `barrier/` file, its `BarrierMode` and capability
-//! answers (`modes.rs` and `BarrierMode`'s questions), and the narration's sentences; a new delivery
+//! A new protocol is a name in `BarrierMode` and a line in the protocols' registry
+//! (`barrier/protocol.rs`), with — if its tasks handle barriers in a new way — a per-task
+//! core of its own (a file or folder implementing `barrier/task_protocol.rs`'s trait, one line
+//! in `barrier/cores.rs`), or — if it coordinates in a new way, as stop-the-world does — a
+//! folder of its own (`synchronous/`); and its words in each language. A new delivery
 //! discipline is a change to `network.rs` alone (`Network::push`, `Channel::next_delivery`,
 //! `Network::hold`).
 
