@@ -5,9 +5,10 @@
 # fetched only when their panel is opened, course-example.html is a separate page), and a
 # visit to the lesson page (`?lesson=`: index.html and the lessons build, both languages; the
 # lesson's file is fetched). A visit in either language or to a lesson over ABS_PAGE_BUDGET
-# bytes gzip (default 270000, this round's budget) fails, after the table.
+# bytes gzip (default 280000, this round's budget: 280 KB per visit, English and Chinese each)
+# fails, after the table.
 set -euo pipefail
-budget="${ABS_PAGE_BUDGET:-270000}"
+budget="${ABS_PAGE_BUDGET:-280000}"
 over=""
 dir="${1:-dist}"
 gz() { gzip -9 -c "$1" | wc -c; }

@@ -3,15 +3,15 @@
 
 use super::aligned::Aligned;
 use super::chandy_lamport::ChandyLamport;
-use super::task_protocol::TaskProtocol;
 use super::tracking::Tracking;
 use super::unaligned::Unaligned;
 
 /// The registry of per-task handlers: one line per core. It makes the [`Core`] a task holds,
-/// the [`Handler`] a protocol's description names, and the only two places that tell the
-/// cores apart (`protocol`, `protocol_mut`).
+/// the [`Handler`] a protocol's description names, and `with_core!`, the only place that
+/// tells the cores apart: it runs an expression on whichever core a task has (static
+/// dispatch: each core's code is called directly, and a default inlines to nothing).
 macro_rules! cores {
-    ($($(#[$doc:meta])* $core:ident($ty:ty)),* $(,)?) => {
+    ($d:tt $($(#[$doc:meta])* $core:ident($ty:ty)),* $(,)?) => {
         /// Which per-task handler a protocol's tasks run (its description names it).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Handler {
@@ -31,23 +31,22 @@ macro_rules! cores {
                     $(Handler::$core => Core::$core(<$ty>::default()),)*
                 }
             }
-
-            pub(super) fn protocol(&self) -> &dyn TaskProtocol<R> {
-                match self {
-                    $(Core::$core(core) => core,)*
-                }
-            }
-
-            pub(super) fn protocol_mut(&mut self) -> &mut dyn TaskProtocol<R> {
-                match self {
-                    $(Core::$core(core) => core,)*
-                }
-            }
         }
+
+        /// `with_core!(core, p => expression)`: the expression with `p` bound to the core.
+        macro_rules! with_core {
+            ($d value:expr, $d p:ident => $d body:expr) => {
+                match $d value {
+                    $(Core::$core($d p) => $d body,)*
+                }
+            };
+        }
+        pub(super) use with_core;
     };
 }
 
 cores! {
+    $
     /// Exactly-once alignment: blocks, holds, replays (and logs loops, and times out).
     Aligned(Aligned<R>),
     /// At-least-once barrier tracking: nothing blocks, several checkpoints pending.

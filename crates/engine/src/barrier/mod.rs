@@ -38,9 +38,10 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
-use cores::Core;
+use cores::{with_core, Core};
 use cursor::is_newer;
 use input_set::InputSet;
+use task_protocol::TaskProtocol;
 
 pub use super::vocab::CheckpointId;
 pub use cores::Handler;
@@ -240,24 +241,24 @@ impl<R: Clone> BarrierHandler<R> {
     /// a caller that renames them all alike — the exhaustive search writes ids relative to a
     /// base (`engine/explore`).
     pub(crate) fn for_each_record(&mut self, mut f: impl FnMut(&mut R)) {
-        self.core.protocol_mut().for_each_record(&mut f);
+        with_core!(&mut self.core, p => TaskProtocol::<R>::for_each_record(p, &mut f));
     }
 
     /// True when held items wait to be replayed (after an alignment ended).
     pub fn has_replay(&self) -> bool {
-        self.core.protocol().has_replay()
+        with_core!(&self.core, p => TaskProtocol::<R>::has_replay(p))
     }
 
     /// The held item the next `replay_one` will take, and its channel.
     pub fn peek_replay(&self) -> Option<(ChannelIndex, &Input<R>)> {
-        self.core.protocol().peek_replay()
+        with_core!(&self.core, p => TaskProtocol::<R>::peek_replay(p))
     }
 
     /// Replay exactly one held item, as if it had just arrived: it may be held again, start a new
     /// alignment, and so on. One at a time so the page can show the buffer draining step by step.
     /// Returns false if there was nothing to replay.
     pub fn replay_one(&mut self, out: &mut Vec<Output<R>>) -> bool {
-        match self.core.protocol_mut().next_replay() {
+        match with_core!(&mut self.core, p => TaskProtocol::<R>::next_replay(p)) {
             Some((ch, input)) => {
                 self.arrive(ch, input, out);
                 true
@@ -272,13 +273,13 @@ impl<R: Clone> BarrierHandler<R> {
     pub fn end_of_input(&mut self, out: &mut Vec<Output<R>>) {
         self.drain_replay(out);
         self.inputs.ended = true;
-        self.core.protocol_mut().drop_pending();
+        with_core!(&mut self.core, p => TaskProtocol::<R>::drop_pending(p));
         self.drain_replay(out);
     }
 
     /// Whether channel `ch` is blocked by an alignment.
     pub fn is_blocked(&self, ch: ChannelIndex) -> bool {
-        self.core.protocol().is_blocked(ch)
+        with_core!(&self.core, p => TaskProtocol::<R>::is_blocked(p, ch))
     }
 
     /// Whether the end of partition of `ch` has been handled (a held one does not count yet).
@@ -289,29 +290,29 @@ impl<R: Clone> BarrierHandler<R> {
     /// Items currently held (not yet replayed) for channel `ch`, oldest first, including items
     /// waiting in the replay stack.
     pub fn held_on(&self, ch: ChannelIndex) -> Vec<&Input<R>> {
-        self.core.protocol().held_on(ch)
+        with_core!(&self.core, p => TaskProtocol::<R>::held_on(p, ch))
     }
 
     pub fn held_count(&self) -> u32 {
-        self.core.protocol().held_count()
+        with_core!(&self.core, p => TaskProtocol::<R>::held_count(p))
     }
 
     /// The checkpoint being aligned (aligned), the pending one (unaligned), or the newest pending
     /// one (at-least-once, Chandy-Lamport), if any.
     pub fn current_checkpoint(&self) -> Option<CheckpointId> {
-        self.core.protocol().current()
+        with_core!(&self.core, p => TaskProtocol::<R>::current(p))
     }
 
     /// Whether channel `ch` has delivered the barrier of the current checkpoint (or of the pending
     /// at-least-once entry with the highest id). A cancellation marker counts as delivered in
     /// at-least-once mode, where it also reports the channel.
     pub fn has_delivered_current(&self, ch: ChannelIndex) -> bool {
-        self.core.protocol().has_delivered_current(ch)
+        with_core!(&self.core, p => TaskProtocol::<R>::has_delivered_current(p, ch))
     }
 
     /// Ids of the pending checkpoints, oldest first.
     pub fn pending_checkpoints(&self) -> Vec<CheckpointId> {
-        self.core.protocol().pending()
+        with_core!(&self.core, p => TaskProtocol::<R>::pending(p))
     }
 
     /// At-least-once: the oldest pending checkpoint whose barrier `ch` already delivered, so a
@@ -319,44 +320,42 @@ impl<R: Clone> BarrierHandler<R> {
     /// replayed after a recovery). Other modes: never — aligned blocks such records, unaligned
     /// snapshots at the first barrier.
     pub fn early_on(&self, ch: ChannelIndex) -> Option<CheckpointId> {
-        self.core.protocol().early_on(ch)
+        with_core!(&self.core, p => TaskProtocol::<R>::early_on(p, ch))
     }
 
     /// Whether the task is still recording something for checkpoint `id`: unaligned, its
     /// pending checkpoint's channel state; Chandy-Lamport, any input whose marker has not come;
     /// aligned, a loop's log. Its acknowledgement waits until this is false.
     pub fn is_recording(&self, id: CheckpointId) -> bool {
-        self.core.protocol().is_recording(id)
+        with_core!(&self.core, p => TaskProtocol::<R>::is_recording(p, id))
     }
 
     /// ABS for cyclic graphs: marks input channels as back-edges (aligned mode). The task then
     /// forwards a barrier once its other inputs delivered it, and logs the back-edges' records
     /// as that checkpoint's channel state until the barrier comes round to them.
     pub fn set_back_edges(&mut self, loops: &[ChannelIndex]) {
-        self.core.protocol_mut().set_back_edges(loops);
+        with_core!(&mut self.core, p => TaskProtocol::<R>::set_back_edges(p, loops));
     }
 
     /// Aligned with a timeout: the running alignment lasted too long; the checkpoint goes on
     /// unaligned (see `Aligned::time_out`). False when nothing is being aligned.
     pub fn time_out_alignment(&mut self, out: &mut Vec<Output<R>>) -> bool {
-        self.core
-            .protocol_mut()
-            .time_out_alignment(&self.inputs, out)
+        with_core!(&mut self.core, p => TaskProtocol::<R>::time_out_alignment(p, &self.inputs, out))
     }
 
     /// The checkpoint whose alignment timed out and now records its channel state.
     pub fn timed_out(&self) -> Option<CheckpointId> {
-        self.core.protocol().timed_out()
+        with_core!(&self.core, p => TaskProtocol::<R>::timed_out(p))
     }
 
     /// Whether input `ch` is a back-edge (aligned mode on a cyclic graph).
     pub fn is_back_edge(&self, ch: ChannelIndex) -> bool {
-        self.core.protocol().is_back_edge(ch)
+        with_core!(&self.core, p => TaskProtocol::<R>::is_back_edge(p, ch))
     }
 
     /// Whether input `ch` is being recorded for snapshot `id`.
     pub fn records(&self, id: CheckpointId, ch: ChannelIndex) -> bool {
-        self.core.protocol().records(id, ch)
+        with_core!(&self.core, p => TaskProtocol::<R>::records(p, id, ch))
     }
 
     /// This task initiates snapshot `id`: Chandy-Lamport, it records its state (`Triggered`)
@@ -365,7 +364,7 @@ impl<R: Clone> BarrierHandler<R> {
     /// happens for an id already known here.
     pub fn initiate(&mut self, id: CheckpointId, out: &mut Vec<Output<R>>) {
         self.drain_replay(out);
-        self.core.protocol_mut().initiate(&self.inputs, id, out);
+        with_core!(&mut self.core, p => TaskProtocol::<R>::initiate(p, &self.inputs, id, out));
     }
 
     fn drain_replay(&mut self, out: &mut Vec<Output<R>>) {
@@ -386,33 +385,43 @@ impl<R: Clone> BarrierHandler<R> {
             }
             return;
         }
-        let core = self.core.protocol_mut();
-        let input = match core.hold_if_blocked(ch, input) {
-            Ok(held) => {
-                out.push(Output::Held { ch, held });
+        with_core!(&mut self.core, p => arrive_at(p, &mut self.inputs, ch, input, out));
+    }
+}
+
+/// The protocol's part of an arrival on an open channel: held if its channel is blocked,
+/// otherwise handed to the core by kind.
+fn arrive_at<R, P: TaskProtocol<R>>(
+    core: &mut P,
+    inputs: &mut Inputs,
+    ch: ChannelIndex,
+    input: Input<R>,
+    out: &mut Vec<Output<R>>,
+) {
+    let input = match core.hold_if_blocked(ch, input) {
+        Ok(held) => {
+            out.push(Output::Held { ch, held });
+            return;
+        }
+        Err(input) => input,
+    };
+    match input {
+        Input::Record(record) => {
+            core.on_record(ch, &record, out);
+            out.push(Output::Record { ch, record });
+        }
+        Input::Barrier(id) => {
+            if inputs.ended {
+                inputs.taken(ch, id, BarrierTake::Ignored, &InputSet::default(), out);
                 return;
             }
-            Err(input) => input,
-        };
-        match input {
-            Input::Record(record) => {
-                core.on_record(ch, &record, out);
-                out.push(Output::Record { ch, record });
-            }
-            Input::Barrier(id) => {
-                if self.inputs.ended {
-                    self.inputs
-                        .taken(ch, id, BarrierTake::Ignored, &InputSet::default(), out);
-                    return;
-                }
-                core.on_barrier(&self.inputs, ch, id, out);
-            }
-            Input::Cancel(id) => core.on_cancel(&self.inputs, ch, id, out),
-            Input::EndOfPartition => {
-                self.inputs.closed.insert(ch);
-                core.on_end_of_partition(&self.inputs, ch, out);
-                out.push(Output::EndOfPartition(ch));
-            }
+            core.on_barrier(inputs, ch, id, out);
+        }
+        Input::Cancel(id) => core.on_cancel(inputs, ch, id, out),
+        Input::EndOfPartition => {
+            inputs.closed.insert(ch);
+            core.on_end_of_partition(inputs, ch, out);
+            out.push(Output::EndOfPartition(ch));
         }
     }
 }
