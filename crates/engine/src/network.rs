@@ -11,6 +11,7 @@
 //! [`Channel::next_delivery`] takes next.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::barrier::BarrierPolicy;
 use super::channel::{Channel, Hold};
@@ -28,8 +29,8 @@ pub struct Network {
     pub(super) flow: FlowControl,
     /// How barriers cross each channel (by channel id): where they are priority events
     /// (unaligned), a barrier or cancellation marker at the head is taken even by a receiver
-    /// without output credit.
-    policies: Vec<BarrierPolicy>,
+    /// without output credit. Fixed once built, so a copy (a history keyframe) shares it.
+    policies: Rc<[BarrierPolicy]>,
     /// Buffer debloating, when the scenario asks for it: channel capacities follow what
     /// their receivers consume.
     pub(super) debloat: Option<Debloater>,
@@ -57,7 +58,7 @@ pub(super) struct Taken {
 impl Network {
     pub(super) fn new(
         phys: &Physical,
-        policies: Vec<BarrierPolicy>,
+        policies: Rc<[BarrierPolicy]>,
         debloat: Option<BufferDebloat>,
     ) -> Network {
         let channels = phys

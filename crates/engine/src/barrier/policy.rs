@@ -3,6 +3,8 @@
 //! how its barriers go — never which protocol runs. The aligned-checkpoint timeout is a policy
 //! here, not a mode of its own.
 
+use std::rc::Rc;
+
 use crate::model::Config;
 use crate::physical::Physical;
 
@@ -19,13 +21,13 @@ pub struct BarrierPolicy {
 
 impl BarrierPolicy {
     /// The policy of every channel of `phys` under `config`, by channel id.
-    pub fn resolve(phys: &Physical, config: &Config) -> Vec<BarrierPolicy> {
+    pub fn resolve(phys: &Physical, config: &Config) -> Rc<[BarrierPolicy]> {
         let protocol = config.mode.description();
         let policy = BarrierPolicy {
             priority: protocol.priority_barriers,
             may_time_out: protocol.blocks_inputs && config.aligned_checkpoint_timeout.is_some(),
         };
-        vec![policy; phys.channels.len()]
+        vec![policy; phys.channels.len()].into()
     }
 
     /// Whether a barrier of a checkpoint crosses this channel as a priority event, `timed_out`
