@@ -168,7 +168,7 @@ fn the_mode_and_the_tick_become_flink_settings() {
 #[test]
 fn two_inputs_are_a_union_of_their_partitioned_streams() {
     let java = ok("bp", &["--preset", "backpressure"]);
-    assert!(java.contains("s0.forward().union(s1.forward())\n                .transform(\"Merge\", REC, new Step(2, Step.UNION, 1,"));
+    assert!(java.contains("s0.rebalance().union(s1.rebalance())\n                .transform(\"Merge\", REC, new Step(2, Step.UNION, 1,"));
     // Src B's slow channel: 160 ticks.
     assert!(java.contains("{0, 0, 160, 0},"), "{java}");
     assert_eq!(
@@ -358,8 +358,9 @@ fn recovery_on_flink_ends_with_the_simulations_counts() {
     );
 }
 
-/// With unaligned checkpoints, the job's README says which edges Flink keeps aligned (forward
-/// and broadcast); aligned runs and all-hash jobs say nothing of it.
+/// With unaligned checkpoints, the job's README says which edges keep their barriers aligned
+/// (forward, rescale and broadcast), in Flink as in the simulation; aligned runs and jobs
+/// whose edges all shuffle say nothing of it.
 #[test]
 fn the_readme_names_the_edges_flink_keeps_aligned() {
     let readme = |name: &str, args: &[&str]| {
@@ -367,23 +368,29 @@ fn the_readme_names_the_edges_flink_keeps_aligned() {
         std::fs::read_to_string(common::scratch("flink-export", name).join("README.md")).unwrap()
     };
     let unaligned = readme(
-        "bp-unaligned",
-        &["--preset", "backpressure", "--mode", "unaligned"],
+        "wc-unaligned",
+        &["--preset", "wordcount", "--mode", "unaligned"],
     );
     assert!(
-        unaligned.contains("Flink keeps barriers aligned on forward and broadcast edges")
-            && unaligned.contains("Src A → Merge (forward)")
-            && unaligned.contains("Merge → Sink (forward)"),
+        unaligned.contains("Flink keeps barriers aligned on forward, rescale and broadcast edges")
+            && unaligned.contains("Sentences → Split (forward)")
+            && !unaligned.contains("Split → Count"),
         "{unaligned}"
     );
     let timeout = readme(
-        "bp-timeout",
-        &["--preset", "backpressure", "--mode", "aligned-timeout"],
+        "al-timeout",
+        &["--preset", "alignment", "--mode", "aligned-timeout"],
     );
-    assert!(timeout.contains("Src B → Merge (forward)"), "{timeout}");
+    assert!(timeout.contains("Merge → Sink (forward)"), "{timeout}");
+    assert!(!timeout.contains("Src B → Merge"), "{timeout}");
+    let shuffled = readme(
+        "bp-unaligned",
+        &["--preset", "backpressure", "--mode", "unaligned"],
+    );
+    assert!(!shuffled.contains("keeps barriers aligned"), "{shuffled}");
     let aligned = readme(
-        "bp-aligned",
-        &["--preset", "backpressure", "--mode", "aligned"],
+        "wc-aligned",
+        &["--preset", "wordcount", "--mode", "aligned"],
     );
     assert!(!aligned.contains("keeps barriers aligned"), "{aligned}");
 }

@@ -186,7 +186,7 @@ fn a_flink_2_plan_caps_parallelism_and_approximates_what_the_model_lacks() {
             (
                 "Join → Calc",
                 "Sink: Writer → Sink: Committer",
-                Partitioning::Rebalance
+                Partitioning::Rescale
             ),
         ]
     );
@@ -202,8 +202,6 @@ fn a_flink_2_plan_caps_parallelism_and_approximates_what_the_model_lacks() {
             "\"Sink: Writer → Sink: Committer\" chains 2 operators (\"Sink: Writer\", \
              \"Sink: Committer\"): one task in flink, one operator here",
             "\"Sink: Writer → Sink: Committer\" runs as a sink, guessed from \"Sink: Committer\"",
-            "edge \"Join → Calc\" → \"Sink: Writer → Sink: Committer\": ship strategy \
-             \"RESCALE\" runs as rebalance",
         ]
     );
     assert!(all[0].starts_with("a plan has no rates"), "{}", all[0]);
@@ -264,12 +262,12 @@ fn every_ship_strategy_maps_as_docs_scenario_md_says() {
     // (ship strategy, receiver's parallelism, partitioning, exact); the sender has 2.
     let table = [
         ("FORWARD", 2, Partitioning::Forward, true),
-        ("FORWARD", 3, Partitioning::Rebalance, false),
+        ("FORWARD", 3, Partitioning::Rescale, false),
         ("HASH", 3, Partitioning::Hash, true),
         ("REBALANCE", 3, Partitioning::Rebalance, true),
         ("BROADCAST", 3, Partitioning::Broadcast, true),
-        ("RESCALE", 2, Partitioning::Forward, true),
-        ("RESCALE", 4, Partitioning::Rebalance, false),
+        ("RESCALE", 2, Partitioning::Rescale, true),
+        ("RESCALE", 4, Partitioning::Rescale, true),
         ("GLOBAL", 1, Partitioning::Rebalance, true),
         ("GLOBAL", 3, Partitioning::Rebalance, false),
         ("SHUFFLE", 3, Partitioning::Rebalance, false),

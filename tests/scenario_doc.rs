@@ -152,13 +152,15 @@ fn every_kind_partitioning_and_mode_is_documented() {
         Partitioning::Rebalance,
         Partitioning::Hash,
         Partitioning::Broadcast,
+        Partitioning::Rescale,
     ];
     for p in partitionings {
         match p {
             Partitioning::Forward
             | Partitioning::Rebalance
             | Partitioning::Hash
-            | Partitioning::Broadcast => {}
+            | Partitioning::Broadcast
+            | Partitioning::Rescale => {}
         }
         if let Value::String(s) = serde_json::to_value(p).unwrap() {
             names.insert(s);

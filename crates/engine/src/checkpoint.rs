@@ -83,8 +83,8 @@ impl Simulation {
         let metrics = TaskMetrics {
             ack_time: self.clock.now,
             start_delay: first.saturating_sub(trigger_time),
-            // Only a mode that blocks inputs aligns: the others never hold input back.
-            alignment_duration: if self.config.mode.blocks_inputs() {
+            // Only a handler that blocks inputs aligns: the others never hold input back.
+            alignment_duration: if task.handler.blocks_inputs() {
                 self.clock.now.saturating_sub(first)
             } else {
                 0

@@ -79,7 +79,7 @@ impl Simulation {
         // the task goes on unaligned for it at once, as Flink's handler does with a barrier
         // whose checkpoint started longer ago than the aligned-checkpoint timeout.
         if let Some(n) = self.tasks[t as usize].aligning() {
-            if self.coordinator.timed_out(n) {
+            if self.coordinator.timed_out(n) && self.alignment_may_time_out(t) {
                 self.time_out_alignment(t, n);
             }
         }
@@ -99,7 +99,7 @@ impl Simulation {
             return;
         }
         for t in 0..self.tasks.len() as TaskId {
-            if self.tasks[t as usize].aligning() == Some(n) {
+            if self.tasks[t as usize].aligning() == Some(n) && self.alignment_may_time_out(t) {
                 self.time_out_alignment(t, n);
             }
         }
@@ -108,6 +108,13 @@ impl Simulation {
                 self.overtake_queued(c, n);
             }
         }
+    }
+
+    /// Whether task `t`'s alignment may time out: not where its inputs keep their barriers
+    /// aligned (Flink's partitioner rule), nor where no timeout is set.
+    fn alignment_may_time_out(&self, t: TaskId) -> bool {
+        let inputs = &self.phys.tasks[t as usize].inputs;
+        !inputs.is_empty() && inputs.iter().all(|&c| self.net.policy(c).may_time_out)
     }
 
     /// Aligned with a timeout: task `t` has aligned checkpoint `n` too long; it goes on unaligned
@@ -247,6 +254,7 @@ impl Simulation {
                     have,
                     unawaited,
                     need,
+                    kept_aligned: self.net.policy(channel).kept_aligned,
                 });
             }
             Output::Held { ch, held } => {

@@ -303,14 +303,44 @@ pub enum Partitioning {
     Hash,
     /// Every record to every downstream subtask.
     Broadcast,
+    /// Round robin over a local group of downstream subtasks: pointwise, as Flink connects
+    /// `rescale()` — each sender to a few receivers when there are more of them, a few
+    /// senders to each receiver when there are fewer, one to one when the numbers match.
+    Rescale,
 }
 
 impl Partitioning {
-    /// Flink sends no unaligned barrier over such an edge, and aligns every input of a task
-    /// that has one: pointwise (forward) and broadcast partitioners do not support unaligned
-    /// checkpoints. The simulation does not follow this yet (docs/flink.md).
-    pub fn flink_keeps_barriers_aligned(self) -> bool {
-        matches!(self, Partitioning::Forward | Partitioning::Broadcast)
+    /// Every partitioning, in the order menus and messages list them.
+    pub const ALL: [Partitioning; 5] = [
+        Partitioning::Forward,
+        Partitioning::Rebalance,
+        Partitioning::Hash,
+        Partitioning::Broadcast,
+        Partitioning::Rescale,
+    ];
+
+    /// Connects each sender to some receivers only (forward and rescale), not to all.
+    pub fn is_pointwise(self) -> bool {
+        matches!(self, Partitioning::Forward | Partitioning::Rescale)
+    }
+
+    /// Flink sends no unaligned barrier over such an edge (`StreamPartitioner`'s
+    /// `isSupportsUnalignedCheckpoint` is false for pointwise and broadcast partitioners):
+    /// there a barrier stays behind the records queued ahead of it, never times out, and the
+    /// receiving task takes every checkpoint aligned on all its inputs.
+    pub fn keeps_barriers_aligned(self) -> bool {
+        self.is_pointwise() || self == Partitioning::Broadcast
+    }
+
+    /// The spelling in scenarios and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Partitioning::Forward => "forward",
+            Partitioning::Rebalance => "rebalance",
+            Partitioning::Hash => "hash",
+            Partitioning::Broadcast => "broadcast",
+            Partitioning::Rescale => "rescale",
+        }
     }
 }
 

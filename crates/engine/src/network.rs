@@ -89,6 +89,11 @@ impl Network {
     }
 
     /// How barriers cross channel `c`.
+    /// Every channel's policy, by channel id (shared, not copied).
+    pub(super) fn policies(&self) -> Rc<[BarrierPolicy]> {
+        Rc::clone(&self.policies)
+    }
+
     pub(super) fn policy(&self, c: ChannelId) -> BarrierPolicy {
         self.policies.get(c as usize).copied().unwrap_or_default()
     }

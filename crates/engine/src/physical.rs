@@ -11,7 +11,7 @@ use super::sorted_map::SortedMap;
 
 pub use super::vocab::{ChannelId, TaskId, MAX_CHANNELS, MAX_LINES, MAX_TASKS};
 pub use error::GraphError;
-use order::{back_edges, longest_path_layers, topological_order};
+use order::{back_edges, longest_path_layers, pointwise_receivers, topological_order};
 
 mod error;
 mod order;
@@ -202,9 +202,10 @@ impl Physical {
                     to_p: tp,
                 });
             }
-            total_channels += match edge.partitioning {
-                Partitioning::Forward => fp as u64,
-                _ => fp as u64 * tp as u64,
+            total_channels += if edge.partitioning.is_pointwise() {
+                fp.max(tp) as u64
+            } else {
+                fp as u64 * tp as u64
             };
             edges.push((from, to));
         }
@@ -269,9 +270,12 @@ impl Physical {
                 tasks[up as usize].outputs.push(Vec::new());
             }
             for (s, &up) in operator_tasks[from as usize].iter().enumerate() {
-                let targets: Vec<TaskId> = match edge.partitioning {
-                    Partitioning::Forward => vec![operator_tasks[to as usize][s]],
-                    _ => operator_tasks[to as usize].clone(),
+                let receivers = &operator_tasks[to as usize];
+                let targets: Vec<TaskId> = if edge.partitioning.is_pointwise() {
+                    let (fp, tp) = (operator_tasks[from as usize].len(), receivers.len());
+                    receivers[pointwise_receivers(s, fp, tp)].to_vec()
+                } else {
+                    receivers.clone()
                 };
                 for down in targets {
                     let id = channels.len() as ChannelId;

@@ -74,8 +74,9 @@ impl Simulation {
         let lost = self.net.clear(&self.phys, self.clock.now);
         let mut dropped: u32 = lost.iter().fold(0, |sum, &(_, n)| sum.saturating_add(n));
         let phys = Rc::clone(&self.phys);
+        let policies = self.net.policies();
         for (t, task) in self.tasks.iter_mut().enumerate() {
-            let handler = handler_for(&phys, &self.config, t as TaskId);
+            let handler = handler_for(&phys, &self.config, &policies, t as TaskId);
             dropped = dropped.saturating_add(task.fail(handler, self.clock.now));
         }
         self.clock.clear_planned();

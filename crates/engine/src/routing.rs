@@ -29,7 +29,8 @@ pub(super) fn route(
         }
         match phys.graph.edges[edge as usize].partitioning {
             Partitioning::Forward => out.push(first),
-            Partitioning::Rebalance => {
+            // Rescale: round robin over the few receivers this sender is connected to.
+            Partitioning::Rebalance | Partitioning::Rescale => {
                 let Some(rr) = round_robin.get_mut(e) else {
                     continue;
                 };

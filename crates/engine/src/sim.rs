@@ -12,7 +12,7 @@
 
 use std::rc::Rc;
 
-use super::barrier::{BarrierHandler, BarrierMode, BarrierPolicy, Output};
+use super::barrier::{BarrierHandler, BarrierMode, BarrierPolicy, Handler, Output};
 use super::channel::Channel;
 use super::clock::Clock;
 use super::coordinator::Coordinator;
@@ -126,6 +126,7 @@ impl Simulation {
 
     fn on(phys: Rc<Physical>, config: &Config, seed: u64) -> Result<Simulation, GraphError> {
         let (initiators, initiate_together) = check_mode(&phys, config)?;
+        let policies = BarrierPolicy::resolve(&phys, config);
         let tasks: Vec<Task> = phys
             .tasks
             .iter()
@@ -133,17 +134,13 @@ impl Simulation {
             .map(|(id, t)| {
                 let op = &phys.graph.operators[t.operator as usize];
                 Task::new(
-                    handler_for(&phys, config, id as TaskId),
+                    handler_for(&phys, config, &policies, id as TaskId),
                     TaskState::initial(&op.kind),
                     vec![t.subtask; t.outputs.len()],
                 )
             })
             .collect();
-        let net = Network::new(
-            &phys,
-            BarrierPolicy::resolve(&phys, config),
-            config.buffer_debloat,
-        );
+        let net = Network::new(&phys, policies, config.buffer_debloat);
         let mut sim = Simulation {
             coordinator: Coordinator::new(config),
             config: config.clone(),
@@ -431,12 +428,28 @@ impl Simulation {
     }
 }
 
-/// A fresh barrier handler for task `t`. ABS for cyclic graphs: it knows which of its inputs
-/// close a cycle.
-pub(super) fn handler_for(phys: &Physical, config: &Config, t: TaskId) -> BarrierHandler<Record> {
+/// A fresh barrier handler for task `t`: the protocol's, or the aligned one where the task's
+/// inputs keep their barriers aligned (`policies`, by channel). ABS for cyclic graphs: it
+/// knows which of its inputs close a cycle.
+pub(super) fn handler_for(
+    phys: &Physical,
+    config: &Config,
+    policies: &[BarrierPolicy],
+    t: TaskId,
+) -> BarrierHandler<Record> {
     let info = &phys.tasks[t as usize];
-    let mut handler = BarrierHandler::new(
-        config.mode,
+    let kept = info.inputs.iter().any(|&c| {
+        policies
+            .get(c as usize)
+            .is_some_and(|p| p.kept_aligned.is_some())
+    });
+    let kind = if kept {
+        Handler::Aligned
+    } else {
+        config.mode.description().handler
+    };
+    let mut handler = BarrierHandler::of(
+        kind,
         info.inputs.len() as u32,
         config.finished_channels_align,
     );

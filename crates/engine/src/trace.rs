@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::barrier::{BarrierTake, CheckpointId};
+use super::model::Partitioning;
 use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Record};
 use super::snapshot::Crossing;
@@ -107,6 +108,11 @@ pub enum Event {
         /// on a cyclic graph); written only when there are some.
         #[serde(default, skip_serializing_if = "is_zero")]
         unawaited: u32,
+        /// The checkpoint's barriers would overtake, but the task's inputs keep them aligned
+        /// because one of its input edges has this partitioning (forward, rescale or
+        /// broadcast): the task aligns. The engine's decision, told by the narration as it is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept_aligned: Option<Partitioning>,
     },
     /// The item arrived on a blocked channel and went into the alignment buffer, which now
     /// holds `held` items of that channel (step ②).

@@ -539,6 +539,7 @@ fn read_edge(n: &Node) -> Result<Edge, At> {
                 ("rebalance", Partitioning::Rebalance),
                 ("hash", Partitioning::Hash),
                 ("broadcast", Partitioning::Broadcast),
+                ("rescale", Partitioning::Rescale),
             ],
         )?,
         latency: f.or("latency", defaults.latency, u64_of)?,

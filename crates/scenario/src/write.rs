@@ -5,7 +5,7 @@
 //! field), so files written before read and diff the same.
 
 use super::{Failure, Scenario};
-use abs_engine::model::{Config, Edge, JobGraph, Operator, OperatorKind, Partitioning};
+use abs_engine::model::{Config, Edge, JobGraph, Operator, OperatorKind};
 
 /// A JSON value, borrowed from the scenario it describes.
 enum Json<'a> {
@@ -118,12 +118,7 @@ fn of_kind(k: &OperatorKind) -> Json<'_> {
 }
 
 fn of_edge(e: &Edge) -> Json<'_> {
-    let partitioning = match e.partitioning {
-        Partitioning::Forward => "forward",
-        Partitioning::Rebalance => "rebalance",
-        Partitioning::Hash => "hash",
-        Partitioning::Broadcast => "broadcast",
-    };
+    let partitioning = e.partitioning.as_str();
     let mut fields = vec![
         ("from", Json::Text(&e.from)),
         ("to", Json::Text(&e.to)),
@@ -337,12 +332,7 @@ mod tests {
             s.graph.operators[1].kind = kind;
             both(&s);
         }
-        for p in [
-            Partitioning::Forward,
-            Partitioning::Rebalance,
-            Partitioning::Hash,
-            Partitioning::Broadcast,
-        ] {
+        for p in abs_engine::Partitioning::ALL {
             s.graph.edges[0].partitioning = p;
             both(&s);
         }

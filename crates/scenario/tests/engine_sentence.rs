@@ -24,6 +24,7 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
         have: 1,
         need: 2,
         unawaited: 0,
+        kept_aligned: None,
     };
     let told = |mode| Sentence::of(&first, phys, mode);
     assert_eq!(
@@ -103,6 +104,7 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
         have: 1,
         need: 1,
         unawaited: 0,
+        kept_aligned: None,
     };
     assert_eq!(
         Sentence::of(&only, phys, BarrierMode::Aligned),

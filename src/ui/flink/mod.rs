@@ -177,9 +177,10 @@ pub fn flink_view() -> Html {
     }
 }
 
-/// The edges whose barriers Flink keeps aligned although the run's checkpoints may go
-/// unaligned (unaligned, or aligned with a timeout): forward and broadcast edges, as
-/// "from → to". The simulation lets unaligned barriers overtake on them (docs/flink.md).
+/// The edges whose barriers stay aligned although the run's checkpoints may go unaligned
+/// (unaligned, or aligned with a timeout): forward, rescale and broadcast edges, as
+/// "from → to" — in Flink and in the simulation alike, so the note explains the aligned
+/// subtasks of an unaligned run.
 fn aligned_edges(s: &crate::scenario::Scenario) -> Vec<String> {
     if !s.config.may_go_unaligned() {
         return Vec::new();
@@ -187,7 +188,7 @@ fn aligned_edges(s: &crate::scenario::Scenario) -> Vec<String> {
     s.graph
         .edges
         .iter()
-        .filter(|e| e.partitioning.flink_keeps_barriers_aligned())
+        .filter(|e| e.partitioning.keeps_barriers_aligned())
         .map(|e| format!("{} → {}", e.from, e.to))
         .collect()
 }

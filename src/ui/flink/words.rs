@@ -293,15 +293,15 @@ pub fn edge_note(lang: ViewLang, edges: &[String]) -> String {
     let list = edges.join(", ");
     match lang {
         ViewLang::En => format!(
-            "Flink keeps barriers aligned on forward and broadcast edges ({list}), and on every \
-             input of a task that has one, even with unaligned checkpoints; this simulation lets \
-             them overtake there. A real job's checkpoints on these edges are aligned: make them \
-             rebalance or hash for unaligned ones."
+            "On forward, rescale and broadcast edges ({list}) barriers stay aligned even with \
+             unaligned checkpoints, in Flink as in this simulation: the tasks these edges lead \
+             to align all their inputs and persist no in-flight data. Make an edge rebalance \
+             or hash for unaligned barriers there."
         ),
         ViewLang::Zh => format!(
-            "即使啟用非對齊檢查點，Flink 在 forward 與 broadcast 邊（{list}）上、以及有這種輸入的任務的\
-             所有輸入上，仍讓屏障保持對齊；這裡的模擬則讓它們超越。真實作業在這些邊上的檢查點是對齊的：\
-             改成 rebalance 或 hash 才會非對齊。"
+            "即使啟用非對齊檢查點，forward、rescale 與 broadcast 邊（{list}）上的屏障仍保持對齊，\
+             Flink 與這裡的模擬都是如此：這些邊通往的任務對齊它所有的輸入，不保存傳輸中的資料。\
+             把邊改成 rebalance 或 hash，那裡的屏障才會非對齊。"
         ),
     }
 }

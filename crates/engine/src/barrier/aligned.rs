@@ -403,6 +403,10 @@ impl<R> Aligned<R> {
 }
 
 impl<R: Clone> TaskProtocol<R> for Aligned<R> {
+    fn blocks_inputs(&self) -> bool {
+        true
+    }
+
     fn on_barrier(
         &mut self,
         inputs: &Inputs,

@@ -199,27 +199,45 @@ impl Inputs {
 /// the operator, hold it, trigger or abort a checkpoint, close a channel.
 #[derive(Clone, Debug)]
 pub struct BarrierHandler<R> {
-    mode: BarrierMode,
+    kind: Handler,
     inputs: Inputs,
     core: Core<R>,
 }
 
 impl<R: Clone> BarrierHandler<R> {
+    /// The handler `mode`'s tasks run.
     pub fn new(mode: BarrierMode, channels: u32, finished_channels_align: bool) -> Self {
+        Self::of(
+            mode.description().handler,
+            channels,
+            finished_channels_align,
+        )
+    }
+
+    /// A handler of this kind, whatever the protocol: a task whose inputs keep their barriers
+    /// aligned (Flink's partitioner rule) runs the aligned one under unaligned checkpoints.
+    pub fn of(kind: Handler, channels: u32, finished_channels_align: bool) -> Self {
         BarrierHandler {
-            mode,
+            kind,
             inputs: Inputs {
                 channels,
                 closed: InputSet::default(),
                 finished_channels_align,
                 ended: false,
             },
-            core: Core::of(mode.description().handler),
+            core: Core::of(kind),
         }
     }
 
-    pub fn mode(&self) -> BarrierMode {
-        self.mode
+    /// Which per-task handler this is.
+    pub fn kind(&self) -> Handler {
+        self.kind
+    }
+
+    /// Whether it blocks the inputs that delivered a barrier and holds what arrives on them
+    /// (exactly-once alignment).
+    pub fn blocks_inputs(&self) -> bool {
+        with_core!(&self.core, p => TaskProtocol::<R>::blocks_inputs(p))
     }
 
     pub fn channels(&self) -> u32 {

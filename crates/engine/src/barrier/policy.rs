@@ -1,11 +1,11 @@
-//! How barriers cross one channel: the protocol's description applied to each channel once,
-//! when the simulation is built, so that the network and the checkpointing ask the channel
-//! how its barriers go — never which protocol runs. The aligned-checkpoint timeout is a policy
-//! here, not a mode of its own.
+//! How barriers cross one channel: the protocol's description and the channel's edge applied
+//! once, when the simulation is built, so that the network, the checkpointing and the tasks ask
+//! the channel how its barriers go — never which protocol runs. The aligned-checkpoint timeout
+//! and Flink's partitioner rule are policies here, not modes of their own.
 
 use std::rc::Rc;
 
-use crate::model::Config;
+use crate::model::{Config, Partitioning};
 use crate::physical::Physical;
 
 /// How barriers (and cancellation markers) cross one channel.
@@ -17,6 +17,12 @@ pub struct BarrierPolicy {
     /// A barrier may become a priority event once its checkpoint's alignment has timed out
     /// (aligned with `aligned_checkpoint_timeout`).
     pub may_time_out: bool,
+    /// The protocol would let barriers overtake here, but the receiving operator has an input
+    /// edge with this partitioning (forward, rescale or broadcast), over which Flink sends
+    /// only aligned barriers: every input of the receiver keeps its barriers in line, never
+    /// times out, and the receiver takes each checkpoint aligned. `None` where the protocol's
+    /// barriers never overtake anyway.
+    pub kept_aligned: Option<Partitioning>,
 }
 
 impl BarrierPolicy {
@@ -26,8 +32,40 @@ impl BarrierPolicy {
         let policy = BarrierPolicy {
             priority: protocol.priority_barriers,
             may_time_out: protocol.blocks_inputs && config.aligned_checkpoint_timeout.is_some(),
+            kept_aligned: None,
         };
-        vec![policy; phys.channels.len()].into()
+        if !policy.priority && !policy.may_time_out {
+            return vec![policy; phys.channels.len()].into();
+        }
+        // Flink marks every input edge of an operator unaligned-unsupported as soon as one of
+        // them is (the first such edge, in the graph's order, is the one named).
+        let graph = &phys.graph;
+        let kept: Vec<Option<Partitioning>> = graph
+            .operators
+            .iter()
+            .map(|op| {
+                graph
+                    .edges
+                    .iter()
+                    .filter(|e| e.to == op.name)
+                    .map(|e| e.partitioning)
+                    .find(|p| p.keeps_barriers_aligned())
+            })
+            .collect();
+        phys.channels
+            .iter()
+            .map(|ch| {
+                let operator = phys.tasks[ch.to as usize].operator as usize;
+                match kept.get(operator).copied().flatten() {
+                    Some(by) => BarrierPolicy {
+                        priority: false,
+                        may_time_out: false,
+                        kept_aligned: Some(by),
+                    },
+                    None => policy,
+                }
+            })
+            .collect()
     }
 
     /// Whether a barrier of a checkpoint crosses this channel as a priority event, `timed_out`

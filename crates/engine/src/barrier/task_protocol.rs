@@ -56,6 +56,11 @@ pub(super) trait TaskProtocol<R> {
         Err(input)
     }
 
+    /// Whether it blocks the inputs that delivered a barrier (exactly-once alignment).
+    fn blocks_inputs(&self) -> bool {
+        false
+    }
+
     fn is_blocked(&self, _ch: ChannelIndex) -> bool {
         false
     }

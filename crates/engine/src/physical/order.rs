@@ -1,6 +1,8 @@
 //! Graph orders the physical graph is built from: a topological order, the layers of the
 //! drawing, the edges that close a cycle.
 
+use std::ops::Range;
+
 /// Each operator's layer along `order` (a topological order): one past its deepest input.
 pub(super) fn longest_path_layers(order: &[u32], edges: &[(u32, u32)]) -> Vec<u32> {
     let mut layer = vec![0u32; order.len()];
@@ -99,5 +101,26 @@ pub(super) fn topological_order(n: usize, edges: &[(u32, u32)]) -> Result<Vec<u3
         Err((0..n as u32)
             .find(|&i| indegree[i as usize] > 0)
             .unwrap_or(0))
+    }
+}
+
+/// The receivers (by subtask) that sender `s` of `senders` reaches over a pointwise edge to
+/// `receivers` subtasks, as Flink connects them: one to one when the numbers match; with
+/// fewer receivers, each takes a consecutive run of senders; with more, each sender feeds a
+/// consecutive run of receivers.
+pub(super) fn pointwise_receivers(s: usize, senders: usize, receivers: usize) -> Range<usize> {
+    if senders == 0 || receivers == 0 {
+        return 0..0;
+    }
+    if senders >= receivers {
+        // Receiver r reads senders r·S/R .. (r+1)·S/R: find the r whose run holds s.
+        let r = (0..receivers)
+            .find(|&r| s < (r + 1) * senders / receivers)
+            .unwrap_or(receivers - 1);
+        r..r + 1
+    } else {
+        let start = (s * receivers).div_ceil(senders);
+        let end = ((s + 1) * receivers).div_ceil(senders);
+        start..end
     }
 }

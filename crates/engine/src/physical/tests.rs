@@ -41,3 +41,28 @@ fn words_split_at_spaces_and_punctuation_in_both_scripts() {
     let words: Vec<String> = split_words("屏障 對齊，快照。檢查點").collect();
     assert_eq!(words, ["屏障", "對齊", "快照", "檢查點"]);
 }
+
+/// Flink's pointwise connection: one to one at equal parallelism; 4 senders → 2 receivers
+/// read two senders each; 2 senders → 5 receivers feed a run of receivers each (3 and 2),
+/// every receiver reached exactly once.
+#[test]
+fn pointwise_edges_connect_runs_of_subtasks_as_flink_does() {
+    use super::pointwise_receivers as pw;
+    assert_eq!(
+        (0..3).map(|s| pw(s, 3, 3)).collect::<Vec<_>>(),
+        [0..1, 1..2, 2..3]
+    );
+    assert_eq!(
+        (0..4).map(|s| pw(s, 4, 2)).collect::<Vec<_>>(),
+        [0..1, 0..1, 1..2, 1..2]
+    );
+    assert_eq!(
+        (0..2).map(|s| pw(s, 2, 5)).collect::<Vec<_>>(),
+        [0..3, 3..5]
+    );
+    assert_eq!(
+        (0..3).map(|s| pw(s, 3, 2)).collect::<Vec<_>>(),
+        [0..1, 1..2, 1..2]
+    );
+    assert_eq!(pw(0, 0, 3), 0..0);
+}

@@ -7,6 +7,7 @@
 //! record's processing is told by the replay itself.
 
 use crate::barrier::{BarrierTake, CheckpointId};
+use crate::model::Partitioning;
 use crate::physical::{ChannelId, Physical, TaskId};
 use crate::record::{ItemKind, Record};
 use crate::snapshot::Crossing;
@@ -65,6 +66,9 @@ pub enum Beat {
         need: u32,
         /// Of `have`, inputs counted without awaiting their barrier (back-edges).
         unawaited: u32,
+        /// The task aligns although the checkpoint's barriers would overtake: an input edge
+        /// with this partitioning keeps them aligned (Flink's rule).
+        kept_aligned: Option<Partitioning>,
     },
     /// An item arrived on a blocked input and waits in the alignment buffer (②), or a
     /// replayed one was held again.
@@ -227,20 +231,19 @@ pub enum Beat {
 
 impl Beat {
     /// The seed's alignment step (①–④) this beat shows. Only aligned checkpoints have them:
-    /// `aligned` is false in the other modes.
+    /// `aligned` is false in the other modes, where only a task whose inputs keep their
+    /// barriers aligned blocks (①), holds (②) and replays (④).
     pub fn alignment_step(&self, aligned: bool) -> Option<u8> {
-        if !aligned {
-            return None;
-        }
         match self {
             Beat::Barrier {
                 take: BarrierTake::First | BarrierTake::Counted,
                 have,
                 need,
+                kept_aligned,
                 ..
-            } if *need > 1 && have < need => Some(1),
+            } if (aligned || kept_aligned.is_some()) && *need > 1 && have < need => Some(1),
             Beat::Held { .. } => Some(2),
-            Beat::Snapshot { .. } => Some(3),
+            Beat::Snapshot { .. } if aligned => Some(3),
             Beat::Unblocked { .. } | Beat::Replayed { .. } => Some(4),
             _ => None,
         }
@@ -352,6 +355,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 have,
                 need,
                 unawaited,
+                kept_aligned,
             } => Beat::Barrier {
                 task,
                 input: input_of(channel),
@@ -360,6 +364,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 have,
                 need,
                 unawaited,
+                kept_aligned,
             },
             Event::Held {
                 task,

@@ -8,6 +8,7 @@
 mod choose;
 
 use crate::barrier::CheckpointId;
+use crate::model::Partitioning;
 use crate::physical::{ChannelId, TaskId};
 use crate::record::{ItemKind, Record};
 use crate::snapshot::Crossing;
@@ -120,6 +121,21 @@ pub enum Sentence<'a> {
         n: CheckpointId,
         at: Input,
         waiting: u32,
+    },
+    /// Barriers would overtake in this run, but an input edge with partitioning `by` keeps
+    /// them aligned at this task, which aligns all its inputs: its first barrier blocks.
+    KeptAlignedFirst {
+        n: CheckpointId,
+        at: Input,
+        waiting: u32,
+        by: Partitioning,
+    },
+    /// As [`Sentence::KeptAlignedFirst`], at a task with one input: the barrier came in line
+    /// behind the records queued ahead of it, none of which is channel state.
+    KeptAlignedOnlyInput {
+        n: CheckpointId,
+        task: TaskId,
+        by: Partitioning,
     },
     AlignmentBlocksToo {
         n: CheckpointId,

@@ -176,10 +176,5 @@ impl fmt::Display for PlanNotice {
 
 /// A partitioning as the scenario format spells it.
 pub fn partitioning_name(p: Partitioning) -> &'static str {
-    match p {
-        Partitioning::Forward => "forward",
-        Partitioning::Rebalance => "rebalance",
-        Partitioning::Hash => "hash",
-        Partitioning::Broadcast => "broadcast",
-    }
+    p.as_str()
 }

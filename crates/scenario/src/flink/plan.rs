@@ -349,13 +349,14 @@ fn check_acyclic(vertices: &[Vertex]) -> Result<(), ImportError> {
 fn partitioning(strategy: &str, from_p: u32, to_p: u32) -> (Partitioning, bool) {
     let s = strategy.to_ascii_lowercase();
     let same = from_p == to_p;
-    let pointwise = if same {
-        Partitioning::Forward
-    } else {
-        Partitioning::Rebalance
-    };
     if s.starts_with("forward") {
-        // A forward edge between different parallelisms (capped) cannot be one to one.
+        // A forward edge between different parallelisms (capped) cannot be one to one; rescale
+        // keeps it pointwise, so its barriers stay aligned as the forward edge's would.
+        let pointwise = if same {
+            Partitioning::Forward
+        } else {
+            Partitioning::Rescale
+        };
         (pointwise, same)
     } else if s.contains("hash") || s.contains("keygroup") || s.contains("key_group") {
         (Partitioning::Hash, true)
@@ -364,12 +365,11 @@ fn partitioning(strategy: &str, from_p: u32, to_p: u32) -> (Partitioning, bool) 
     } else if s.contains("broadcast") {
         (Partitioning::Broadcast, true)
     } else if s.contains("rescale") {
-        // Rescale routes each sender to a subset of the receivers: one to one when the
-        // parallelisms match, round robin over all of them here otherwise.
-        (pointwise, same)
+        (Partitioning::Rescale, true)
     } else if s.contains("global") && to_p == 1 {
-        // Everything to the receiver's first subtask: the only one.
-        (pointwise, true)
+        // Everything to the receiver's first subtask, the only one: rebalance routes alike,
+        // and like Flink's global partitioner it is not pointwise (unaligned barriers cross).
+        (Partitioning::Rebalance, true)
     } else if s.contains("custom") || s.contains("range") {
         (Partitioning::Hash, false)
     } else {

@@ -74,15 +74,17 @@ const TEXT: &[&str] = &[
 #[cfg(not(target_arch = "wasm32"))]
 /// Two sources into a two-input Merge and a sink that takes `sink_time` per record; Src B's
 /// channel takes `slow` and holds up to `slow_capacity` items, so its latency alone never
-/// backpressures Src B. Not inlined: three presets build it, and the page's wasm would hold
-/// three copies.
+/// backpressures Src B. The sources reach Merge by rebalance, as a real job's shuffle would,
+/// so that unaligned barriers may overtake there (Flink keeps them aligned on forward edges);
+/// Merge reaches the sink by `to_sink`. Not inlined: three presets build it, and the page's
+/// wasm would hold three copies.
 #[inline(never)]
 fn two_inputs(
     slow: u64,
     slow_capacity: u32,
     interval: u64,
-    merge_time: u64,
-    sink_time: u64,
+    (merge_time, sink_time): (u64, u64),
+    to_sink: Partitioning,
 ) -> JobGraph {
     JobGraph {
         operators: vec![
@@ -99,12 +101,12 @@ fn two_inputs(
             ),
         ],
         edges: vec![
-            edge("Src A", "Merge", Partitioning::Forward, 12),
+            edge("Src A", "Merge", Partitioning::Rebalance, 12),
             Edge {
                 capacity: slow_capacity,
-                ..edge("Src B", "Merge", Partitioning::Forward, slow)
+                ..edge("Src B", "Merge", Partitioning::Rebalance, slow)
             },
-            edge("Merge", "Sink", Partitioning::Forward, 12),
+            edge("Merge", "Sink", to_sink, 12),
         ],
     }
 }
@@ -115,7 +117,15 @@ pub fn alignment() -> Scenario {
         name: "alignment".into(),
         title: title("alignment"),
         lesson: lesson("alignment"),
-        graph: two_inputs(48, abs_engine::model::DEFAULT_CAPACITY, 8, 1, 1),
+        // Merge → Sink stays forward: in unaligned mode its barrier waits in line there, as
+        // Flink's would (the unaligned lesson asks about it).
+        graph: two_inputs(
+            48,
+            abs_engine::model::DEFAULT_CAPACITY,
+            8,
+            (1, 1),
+            Partitioning::Forward,
+        ),
         config: Config {
             checkpoint_interval: Some(120),
             first_trigger: 20,
@@ -246,9 +256,9 @@ pub fn concurrent() -> Scenario {
                 ),
             ],
             edges: vec![
-                edge("Src", "Stage 1", Partitioning::Forward, 30),
-                edge("Stage 1", "Stage 2", Partitioning::Forward, 30),
-                edge("Stage 2", "Sink", Partitioning::Forward, 30),
+                edge("Src", "Stage 1", Partitioning::Rebalance, 30),
+                edge("Stage 1", "Stage 2", Partitioning::Rebalance, 30),
+                edge("Stage 2", "Sink", Partitioning::Rebalance, 30),
             ],
         },
         config: Config {
@@ -270,7 +280,7 @@ pub fn backpressure() -> Scenario {
         lesson: lesson("backpressure"),
         // Src B's records take 160 to arrive; while Merge aligns, Src A's records fill their
         // channel's 24 slots and Src A is backpressured: throughput drops (the seed's point).
-        graph: two_inputs(160, 64, 4, 1, 1),
+        graph: two_inputs(160, 64, 4, (1, 1), Partitioning::Rebalance),
         config: Config {
             mode: BarrierMode::Aligned,
             checkpoint_interval: Some(200),
@@ -293,7 +303,7 @@ pub fn slow_sink() -> Scenario {
         name: "slow-sink".into(),
         title: title("slow-sink"),
         lesson: lesson("slow-sink"),
-        graph: two_inputs(48, 64, 4, 1, 3),
+        graph: two_inputs(48, 64, 4, (1, 3), Partitioning::Rebalance),
         config: Config {
             mode: BarrierMode::Aligned,
             checkpoint_interval: Some(200),
@@ -522,8 +532,8 @@ pub fn alignment_tiny() -> Scenario {
                 ),
             ],
             edges: vec![
-                edge("Src A", "Sink", Partitioning::Forward, 12),
-                edge("Src B", "Sink", Partitioning::Forward, 30),
+                edge("Src A", "Sink", Partitioning::Rebalance, 12),
+                edge("Src B", "Sink", Partitioning::Rebalance, 30),
             ],
         },
         config: Config {
@@ -631,9 +641,9 @@ pub fn iteration_graph(bounded: bool) -> JobGraph {
             ),
         ],
         edges: vec![
-            edge("Src", "Step", Partitioning::Forward, 10),
-            edge("Step", "Step", Partitioning::Forward, 16),
-            edge("Step", "Sink", Partitioning::Forward, 10),
+            edge("Src", "Step", Partitioning::Rebalance, 10),
+            edge("Step", "Step", Partitioning::Rebalance, 16),
+            edge("Step", "Sink", Partitioning::Rebalance, 10),
         ],
     }
 }

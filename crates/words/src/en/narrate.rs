@@ -135,6 +135,19 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             input(names, at),
             others(waiting)
         ),
+        Sentence::KeptAlignedFirst { n, at, waiting, by } => format!(
+            "Barrier {n} arrived first on {}. {} takes it aligned: one of its inputs is a {} edge, over which Flink sends barriers only in line with the records (never unaligned, never timed out), and a task with such an input aligns all of them. That input is now blocked until barrier {n} arrives on the other {}.",
+            input(names, at),
+            task(at.task),
+            by.as_str(),
+            others(waiting)
+        ),
+        Sentence::KeptAlignedOnlyInput { n, task: t, by } => format!(
+            "Barrier {n} reached {} on its only input in line, behind every record sent before it: Flink sends no unaligned barrier over a {} edge, so nothing here becomes channel state, and {} snapshots now.",
+            task(t),
+            by.as_str(),
+            task(t)
+        ),
         Sentence::AlignmentBlocksToo { n, at, have, need } => format!(
             "Barrier {n} arrived on {}; that input is blocked too ({have} of {need} inputs have it).",
             input(names, at)

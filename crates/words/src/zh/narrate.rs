@@ -115,6 +115,18 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             "屏障 {n} 最先到達 {}；這個輸入現在被阻塞，直到屏障 {n} 也到達其餘的輸入（開始對齊）。",
             input(names, at)
         ),
+        Sentence::KeptAlignedFirst { n, at, by, .. } => format!(
+            "屏障 {n} 最先到達 {}。{} 以對齊方式處理它：它有一個輸入是 {} 邊，Flink 在這種邊上只送與記錄同序的屏障（從不非對齊、也不逾時），有這種輸入的任務對齊它所有的輸入。這個輸入現在被阻塞，直到屏障 {n} 也到達其餘的輸入。",
+            input(names, at),
+            task(at.task),
+            by.as_str()
+        ),
+        Sentence::KeptAlignedOnlyInput { n, task: t, by } => format!(
+            "屏障 {n} 從唯一的輸入依序到達 {}，排在它之前送出的每筆記錄之後：Flink 不在 {} 邊上送非對齊屏障，所以這裡沒有任何記錄成為通道狀態，{} 現在做快照。",
+            task(t),
+            by.as_str(),
+            task(t)
+        ),
         Sentence::AlignmentBlocksToo { n, at, have, need } => format!(
             "屏障 {n} 到達 {}；這個輸入也被阻塞（{need} 個輸入中已有 {have} 個收到）。",
             input(names, at)

@@ -275,13 +275,13 @@ pub fn prepare(
         }
     }
     if matches!(mode, FlinkMode::Unaligned | FlinkMode::AlignedTimeout(_)) {
-        // Partitioning::flink_keeps_barriers_aligned: the edges where Flink's barriers stay
-        // aligned although the simulation's overtake.
+        // Partitioning::keeps_barriers_aligned: the edges where barriers stay aligned, in
+        // Flink and in the simulation alike.
         let aligned: Vec<String> = bounded
             .graph
             .edges
             .iter()
-            .filter(|e| e.partitioning.flink_keeps_barriers_aligned())
+            .filter(|e| e.partitioning.keeps_barriers_aligned())
             .map(|e| {
                 format!(
                     "{} → {} ({})",
@@ -293,10 +293,10 @@ pub fn prepare(
             .collect();
         if !aligned.is_empty() {
             notes.push(format!(
-                "Flink keeps barriers aligned on forward and broadcast edges even with unaligned \
-                 checkpoints, and aligns every input of a task that has one: here {}. Make an \
-                 edge rebalance or hash for unaligned barriers there (the same routing at \
-                 parallelism 1); the simulation lets unaligned barriers overtake on every edge.",
+                "Flink keeps barriers aligned on forward, rescale and broadcast edges even with \
+                 unaligned checkpoints, and aligns every input of a task that has one, as the \
+                 simulation does: here {}. Make an edge rebalance or hash for unaligned \
+                 barriers there (the same routing at parallelism 1).",
                 aligned.join(", ")
             ));
         }

@@ -254,6 +254,7 @@ fn generated(job: &Job) -> String {
                                 Partitioning::Rebalance => "rebalance()",
                                 Partitioning::Hash => "keyBy(WORD)",
                                 Partitioning::Broadcast => "broadcast()",
+                                Partitioning::Rescale => "rescale()",
                             };
                             format!("s{}.{call}", index(&e.from))
                         })

@@ -85,6 +85,7 @@ impl<'a> Sentence<'a> {
                 have,
                 need,
                 unawaited,
+                kept_aligned,
             } => {
                 let at = input(task, i);
                 let waiting = need.saturating_sub(have);
@@ -102,10 +103,19 @@ impl<'a> Sentence<'a> {
                 if take == BarrierTake::Ignored {
                     return Sentence::BarrierIgnored { n, at };
                 }
-                if need < 2 {
-                    return Sentence::BarrierOnOnlyInput { n, task };
+                match (kept_aligned, take) {
+                    (Some(by), _) if need < 2 => {
+                        return Sentence::KeptAlignedOnlyInput { n, task, by }
+                    }
+                    (Some(by), BarrierTake::First) if have < need => {
+                        return Sentence::KeptAlignedFirst { n, at, waiting, by }
+                    }
+                    _ if need < 2 => return Sentence::BarrierOnOnlyInput { n, task },
+                    _ => {}
                 }
-                let blocks = protocol.blocks_inputs;
+                // The engine's decision: the protocol's handler, or the aligned one where the
+                // task's inputs keep their barriers aligned.
+                let blocks = protocol.blocks_inputs || kept_aligned.is_some();
                 match take {
                     _ if blocks && phys.input_is_back_edge(task, i) => {
                         Sentence::LoopBarrierReturned { n, at }
