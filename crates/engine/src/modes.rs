@@ -24,6 +24,9 @@ pub struct Capabilities {
     pub processes_initiate: bool,
     /// Barriers (or markers) flow through the channels: every mode but stop-the-world.
     pub sends_barriers: bool,
+    /// Some channels keep their barriers aligned although the run's would overtake (Flink's
+    /// partitioner rule): their receivers align (so `blocks_inputs` holds too).
+    pub keeps_aligned: bool,
 }
 
 /// The barrier modes a job graph runs in (with `config`'s other settings): building the

@@ -231,15 +231,29 @@ impl Simulation {
     #[inline(never)]
     pub fn capabilities(&self) -> Capabilities {
         let mode = self.config.mode;
+        let keeps_aligned =
+            (0..self.net.channels.len() as ChannelId).any(|c| self.kept_aligned(c).is_some());
         Capabilities {
-            blocks_inputs: mode.blocks_inputs(),
+            blocks_inputs: mode.blocks_inputs() || keeps_aligned,
             persists_in_flight: self.persists_in_flight(),
             logs_back_edges: mode.blocks_inputs() && !self.phys.back_edges.is_empty(),
             holds_channel_state: self.holds_channel_state(),
             may_slip: mode.may_slip(),
             processes_initiate: mode.processes_initiate(),
             sends_barriers: !mode.stops_the_world(),
+            keeps_aligned,
         }
+    }
+
+    /// How barriers cross channel `c` in this run (resolved when the run was built).
+    pub fn barrier_policy(&self, c: ChannelId) -> BarrierPolicy {
+        self.net.policy(c)
+    }
+
+    /// Where channel `c`'s barriers stay aligned although the run's would overtake (Flink's
+    /// partitioner rule): the partitioning of the receiver's input edge that keeps them so.
+    pub fn kept_aligned(&self, c: ChannelId) -> Option<crate::model::Partitioning> {
+        self.net.policy(c).kept_aligned
     }
 
     /// Whether task `t` may initiate a snapshot by hand: in a mode where processes initiate

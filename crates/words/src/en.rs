@@ -223,6 +223,14 @@ pub const STRINGS: Strings = Strings {
     snapshot: |n| format!("Snapshot {n}"),
     global_state_of_snapshot: |n| format!("Global state of snapshot {n}"),
     non_fifo: "not FIFO",
+    kept_aligned: |p| format!("{p} · barriers stay aligned"),
+    barriers: "Barriers",
+    barriers_kept: |p| format!(
+        "aligned: the receiver has a {p} input, over which Flink sends no unaligned barrier, \
+         so it aligns all its inputs and never times out"
+    ),
+    barriers_priority: "unaligned: they overtake the records queued ahead of them, which become channel state",
+    barriers_timeout: "aligned; unaligned once the checkpoint's alignment times out",
     fifo_on: "on: items arrive in the order they were sent",
     fifo_off: "off: a later item may overtake an earlier one",
     conservation: |what, expected, found| {
@@ -261,6 +269,7 @@ pub const STRINGS: Strings = Strings {
     legend_recorded: "message recorded as channel state",
     legend_cancel: "cancellation marker",
     legend_eop: "end of partition",
+    legend_kept_aligned: "forward, rescale or broadcast edge: barriers stay aligned and its task aligns, as in Flink",
     legend_blocked: "blocked input (①)",
     legend_held: "held in the alignment buffer (②)",
     legend_persisted: "record saved as channel state (unaligned)",

@@ -374,6 +374,15 @@ pub struct Strings {
     pub global_state_of_snapshot: fn(u64) -> String,
     /// A channel's label when it is not FIFO.
     pub non_fifo: &'static str,
+    /// A channel's label where its barriers stay aligned although the run's would overtake
+    /// (Flink's partitioner rule), with the partitioning that keeps them so.
+    pub kept_aligned: fn(&str) -> String,
+    /// The inspector's row on how barriers cross a channel, and its three answers: kept
+    /// aligned (by this partitioning), unaligned from the start, unaligned after a timeout.
+    pub barriers: &'static str,
+    pub barriers_kept: fn(&str) -> String,
+    pub barriers_priority: &'static str,
+    pub barriers_timeout: &'static str,
     pub fifo_on: &'static str,
     pub fifo_off: &'static str,
     /// What the snapshot conserves: (tokens or money, at the start, in the snapshot).
@@ -386,6 +395,7 @@ pub struct Strings {
     pub legend_recorded: &'static str,
     pub legend_cancel: &'static str,
     pub legend_eop: &'static str,
+    pub legend_kept_aligned: &'static str,
     pub legend_blocked: &'static str,
     pub legend_held: &'static str,
     pub legend_persisted: &'static str,

@@ -219,6 +219,13 @@ pub const STRINGS: Strings = Strings {
     snapshot: |n| format!("快照 {n}"),
     global_state_of_snapshot: |n| format!("快照 {n} 的全域狀態"),
     non_fifo: "非 FIFO",
+    kept_aligned: |p| format!("{p} · 屏障保持對齊"),
+    barriers: "屏障",
+    barriers_kept: |p| format!(
+        "對齊：接收端有一個 {p} 輸入，Flink 在這種邊上不送非對齊屏障，所以它對齊所有輸入，也不會逾時"
+    ),
+    barriers_priority: "非對齊：屏障超越排在它前面的記錄，這些記錄成為通道狀態",
+    barriers_timeout: "對齊；檢查點的對齊逾時後改為非對齊",
     fifo_on: "開：項目按送出的順序到達",
     fifo_off: "關：後送的項目可能超越先送的",
     conservation: |what, expected, found| {
@@ -257,6 +264,7 @@ pub const STRINGS: Strings = Strings {
     legend_recorded: "記錄為通道狀態的訊息",
     legend_cancel: "取消標記",
     legend_eop: "分區結束",
+    legend_kept_aligned: "forward、rescale 或 broadcast 邊：屏障保持對齊，它通往的任務對齊所有輸入（與 Flink 相同）",
     legend_blocked: "被阻塞的輸入（①）",
     legend_held: "在對齊緩衝（buffer）中等待（②）",
     legend_persisted: "存為通道狀態的記錄（非對齊）",

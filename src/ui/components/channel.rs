@@ -32,6 +32,10 @@ pub struct ChannelProps {
     /// A later item may overtake an earlier one here.
     #[prop_or_default]
     pub non_fifo: bool,
+    /// Its barriers stay aligned although the run's would overtake: the partitioning of the
+    /// receiver's input that keeps them so (Flink's rule).
+    #[prop_or_default]
+    pub kept_aligned: Option<AttrValue>,
     /// While the job is down after a failure: the items this channel lost.
     #[prop_or_default]
     pub dropped: u32,
@@ -69,6 +73,9 @@ pub fn channel(p: &ChannelProps) -> Html {
     if p.resized {
         class.push("resized");
     }
+    if p.kept_aligned.is_some() {
+        class.push("kept-aligned");
+    }
     let to = p.path.to;
     // Over the tail, or under it where another input's items would be under the word.
     let label = p.path.blocked_label_at();
@@ -87,12 +94,20 @@ pub fn channel(p: &ChannelProps) -> Html {
             tabindex={p.label.as_ref().map(|_| "0")} role={p.label.as_ref().map(|_| "button")}
             aria-label={p.label.clone()} aria-pressed={p.label.as_ref().map(|_| if p.selected { "true" } else { "false" })}
             data-recording={p.recording.map(|n| n.to_string())} data-fifo={if p.non_fifo { "false" } else { "true" }}
-            data-capacity={p.capacity.map(|n| n.to_string())}>
+            data-capacity={p.capacity.map(|n| n.to_string())}
+            data-kept-aligned={p.kept_aligned.clone()}>
             if let Some(n) = p.recording {
                 <path class="recording" d={d.0.clone()} stroke={palette::checkpoint(n)} />
             }
             <path class="hit" d={d.0.clone()} />
             <path class="line" d={d.0.clone()} />
+            if p.kept_aligned.is_some() {
+                // Two bars across the line near the sender (as in the legend): barriers go in line.
+                <path class="kept-bars" d={{
+                    let at = p.path.point_at((p.path.length() / 3.0).min(22.0));
+                    format!("M{} {}v8M{} {}v8", fmt(at.x - 2.0), fmt(at.y - 4.0), fmt(at.x + 2.0), fmt(at.y - 4.0))
+                }} />
+            }
             if p.blocked {
                 <path class="blocked-tail" d={d.1.clone()} />
                 // The compact drawing's tail alone, as its folded lines have.

@@ -173,6 +173,14 @@ pub fn legend(p: &LegendProps) -> Html {
             s.legend_held,
         );
     }
+    if p.caps.keeps_aligned {
+        // A channel with a bar across it: barriers wait in line.
+        entry(
+            &mut o,
+            r#"<g class="kept-swatch"><path d="M1 10H29" stroke="currentColor" stroke-width="2"/><path d="M13 4V16M17 4V16" stroke="currentColor" stroke-width="2"/></g>"#.to_string(),
+            s.legend_kept_aligned,
+        );
+    }
     let k = palette::checkpoint(1);
     if p.caps.sends_barriers {
         entry(

@@ -114,13 +114,14 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
     let delivered = (0..h.channels())
         .map(|i| h.has_delivered_current(i))
         .collect();
-    let mode = sim.mode();
-    if mode.blocks_inputs() {
+    // The task's own handler decides: under unaligned checkpoints a task whose inputs keep
+    // their barriers aligned aligns.
+    if h.blocks_inputs() {
         TaskStatus::Aligning {
             checkpoint,
             delivered,
         }
-    } else if mode.may_slip() {
+    } else if sim.mode().may_slip() {
         TaskStatus::Tracking {
             checkpoint,
             delivered,
@@ -189,7 +190,11 @@ pub fn held_items(sim: &Simulation, c: ChannelId) -> Vec<ItemKind> {
 pub fn back_edge_log(sim: &Simulation, c: ChannelId) -> Option<(CheckpointId, Vec<ItemKind>)> {
     let phys = sim.physical();
     let info = phys.channels.get(c as usize)?;
-    if !sim.mode().blocks_inputs() || !phys.is_back_edge(info.edge) {
+    let blocks = sim
+        .tasks()
+        .get(info.to as usize)
+        .is_some_and(|t| t.handler.blocks_inputs());
+    if !blocks || !phys.is_back_edge(info.edge) {
         return None;
     }
     let n = persisting_checkpoint(sim, c)?;

@@ -210,6 +210,9 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             if !ch.fifo {
                 parts.push(s.non_fifo.to_string());
             }
+            if let Some(by) = sim.kept_aligned(id) {
+                parts.push((s.kept_aligned)(by.as_str()));
+            }
             if debloating {
                 parts.push((s.buffer_size)(ch.capacity()));
             }
@@ -232,6 +235,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             slow_label,
             recording: view::persisting_checkpoint(sim, id),
             non_fifo: !ch.fifo,
+            kept_aligned: sim.kept_aligned(id).map(|p| AttrValue::Static(p.as_str())),
             dropped: view::dropped_on(sim, id),
             capacity: debloating.then(|| ch.capacity()),
             resized: resized.contains(&id),
