@@ -147,4 +147,164 @@ mod tests {
             assert!(!p.overtakes(false) && !p.overtakes(true), "{mode}");
         }
     }
+
+    /// Src B → Merge by rebalance (first), Src A → Merge forward, Src C → Merge broadcast,
+    /// Merge → Sink by rebalance; parallelism 2 but Src B's 1.
+    fn mixed() -> Physical {
+        let op = |name: &str, kind, parallelism| Operator {
+            name: name.into(),
+            kind,
+            parallelism,
+            processing_time: 1,
+        };
+        let source = || OperatorKind::Source {
+            lines: vec!["a".into()],
+            interval: 5,
+            bounded: false,
+        };
+        let graph = JobGraph {
+            operators: vec![
+                op("Src A", source(), 2),
+                op("Src B", source(), 1),
+                op("Src C", source(), 2),
+                op("Merge", OperatorKind::Union, 2),
+                op(
+                    "Sink",
+                    OperatorKind::Sink {
+                        transactional: false,
+                    },
+                    2,
+                ),
+            ],
+            edges: vec![
+                Edge::new("Src B", "Merge", Partitioning::Rebalance),
+                Edge::new("Src A", "Merge", Partitioning::Forward),
+                Edge::new("Src C", "Merge", Partitioning::Broadcast),
+                Edge::new("Merge", "Sink", Partitioning::Rebalance),
+            ],
+        };
+        Physical::build(&graph).unwrap()
+    }
+
+    fn resolve(phys: &Physical, mode: BarrierMode, timeout: Option<u64>) -> Rc<[BarrierPolicy]> {
+        let config = Config {
+            mode,
+            aligned_checkpoint_timeout: timeout,
+            ..Config::default()
+        };
+        BarrierPolicy::resolve(phys, &config)
+    }
+
+    /// The channels into the operator named `name`.
+    fn into(phys: &Physical, name: &str) -> Vec<usize> {
+        let op = phys
+            .graph
+            .operators
+            .iter()
+            .position(|o| o.name == name)
+            .unwrap() as u32;
+        (0..phys.channels.len())
+            .filter(|&c| phys.tasks[phys.channels[c].to as usize].operator == op)
+            .collect()
+    }
+
+    /// Flink's partitioner rule: an operator with a forward input keeps every input aligned —
+    /// its rebalance input too — names the first such edge (forward, not the broadcast after
+    /// it), and never times out; the operator after it, with a rebalance input only, keeps
+    /// the protocol's policy.
+    #[test]
+    fn a_forward_input_keeps_every_input_of_its_operator_aligned() {
+        let phys = mixed();
+        let (merge, sink) = (into(&phys, "Merge"), into(&phys, "Sink"));
+        // Src B's 2 rebalance channels, Src A's 2 forward ones, Src C's 4 broadcast ones.
+        assert_eq!(merge.len(), 8);
+        assert_eq!(sink.len(), 4);
+        assert_eq!(merge.len() + sink.len(), phys.channels.len());
+        let kept = BarrierPolicy {
+            priority: false,
+            may_time_out: false,
+            kept_aligned: Some(Partitioning::Forward),
+        };
+        for timeout in [None, Some(40)] {
+            let all = resolve(&phys, BarrierMode::Unaligned, timeout);
+            assert_eq!(all.len(), phys.channels.len());
+            for &c in &merge {
+                assert_eq!(all[c], kept, "unaligned, channel {c}");
+                assert!(!all[c].overtakes(false) && !all[c].overtakes(true));
+            }
+            for &c in &sink {
+                assert!(all[c].priority && all[c].overtakes(false), "channel {c}");
+                assert_eq!(all[c].kept_aligned, None);
+            }
+        }
+        let all = resolve(&phys, BarrierMode::Aligned, Some(40));
+        for &c in &merge {
+            assert_eq!(all[c], kept, "aligned with a timeout, channel {c}");
+            assert!(!all[c].overtakes(true));
+        }
+        for &c in &sink {
+            assert_eq!(
+                all[c],
+                BarrierPolicy {
+                    priority: false,
+                    may_time_out: true,
+                    kept_aligned: None,
+                },
+                "channel {c}"
+            );
+            assert!(all[c].overtakes(true));
+        }
+    }
+
+    /// Where the protocol's barriers never overtake, nothing is kept aligned: the policy is
+    /// the protocol's on every channel, whatever the partitioning.
+    #[test]
+    fn without_priority_barriers_or_a_timeout_nothing_is_kept() {
+        let phys = mixed();
+        let plain = BarrierPolicy::default();
+        assert_eq!(
+            resolve(&phys, BarrierMode::Aligned, None).as_ref(),
+            vec![plain; phys.channels.len()].as_slice()
+        );
+        for mode in [
+            BarrierMode::AtLeastOnce,
+            BarrierMode::ChandyLamport,
+            BarrierMode::Synchronous,
+        ] {
+            for timeout in [None, Some(40)] {
+                let all = resolve(&phys, mode, timeout);
+                assert!(
+                    all.iter().all(|p| *p == plain),
+                    "{mode} {timeout:?}: {all:?}"
+                );
+            }
+        }
+    }
+
+    /// Rescale and broadcast keep barriers aligned as forward does; hash and rebalance do not.
+    #[test]
+    fn each_partitioning_that_keeps_barriers_aligned() {
+        for p in Partitioning::ALL {
+            let mut graph = mixed().graph;
+            graph
+                .operators
+                .retain(|o| o.name != "Src B" && o.name != "Src C");
+            graph
+                .edges
+                .retain(|e| e.from == "Src A" || e.from == "Merge");
+            graph.operators[1].kind = OperatorKind::Map;
+            graph.edges[0].partitioning = p;
+            let phys = Physical::build(&graph).unwrap();
+            let all = resolve(&phys, BarrierMode::Unaligned, None);
+            let expect = matches!(
+                p,
+                Partitioning::Forward | Partitioning::Rescale | Partitioning::Broadcast
+            )
+            .then_some(p);
+            for c in into(&phys, "Merge") {
+                assert_eq!(all[c].kept_aligned, expect, "{p:?}");
+                assert_eq!(all[c].priority, expect.is_none(), "{p:?}");
+            }
+        }
+    }
 }
