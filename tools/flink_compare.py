@@ -31,9 +31,9 @@ from pathlib import Path
 
 def slow_sink_rebalanced(s):
     """The backpressure preset with a queue in front of its barriers on both sides: the sink
-    takes 4 ticks a record while the sources send 2 records per 4 ticks. Its edges are
-    rebalance, not forward (the same routing at parallelism 1): Flink keeps barriers aligned
-    on forward and broadcast edges even with unaligned checkpoints."""
+    takes 4 ticks a record while the sources send 2 records per 4 ticks. Every edge is
+    rebalance (the preset's already are): over forward, rescale and broadcast edges barriers
+    stay aligned even with unaligned checkpoints, in Flink and in the simulation."""
     for op in s["graph"]["operators"]:
         if op["kind"]["type"] == "sink":
             op["processing_time"] = 4

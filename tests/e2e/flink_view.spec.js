@@ -146,11 +146,16 @@ test('the aligned run persists no in-flight data', async ({ page }) => {
   await expect(page.getByTestId('flink-import-apply')).toHaveText('Import');
   // Aligned: nothing to say about the edges Flink keeps aligned.
   await expect(page.getByTestId('flink-edge-note')).toHaveCount(0);
-  // Unaligned: Flink keeps this preset's forward edges aligned, which the simulation does not.
+  // Unaligned, edges all rebalance: every barrier may overtake, nothing to say.
   await page.goto('index.html?view=flink&preset=backpressure&mode=unaligned');
+  await expect(page.getByTestId('sim-checkpoints').locator('tbody tr').first()).toBeVisible();
+  await expect(page.getByTestId('flink-edge-note')).toHaveCount(0);
+  // Unaligned with a forward edge: barriers stay aligned there, in Flink and here alike.
+  await page.goto('index.html?view=flink&preset=wordcount&mode=unaligned');
   const note = page.getByTestId('flink-edge-note');
-  await expect(note).toContainText('Src A → Merge');
-  await expect(note).toContainText('Merge → Sink');
+  await expect(note).toContainText('Sentences → Split');
+  await expect(note).toContainText('in Flink as in this simulation');
+  await expect(note).not.toContainText('Split → Count');
 });
 
 test('a plan opens in the playground as the running scenario', async ({ page }) => {

@@ -223,7 +223,7 @@ pub const STRINGS: Strings = Strings {
     snapshot: |n| format!("Snapshot {n}"),
     global_state_of_snapshot: |n| format!("Global state of snapshot {n}"),
     non_fifo: "not FIFO",
-    kept_aligned: |p| format!("{p} · barriers stay aligned"),
+    kept_aligned: |p| format!("{p} · aligned"),
     barriers: "Barriers",
     barriers_kept: |p| format!(
         "aligned: the receiver has a {p} input, over which Flink sends no unaligned barrier, \

@@ -219,7 +219,7 @@ pub const STRINGS: Strings = Strings {
     snapshot: |n| format!("快照 {n}"),
     global_state_of_snapshot: |n| format!("快照 {n} 的全域狀態"),
     non_fifo: "非 FIFO",
-    kept_aligned: |p| format!("{p} · 屏障保持對齊"),
+    kept_aligned: |p| format!("{p} · 對齊"),
     barriers: "屏障",
     barriers_kept: |p| format!(
         "對齊：接收端有一個 {p} 輸入，Flink 在這種邊上不送非對齊屏障，所以它對齊所有輸入，也不會逾時"

@@ -170,6 +170,11 @@ fn edge(sim: &Simulation, e: u32, lang: Lang, on_select: &Callback<Option<Select
         })
         .collect();
     let name = |o: u32| phys.graph.operators[o as usize].name.clone();
+    let first = phys
+        .channels
+        .iter()
+        .position(|ch| ch.edge == e)
+        .map(|c| c as crate::engine::physical::ChannelId);
     html! {
         <div class="details" data-testid="edge-details">
             <h3>{ format!("{} → {}", name(from), name(to)) }</h3>
@@ -178,6 +183,9 @@ fn edge(sim: &Simulation, e: u32, lang: Lang, on_select: &Callback<Option<Select
                 <dt>{ words::channels(lang) }</dt><dd>{ t.channels }</dd>
                 <dt>{ words::on_channels(lang) }</dt><dd data-testid="edge-totals">{ format!("● {} · ▌{}", t.records, t.barriers) }</dd>
                 <dt>{ words::blocked_channels(lang) }</dt><dd>{ format!("{}/{}", t.blocked, t.channels) }</dd>
+                if let Some(c) = first.filter(|_| sim.config().may_go_unaligned()) {
+                    <dt>{ s.barriers }</dt><dd data-testid="edge-barriers">{ super::inspector::barriers(s, sim, c) }</dd>
+                }
             </dl>
             { ranked(words::busiest_channels(lang), "busiest-channels", busy, more, words::nothing_waits(lang), s) }
         </div>

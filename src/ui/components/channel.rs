@@ -104,7 +104,7 @@ pub fn channel(p: &ChannelProps) -> Html {
             if p.kept_aligned.is_some() {
                 // Two bars across the line near the sender (as in the legend): barriers go in line.
                 <path class="kept-bars" d={{
-                    let at = p.path.point_at((p.path.length() / 3.0).min(22.0));
+                    let at = p.path.point_at(p.path.length() * 0.6);
                     format!("M{} {}v8M{} {}v8", fmt(at.x - 2.0), fmt(at.y - 4.0), fmt(at.x + 2.0), fmt(at.y - 4.0))
                 }} />
             }

@@ -332,8 +332,9 @@ fn channel_details(
     }
 }
 
-/// How barriers cross channel `c` in a run whose checkpoints may go unaligned.
-fn barriers(s: &Strings, sim: &Simulation, c: ChannelId) -> String {
+/// How barriers cross channel `c` in a run whose checkpoints may go unaligned (the same on
+/// every channel of an edge).
+pub(super) fn barriers(s: &Strings, sim: &Simulation, c: ChannelId) -> String {
     let policy = sim.barrier_policy(c);
     match policy.kept_aligned {
         Some(by) => (s.barriers_kept)(by.as_str()),

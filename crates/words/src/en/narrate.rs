@@ -143,10 +143,9 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             others(waiting)
         ),
         Sentence::KeptAlignedOnlyInput { n, task: t, by } => format!(
-            "Barrier {n} reached {} on its only input in line, behind every record sent before it: Flink sends no unaligned barrier over a {} edge, so nothing here becomes channel state, and {} snapshots now.",
+            "Barrier {n} reached {} on its only input in line, behind every record sent before it: Flink sends no unaligned barrier over a {} edge, so nothing here becomes channel state.",
             task(t),
-            by.as_str(),
-            task(t)
+            by.as_str()
         ),
         Sentence::AlignmentBlocksToo { n, at, have, need } => format!(
             "Barrier {n} arrived on {}; that input is blocked too ({have} of {need} inputs have it).",

@@ -122,10 +122,9 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             by.as_str()
         ),
         Sentence::KeptAlignedOnlyInput { n, task: t, by } => format!(
-            "屏障 {n} 從唯一的輸入依序到達 {}，排在它之前送出的每筆記錄之後：Flink 不在 {} 邊上送非對齊屏障，所以這裡沒有任何記錄成為通道狀態，{} 現在做快照。",
+            "屏障 {n} 從唯一的輸入依序到達 {}，排在它之前送出的每筆記錄之後：Flink 不在 {} 邊上送非對齊屏障，所以這裡沒有任何記錄成為通道狀態。",
             task(t),
-            by.as_str(),
-            task(t)
+            by.as_str()
         ),
         Sentence::AlignmentBlocksToo { n, at, have, need } => format!(
             "屏障 {n} 到達 {}；這個輸入也被阻塞（{need} 個輸入中已有 {have} 個收到）。",

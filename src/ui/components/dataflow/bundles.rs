@@ -250,6 +250,9 @@ pub fn cell_words(sim: &Simulation, s: &Strings) -> [String; 6] {
         (s.status_aligning)(n)
     } else if mode.may_slip() {
         (s.status_tracking)(n)
+    } else if sim.capabilities().keeps_aligned {
+        // Unaligned, where some inputs keep their barriers aligned: those tasks align.
+        format!("{} · {}", (s.status_persisting)(n), (s.status_aligning)(n))
     } else {
         (s.status_persisting)(n)
     };
