@@ -368,7 +368,7 @@ fn the_readme_names_the_edges_flink_keeps_aligned() {
         std::fs::read_to_string(common::scratch("flink-export", name).join("README.md")).unwrap()
     };
     let unaligned = readme(
-        "wc-unaligned",
+        "readme-wc-unaligned",
         &["--preset", "wordcount", "--mode", "unaligned"],
     );
     assert!(
@@ -378,18 +378,18 @@ fn the_readme_names_the_edges_flink_keeps_aligned() {
         "{unaligned}"
     );
     let timeout = readme(
-        "al-timeout",
+        "readme-al-timeout",
         &["--preset", "alignment", "--mode", "aligned-timeout"],
     );
     assert!(timeout.contains("Merge → Sink (forward)"), "{timeout}");
     assert!(!timeout.contains("Src B → Merge"), "{timeout}");
     let shuffled = readme(
-        "bp-unaligned",
+        "readme-bp-unaligned",
         &["--preset", "backpressure", "--mode", "unaligned"],
     );
     assert!(!shuffled.contains("keeps barriers aligned"), "{shuffled}");
     let aligned = readme(
-        "wc-aligned",
+        "readme-wc-aligned",
         &["--preset", "wordcount", "--mode", "aligned"],
     );
     assert!(!aligned.contains("keeps barriers aligned"), "{aligned}");

@@ -27,6 +27,7 @@ use super::keyboard;
 use super::state::{Ignored, Notice, PlaybackAction, Selection, Tab};
 use crate::engine::{BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::{Lang, Strings};
+use crate::scenario::modes::RunMode;
 
 /// Narration lines shown at most.
 const NARRATION_LINES: usize = 40;
@@ -95,7 +96,8 @@ fn lesson_line(
 ) -> (String, Option<String>) {
     let preset_text = (s.preset_text)(&scenario.name).filter(|_| !edited);
     let (title, lesson) = match preset_text {
-        Some((t, l)) if mode != BarrierMode::Aligned => (
+        // The page's wasm holds the lesson of the default mode; the others' are fetched.
+        Some((t, l)) if mode != BarrierMode::default() => (
             t.to_string(),
             texts.map(|x| x.lesson(&scenario.name, mode).unwrap_or(l).to_string()),
         ),
@@ -288,7 +290,7 @@ pub fn app() -> Html {
     };
     let on_mode = {
         let d = dispatcher.clone();
-        Callback::from(move |m: BarrierMode| d.dispatch(PlaybackAction::SetMode(m)))
+        Callback::from(move |m: RunMode| d.dispatch(PlaybackAction::SetMode(m)))
     };
     // A language this build lacks (the page is built once per language) is reached by opening
     // this moment's permalink in it: the page loads again, in that language's build, at the
@@ -456,15 +458,15 @@ pub fn app() -> Html {
         html! {
             { header(&HeaderProps {
                 preset: AttrValue::from(playback.preset.clone()),
-                mode: playback.mode,
+                mode: RunMode::of(sim.config()),
+                timeout: sim
+                    .config()
+                    .aligned_checkpoint_timeout
+                    .unwrap_or(crate::scenario::ALIGNED_TIMEOUT),
                 lang: playback.lang,
                 on_preset,
                 on_mode,
                 on_lang,
-                timeout: sim.config().aligned_checkpoint_timeout,
-                on_timeout: send(|| PlaybackAction::SetAlignedTimeout),
-                debloat: sim.config().buffer_debloat.is_some(),
-                on_debloat: send(|| PlaybackAction::SetDebloat),
                 modes: run.modes().to_vec(),
                 on_help: send(|| PlaybackAction::ToggleHelp),
                 on_share: send(|| PlaybackAction::ToggleShare),

@@ -15,6 +15,7 @@ use super::vocab::{Ignored, Notice, Selection, Tab};
 use crate::engine::BarrierMode;
 use crate::i18n::Lang;
 use crate::scenario::codec::LinkError;
+use crate::scenario::modes::{RunMode, Variant};
 use crate::scenario::{presets, Scenario};
 
 /// The longest run a link replays: a larger step (or one past the end of a run that ends)
@@ -163,13 +164,7 @@ pub fn resolve_for(
     lang: Option<&str>,
     notices: &mut Vec<Notice>,
 ) -> (Scenario, BarrierMode, Lang) {
-    let timeout = mode == Some(crate::scenario::ALIGNED_TIMEOUT_MODE);
-    let debloat = mode == Some(crate::scenario::ALIGNED_DEBLOAT_MODE);
-    let asked = match mode {
-        _ if timeout || debloat => Some(Ok(BarrierMode::Aligned)),
-        None => None,
-        Some(m) => Some(m.parse::<BarrierMode>()),
-    };
+    let asked = mode.map(|m| RunMode::named(m).ok_or(()));
     let runs = scenario.modes();
     // The scenario's own mode, or the first it can run if its own is not one of them.
     let own = match runs.first() {
@@ -178,20 +173,18 @@ pub fn resolve_for(
     };
     let (scenario, mode) = match asked {
         None => (scenario.with_mode(own), own),
-        Some(Ok(m)) if runs.contains(&m) => {
-            let scenario = if timeout {
-                scenario.with_aligned_timeout(true)
-            } else if debloat {
-                scenario.with_debloat(true)
-            } else {
-                scenario.with_mode(m)
+        Some(Ok(entry)) if runs.contains(&entry.mode) => {
+            // A plain entry keeps the scenario's own settings (a linked scenario's timeout).
+            let scenario = match entry.variant {
+                Variant::Plain => scenario.with_mode(entry.mode),
+                _ => entry.apply(&scenario),
             };
-            (scenario, m)
+            (scenario, entry.mode)
         }
-        Some(Ok(m)) => {
+        Some(Ok(entry)) => {
             notices.push(Notice::ModeUnavailable {
-                mode: m,
-                timeout,
+                mode: entry.mode,
+                timeout: entry.variant == Variant::Timeout,
                 scenario: scenario.name.clone(),
                 title: scenario.title.clone(),
                 used: own,

@@ -18,6 +18,7 @@ pub use super::vocab::{Ignored, Notice, Selection, Tab, UserCut};
 use crate::engine::{Action, ActionError, BarrierMode, ChannelId, CheckpointId, TaskId};
 use crate::i18n::Lang;
 use crate::scenario::codec::LinkError;
+use crate::scenario::modes::RunMode;
 use crate::scenario::{presets, Scenario};
 
 /// Speeds are powers of two from 0.25× to 8×; the slider moves the exponent.
@@ -114,11 +115,9 @@ pub enum PlaybackAction {
     OpenCheckpoint(CheckpointId),
     SetLang(Lang),
     SetPreset(String),
-    SetMode(BarrierMode),
-    /// The mode menu's "aligned, unaligned after T ms".
-    SetAlignedTimeout,
-    /// Aligned with buffer debloating (the mode menu's entry).
-    SetDebloat,
+    /// An entry of the mode menu: a protocol, or one with the aligned timeout or buffer
+    /// debloating on.
+    SetMode(RunMode),
     /// An animation frame at this timestamp (ms).
     Frame(f64),
     ToggleHelp,
@@ -153,7 +152,8 @@ fn new_run(scenario: &Scenario, mode: BarrierMode) -> (Rc<RefCell<Run>>, Barrier
     let Ok(run) = Run::new(presets::alignment()) else {
         unreachable!("the alignment preset always builds")
     };
-    (Rc::new(RefCell::new(run)), BarrierMode::Aligned)
+    let mode = run.scenario.config.mode;
+    (Rc::new(RefCell::new(run)), mode)
 }
 
 impl Playback {
@@ -224,19 +224,7 @@ impl Playback {
     /// The mode as the address and the host API spell it: the mode, or `aligned-timeout` for
     /// aligned checkpoints with a timeout (an entry of the mode menu).
     pub fn mode_param(&self) -> &'static str {
-        let timeout = self
-            .run
-            .0
-            .borrow()
-            .scenario
-            .config
-            .aligned_checkpoint_timeout;
-        let debloat = self.run.0.borrow().scenario.config.buffer_debloat;
-        match (timeout, debloat) {
-            (Some(_), _) if self.mode.blocks_inputs() => crate::scenario::ALIGNED_TIMEOUT_MODE,
-            (_, Some(_)) if self.mode.blocks_inputs() => crate::scenario::ALIGNED_DEBLOAT_MODE,
-            _ => self.mode.as_str(),
-        }
+        RunMode::of(&self.run.0.borrow().scenario.config).name()
     }
 
     /// Chandy-Lamport: the selected process, which the trigger button makes initiate a
@@ -513,22 +501,9 @@ impl Reducible for Playback {
                     used: next.preset.clone(),
                 }),
             },
-            PlaybackAction::SetMode(mode) => {
-                next.mode = mode;
-                let mut scenario = next.run.0.borrow().scenario.clone();
-                scenario.config.aligned_checkpoint_timeout = None;
-                scenario.config.buffer_debloat = None;
-                next.restart(&scenario);
-            }
-            PlaybackAction::SetDebloat => {
-                next.mode = BarrierMode::Aligned;
-                let scenario = next.run.0.borrow().scenario.with_debloat(true);
-                next.restart(&scenario);
-            }
-            PlaybackAction::SetAlignedTimeout => {
-                next.mode = BarrierMode::Aligned;
-                let mut scenario = next.run.0.borrow().scenario.with_aligned_timeout(true);
-                scenario.config.buffer_debloat = None;
+            PlaybackAction::SetMode(entry) => {
+                next.mode = entry.mode;
+                let scenario = entry.apply(&next.run.0.borrow().scenario);
                 next.restart(&scenario);
             }
             PlaybackAction::ToggleHelp => next.help = !next.help,

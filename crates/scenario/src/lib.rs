@@ -37,11 +37,7 @@ pub const ALIGNED_DEBLOAT_MODE: &str = "aligned-debloat";
 /// The barrier mode a mode menu entry, link or comparison names: a mode, or one of the two
 /// variants of aligned (`aligned-timeout`, `aligned-debloat`).
 pub fn mode_named(name: &str) -> Option<BarrierMode> {
-    if name == ALIGNED_TIMEOUT_MODE || name == ALIGNED_DEBLOAT_MODE {
-        Some(BarrierMode::Aligned)
-    } else {
-        name.parse().ok()
-    }
+    modes::RunMode::named(name).map(|r| r.mode)
 }
 
 /// Scenario files larger than this are refused before parsing.

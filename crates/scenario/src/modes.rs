@@ -1,30 +1,123 @@
-//! A scenario as the comparisons run it: in a mode named as the page and the CLI name modes
-//! (`aligned-timeout` included), and over a bounded input for the overhead of checkpoints —
-//! shared by `abs-sim compare`, `abs-sim overhead` and the page's compare view.
+//! The mode menu's table, and a scenario as the comparisons run it: in a mode named as the
+//! page and the CLI name modes (`aligned-timeout` included), and over a bounded input for the
+//! overhead of checkpoints — shared by `abs-sim compare`, `abs-sim overhead` and the page's
+//! compare view.
 
 use abs_engine::view::drain_time;
-use abs_engine::{BarrierMode, OperatorKind};
+use abs_engine::{BarrierMode, Config, OperatorKind};
 
-use super::{Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
+use super::{Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT, ALIGNED_TIMEOUT_MODE};
+
+/// A policy the mode menu offers with a protocol that blocks inputs, as an entry of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The protocol as it is.
+    Plain,
+    /// With the aligned-checkpoint timeout (the scenario's, or [`ALIGNED_TIMEOUT`]).
+    Timeout,
+    /// With buffer debloating (the scenario's target, or the default).
+    Debloat,
+}
+
+/// One entry of the mode menu, of a link's `mode`, of a comparison's lanes: a protocol, and
+/// for one that blocks inputs also with the aligned timeout or with buffer debloating. This
+/// table is the one place the page learns which entries there are; the page asks it, never
+/// which protocol an entry runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunMode {
+    pub mode: BarrierMode,
+    pub variant: Variant,
+}
+
+impl RunMode {
+    /// Every entry, in the menu's order: each protocol, and after one that blocks inputs its
+    /// two variants.
+    pub fn all() -> Vec<RunMode> {
+        let mut all = Vec::new();
+        for mode in BarrierMode::ALL {
+            all.push(RunMode::plain(mode));
+            if mode.blocks_inputs() {
+                for variant in [Variant::Timeout, Variant::Debloat] {
+                    all.push(RunMode { mode, variant });
+                }
+            }
+        }
+        all
+    }
+
+    pub fn plain(mode: BarrierMode) -> RunMode {
+        RunMode {
+            mode,
+            variant: Variant::Plain,
+        }
+    }
+
+    /// How the menu, links and the command line spell it.
+    pub fn name(self) -> &'static str {
+        match self.variant {
+            Variant::Plain => self.mode.as_str(),
+            Variant::Timeout => ALIGNED_TIMEOUT_MODE,
+            Variant::Debloat => ALIGNED_DEBLOAT_MODE,
+        }
+    }
+
+    /// The entry spelt `name`.
+    pub fn named(name: &str) -> Option<RunMode> {
+        RunMode::all().into_iter().find(|r| r.name() == name)
+    }
+
+    /// The entry a run's settings are (a timeout wins over debloating, as the page applies
+    /// only one of them).
+    pub fn of(config: &Config) -> RunMode {
+        let variant = if !config.mode.blocks_inputs() {
+            Variant::Plain
+        } else if config.aligned_checkpoint_timeout.is_some() {
+            Variant::Timeout
+        } else if config.buffer_debloat.is_some() {
+            Variant::Debloat
+        } else {
+            Variant::Plain
+        };
+        RunMode {
+            mode: config.mode,
+            variant,
+        }
+    }
+
+    /// `s` run as this entry: its mode, and the entry's policy on (its own setting, or the
+    /// default) and the other off.
+    pub fn apply(self, s: &Scenario) -> Scenario {
+        let mut out = s.with_mode(self.mode);
+        let config = &mut out.config;
+        config.aligned_checkpoint_timeout = (self.variant == Variant::Timeout).then(|| {
+            s.config
+                .aligned_checkpoint_timeout
+                .unwrap_or(ALIGNED_TIMEOUT)
+        });
+        config.buffer_debloat = (self.variant == Variant::Debloat).then(|| {
+            s.config
+                .buffer_debloat
+                .unwrap_or(abs_engine::debloat::BufferDebloat {
+                    target: abs_engine::debloat::DEFAULT_DEBLOAT_TARGET,
+                })
+        });
+        out
+    }
+}
 
 /// The scenario in the mode `name` names, or why it cannot run in it.
 pub fn in_mode(s: &Scenario, name: &str) -> Result<Scenario, String> {
-    // Each name runs one thing: a variant of aligned is on only where it is named.
-    let (mode, mut scenario) = if name == ALIGNED_TIMEOUT_MODE {
-        (BarrierMode::Aligned, s.with_aligned_timeout(true))
-    } else if name == ALIGNED_DEBLOAT_MODE {
-        (BarrierMode::Aligned, s.with_debloat(true))
-    } else {
-        let mode = name.parse::<BarrierMode>().map_err(|e| {
-            format!("{e}; the modes are aligned, aligned-timeout, aligned-debloat, unaligned, at-least-once, synchronous and chandy-lamport")
-        })?;
-        let mut scenario = s.with_mode(mode);
-        scenario.config.aligned_checkpoint_timeout = None;
-        (mode, scenario)
-    };
-    if name != ALIGNED_DEBLOAT_MODE {
-        scenario.config.buffer_debloat = None;
-    }
+    // Each name runs one thing: a variant is on only where it is named.
+    let entry = RunMode::named(name).ok_or_else(|| {
+        let names: Vec<&str> = RunMode::all().into_iter().map(RunMode::name).collect();
+        let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+        format!(
+            "{}; the modes are {} and {last}",
+            abs_engine::barrier::UnknownMode(name.to_owned()),
+            rest.join(", ")
+        )
+    })?;
+    let (mode, scenario) = (entry.mode, entry.apply(s));
     let modes = s.modes();
     if !modes.contains(&mode) {
         return Err(format!(
@@ -91,4 +184,51 @@ pub fn input_time(input: &Scenario, name: &str, interval: Option<u64>) -> Result
 /// The runtime overhead of a time against the time without checkpoints, in %.
 pub fn overhead(time: u64, without: u64) -> f64 {
     100.0 * (time as f64 - without as f64) / without.max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The menu lists each protocol once and the two variants after the protocol that blocks
+    /// inputs; each entry's name finds it again, and a run's settings give back the entry
+    /// that made them.
+    #[test]
+    fn the_mode_table_round_trips_through_names_and_settings() {
+        let all = RunMode::all();
+        let names: Vec<&str> = all.iter().map(|r| r.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "aligned",
+                ALIGNED_TIMEOUT_MODE,
+                ALIGNED_DEBLOAT_MODE,
+                "at-least-once",
+                "unaligned",
+                "chandy-lamport",
+                "synchronous"
+            ]
+        );
+        let base = crate::presets::alignment();
+        for entry in &all {
+            assert_eq!(RunMode::named(entry.name()), Some(*entry));
+            let run = entry.apply(&base);
+            assert_eq!(RunMode::of(&run.config), *entry, "{}", entry.name());
+        }
+        assert_eq!(RunMode::named("exactly-once"), None);
+        // A variant's own setting is kept; the other variant is switched off.
+        let mut own = base.clone();
+        own.config.aligned_checkpoint_timeout = Some(7);
+        let timeout = RunMode::named(ALIGNED_TIMEOUT_MODE).unwrap().apply(&own);
+        assert_eq!(timeout.config.aligned_checkpoint_timeout, Some(7));
+        let debloat = RunMode::named(ALIGNED_DEBLOAT_MODE).unwrap().apply(&own);
+        assert_eq!(debloat.config.aligned_checkpoint_timeout, None);
+        assert!(debloat.config.buffer_debloat.is_some());
+        // A protocol that does not block has no variant, whatever its settings say.
+        let unaligned = RunMode::plain(BarrierMode::Unaligned).apply(&own);
+        assert_eq!(
+            RunMode::of(&unaligned.config),
+            RunMode::plain(BarrierMode::Unaligned)
+        );
+    }
 }

@@ -6,7 +6,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::engine::view::{Cost, CostFigures};
-use crate::engine::BarrierMode;
 use crate::scenario::modes::in_mode;
 use crate::scenario::{mode_named, Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
 use crate::ui::run::Run;
@@ -109,8 +108,7 @@ pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError>
                 }
                 m => m,
             };
-            let mode = mode_named(m).unwrap_or(BarrierMode::Aligned);
-            if runs.contains(&mode) {
+            if mode_named(m).is_some_and(|mode| runs.contains(&mode)) {
                 names.push(m.to_string());
             }
         }

@@ -184,7 +184,7 @@ fn edge(sim: &Simulation, e: u32, lang: Lang, on_select: &Callback<Option<Select
                 <dt>{ words::on_channels(lang) }</dt><dd data-testid="edge-totals">{ format!("● {} · ▌{}", t.records, t.barriers) }</dd>
                 <dt>{ words::blocked_channels(lang) }</dt><dd>{ format!("{}/{}", t.blocked, t.channels) }</dd>
                 if let Some(c) = first.filter(|_| sim.config().may_go_unaligned()) {
-                    <dt>{ s.barriers }</dt><dd data-testid="edge-barriers">{ super::inspector::barriers(s, sim, c) }</dd>
+                    <dt>{ s.barriers }</dt><dd data-testid="edge-barriers">{ super::channel::barriers(s, sim, c) }</dd>
                 }
             </dl>
             { ranked(words::busiest_channels(lang), "busiest-channels", busy, more, words::nothing_waits(lang), s) }

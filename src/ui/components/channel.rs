@@ -129,3 +129,18 @@ pub fn channel(p: &ChannelProps) -> Html {
         </g>
     }
 }
+
+/// How barriers cross channel `c` in a run whose checkpoints may go unaligned (the same on
+/// every channel of an edge).
+pub fn barriers(
+    s: &crate::i18n::Strings,
+    sim: &crate::engine::Simulation,
+    c: crate::engine::ChannelId,
+) -> String {
+    let policy = sim.barrier_policy(c);
+    match policy.kept_aligned {
+        Some(by) => (s.barriers_kept)(by.as_str()),
+        None if policy.priority => s.barriers_priority.to_string(),
+        None => s.barriers_timeout.to_string(),
+    }
+}

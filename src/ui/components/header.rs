@@ -4,23 +4,19 @@ use yew::prelude::*;
 
 use crate::engine::BarrierMode;
 use crate::i18n::Lang;
+use crate::scenario::modes::{RunMode, Variant};
 use crate::scenario::presets;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct HeaderProps {
     pub preset: AttrValue,
-    pub mode: BarrierMode,
+    /// The mode menu's entry the run is.
+    pub mode: RunMode,
+    /// The run's aligned-checkpoint timeout (or the default), for its entry's words.
+    pub timeout: u64,
     pub lang: Lang,
     pub on_preset: Callback<String>,
-    pub on_mode: Callback<BarrierMode>,
-    /// Aligned with this aligned-checkpoint timeout, if any.
-    #[prop_or_default]
-    pub timeout: Option<u64>,
-    pub on_timeout: Callback<()>,
-    /// Aligned with buffer debloating.
-    #[prop_or_default]
-    pub debloat: bool,
-    pub on_debloat: Callback<()>,
+    pub on_mode: Callback<RunMode>,
     /// The modes the scenario runs in.
     pub modes: Vec<BarrierMode>,
     pub on_lang: Callback<Lang>,
@@ -55,17 +51,10 @@ pub fn header(p: &HeaderProps) -> Html {
     };
     let on_mode = {
         let cb = p.on_mode.clone();
-        let timeout = p.on_timeout.clone();
-        let debloat = p.on_debloat.clone();
-        Callback::from(move |e: Event| match select_value(&e) {
-            Some(v) if v == crate::scenario::ALIGNED_TIMEOUT_MODE => timeout.emit(()),
-            Some(v) if v == crate::scenario::ALIGNED_DEBLOAT_MODE => debloat.emit(()),
-            Some(v) => {
-                if let Ok(m) = v.parse::<BarrierMode>() {
-                    cb.emit(m);
-                }
+        Callback::from(move |e: Event| {
+            if let Some(entry) = select_value(&e).and_then(|v| RunMode::named(&v)) {
+                cb.emit(entry);
             }
-            None => {}
         })
     };
     let on_lang = {
@@ -107,21 +96,15 @@ pub fn header(p: &HeaderProps) -> Html {
             <label class="mode-menu">
                 <span>{ s.mode_label }</span>
                 <select data-testid="mode" onchange={on_mode}>
-                    { for BarrierMode::ALL.iter().map(|m| html! {
-                        <>
-                        <option value={m.as_str()} selected={p.mode == *m && ((p.timeout.is_none() && !p.debloat) || *m != BarrierMode::Aligned)}
-                            disabled={!modes.contains(m)}>{ (s.mode_name)(*m) }</option>
-                        if *m == BarrierMode::Aligned {
-                            <option value={crate::scenario::ALIGNED_TIMEOUT_MODE}
-                                selected={p.mode == BarrierMode::Aligned && p.timeout.is_some()}
-                                disabled={!modes.contains(m)}>
-                                { (s.mode_aligned_timeout)(p.timeout.unwrap_or(crate::scenario::ALIGNED_TIMEOUT)) }
-                            </option>
-                            <option value={crate::scenario::ALIGNED_DEBLOAT_MODE}
-                                selected={p.mode == BarrierMode::Aligned && p.debloat && p.timeout.is_none()}
-                                disabled={!modes.contains(m)}>{ s.mode_aligned_debloat }</option>
-                        }
-                        </>
+                    { for RunMode::all().into_iter().map(|entry| html! {
+                        <option value={entry.name()} selected={p.mode == entry}
+                            disabled={!modes.contains(&entry.mode)}>
+                            { match entry.variant {
+                                Variant::Plain => (s.mode_name)(entry.mode).to_string(),
+                                Variant::Timeout => (s.mode_aligned_timeout)(p.timeout),
+                                Variant::Debloat => s.mode_aligned_debloat.to_string(),
+                            } }
+                        </option>
                     }) }
                 </select>
             </label>

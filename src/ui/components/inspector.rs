@@ -304,7 +304,7 @@ fn channel_details(
                 }) }
                 { row(s.blocked, if view::is_blocked(sim, c) { s.yes } else { s.no }) }
                 if sim.config().may_go_unaligned() {
-                    { row(s.barriers, barriers(s, sim, c)) }
+                    { row(s.barriers, super::channel::barriers(s, sim, c)) }
                 }
                 { row(s.in_flight, html! {
                     <>{ queue.len() }
@@ -329,17 +329,6 @@ fn channel_details(
                 { row(s.records_received, ch.records_received.to_string()) }
             </dl>
         </div>
-    }
-}
-
-/// How barriers cross channel `c` in a run whose checkpoints may go unaligned (the same on
-/// every channel of an edge).
-pub(super) fn barriers(s: &Strings, sim: &Simulation, c: ChannelId) -> String {
-    let policy = sim.barrier_policy(c);
-    match policy.kept_aligned {
-        Some(by) => (s.barriers_kept)(by.as_str()),
-        None if policy.priority => s.barriers_priority.to_string(),
-        None => s.barriers_timeout.to_string(),
     }
 }
 

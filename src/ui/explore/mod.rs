@@ -148,7 +148,7 @@ pub fn explore_view() -> Html {
     });
     let first_mode = (*base)
         .as_ref()
-        .map_or(BarrierMode::Aligned, |b| b.config.mode);
+        .map_or(BarrierMode::default(), |b| b.config.mode);
     let mode = use_state(|| first_mode);
     let non_fifo = use_state(|| false);
     let snapshots = use_state(|| 2u64);

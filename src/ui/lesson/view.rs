@@ -303,16 +303,7 @@ impl Reducible for Page {
 
 /// The mode as the address spells it (the mode menu's variants of aligned by their names).
 fn mode_param(sim: &crate::engine::Simulation) -> &'static str {
-    let c = sim.config();
-    match sim.mode() {
-        crate::engine::BarrierMode::Aligned if c.aligned_checkpoint_timeout.is_some() => {
-            crate::scenario::ALIGNED_TIMEOUT_MODE
-        }
-        crate::engine::BarrierMode::Aligned if c.buffer_debloat.is_some() => {
-            crate::scenario::ALIGNED_DEBLOAT_MODE
-        }
-        m => m.as_str(),
-    }
+    crate::scenario::modes::RunMode::of(sim.config()).name()
 }
 
 /// Posts a message to the page embedding this one (`ui::host`'s link).

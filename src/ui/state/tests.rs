@@ -61,7 +61,9 @@ fn frames_that_change_nothing_do_not_re_render() {
 #[test]
 fn a_mode_switch_reruns_the_same_scenario() {
     let p = playback().reduce(PlaybackAction::Step);
-    let p = p.reduce(PlaybackAction::SetMode(BarrierMode::Unaligned));
+    let p = p.reduce(PlaybackAction::SetMode(
+        crate::scenario::modes::RunMode::plain(BarrierMode::Unaligned),
+    ));
     let run = p.run.0.borrow();
     assert_eq!(run.position(), 0);
     assert_eq!(run.scenario.name, "alignment");
