@@ -71,6 +71,7 @@ fn recovery_preserves_results_in_every_mode() {
                     all.runs[m] += c.runs[m];
                     all.failing_runs[m] += c.failing_runs[m];
                     all.reinjecting_runs[m] += c.reinjecting_runs[m];
+                    all.stalled_runs[m] += c.stalled_runs[m];
                 }
                 all.planned += c.planned;
                 all.applied += c.applied;
@@ -111,7 +112,9 @@ fn recovery_preserves_results_in_every_mode() {
          at-least-once: {} of {alo_fail} failing runs restored duplicates, {} counted some \
          word more than without failures\n  \
          failing runs with routing-sensitive sink output: {}, all sinks transactional: {}, \
-         some plain sink: {}",
+         some plain sink: {}\n  \
+         cases where the partitioner rule stalled a checkpoint until it expired (results not \
+         compared): unaligned {}, aligned with a timeout {}",
         c.cases,
         c.runs[0],
         c.planned,
@@ -126,6 +129,8 @@ fn recovery_preserves_results_in_every_mode() {
         c.routing_sensitive,
         c.all_transactional_failing,
         c.plain_failing,
+        c.stalled_runs[at(Mode::Unaligned)],
+        c.stalled_runs[at(Mode::AlignedTimeout)],
     );
             // Targets, in percent, well below what the generator reaches over 400 cases (the figures
             // vary by a few points from one runner seed to the next): restored a checkpoint ~65% of

@@ -299,7 +299,10 @@ struct Outcome {
     /// When the first checkpoint completed.
     first_completed: Option<u64>,
     summary: Value,
+    /// Planned failures that happened.
     failed: u32,
+    /// Job failures after a checkpoint stalled by the partitioner rule expired.
+    stalled: u32,
     failed_while_down: u32,
     /// Transactions aborted by a failure while the job was already down (must stay 0).
     aborted_while_down: u32,
@@ -358,6 +361,7 @@ fn run(
         sim.plan_failure(t, at);
     }
     let phys = sim.physical().clone();
+    let may_stall = config.may_go_unaligned() && sim.capabilities().keeps_aligned;
     let mut report = Report::default();
     let mut out = Outcome::default();
     let mut tx: BTreeMap<TaskId, TxSink> = BTreeMap::new();
@@ -369,9 +373,22 @@ fn run(
         out.steps += 1;
         for e in sim.last_events() {
             match e {
-                Event::Failed { task, .. } => {
+                // A job failure (a checkpoint that failed) is tolerated in one case only: under
+                // unaligned checkpoints or the aligned timeout, a task whose inputs keep their
+                // barriers aligned (Flink's partitioner rule) can wait for a barrier stuck
+                // behind the backpressure that its own blocked inputs cause, until the
+                // checkpoint expires — Flink's rule can stall so too (docs/barrier-rules.md).
+                // The job then restores, and its results must still be exact.
+                Event::Failed { task: None, .. } => {
+                    prop_assert!(
+                        may_stall,
+                        "no checkpoint failure is tolerated here (nothing keeps barriers aligned)"
+                    );
+                    out.stalled += 1;
+                    out.failed_while_down += u32::from(down);
+                }
+                Event::Failed { .. } => {
                     out.failed += 1;
-                    prop_assert!(task.is_some(), "no checkpoint failure is tolerated here");
                     out.failed_while_down += u32::from(down);
                 }
                 Event::Restored {
@@ -560,6 +577,8 @@ pub struct Coverage {
     pub routing_sensitive: u64,
     pub all_transactional_failing: u64,
     pub plain_failing: u64,
+    /// Per mode, runs in which a checkpoint stalled by the partitioner rule expired.
+    pub stalled_runs: [u64; 5],
 }
 
 pub fn cases() -> u32 {
@@ -605,6 +624,14 @@ pub fn check_mode(
         got.steps
     );
     let m = MODES.iter().position(|&x| x == mode).unwrap();
+    if base.stalled > 0 || got.stalled > 0 {
+        // The partitioner rule stalled a checkpoint until it expired and the job failed over:
+        // a restart the oracle (the failure-free run, failing at other moments) does not
+        // plan, so its results are not compared; `stalled_run_keeps_exactly_once` in
+        // tests/partitioner_rule.rs holds such a run's results instead.
+        c.stalled_runs[m] += 1;
+        return Ok(());
+    }
     c.runs[m] += 1;
     c.planned += failures.len() as u64;
     c.applied += u64::from(got.failed);
