@@ -433,6 +433,103 @@ fn a_checkpoint_older_than_the_timeout_expires_and_markers_follow() {
     }
 }
 
+/// Flink counts failed checkpoints in a row until one completes; a task's failure does not
+/// clear the count (only the count failing the job does). With one failure tolerated: a
+/// checkpoint expires (1), a task fails and the job restarts, the next checkpoint expires (2):
+/// the job fails at that expiry, not at a later one.
+#[test]
+fn a_failover_does_not_clear_the_count_of_failed_checkpoints() {
+    let config = Config {
+        mode: BarrierMode::Aligned,
+        checkpoint_interval: Some(200),
+        first_trigger: 20,
+        timeout: 120,
+        tolerable_failed_checkpoints: Some(1),
+        ..Config::default()
+    };
+    let mut sim = Simulation::new(&slow_union(), &config, 11).unwrap();
+    let merge = sim.physical().task_by_name("Merge#0").unwrap();
+    // After checkpoint 1 expired (at 140), before the next trigger.
+    sim.plan_failure(merge, 150);
+    let (mut expiries, mut task_failed, mut job_failed_at) = (Vec::new(), None, None);
+    run(&mut sim, 5000, |sim| {
+        for e in sim.last_events() {
+            match e {
+                Event::CheckpointAborted {
+                    reason: AbortReason::Expired,
+                    ..
+                } => expiries.push(sim.now()),
+                Event::Failed { task: Some(_), .. } if task_failed.is_none() => {
+                    task_failed = Some(sim.now())
+                }
+                Event::JobFailed { .. } if job_failed_at.is_none() => {
+                    job_failed_at = Some(sim.now())
+                }
+                _ => {}
+            }
+        }
+    });
+    assert_eq!(task_failed, Some(150));
+    assert_eq!(
+        expiries.first(),
+        Some(&140),
+        "checkpoint 1 expires: {expiries:?}"
+    );
+    let second = *expiries
+        .get(1)
+        .expect("a checkpoint expires after the restart");
+    assert!(second > 150);
+    assert_eq!(job_failed_at, Some(second), "expiries {expiries:?}");
+}
+
+/// Flink reports a subtask's alignment as the time from its first barrier to its last, in
+/// every mode: Merge's, whose second input is slow, is that span whether it blocked
+/// (aligned), counted (at-least-once) or snapshotted at the first and recorded (unaligned).
+#[test]
+fn alignment_duration_is_first_to_last_barrier_in_every_mode() {
+    for mode in [
+        BarrierMode::Aligned,
+        BarrierMode::AtLeastOnce,
+        BarrierMode::Unaligned,
+    ] {
+        let mut graph = slow_union();
+        for e in &mut graph.edges {
+            e.latency = if e.from == "B" { 60 } else { 5 };
+            e.partitioning = Partitioning::Rebalance;
+        }
+        let config = Config {
+            mode,
+            checkpoint_interval: Some(1000),
+            first_trigger: 20,
+            ..Config::default()
+        };
+        let mut sim = Simulation::new(&graph, &config, 11).unwrap();
+        let merge = sim.physical().task_by_name("Merge#0").unwrap();
+        let (mut first, mut last, mut done) = (None, None, false);
+        run(&mut sim, 2000, |sim| {
+            for e in sim.last_events() {
+                match e {
+                    Event::Barrier {
+                        task,
+                        checkpoint: 1,
+                        ..
+                    } if *task == merge => {
+                        first.get_or_insert(sim.now());
+                        last = Some(sim.now());
+                    }
+                    Event::CheckpointCompleted { checkpoint: 1, .. } => done = true,
+                    _ => {}
+                }
+            }
+        });
+        assert!(done, "{mode}: checkpoint 1 did not complete");
+        let (first, last) = (first.unwrap(), last.unwrap());
+        assert!(last > first + 40, "{mode}: {first}..{last}");
+        let m = &sim.coordinator().global_state(1).unwrap().tasks[merge as usize].metrics;
+        assert_eq!(m.alignment_duration, last - first, "{mode}");
+    }
+}
+
 // ----- subsumption and the minimum pause over random runs -----
 
 /// A random union job: an unbounded source and a second one, bounded with a short log more

@@ -631,8 +631,9 @@ fn a_run_reads_as_the_same_history_with_the_inspectors_figures() {
             .map(|s| s.alignment_ms)
             .sum();
         match mode {
-            // Backpressure: unaligned barriers overtake full channels, which are persisted.
-            BarrierMode::Unaligned => assert!(persisted > 0 && aligned == 0),
+            // Backpressure: unaligned barriers overtake full channels, which are persisted; the
+            // alignment (first barrier to last, as Flink reports it in every mode) is not 0.
+            BarrierMode::Unaligned => assert!(persisted > 0 && aligned > 0),
             _ => assert!(persisted == 0 && aligned > 0, "{persisted} {aligned}"),
         }
     }

@@ -83,12 +83,10 @@ impl Simulation {
         let metrics = TaskMetrics {
             ack_time: self.clock.now,
             start_delay: first.saturating_sub(trigger_time),
-            // Only a handler that blocks inputs aligns: the others never hold input back.
-            alignment_duration: if task.handler.blocks_inputs() {
-                self.clock.now.saturating_sub(first)
-            } else {
-                0
-            },
+            // From the task's first barrier to now, as Flink reports it in every mode: here the
+            // last barrier when the task aligns or tracks; a task that snapshots at its first
+            // barrier and records until its last adds the wait when it acknowledges.
+            alignment_duration: self.clock.now.saturating_sub(first),
             records_held: take(&mut task.books.held_records, n),
             state_size: task.state.size_bytes(),
             persisted_in_flight: persisted_in,
@@ -126,8 +124,10 @@ impl Simulation {
             .partition(|(n, _)| !handler.is_recording(*n));
         task.books.awaiting_ack = waiting;
         for (n, mut snapshot) in done {
-            snapshot.metrics.async_duration =
-                self.clock.now.saturating_sub(snapshot.metrics.ack_time);
+            let waited = self.clock.now.saturating_sub(snapshot.metrics.ack_time);
+            snapshot.metrics.async_duration = waited;
+            // Its last barrier (or marker) has come: the alignment, as Flink counts it, ends.
+            snapshot.metrics.alignment_duration += waited;
             snapshot.metrics.ack_time = self.clock.now;
             snapshot.metrics.persisted_in_flight +=
                 take(&mut self.tasks[t as usize].books.persisted, n);

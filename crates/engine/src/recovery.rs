@@ -125,7 +125,11 @@ impl Simulation {
         self.life.final_checkpoint = None;
         self.life.failing = false;
         self.coordinator.trigger_waiting = false;
-        self.coordinator.failed_in_a_row = 0;
+        // Flink's failure manager clears its count of failed checkpoints when the count fails
+        // the job, and otherwise only when a checkpoint completes: a task's failure leaves it.
+        if task.is_none() {
+            self.coordinator.failed_in_a_row = 0;
+        }
         if self.life.down_until.is_none() || task.is_some() {
             self.life.failed_task = task;
         }

@@ -260,7 +260,9 @@ impl Figures {
     #[inline(never)]
     fn of(sim: &Simulation) -> Figures {
         let caps = sim.capabilities();
-        if caps.blocks_inputs {
+        // The protocol's own columns: an unaligned run whose tasks behind a forward edge align
+        // (Flink's partitioner rule) still shows what it persisted.
+        if sim.mode().blocks_inputs() {
             Figures::Alignment
         } else if caps.persists_in_flight {
             Figures::InFlight
