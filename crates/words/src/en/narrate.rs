@@ -143,7 +143,7 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             others(waiting)
         ),
         Sentence::KeptAlignedOnlyInput { n, task: t, by } => format!(
-            "Barrier {n} reached {} on its only input in line, behind every record sent before it: Flink sends no unaligned barrier over a {} edge, so nothing here becomes channel state.",
+            "Barrier {n} arrived at {} on its only input, in line behind every record sent before it: Flink sends no unaligned barrier over a {} edge, so nothing here becomes channel state.",
             task(t),
             by.as_str()
         ),
