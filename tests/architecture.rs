@@ -533,3 +533,32 @@ fn no_source_file_is_over_the_line_cap() {
     }
     assert!(over.is_empty(), "over {LINE_CAP} lines: {over:?}");
 }
+
+/// A protocol's own folder sees the job through its narrow context, not the simulation:
+/// stop-the-world's code names neither `Simulation` nor the parts it is made of.
+#[test]
+fn stop_the_world_sees_only_its_narrow_context() {
+    let folder = "crates/engine/src/synchronous/";
+    let files: Vec<PathBuf> = sources()
+        .into_iter()
+        .filter(|f| f.to_string_lossy().starts_with(folder))
+        .collect();
+    assert!(!files.is_empty(), "no file under {folder}");
+    for file in files {
+        let text = code(&read(&file));
+        for word in [
+            "Simulation",
+            "sim::",
+            "coordinator",
+            "self.net",
+            "self.tasks",
+            "phys",
+        ] {
+            assert!(
+                !text.contains(word),
+                "{} names `{word}`: ask the World context instead",
+                file.display()
+            );
+        }
+    }
+}

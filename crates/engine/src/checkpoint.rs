@@ -255,7 +255,7 @@ impl Simulation {
             // The sources stop at their next read (`stop_source`); every task snapshots once
             // the job has drained — a finished one too, which may still receive what a
             // non-FIFO channel delivers after its end of partition.
-            self.snapshot_when_drained();
+            super::synchronous::snapshot_when_drained(self);
             return;
         }
         // Sources snapshot their offsets and inject the barrier; finished tasks acknowledge
@@ -362,7 +362,7 @@ impl Simulation {
     }
 
     pub(super) fn after_checkpoint_end(&mut self) {
-        self.resume_sources();
+        super::synchronous::resume_sources(self);
         let failed = self.coordinator.failed_in_a_row;
         if self
             .coordinator

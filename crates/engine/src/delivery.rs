@@ -49,7 +49,7 @@ impl Simulation {
         self.hand_to_handler(t, Some((input, kind)));
         self.schedule_channel(c);
         self.refresh_credit(c, was_full);
-        self.snapshot_when_drained();
+        super::synchronous::snapshot_when_drained(self);
     }
 
     /// Sends `kind` on channel `c`.

@@ -76,6 +76,7 @@ pub mod text;
 pub mod trace;
 pub mod view;
 pub mod vocab;
+mod world;
 
 pub use barrier::{BarrierMode, CheckpointId};
 pub use channel::Channel;

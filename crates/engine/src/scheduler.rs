@@ -39,7 +39,7 @@ impl Simulation {
                 Due::Trigger => self.on_trigger_due(time),
                 Due::AlignmentTimeout(n) => self.on_alignment_timeout(n, time),
                 Due::Expire(id) => self.on_expiry_due(id, time),
-                Due::SnapshotAll(n) => self.on_drained_due(n, time),
+                Due::SnapshotAll(n) => super::synchronous::on_drained_due(self, n, time),
                 Due::FailJob => self.on_job_failure_due(time),
                 Due::Restart => self.on_restart_due(time),
             };
@@ -213,7 +213,7 @@ impl Simulation {
             }
             return None;
         }
-        if self.stop_source(t, time) {
+        if super::synchronous::stop_source(self, t, time) {
             return None;
         }
         if self.net.flow.has_full_output(t) {

@@ -389,7 +389,9 @@ impl Simulation {
                 self.events.push(Event::FifoChanged { channel, fifo });
             }
             Action::Expire { checkpoint } => self.expire(checkpoint),
-            Action::SnapshotAll { checkpoint } => self.snapshot_all(checkpoint),
+            Action::SnapshotAll { checkpoint } => {
+                super::synchronous::snapshot_all(self, checkpoint)
+            }
             Action::Pause { channel, paused } => {
                 let ch = &mut self.net.channels[channel as usize];
                 ch.paused = paused;
