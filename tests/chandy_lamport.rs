@@ -936,6 +936,7 @@ fn barrier(ch: u32, id: u64, take: BarrierTake, have: u32, need: u32) -> Output<
         have,
         need,
         unawaited: 0,
+        timed_out: false,
     }
 }
 

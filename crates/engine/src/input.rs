@@ -244,6 +244,7 @@ impl Simulation {
                 have,
                 need,
                 unawaited,
+                timed_out,
             } => {
                 let channel = channel_of(ch);
                 self.events.push(Event::Barrier {
@@ -255,6 +256,7 @@ impl Simulation {
                     unawaited,
                     need,
                     kept_aligned: self.net.policy(channel).kept_aligned,
+                    timed_out,
                 });
             }
             Output::Held { ch, held } => {

@@ -113,6 +113,10 @@ pub enum Event {
         /// broadcast): the task aligns. The engine's decision, told by the narration as it is.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         kept_aligned: Option<Partitioning>,
+        /// The task's alignment of this checkpoint had timed out: it snapshotted already, and
+        /// the barrier ends the recording of this input's channel state.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        timed_out: bool,
     },
     /// The item arrived on a blocked channel and went into the alignment buffer, which now
     /// holds `held` items of that channel (step ②).

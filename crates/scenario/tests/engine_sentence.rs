@@ -25,6 +25,7 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
         need: 2,
         unawaited: 0,
         kept_aligned: None,
+        timed_out: false,
     };
     let told = |mode| Sentence::of(&first, phys, mode);
     assert_eq!(
@@ -105,6 +106,7 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
         need: 1,
         unawaited: 0,
         kept_aligned: None,
+        timed_out: false,
     };
     assert_eq!(
         Sentence::of(&only, phys, BarrierMode::Aligned),
@@ -163,4 +165,46 @@ fn a_snapshot_after_the_alignment_timeout_is_told_as_overtaking() {
         "no snapshot forwarded with priority after a timeout"
     );
     assert_eq!(told(None).0, 0, "plain aligned never overtakes");
+}
+
+/// After an aligned checkpoint timed out at a task, that task's later barriers of it end the
+/// recording of an input's channel state: they are told so, never as an alignment completing
+/// (the barrier event says the alignment had timed out). In the alignment preset, Merge times
+/// out while Src B's barrier is still on the slow channel.
+#[test]
+fn a_barrier_after_the_timeout_is_told_as_ending_a_recording() {
+    use abs_scenario::modes::RunMode;
+    let scenario = RunMode::named(abs_scenario::ALIGNED_TIMEOUT_MODE)
+        .unwrap()
+        .apply(&presets::alignment());
+    let mut sim = scenario.simulation().unwrap();
+    let (mut after_timeout, mut timed_out) = (0, false);
+    for _ in 0..200 {
+        if sim.step().is_none() {
+            break;
+        }
+        let events = sim.last_events().to_vec();
+        for beat in beats(sim.physical(), &events) {
+            match &beat {
+                Beat::AlignmentTimedOut { .. } => timed_out = true,
+                Beat::Barrier {
+                    timed_out: true, ..
+                } => {
+                    let told = Sentence::of(&beat, sim.physical(), BarrierMode::Aligned);
+                    assert!(
+                        matches!(
+                            told,
+                            Sentence::UnalignedComplete { .. }
+                                | Sentence::UnalignedInputSaved { .. }
+                        ),
+                        "{told:?}"
+                    );
+                    after_timeout += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(timed_out, "no alignment timed out");
+    assert!(after_timeout > 0, "no barrier came after a timeout");
 }

@@ -91,6 +91,9 @@ pub enum Output<R> {
         /// graph, the back-edges (the ABS paper's Algorithm 2 snapshots once the regular
         /// inputs have it and logs the back-edges until the barrier comes round).
         unawaited: u32,
+        /// The task's alignment of this checkpoint had timed out before the barrier came: it
+        /// ends the recording of this input's channel state, not a wait.
+        timed_out: bool,
     },
     /// Aligned: the item that arrived (or was replayed) on blocked channel `ch` went into the
     /// alignment buffer, which now holds `held` items of that channel (step ②).
@@ -191,6 +194,7 @@ impl Inputs {
             have,
             need: self.channels,
             unawaited,
+            timed_out: false,
         });
     }
 }
@@ -403,7 +407,17 @@ impl<R: Clone> BarrierHandler<R> {
             }
             return;
         }
+        let timed_out = self.timed_out();
+        let from = out.len();
         with_core!(&mut self.core, p => arrive_at(p, &mut self.inputs, ch, input, out));
+        // Said here, once for every core: the checkpoint had gone on unaligned at this task.
+        if let Some(n) = timed_out {
+            for o in &mut out[from..] {
+                if let Output::Barrier { id, timed_out, .. } = o {
+                    *timed_out = *id == n;
+                }
+            }
+        }
     }
 }
 

@@ -84,6 +84,7 @@ impl Pending {
             have: u32::try_from(have).unwrap_or(u32::MAX),
             need: inputs.channels,
             unawaited: 0,
+            timed_out: false,
         });
     }
 
@@ -161,6 +162,7 @@ impl Tracking {
                 have: 0,
                 need: inputs.channels,
                 unawaited: 0,
+                timed_out: false,
             });
         }
     }

@@ -69,6 +69,8 @@ pub enum Beat {
         /// The task aligns although the checkpoint's barriers would overtake: an input edge
         /// with this partitioning keeps them aligned (Flink's rule).
         kept_aligned: Option<Partitioning>,
+        /// The task's alignment had timed out: this barrier ends a recording, not a wait.
+        timed_out: bool,
     },
     /// An item arrived on a blocked input and waits in the alignment buffer (②), or a
     /// replayed one was held again.
@@ -356,6 +358,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 need,
                 unawaited,
                 kept_aligned,
+                timed_out,
             } => Beat::Barrier {
                 task,
                 input: input_of(channel),
@@ -365,6 +368,7 @@ pub fn beats(phys: &Physical, events: &[Event]) -> Vec<Beat> {
                 need,
                 unawaited,
                 kept_aligned,
+                timed_out,
             },
             Event::Held {
                 task,

@@ -397,7 +397,7 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
         Sentence::ChannelPaused { channel } => format!("Channel {} is paused.", names.channel(channel)),
         Sentence::ChannelResumed { channel } => format!("Channel {} flows again.", names.channel(channel)),
         Sentence::AlignmentTimedOut { task: t, n } => format!(
-            "Checkpoint {n} was triggered longer ago than the aligned-checkpoint timeout, so {} goes on unaligned for it — it snapshots now, its barrier overtakes the records queued on its outputs, and what its other inputs still send before barrier {n} is saved as channel state. Its blocked inputs open; what they held comes after the snapshot.",
+            "Checkpoint {n} was triggered longer ago than the aligned-checkpoint timeout, so {} goes on unaligned for it — it snapshots now, and what its other inputs still send before barrier {n} is saved as channel state. Its blocked inputs open; what they held comes after the snapshot.",
             task(t)
         ),
         Sentence::BarrierOvertook { channel, n, overtaken } => format!(

@@ -364,7 +364,7 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
         Sentence::ChannelPaused { channel } => format!("通道 {} 暫停。", names.channel(channel)),
         Sentence::ChannelResumed { channel } => format!("通道 {} 恢復流動。", names.channel(channel)),
         Sentence::AlignmentTimedOut { task: t, n } => format!(
-            "檢查點 {n} 觸發至今已超過對齊逾時，{} 因此對這個檢查點改為非對齊——它現在就做快照，屏障超越輸出通道中排隊的記錄，其餘輸入在屏障 {n} 之前送來的記錄存為通道狀態。被阻塞的輸入重新開放，緩衝中的項目在快照之後處理。",
+            "檢查點 {n} 觸發至今已超過對齊逾時，{} 因此對這個檢查點改為非對齊——它現在就做快照，其餘輸入在屏障 {n} 之前送來的記錄存為通道狀態。被阻塞的輸入重新開放，緩衝中的項目在快照之後處理。",
             task(t)
         ),
         Sentence::BarrierOvertook { channel, n, overtaken } => format!(

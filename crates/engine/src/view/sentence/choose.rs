@@ -86,6 +86,7 @@ impl<'a> Sentence<'a> {
                 need,
                 unawaited,
                 kept_aligned,
+                timed_out,
             } => {
                 let at = input(task, i);
                 let waiting = need.saturating_sub(have);
@@ -115,7 +116,10 @@ impl<'a> Sentence<'a> {
                 }
                 // The engine's decision: the protocol's handler, or the aligned one where the
                 // task's inputs keep their barriers aligned.
-                let blocks = protocol.blocks_inputs || kept_aligned.is_some();
+                // An alignment that timed out goes on as an unaligned checkpoint: the barrier
+                // ends a recording.
+                let blocks = (protocol.blocks_inputs || kept_aligned.is_some()) && !timed_out;
+                let records = protocol.persists_in_flight || timed_out;
                 match take {
                     _ if blocks && phys.input_is_back_edge(task, i) => {
                         Sentence::LoopBarrierReturned { n, at }
@@ -130,13 +134,11 @@ impl<'a> Sentence<'a> {
                         Sentence::AlignmentBlocksToo { n, at, have, need }
                     }
                     _ if blocks => Sentence::AlignmentComplete { n, at },
-                    BarrierTake::First if protocol.persists_in_flight => {
-                        Sentence::UnalignedFirst { n, at, waiting }
-                    }
-                    _ if protocol.persists_in_flight && have < need => {
+                    BarrierTake::First if records => Sentence::UnalignedFirst { n, at, waiting },
+                    _ if records && have < need => {
                         Sentence::UnalignedInputSaved { n, at, have, need }
                     }
-                    _ if protocol.persists_in_flight => Sentence::UnalignedComplete { n, at },
+                    _ if records => Sentence::UnalignedComplete { n, at },
                     // Neither blocks nor records: tracking (no barrier flows in a stopped
                     // world; told as tracking if one did).
                     _ if have < need => Sentence::TrackingFlows { n, at, have, need },
