@@ -17,7 +17,8 @@ use abs_playground::engine::{
 };
 
 fn graph() -> JobGraph {
-    let lines = |rotate: usize| -> Vec<String> {
+    // The recovery property test's lines (tests/common/failure_schedules.rs), twice over.
+    let lines = || -> Vec<String> {
         let text = [
             "a b c",
             "b c d e",
@@ -30,9 +31,7 @@ fn graph() -> JobGraph {
             "d d a",
             "or to",
         ];
-        (0..20)
-            .map(|i| text[(i + rotate) % 10].to_string())
-            .collect()
+        (0..20).map(|i| text[i % 10].to_string()).collect()
     };
     let op = |name: &str, kind, parallelism, processing_time| Operator {
         name: name.into(),
@@ -51,7 +50,7 @@ fn graph() -> JobGraph {
             op(
                 "S0",
                 OperatorKind::Source {
-                    lines: lines(0),
+                    lines: lines(),
                     interval: 5,
                     bounded: true,
                 },

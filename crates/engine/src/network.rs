@@ -31,6 +31,9 @@ pub struct Network {
     /// (unaligned), a barrier or cancellation marker at the head is taken even by a receiver
     /// without output credit. Fixed once built, so a copy (a history keyframe) shares it.
     policies: Rc<[BarrierPolicy]>,
+    /// Some channel keeps its barriers aligned (Flink's partitioner rule): asked by every
+    /// render, so found once, not by a scan of the channels.
+    keeps_aligned: bool,
     /// Buffer debloating, when the scenario asks for it: channel capacities follow what
     /// their receivers consume.
     pub(super) debloat: Option<Debloater>,
@@ -83,12 +86,18 @@ impl Network {
         Network {
             channels,
             flow: FlowControl::new(phys.tasks.len()),
+            keeps_aligned: policies.iter().any(|p| p.kept_aligned.is_some()),
             policies,
             debloat: debloat.map(|d| Debloater::new(d, phys.channels.len(), phys.tasks.len(), 0)),
         }
     }
 
     /// How barriers cross channel `c`.
+    /// Whether some channel keeps its barriers aligned although the run's would overtake.
+    pub(super) fn keeps_aligned(&self) -> bool {
+        self.keeps_aligned
+    }
+
     /// Every channel's policy, by channel id (shared, not copied).
     pub(super) fn policies(&self) -> Rc<[BarrierPolicy]> {
         Rc::clone(&self.policies)

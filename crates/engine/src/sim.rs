@@ -231,8 +231,7 @@ impl Simulation {
     #[inline(never)]
     pub fn capabilities(&self) -> Capabilities {
         let mode = self.config.mode;
-        let keeps_aligned =
-            (0..self.net.channels.len() as ChannelId).any(|c| self.kept_aligned(c).is_some());
+        let keeps_aligned = self.net.keeps_aligned();
         Capabilities {
             blocks_inputs: mode.blocks_inputs() || keeps_aligned,
             persists_in_flight: self.persists_in_flight(),

@@ -6,14 +6,14 @@
 use abs_engine::view::drain_time;
 use abs_engine::{BarrierMode, Config, OperatorKind};
 
-use super::{Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT, ALIGNED_TIMEOUT_MODE};
+use super::{Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
 
 /// A policy the mode menu offers with a protocol that blocks inputs, as an entry of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     /// The protocol as it is.
     Plain,
-    /// With the aligned-checkpoint timeout (the scenario's, or [`ALIGNED_TIMEOUT`]).
+    /// With the aligned-checkpoint timeout (the scenario's, or `ALIGNED_TIMEOUT`).
     Timeout,
     /// With buffer debloating (the scenario's target, or the default).
     Debloat,
@@ -87,20 +87,18 @@ impl RunMode {
     /// `s` run as this entry: its mode, and the entry's policy on (its own setting, or the
     /// default) and the other off.
     pub fn apply(self, s: &Scenario) -> Scenario {
-        let mut out = s.with_mode(self.mode);
-        let config = &mut out.config;
-        config.aligned_checkpoint_timeout = (self.variant == Variant::Timeout).then(|| {
-            s.config
-                .aligned_checkpoint_timeout
-                .unwrap_or(ALIGNED_TIMEOUT)
-        });
-        config.buffer_debloat = (self.variant == Variant::Debloat).then(|| {
-            s.config
-                .buffer_debloat
-                .unwrap_or(abs_engine::debloat::BufferDebloat {
-                    target: abs_engine::debloat::DEFAULT_DEBLOAT_TARGET,
-                })
-        });
+        let mut out = match self.variant {
+            Variant::Plain => s.with_mode(self.mode),
+            Variant::Timeout => s.with_aligned_timeout(true),
+            Variant::Debloat => s.with_debloat(true),
+        };
+        out.config.mode = self.mode;
+        if self.variant != Variant::Timeout {
+            out.config.aligned_checkpoint_timeout = None;
+        }
+        if self.variant != Variant::Debloat {
+            out.config.buffer_debloat = None;
+        }
         out
     }
 }

@@ -203,7 +203,6 @@ impl Inputs {
 /// the operator, hold it, trigger or abort a checkpoint, close a channel.
 #[derive(Clone, Debug)]
 pub struct BarrierHandler<R> {
-    kind: Handler,
     inputs: Inputs,
     core: Core<R>,
 }
@@ -222,7 +221,6 @@ impl<R: Clone> BarrierHandler<R> {
     /// aligned (Flink's partitioner rule) runs the aligned one under unaligned checkpoints.
     pub fn of(kind: Handler, channels: u32, finished_channels_align: bool) -> Self {
         BarrierHandler {
-            kind,
             inputs: Inputs {
                 channels,
                 closed: InputSet::default(),
@@ -231,11 +229,6 @@ impl<R: Clone> BarrierHandler<R> {
             },
             core: Core::of(kind),
         }
-    }
-
-    /// Which per-task handler this is.
-    pub fn kind(&self) -> Handler {
-        self.kind
     }
 
     /// Whether it blocks the inputs that delivered a barrier and holds what arrives on them
