@@ -562,3 +562,31 @@ fn stop_the_world_sees_only_its_narrow_context() {
         }
     }
 }
+
+/// The narration's choice of sentence reads the events (which carry the engine's decisions)
+/// and the protocol's description, never the mode or the graph: a sentence that needed either
+/// would be re-deriving a decision the engine made.
+#[test]
+fn the_narration_chooses_from_events_not_from_the_mode_or_the_graph() {
+    let files = [
+        "crates/engine/src/view/narration.rs",
+        "crates/engine/src/view/sentence.rs",
+        "crates/engine/src/view/sentence/choose.rs",
+    ];
+    for file in files {
+        let text = code(&read(&PathBuf::from(file)));
+        for word in [
+            "BarrierMode",
+            "mode()",
+            "Physical",
+            "physical",
+            "phys.",
+            "Simulation",
+        ] {
+            assert!(
+                !text.contains(word),
+                "{file} names `{word}`: carry the decision in the event"
+            );
+        }
+    }
+}

@@ -717,6 +717,7 @@ impl Hand {
                     checkpoint,
                     channel,
                     record,
+                    ..
                 } if *t == task && *checkpoint == n => Some((*channel, record.id)),
                 _ => None,
             })

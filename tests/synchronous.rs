@@ -6,7 +6,7 @@
 use abs_playground::engine::coordinator::CheckpointStatus;
 use abs_playground::engine::record::ItemKind;
 use abs_playground::engine::trace::AbortReason;
-use abs_playground::engine::view::{beats, Beat, Sentence};
+use abs_playground::engine::view::{last_sentences, Sentence};
 use abs_playground::engine::{Action, ActionError, BarrierMode, Event, Simulation};
 use abs_playground::scenario::presets;
 
@@ -267,30 +267,24 @@ fn the_job_runs_an_interval_between_two_stops() {
 fn the_narration_tells_the_stop_and_the_drain() {
     let mut s = sim("wordcount");
     step_until(&mut s, 5_000, triggered(1));
-    let b = beats(s.physical(), s.last_events());
-    assert!(matches!(
-        Sentence::of(&b[0], s.physical(), BarrierMode::Synchronous),
-        Sentence::WorldStops { n: 1 }
-    ));
+    let b = last_sentences(&s);
+    assert!(matches!(b[0], Sentence::WorldStops { n: 1 }), "{b:?}");
     step_until(&mut s, 5_000, completed(1));
-    let b = beats(s.physical(), s.last_events());
+    let b = last_sentences(&s);
     let tasks = s.physical().task_count();
-    assert_eq!(
-        b[0],
-        Beat::Drained {
-            checkpoint: 1,
-            tasks
-        }
-    );
+    assert_eq!(b[0], Sentence::Drained { n: 1, tasks });
     assert!(
         !b.iter().any(|b| matches!(
             b,
-            Beat::Snapshot { .. } | Beat::SourceSnapshot { .. } | Beat::Acknowledged { .. }
+            Sentence::Snapshot { .. }
+                | Sentence::SourceSnapshot { .. }
+                | Sentence::AckSnapshot { .. }
+                | Sentence::AckFinished { .. }
         )),
         "{b:?}"
     );
     assert!(
-        b.iter().any(|b| matches!(b, Beat::Completed { .. })),
+        b.iter().any(|b| matches!(b, Sentence::Completed { .. })),
         "{b:?}"
     );
 }

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use crate::engine::sorted_map::SortedMap;
-use crate::engine::view::{self, Beat};
+use crate::engine::view::{self, Sentence};
 use crate::engine::{Action, ActionError, History, Simulation};
 use crate::scenario::{Scenario, ScenarioError};
 
@@ -205,8 +205,8 @@ impl Run {
         self.clock = self.sim().now() as f64;
     }
 
-    /// The beats of steps `position-n+1 ..= position` that the journal holds, oldest first.
-    pub fn recent(&self, n: u64) -> Vec<(u64, Rc<[Beat]>)> {
+    /// The sentences of steps `position-n+1 ..= position` that the journal holds, oldest first.
+    pub fn recent(&self, n: u64) -> Vec<(u64, Rc<[Sentence]>)> {
         let p = self.position();
         let from = (p + 1).saturating_sub(n).max(1);
         (from..=p)
@@ -271,8 +271,7 @@ impl Run {
             return;
         }
         let sim = self.history.current();
-        self.journal
-            .insert(p, view::beats(sim.physical(), sim.last_events()).into());
+        self.journal.insert(p, view::last_sentences(sim).into());
     }
 
     /// A step that may have replaced the recorded future: forget what came after it.
@@ -320,46 +319,48 @@ impl Run {
 #[derive(Default)]
 struct Journal {
     first: u64,
-    beats: VecDeque<Rc<[Beat]>>,
+    sentences: VecDeque<Rc<[Sentence]>>,
 }
 
 impl Journal {
     fn end(&self) -> u64 {
-        self.first + self.beats.len() as u64
+        self.first + self.sentences.len() as u64
     }
 
-    fn get(&self, step: u64) -> Option<&Rc<[Beat]>> {
+    fn get(&self, step: u64) -> Option<&Rc<[Sentence]>> {
         let i = step.checked_sub(self.first)?;
-        self.beats.get(usize::try_from(i).ok()?)
+        self.sentences.get(usize::try_from(i).ok()?)
     }
 
-    /// Records the beats of `step` (a step not yet recorded), then keeps at most
+    /// Records the sentences of `step` (a step not yet recorded), then keeps at most
     /// `JOURNAL_MAX` steps, dropping from the end farther from `step`.
-    fn insert(&mut self, step: u64, beats: Rc<[Beat]>) {
-        if !self.beats.is_empty() && step == self.end() {
-            self.beats.push_back(beats);
-        } else if !self.beats.is_empty() && step + 1 == self.first {
+    fn insert(&mut self, step: u64, sentences: Rc<[Sentence]>) {
+        if !self.sentences.is_empty() && step == self.end() {
+            self.sentences.push_back(sentences);
+        } else if !self.sentences.is_empty() && step + 1 == self.first {
             self.first = step;
-            self.beats.push_front(beats);
+            self.sentences.push_front(sentences);
         } else {
             self.first = step;
-            self.beats.clear();
-            self.beats.push_back(beats);
+            self.sentences.clear();
+            self.sentences.push_back(sentences);
         }
-        while self.beats.len() > JOURNAL_MAX {
+        while self.sentences.len() > JOURNAL_MAX {
             if step - self.first >= self.end() - 1 - step {
-                self.beats.pop_front();
+                self.sentences.pop_front();
                 self.first += 1;
             } else {
-                self.beats.pop_back();
+                self.sentences.pop_back();
             }
         }
     }
 
     /// A new future from `step` on: what was recorded for it and later no longer happens.
     fn forget_from(&mut self, step: u64) {
-        let keep = step.saturating_sub(self.first).min(self.beats.len() as u64);
-        self.beats.truncate(keep as usize);
+        let keep = step
+            .saturating_sub(self.first)
+            .min(self.sentences.len() as u64);
+        self.sentences.truncate(keep as usize);
     }
 }
 
@@ -415,7 +416,7 @@ mod tests {
             assert!(r.forward());
         }
         let time = r.sim().now();
-        let beats = r.recent(1);
+        let sentences = r.recent(1);
         r.back();
         r.back();
         assert_eq!(r.position(), 38);
@@ -423,7 +424,7 @@ mod tests {
         r.forward();
         r.forward();
         assert_eq!(r.sim().now(), time);
-        assert_eq!(r.recent(1), beats);
+        assert_eq!(r.recent(1), sentences);
     }
 
     #[test]
@@ -535,26 +536,27 @@ mod tests {
 
     #[test]
     fn the_journal_stays_one_window_around_the_newest_step() {
-        let beats = |n: u64| -> Rc<[Beat]> { vec![Beat::TriggerDeferred; n as usize % 3].into() };
+        let sentences =
+            |n: u64| -> Rc<[Sentence]> { vec![Sentence::TriggerDeferred; n as usize % 3].into() };
         let mut j = Journal::default();
         for s in 10..20 {
-            j.insert(s, beats(s));
+            j.insert(s, sentences(s));
         }
-        j.insert(9, beats(9));
+        j.insert(9, sentences(9));
         assert_eq!((j.first, j.end()), (9, 20));
         assert_eq!(j.get(12).map(|b| b.len()), Some(0));
         assert_eq!(j.get(20), None);
         // A step with a gap to the window starts a new one.
-        j.insert(100, beats(100));
+        j.insert(100, sentences(100));
         assert_eq!((j.first, j.end()), (100, 101));
         assert!(j.get(12).is_none());
         j.forget_from(100);
         assert_eq!(j.end(), j.first);
         // Past the maximum, the end farther from the newest step goes.
         for s in 0..JOURNAL_MAX as u64 + 5 {
-            j.insert(s, beats(s));
+            j.insert(s, sentences(s));
         }
-        assert_eq!(j.beats.len(), JOURNAL_MAX);
+        assert_eq!(j.sentences.len(), JOURNAL_MAX);
         assert_eq!(j.end(), JOURNAL_MAX as u64 + 5);
     }
 

@@ -170,6 +170,7 @@ impl Trace {
                     task,
                     channel,
                     record,
+                    ..
                 } => {
                     ensure!(
                         self.from(channel) == task,
@@ -304,6 +305,7 @@ impl Trace {
                     checkpoint: n,
                     channel,
                     record,
+                    ..
                 } => {
                     ensure!(
                         self.to(channel) == task,

@@ -257,6 +257,7 @@ impl Simulation {
                     need,
                     kept_aligned: self.net.policy(channel).kept_aligned,
                     timed_out,
+                    back_edge: self.phys.channel_is_back_edge(channel),
                 });
             }
             Output::Held { ch, held } => {
@@ -320,6 +321,7 @@ impl Simulation {
                     checkpoint,
                     channel,
                     record,
+                    back_edge: self.phys.channel_is_back_edge(channel),
                 });
                 bump(&mut self.tasks[t as usize].books.persisted, checkpoint);
                 self.coordinator

@@ -386,6 +386,13 @@ impl Physical {
     }
 
     /// Whether input `input` of task `t` comes in on a back-edge (false if there is none).
+    /// Whether channel `c` belongs to a back-edge (it closes a loop).
+    pub fn channel_is_back_edge(&self, c: ChannelId) -> bool {
+        self.channels
+            .get(c as usize)
+            .is_some_and(|c| self.is_back_edge(c.edge))
+    }
+
     pub fn input_is_back_edge(&self, t: TaskId, input: u32) -> bool {
         self.tasks
             .get(t as usize)

@@ -12,7 +12,7 @@
 
 use std::rc::Rc;
 
-use super::barrier::{BarrierHandler, BarrierMode, BarrierPolicy, Handler, Output};
+use super::barrier::{BarrierHandler, BarrierMode, BarrierPolicy, Description, Handler, Output};
 use super::channel::Channel;
 use super::clock::Clock;
 use super::coordinator::Coordinator;
@@ -207,6 +207,11 @@ impl Simulation {
 
     pub fn mode(&self) -> BarrierMode {
         self.config.mode
+    }
+
+    /// What this run's protocol does, as data.
+    pub fn protocol(&self) -> &'static Description {
+        self.config.mode.description()
     }
 
     /// Whether this run's snapshots may persist records in flight as channel state: the mode

@@ -117,6 +117,9 @@ pub enum Event {
         /// the barrier ends the recording of this input's channel state.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         timed_out: bool,
+        /// The barrier came round a loop (a back-edge of an iteration).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        back_edge: bool,
     },
     /// The item arrived on a blocked channel and went into the alignment buffer, which now
     /// holds `held` items of that channel (step ②).
@@ -167,6 +170,9 @@ pub enum Event {
         checkpoint: CheckpointId,
         channel: ChannelId,
         record: Record,
+        /// The channel is a back-edge: the record was logged going round the loop.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        back_edge: bool,
     },
     /// The task's acknowledgement reached the coordinator (`acked` of `total` tasks now).
     Acknowledged {

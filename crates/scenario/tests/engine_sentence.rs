@@ -1,24 +1,31 @@
 //! The narration's sentences (`abs_engine::view`), told of the presets.
 
 use abs_engine::barrier::BarrierTake;
+use abs_engine::trace::Event;
 use abs_engine::view::*;
 use abs_engine::BarrierMode;
 use abs_scenario::presets;
 
-/// The same beat is told by the sentence of the mode: the choice the languages no longer
+/// The sentence of an event in a run of `mode`'s protocol.
+fn of(event: &Event, mode: BarrierMode) -> Sentence {
+    Sentence::of(event, mode.description()).expect("told")
+}
+
+/// The same event is told in the words of the protocol: the choice the languages no longer
 /// make themselves.
 #[test]
-fn the_mode_chooses_the_sentence_of_a_beat() {
+fn the_protocol_chooses_the_sentence_of_an_event() {
     let sim = presets::alignment().simulation().unwrap();
     let phys = sim.physical();
     let merge = phys.task_by_name("Merge#0").unwrap();
+    let channel = phys.tasks[merge as usize].inputs[0];
     let at = Input {
         task: merge,
-        input: 0,
+        channel,
     };
-    let first = Beat::Barrier {
+    let first = Event::Barrier {
         task: merge,
-        input: 0,
+        channel,
         checkpoint: 1,
         take: BarrierTake::First,
         have: 1,
@@ -26,8 +33,9 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
         unawaited: 0,
         kept_aligned: None,
         timed_out: false,
+        back_edge: false,
     };
-    let told = |mode| Sentence::of(&first, phys, mode);
+    let told = |mode| of(&first, mode);
     assert_eq!(
         told(BarrierMode::Aligned),
         Sentence::AlignmentStarts {
@@ -61,18 +69,18 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
             waiting: 1
         }
     );
-    // How a snapshot's barriers went out is the engine's decision, carried by the beat: the
+    // How a snapshot's barriers went out is the engine's decision, carried by the event: the
     // sentence follows it in every mode (an aligned checkpoint that timed out forwards with
     // priority too); Chandy-Lamport tells a process's records instead. Items in alignment
     // buffers are lost in a failure only when aligned.
-    let snapshot = |priority| Beat::Snapshot {
+    let snapshot = |priority| Event::Snapshot {
         task: merge,
         checkpoint: 1,
         forwarded: 1,
-        acked: None,
+        offset: None,
         priority,
     };
-    let forward = |mode, priority| match Sentence::of(&snapshot(priority), phys, mode) {
+    let forward = |mode, priority| match of(&snapshot(priority), mode) {
         Sentence::Snapshot { forward, .. } => Some(forward),
         _ => None,
     };
@@ -83,23 +91,18 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
     assert_eq!(forward(BarrierMode::Aligned, true), Some(Forward::Priority));
     assert_eq!(forward(BarrierMode::Aligned, false), Some(Forward::Queued));
     assert_eq!(forward(BarrierMode::ChandyLamport, false), None);
-    let failed = Beat::Failed {
+    let failed = Event::Failed {
         task: None,
         dropped: 3,
         restart_at: 9,
     };
-    let buffers = |mode| {
-        matches!(
-            Sentence::of(&failed, phys, mode),
-            Sentence::Failed { buffers: true, .. }
-        )
-    };
+    let buffers = |mode| matches!(of(&failed, mode), Sentence::Failed { buffers: true, .. });
     assert!(buffers(BarrierMode::Aligned));
     assert!(!buffers(BarrierMode::AtLeastOnce) && !buffers(BarrierMode::Unaligned));
     // One input: nothing to wait for, in every mode but Chandy-Lamport's words.
-    let only = Beat::Barrier {
+    let only = Event::Barrier {
         task: merge,
-        input: 0,
+        channel,
         checkpoint: 1,
         take: BarrierTake::First,
         have: 1,
@@ -107,9 +110,10 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
         unawaited: 0,
         kept_aligned: None,
         timed_out: false,
+        back_edge: false,
     };
     assert_eq!(
-        Sentence::of(&only, phys, BarrierMode::Aligned),
+        of(&only, BarrierMode::Aligned),
         Sentence::BarrierOnOnlyInput { n: 1, task: merge }
     );
 }
@@ -119,7 +123,6 @@ fn the_mode_chooses_the_sentence_of_a_beat() {
 /// where it once told a queued barrier because it read the mode. Plain aligned never does.
 #[test]
 fn a_snapshot_after_the_alignment_timeout_is_told_as_overtaking() {
-    use abs_engine::trace::Event;
     let told = |timeout: Option<u64>| {
         let mut scenario = presets::backpressure().with_mode(BarrierMode::Aligned);
         scenario.config.aligned_checkpoint_timeout = timeout;
@@ -129,18 +132,20 @@ fn a_snapshot_after_the_alignment_timeout_is_told_as_overtaking() {
             if sim.step().is_none() {
                 break;
             }
-            let events = sim.last_events().to_vec();
-            for beat in beats(sim.physical(), &events) {
-                let Beat::Snapshot { forwarded, .. } = beat else {
+            for event in sim.last_events() {
+                let Event::Snapshot {
+                    forwarded,
+                    offset: None,
+                    priority: flagged,
+                    ..
+                } = *event
+                else {
                     continue;
                 };
                 if forwarded == 0 {
                     continue;
                 }
-                let flagged = events
-                    .iter()
-                    .any(|e| matches!(e, Event::Snapshot { priority: true, .. }));
-                match Sentence::of(&beat, sim.physical(), BarrierMode::Aligned) {
+                match of(event, BarrierMode::Aligned) {
                     Sentence::Snapshot {
                         forward: Forward::Priority,
                         ..
@@ -183,14 +188,13 @@ fn a_barrier_after_the_timeout_is_told_as_ending_a_recording() {
         if sim.step().is_none() {
             break;
         }
-        let events = sim.last_events().to_vec();
-        for beat in beats(sim.physical(), &events) {
-            match &beat {
-                Beat::AlignmentTimedOut { .. } => timed_out = true,
-                Beat::Barrier {
+        for event in sim.last_events() {
+            match event {
+                Event::AlignmentTimedOut { .. } => timed_out = true,
+                Event::Barrier {
                     timed_out: true, ..
                 } => {
-                    let told = Sentence::of(&beat, sim.physical(), BarrierMode::Aligned);
+                    let told = of(event, BarrierMode::Aligned);
                     assert!(
                         matches!(
                             told,

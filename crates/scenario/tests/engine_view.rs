@@ -23,7 +23,7 @@ fn the_alignment_preset_shows_the_four_steps_in_order() {
     let mut sim = presets::alignment().simulation().unwrap();
     let mut seen = Vec::new();
     run_until(&mut sim, 400, |s| {
-        for b in beats(s.physical(), s.last_events()) {
+        for b in last_sentences(s) {
             if let Some(n) = b.alignment_step(s.mode().blocks_inputs()) {
                 if seen.last() != Some(&n) {
                     seen.push(n);

@@ -368,7 +368,7 @@ mod tests {
                     if sim.step().is_none() {
                         break;
                     }
-                    for b in view::beats(sim.physical(), sim.last_events()) {
+                    for b in view::last_sentences(&sim) {
                         let text = (Lang::ZhHans.strings().narrate)(&b, &Names(&sim));
                         let zh = (ZH.narrate)(&b, &Names(&sim));
                         assert_eq!(text, to_hans(&zh));

@@ -4,7 +4,7 @@
 //!
 //! Each language is a value of [`Strings`]; a string missing from one language is a compile
 //! error, because every field must be given. Sentences with parameters are `fn` fields; the
-//! narration is one such function per language over the engine's [`Beat`]s.
+//! narration is one such function per language over the engine's [`Sentence`]s.
 
 #[cfg(feature = "en")]
 mod en;
@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use abs_engine::coordinator::CheckpointStatus;
 use abs_engine::record::ItemKind;
-use abs_engine::view::Beat;
+use abs_engine::view::{Input, Sentence};
 use abs_engine::{ActionError, BarrierMode, OperatorKind, Simulation, TaskId};
 use abs_scenario::codec::LinkError;
 use abs_scenario::ScenarioError;
@@ -165,13 +165,20 @@ impl Names<'_> {
             .map_or("?", |i| i.name.as_str())
     }
 
-    /// The subtask feeding input `input` of `t`.
-    pub fn upstream(&self, t: TaskId, input: u32) -> &str {
+    /// The number of input `at` of its task, counted from 1.
+    pub fn input_number(&self, at: Input) -> u32 {
+        self.0
+            .physical()
+            .channels
+            .get(at.channel as usize)
+            .map_or(0, |c| c.input_index + 1)
+    }
+
+    /// The subtask feeding input `at`.
+    pub fn sender(&self, at: Input) -> &str {
         let phys = self.0.physical();
-        phys.tasks
-            .get(t as usize)
-            .and_then(|i| i.inputs.get(input as usize))
-            .and_then(|&c| phys.channels.get(c as usize))
+        phys.channels
+            .get(at.channel as usize)
             .map_or("?", |c| phys.tasks[c.from as usize].name.as_str())
     }
 
@@ -487,7 +494,7 @@ pub struct Strings {
     // Narration
     pub narration: &'static str,
     pub narration_empty: &'static str,
-    pub narrate: fn(&Beat, &Names) -> String,
+    pub narrate: fn(&Sentence, &Names) -> String,
 
     // Notices
     pub bad_param: fn(&str, &str, &str) -> String,

@@ -35,7 +35,7 @@ fn the_chinese_narration_uses_the_seed_terms() {
     let mut text = String::new();
     for _ in 0..60 {
         sim.step();
-        for b in view::beats(sim.physical(), sim.last_events()) {
+        for b in view::last_sentences(&sim) {
             text += &(zh::STRINGS.narrate)(&b, &Names(&sim));
         }
     }
@@ -216,9 +216,9 @@ fn every_preset_has_a_theory_in_every_mode_it_runs_in_and_no_other() {
     }
 }
 
-/// Runs every preset (but `large`) in every mode and hands each step's beats, with the
+/// Runs every preset (but `large`) in every mode and hands each step's sentences, with the
 /// English sentence, to `check`.
-fn narrate_all(steps: u32, mut check: impl FnMut(BarrierMode, &str, &Simulation, &Beat, &str)) {
+fn narrate_all(steps: u32, mut check: impl FnMut(BarrierMode, &str, &Simulation, &Sentence, &str)) {
     for name in presets::NAMES.iter().filter(|n| **n != "large") {
         for mode in BarrierMode::ALL {
             // Not every mode applies to every preset (the ABS modes need sources).
@@ -229,7 +229,7 @@ fn narrate_all(steps: u32, mut check: impl FnMut(BarrierMode, &str, &Simulation,
                 if sim.step().is_none() {
                     break;
                 }
-                for b in view::beats(sim.physical(), sim.last_events()) {
+                for b in view::last_sentences(&sim) {
                     let text = (en::STRINGS.narrate)(&b, &Names(&sim));
                     check(mode, name, &sim, &b, &text);
                 }
@@ -266,10 +266,10 @@ fn a_failing_job_says_where_it_restarts_from_as_the_coordinator_has_it() {
                 sim.apply(pause).unwrap();
             }
             let latest = sim.coordinator().latest_completed().map(|g| g.checkpoint);
-            for b in view::beats(sim.physical(), sim.last_events()) {
+            for b in view::last_sentences(&sim) {
                 for strings in [&en::STRINGS, &zh::STRINGS] {
                     let text = (strings.narrate)(&b, &Names(&sim));
-                    if let Beat::JobFailed { .. } = b {
+                    if let Sentence::JobFailed { .. } = b {
                         match latest {
                             Some(n) => {
                                 from_one += 1;
@@ -287,7 +287,7 @@ fn a_failing_job_says_where_it_restarts_from_as_the_coordinator_has_it() {
                             }
                         }
                     }
-                    if let Beat::TransactionAborted { aborted, .. } = b {
+                    if let Sentence::TransactionAborted { aborted, .. } = b {
                         assert!(!text.contains("since the last completed"), "{text}");
                         assert!(text.contains(&aborted.to_string()), "{text}");
                     }
@@ -314,27 +314,47 @@ fn acknowledgements_are_told_when_they_happen_with_true_counts() {
     let mut acks = 0;
     narrate_all(1500, |mode, name, sim, b, text| {
         let (task, n, acked) = match *b {
-            Beat::Snapshot {
+            Sentence::Snapshot {
                 task,
-                checkpoint,
+                n,
                 acked: Some((a, _)),
                 ..
             }
-            | Beat::SourceSnapshot {
+            | Sentence::SourceSnapshot {
                 task,
-                checkpoint,
+                n,
                 acked: Some((a, _)),
                 ..
             }
-            | Beat::Acknowledged {
+            | Sentence::SourcePriorityBarrier {
                 task,
-                checkpoint,
-                acked: a,
+                n,
+                acked: Some((a, _)),
                 ..
-            } => (task, checkpoint, a),
-            Beat::Snapshot {
+            }
+            | Sentence::AckSnapshot {
                 task,
-                checkpoint,
+                n,
+                acked: (a, _),
+            }
+            | Sentence::AckChannelState {
+                task,
+                n,
+                acked: (a, _),
+            }
+            | Sentence::AckFinished {
+                task,
+                n,
+                acked: (a, _),
+            }
+            | Sentence::ProcessDone {
+                task,
+                n,
+                acked: (a, _),
+            } => (task, n, a),
+            Sentence::Snapshot {
+                task,
+                n: checkpoint,
                 acked: None,
                 ..
             } => {
@@ -374,7 +394,7 @@ fn acknowledgements_are_told_when_they_happen_with_true_counts() {
 #[test]
 fn a_task_is_said_to_have_finished_only_when_it_has() {
     narrate_all(1500, |mode, name, sim, b, text| {
-        if let Beat::JobFinished { .. } = b {
+        if let Sentence::JobFinished { .. } = b {
             // "Every task has finished": the iteration preset's bounded job ends.
             assert!(sim.job_finished(), "{name} {mode}: {text}");
             assert!(
@@ -385,7 +405,11 @@ fn a_task_is_said_to_have_finished_only_when_it_has() {
         }
         if text.contains("has finished") {
             let task = match *b {
-                Beat::TaskFinished { task } | Beat::Acknowledged { task, .. } => task,
+                Sentence::TaskFinished { task }
+                | Sentence::AckFinished { task, .. }
+                | Sentence::AckSnapshot { task, .. }
+                | Sentence::AckChannelState { task, .. }
+                | Sentence::ProcessDone { task, .. } => task,
                 _ => panic!("{name} {mode}: unexpected {b:?}: {text}"),
             };
             assert!(sim.tasks()[task as usize].finished, "{name} {mode}: {text}");
@@ -397,7 +421,10 @@ fn a_task_is_said_to_have_finished_only_when_it_has() {
 fn a_task_without_outputs_forwards_nothing() {
     let mut sinks = 0;
     narrate_all(1500, |_, name, sim, b, text| {
-        if let Beat::Snapshot { task, .. } = *b {
+        if let Sentence::Snapshot { task, .. }
+        | Sentence::ProcessRecords { task, .. }
+        | Sentence::ProcessRecordsAlone { task, .. } = *b
+        {
             if sim.physical().tasks[task as usize]
                 .outputs
                 .iter()
@@ -414,13 +441,12 @@ fn a_task_without_outputs_forwards_nothing() {
 #[test]
 fn barrier_sentences_count_the_inputs_the_handler_counted() {
     narrate_all(1500, |mode, name, _, b, text| {
-        if let Beat::Barrier {
-            take, have, need, ..
-        } = *b
+        if let Sentence::AlignmentBlocksToo { have, need, .. }
+        | Sentence::UnalignedInputSaved { have, need, .. }
+        | Sentence::TrackingFlows { have, need, .. }
+        | Sentence::MarkerStopsRecording { have, need, .. } = *b
         {
-            if take != abs_engine::barrier::BarrierTake::Ignored {
-                assert!(have >= 1 && have <= need, "{name} {mode}: {b:?}");
-            }
+            assert!(have >= 1 && have <= need, "{name} {mode}: {b:?}");
             assert!(!text.contains("0 of"), "{name} {mode}: {text}");
         }
     });
@@ -430,16 +456,16 @@ fn barrier_sentences_count_the_inputs_the_handler_counted() {
 fn unaligned_barriers_are_told_overtaking_and_at_least_once_records_slipping_in() {
     let (mut overtaking, mut slipping) = (0, 0);
     narrate_all(1500, |mode, _, _, b, text| match (mode, b) {
-        (BarrierMode::Unaligned, Beat::BarrierOvertook { overtaken, .. }) => {
+        (BarrierMode::Unaligned, Sentence::BarrierOvertook { overtaken, .. }) => {
             assert!(*overtaken > 0, "{text}");
             assert!(text.contains("overtakes"), "{text}");
             overtaking += 1;
         }
-        (BarrierMode::AtLeastOnce, Beat::Processed { early: Some(_), .. }) => {
+        (BarrierMode::AtLeastOnce, Sentence::ProcessedEarly { .. }) => {
             assert!(text.contains("counted twice"), "{text}");
             slipping += 1;
         }
-        (_, Beat::Processed { early: Some(_), .. }) => panic!("{mode}: {text}"),
+        (_, Sentence::ProcessedEarly { .. }) => panic!("{mode}: {text}"),
         _ => {}
     });
     assert!(overtaking > 0 && slipping > 0, "{overtaking} {slipping}");

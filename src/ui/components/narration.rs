@@ -24,8 +24,8 @@ impl Line {
         let blocks = sim.mode().blocks_inputs();
         run.recent(n)
             .iter()
-            .flat_map(|(step, beats)| {
-                beats.iter().map(|b| Line {
+            .flat_map(|(step, sentences)| {
+                sentences.iter().map(|b| Line {
                     step: *step,
                     marker: b.alignment_step(blocks),
                     text: AttrValue::from((s.narrate)(b, &names)),

@@ -1,7 +1,7 @@
 //! Read-only views of a simulation for the page: what each subtask is doing, what each
 //! alignment buffer holds, which in-flight records are channel state, the figures of a
-//! checkpoint, timeline marks; `narration.rs` turns a step's events into beats (sentences
-//! without words).
+//! checkpoint, timeline marks; `narration.rs` turns a step's events into sentences (without
+//! their words).
 //!
 //! Nothing here changes the simulation; everything is a pure function of its public data. The
 //! page turns these plain values into pictures and sentences, so the words "aligning",
@@ -14,7 +14,7 @@ mod sentence;
 mod spacetime;
 
 pub use cost::{drain_time, measure, percentile, Cost, CostFigures, Series};
-pub use narration::{beats, Beat};
+pub use narration::sentences;
 pub use ranking::{
     busiest_channels, busiest_subtasks, slowest_subtasks, waiting_at, waiting_on, Lag, Slowest,
 };
@@ -28,6 +28,11 @@ use super::sim::Simulation;
 use super::snapshot::{GlobalState, TaskState};
 use super::sorted_map::SortedMap;
 use super::trace::Event;
+
+/// The narration's sentences of `sim`'s last step: its events, told in its protocol's words.
+pub fn last_sentences(sim: &Simulation) -> Vec<Sentence> {
+    sentences(sim.last_events(), sim.protocol())
+}
 
 /// What a subtask is doing now, as its badge shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,23 +1,24 @@
-//! Which sentence tells a beat, without its words: the case analysis of the narration, made
-//! once for every language. A beat says what happened; a sentence also says how the page tells
-//! it in this mode — a barrier that blocks its input (aligned), is saved past (unaligned),
-//! flows on (at-least-once) or is a Chandy-Lamport marker; a back-edge's barrier coming round
-//! the loop; a token received rather than a record processed. Each language (`i18n`) has one
-//! template per sentence and decides nothing but its own grammar (plurals, word order).
+//! The narration's sentences, without their words: the case analysis of the narration, made
+//! once for every language (`choose.rs`). An event says what happened and what the engine
+//! decided; its sentence says how the page tells it — a barrier that blocks its input
+//! (aligned), is saved past (unaligned), flows on (at-least-once) or is a Chandy-Lamport
+//! marker; a back-edge's barrier coming round the loop; a token received rather than a record
+//! processed. Each language has one template per sentence and decides nothing but its own
+//! grammar (plurals, word order).
 
 mod choose;
 
 use crate::barrier::CheckpointId;
 use crate::model::Partitioning;
-use crate::physical::{ChannelId, TaskId};
 use crate::record::{ItemKind, Record};
 use crate::snapshot::Crossing;
+use crate::vocab::{ChannelId, TaskId};
 
-/// An input of a task, as a sentence names it (its number, the task, where it comes from).
+/// An input of a task, as a sentence names it: the words find its number and its sender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Input {
     pub task: TaskId,
-    pub input: u32,
+    pub channel: ChannelId,
 }
 
 /// What a task does with the barrier after its snapshot.
@@ -34,7 +35,7 @@ pub enum Forward {
 /// One sentence of the narration and its values. `n` is a checkpoint (a snapshot in
 /// Chandy-Lamport's words); `acked` is `(acknowledged, of)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Sentence<'a> {
+pub enum Sentence {
     Triggered {
         n: CheckpointId,
     },
@@ -197,7 +198,7 @@ pub enum Sentence<'a> {
     },
     Held {
         at: Input,
-        item: &'a ItemKind,
+        item: ItemKind,
         held: u32,
     },
     Snapshot {
@@ -226,7 +227,7 @@ pub enum Sentence<'a> {
     },
     Replayed {
         at: Input,
-        item: &'a ItemKind,
+        item: ItemKind,
         left: u32,
     },
     TokenReceived {
@@ -356,7 +357,7 @@ pub enum Sentence<'a> {
     Restored {
         n: CheckpointId,
         reinjected: u32,
-        duplicates: &'a [Crossing],
+        duplicates: Vec<Crossing>,
     },
     ProcessesRestored {
         n: CheckpointId,

@@ -1,10 +1,10 @@
-//! The English narration: one sentence per beat of the run.
+//! The English narration: the words of each sentence.
 
 use super::plural;
 use crate::Names;
 use abs_engine::physical::TaskId;
 use abs_engine::record::{ItemKind, Record};
-use abs_engine::view::{Beat, Forward, Input, Sentence};
+use abs_engine::view::{Forward, Input, Sentence};
 
 pub(super) fn item(names: &Names, item: &ItemKind) -> String {
     match item {
@@ -36,19 +36,15 @@ pub(super) fn others(n: u32) -> String {
 fn input(names: &Names, at: Input) -> String {
     format!(
         "input {} of {} (from {})",
-        at.input + 1,
+        names.input_number(at),
         names.task(at.task),
-        names.upstream(at.task, at.input)
+        names.sender(at)
     )
 }
 
 /// Chandy-Lamport's name of an input channel: "P→Q".
 fn link(names: &Names, at: Input) -> String {
-    format!(
-        "{}→{}",
-        names.upstream(at.task, at.input),
-        names.task(at.task)
-    )
+    format!("{}→{}", names.sender(at), names.task(at.task))
 }
 
 fn payload(names: &Names, record: &Record) -> String {
@@ -57,10 +53,10 @@ fn payload(names: &Names, record: &Record) -> String {
         .unwrap_or_default()
 }
 
-/// The sentence of each beat (`Sentence` made the choice; this is its wording).
-pub(super) fn narrate(b: &Beat, names: &Names) -> String {
+/// The words of a sentence (`Sentence::of` made the choice of it from the event).
+pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
     let task = |t: TaskId| names.task(t).to_string();
-    match Sentence::of(b, names.0.physical(), names.0.mode()) {
+    match b.clone() {
         Sentence::Triggered { n } => format!(
             "The coordinator triggers checkpoint {n}: each source records its offset and injects barrier {n}."
         ),
@@ -208,8 +204,8 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
         ),
         Sentence::Held { at, item: it, held } => format!(
             "{} arrived on blocked input {} of {} and waits in its alignment buffer ({} held).",
-            capitalise(&item(names, it)),
-            at.input + 1,
+            capitalise(&item(names, &it)),
+            names.input_number(at),
             task(at.task),
             held
         ),
@@ -243,20 +239,20 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
         Sentence::Replayed { at, item: it, left } => format!(
             "{} takes {} (input {}) out of its buffer and handles it ({} left).",
             task(at.task),
-            item(names, it),
-            at.input + 1,
+            item(names, &it),
+            names.input_number(at),
             left
         ),
         Sentence::TokenReceived { at } => format!(
             "{} receives the token from {}: it is s1 now.",
             task(at.task),
-            names.upstream(at.task, at.input)
+            names.sender(at)
         ),
         Sentence::Received { at, record } => format!(
             "{} receives {} from {}.",
             task(at.task),
             payload(names, &record),
-            names.upstream(at.task, at.input)
+            names.sender(at)
         ),
         Sentence::Processed { at, record, emitted } => format!("{}.", processed(names, at, &record, emitted)),
         Sentence::ProcessedEarly { at, record, emitted, n } => format!(
@@ -327,7 +323,7 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             task(t)
         ),
         Sentence::PartitionEnded { at } => {
-            format!("Input {} of {} has ended (end of partition).", at.input + 1, task(at.task))
+            format!("Input {} of {} has ended (end of partition).", names.input_number(at), task(at.task))
         }
         Sentence::JobFinished { n } => format!(
             "Every task has finished and the final checkpoint {n} is complete (transactional sinks committed their last output): the job is finished."
@@ -438,13 +434,13 @@ fn processed(names: &Names, at: Input, record: &Record, emitted: u32) -> String 
         format!(
             "{} processes “{p}” from input {}",
             names.task(at.task),
-            at.input + 1
+            names.input_number(at)
         )
     } else {
         format!(
             "{} processes “{p}” from input {} and emits {}",
             names.task(at.task),
-            at.input + 1,
+            names.input_number(at),
             plural(emitted, "record", "records")
         )
     };

@@ -1,9 +1,9 @@
-//! The Chinese narration: one sentence per beat of the run.
+//! The Chinese narration: the words of each sentence.
 
 use crate::Names;
 use abs_engine::physical::TaskId;
 use abs_engine::record::{ItemKind, Record};
-use abs_engine::view::{Beat, Forward, Input, Sentence};
+use abs_engine::view::{Forward, Input, Sentence};
 
 pub(super) fn item(names: &Names, item: &ItemKind) -> String {
     match item {
@@ -19,18 +19,14 @@ fn input(names: &Names, at: Input) -> String {
     format!(
         "{} 的輸入 {}（來自 {}）",
         names.task(at.task),
-        at.input + 1,
-        names.upstream(at.task, at.input)
+        names.input_number(at),
+        names.sender(at)
     )
 }
 
 /// Chandy-Lamport 對輸入通道的稱呼：「P→Q」。
 fn link(names: &Names, at: Input) -> String {
-    format!(
-        "{}→{}",
-        names.upstream(at.task, at.input),
-        names.task(at.task)
-    )
+    format!("{}→{}", names.sender(at), names.task(at.task))
 }
 
 fn payload(names: &Names, record: &Record) -> String {
@@ -39,10 +35,10 @@ fn payload(names: &Names, record: &Record) -> String {
         .unwrap_or_default()
 }
 
-/// The sentence of each beat (`Sentence` made the choice; this is its wording).
-pub(super) fn narrate(b: &Beat, names: &Names) -> String {
+/// The words of a sentence (`Sentence::of` made the choice of it from the event).
+pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
     let task = |t: TaskId| names.task(t).to_string();
-    match Sentence::of(b, names.0.physical(), names.0.mode()) {
+    match b.clone() {
         Sentence::Triggered { n } => {
             format!("協調器觸發檢查點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。")
         }
@@ -181,8 +177,8 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
         Sentence::Held { at, item: it, held } => format!(
             "{} 被阻塞的輸入 {} 收到{}：它在對齊緩衝中等待（緩衝中有 {} 個）。",
             task(at.task),
-            at.input + 1,
-            item(names, it),
+            names.input_number(at),
+            item(names, &it),
             held
         ),
         Sentence::Snapshot { task: t, n, forward, acked } => {
@@ -217,19 +213,19 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
         Sentence::Replayed { at, item: it, left } => format!(
             "{} 從緩衝取出{}（輸入 {}）並處理（還剩 {} 個）。",
             task(at.task),
-            item(names, it),
-            at.input + 1,
+            item(names, &it),
+            names.input_number(at),
             left
         ),
         Sentence::TokenReceived { at } => format!(
             "{} 從 {} 收到令牌：它現在是 s1。",
             task(at.task),
-            names.upstream(at.task, at.input)
+            names.sender(at)
         ),
         Sentence::Received { at, record } => format!(
             "{} 從 {} 收到「{}」。",
             task(at.task),
-            names.upstream(at.task, at.input),
+            names.sender(at),
             payload(names, &record)
         ),
         Sentence::Processed { at, record, emitted } => format!("{}。", processed(names, at, &record, emitted)),
@@ -297,7 +293,7 @@ pub(super) fn narrate(b: &Beat, names: &Names) -> String {
             task(t)
         ),
         Sentence::PartitionEnded { at } => {
-            format!("{} 的輸入 {} 已結束（分區結束）。", task(at.task), at.input + 1)
+            format!("{} 的輸入 {} 已結束（分區結束）。", task(at.task), names.input_number(at))
         }
         Sentence::JobFinished { n } => format!(
             "所有任務都已結束，最後一個檢查點 {n} 也已完成（事務型輸出端已提交最後的輸出）：作業結束。"
@@ -402,13 +398,13 @@ fn processed(names: &Names, at: Input, record: &Record, emitted: u32) -> String 
         format!(
             "{} 處理來自輸入 {} 的「{p}」",
             names.task(at.task),
-            at.input + 1
+            names.input_number(at)
         )
     } else {
         format!(
             "{} 處理來自輸入 {} 的「{p}」，送出 {} 筆記錄",
             names.task(at.task),
-            at.input + 1,
+            names.input_number(at),
             emitted
         )
     };

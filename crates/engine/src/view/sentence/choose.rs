@@ -1,32 +1,32 @@
-//! The choice of a beat's sentence: the case analysis that reads the mode and the graph
-//! (which the events are to carry instead, so that this file can go).
+//! The choice of an event's sentence: the case analysis of the narration. It reads the event
+//! (which carries what the engine decided: how the handler took a barrier, whether a snapshot's
+//! barriers overtook, whether a channel closes a loop) and the protocol's description (whose
+//! words: a marker or a barrier, a snapshot round or a checkpoint), never the mode or the graph.
 
-use super::super::narration::Beat;
 use super::{Forward, Input, Sentence};
-use crate::barrier::BarrierTake;
-use crate::physical::Physical;
-use crate::record::Payload;
-use crate::trace::{AbortReason, AckKind};
-use crate::BarrierMode;
+use crate::barrier::{BarrierTake, Description, Initiation};
+use crate::record::{ItemKind, Payload};
+use crate::trace::{AbortReason, AckKind, Event};
 
-impl<'a> Sentence<'a> {
-    /// The sentence that tells `beat` in `mode` on this graph.
-    pub fn of(beat: &'a Beat, phys: &Physical, mode: BarrierMode) -> Sentence<'a> {
-        let protocol = mode.description();
-        let cl = mode.processes_initiate();
-        let input = |task, input| Input { task, input };
-        match *beat {
-            Beat::Triggered { checkpoint: n } if cl => Sentence::SnapshotBegins { n },
-            Beat::Triggered { checkpoint: n } if mode.stops_the_world() => {
+impl Sentence {
+    /// The sentence that tells `event` in a run of `protocol`; none for an event that is not
+    /// told (an item arriving in a channel's buffer).
+    pub fn of(event: &Event, protocol: &Description) -> Option<Sentence> {
+        let cl = protocol.initiation == Initiation::AnyProcess;
+        let input = |task, channel| Input { task, channel };
+        Some(match *event {
+            Event::CheckpointTriggered { checkpoint: n } if cl => Sentence::SnapshotBegins { n },
+            Event::CheckpointTriggered { checkpoint: n }
+                if protocol.initiation == Initiation::StopsTheWorld =>
+            {
                 Sentence::WorldStops { n }
             }
-            Beat::Triggered { checkpoint: n } => Sentence::Triggered { n },
-            Beat::Drained {
-                checkpoint: n,
-                tasks,
-            } => Sentence::Drained { n, tasks },
-            Beat::TriggerDeferred => Sentence::TriggerDeferred,
-            Beat::Sent {
+            Event::CheckpointTriggered { checkpoint: n } => Sentence::Triggered { n },
+            // A stopped world's drain is told with the number of tasks that snapshot (the
+            // narration counts them).
+            Event::Drained { checkpoint: n } => Sentence::Drained { n, tasks: 0 },
+            Event::TriggerDeferred => Sentence::TriggerDeferred,
+            Event::Sent {
                 task,
                 channel,
                 record,
@@ -38,15 +38,15 @@ impl<'a> Sentence<'a> {
                     record,
                 },
             },
-            Beat::Initiated {
+            Event::Initiated {
                 task,
                 checkpoint: n,
             } if cl => Sentence::ProcessInitiates { task, n },
-            Beat::Initiated {
+            Event::Initiated {
                 task,
                 checkpoint: n,
             } => Sentence::Initiated { task, n },
-            Beat::SourceRead {
+            Event::SourceRead {
                 task,
                 offset,
                 record,
@@ -55,31 +55,66 @@ impl<'a> Sentence<'a> {
                 offset,
                 record,
             },
-            Beat::SourceEnded { task } => Sentence::SourceEnded { task },
-            Beat::SourceSnapshot {
+            Event::SourceEnded { task } => Sentence::SourceEnded { task },
+            Event::Snapshot {
                 task,
                 checkpoint: n,
-                offset,
-                acked,
+                offset: Some(offset),
                 priority,
+                ..
             } => match (cl, priority) {
                 (true, _) => Sentence::SourceMarkers { task, n, offset },
                 (false, true) => Sentence::SourcePriorityBarrier {
                     task,
                     n,
                     offset,
-                    acked,
+                    acked: None,
                 },
                 _ => Sentence::SourceSnapshot {
                     task,
                     n,
                     offset,
-                    acked,
+                    acked: None,
                 },
             },
-            Beat::Barrier {
+            Event::Snapshot {
                 task,
-                input: i,
+                checkpoint: n,
+                forwarded: 0,
+                ..
+            } if cl => Sentence::ProcessRecordsAlone { task, n },
+            Event::Snapshot {
+                task,
+                checkpoint: n,
+                forwarded,
+                ..
+            } if cl => Sentence::ProcessRecords {
+                task,
+                n,
+                outputs: forwarded,
+            },
+            Event::Snapshot {
+                task,
+                checkpoint: n,
+                forwarded,
+                priority,
+                ..
+            } => {
+                let forward = match (forwarded, priority) {
+                    (0, _) => Forward::Nothing,
+                    (_, true) => Forward::Priority,
+                    (_, false) => Forward::Queued,
+                };
+                Sentence::Snapshot {
+                    task,
+                    n,
+                    forward,
+                    acked: None,
+                }
+            }
+            Event::Barrier {
+                task,
+                channel,
                 checkpoint: n,
                 take,
                 have,
@@ -87,11 +122,12 @@ impl<'a> Sentence<'a> {
                 unawaited,
                 kept_aligned,
                 timed_out,
+                back_edge,
             } => {
-                let at = input(task, i);
+                let at = input(task, channel);
                 let waiting = need.saturating_sub(have);
                 if cl {
-                    return match take {
+                    return Some(match take {
                         BarrierTake::Ignored => Sentence::MarkerIgnored { n, at },
                         BarrierTake::First if have < need => {
                             Sentence::MarkerFirst { n, at, waiting }
@@ -99,31 +135,28 @@ impl<'a> Sentence<'a> {
                         BarrierTake::First => Sentence::MarkerOnOnlyInput { n, at },
                         _ if have < need => Sentence::MarkerStopsRecording { n, at, have, need },
                         _ => Sentence::MarkerLast { n, at },
-                    };
+                    });
                 }
                 if take == BarrierTake::Ignored {
-                    return Sentence::BarrierIgnored { n, at };
+                    return Some(Sentence::BarrierIgnored { n, at });
                 }
                 match (kept_aligned, take) {
                     (Some(by), _) if need < 2 => {
-                        return Sentence::KeptAlignedOnlyInput { n, task, by }
+                        return Some(Sentence::KeptAlignedOnlyInput { n, task, by })
                     }
                     (Some(by), BarrierTake::First) if have < need => {
-                        return Sentence::KeptAlignedFirst { n, at, waiting, by }
+                        return Some(Sentence::KeptAlignedFirst { n, at, waiting, by })
                     }
-                    _ if need < 2 => return Sentence::BarrierOnOnlyInput { n, task },
+                    _ if need < 2 => return Some(Sentence::BarrierOnOnlyInput { n, task }),
                     _ => {}
                 }
-                // The engine's decision: the protocol's handler, or the aligned one where the
-                // task's inputs keep their barriers aligned.
-                // An alignment that timed out goes on as an unaligned checkpoint: the barrier
-                // ends a recording.
+                // The engine's decisions: the protocol's handler, or the aligned one where
+                // the task's inputs keep their barriers aligned; an alignment that timed out
+                // goes on as an unaligned checkpoint, so the barrier ends a recording.
                 let blocks = (protocol.blocks_inputs || kept_aligned.is_some()) && !timed_out;
                 let records = protocol.persists_in_flight || timed_out;
                 match take {
-                    _ if blocks && phys.input_is_back_edge(task, i) => {
-                        Sentence::LoopBarrierReturned { n, at }
-                    }
+                    _ if blocks && back_edge => Sentence::LoopBarrierReturned { n, at },
                     _ if blocks && have == need && unawaited > 0 => {
                         Sentence::LastRegularInput { n, at }
                     }
@@ -145,71 +178,36 @@ impl<'a> Sentence<'a> {
                     _ => Sentence::TrackingComplete { n, at },
                 }
             }
-            Beat::Held {
+            Event::Held {
                 task,
-                input: i,
-                ref item,
+                channel,
+                item,
                 held,
             } => Sentence::Held {
-                at: input(task, i),
+                at: input(task, channel),
                 item,
                 held,
             },
-            Beat::Snapshot {
+            Event::Unblocked { task, to_replay: 0 } => Sentence::UnblockedEmpty { task },
+            Event::Unblocked { task, to_replay } => Sentence::Unblocked { task, to_replay },
+            Event::Replayed {
                 task,
-                checkpoint: n,
-                forwarded: 0,
-                ..
-            } if cl => Sentence::ProcessRecordsAlone { task, n },
-            Beat::Snapshot {
-                task,
-                checkpoint: n,
-                forwarded,
-                ..
-            } if cl => Sentence::ProcessRecords {
-                task,
-                n,
-                outputs: forwarded,
-            },
-            Beat::Snapshot {
-                task,
-                checkpoint: n,
-                forwarded,
-                acked,
-                priority,
-            } => {
-                let forward = match (forwarded, priority) {
-                    (0, _) => Forward::Nothing,
-                    (_, true) => Forward::Priority,
-                    (_, false) => Forward::Queued,
-                };
-                Sentence::Snapshot {
-                    task,
-                    n,
-                    forward,
-                    acked,
-                }
-            }
-            Beat::Unblocked { task, to_replay: 0 } => Sentence::UnblockedEmpty { task },
-            Beat::Unblocked { task, to_replay } => Sentence::Unblocked { task, to_replay },
-            Beat::Replayed {
-                task,
-                input: i,
-                ref item,
+                channel,
+                item,
                 left,
             } => Sentence::Replayed {
-                at: input(task, i),
+                at: input(task, channel),
                 item,
                 left,
             },
-            Beat::Processed {
+            Event::Processed {
                 task,
-                input: i,
+                channel,
                 record,
                 emitted,
                 early,
             } => {
-                let at = input(task, i);
+                let at = input(task, channel);
                 match (record.payload, early) {
                     (Payload::Token, _) => Sentence::TokenReceived { at },
                     (Payload::Transfer { .. }, _) => Sentence::Received { at, record },
@@ -226,34 +224,36 @@ impl<'a> Sentence<'a> {
                     },
                 }
             }
-            Beat::Persisted {
+            Event::ChannelState {
                 task,
-                input: i,
+                channel,
                 checkpoint: n,
                 record,
+                back_edge,
             } => {
-                let at = input(task, i);
+                let at = input(task, channel);
                 if cl {
                     Sentence::MarkerRecorded { at, n, record }
-                } else if phys.input_is_back_edge(task, i) {
+                } else if back_edge {
                     Sentence::LoopLogged { at, n, record }
                 } else {
                     Sentence::ChannelStateSaved { at, n, record }
                 }
             }
-            Beat::CancelArrived {
+            Event::Arrived {
                 task,
-                input: i,
-                checkpoint: n,
+                channel,
+                item: ItemKind::Cancel(n),
             } => Sentence::CancelArrived {
                 n,
-                at: input(task, i),
+                at: input(task, channel),
             },
-            Beat::TaskAborted {
+            Event::Arrived { .. } => return None,
+            Event::TaskAborted {
                 task,
                 checkpoint: n,
             } => Sentence::TaskAborted { task, n },
-            Beat::Acknowledged {
+            Event::Acknowledged {
                 task,
                 checkpoint: n,
                 acked,
@@ -268,15 +268,15 @@ impl<'a> Sentence<'a> {
                     AckKind::Snapshot => Sentence::AckSnapshot { task, n, acked },
                 }
             }
-            Beat::Completed {
+            Event::CheckpointCompleted {
                 checkpoint: n,
                 consistent,
             } if cl => Sentence::SnapshotCompleted { n, consistent },
-            Beat::Completed {
+            Event::CheckpointCompleted {
                 checkpoint: n,
                 consistent,
             } => Sentence::Completed { n, consistent },
-            Beat::Aborted {
+            Event::CheckpointAborted {
                 checkpoint: n,
                 reason,
             } => match reason {
@@ -286,37 +286,37 @@ impl<'a> Sentence<'a> {
                 AbortReason::Declined { task } => Sentence::AbortedDeclined { n, task },
                 AbortReason::Expired => Sentence::AbortedExpired { n },
             },
-            Beat::Committed {
+            Event::Committed {
                 task,
                 checkpoint: n,
                 committed,
             } => Sentence::Committed { task, n, committed },
-            Beat::PartitionEnded { task, input: i } => {
-                Sentence::PartitionEnded { at: input(task, i) }
-            }
-            Beat::TaskFinished { task } => Sentence::TaskFinished { task },
-            Beat::JobFinished { checkpoint: n } => Sentence::JobFinished { n },
-            Beat::JobFailed {
+            Event::PartitionEnded { task, channel } => Sentence::PartitionEnded {
+                at: input(task, channel),
+            },
+            Event::TaskFinished { task } => Sentence::TaskFinished { task },
+            Event::JobFinished { checkpoint: n } => Sentence::JobFinished { n },
+            Event::JobFailed {
                 failed_checkpoints,
                 restore,
             } => Sentence::JobFailed {
                 failed: failed_checkpoints,
                 restore,
             },
-            Beat::Backpressured { task, channel } => Sentence::Backpressured { task, channel },
-            Beat::Relieved { task } => Sentence::Relieved { task },
-            Beat::ChannelPaused {
+            Event::Backpressured { task, channel } => Sentence::Backpressured { task, channel },
+            Event::Relieved { task } => Sentence::Relieved { task },
+            Event::ChannelPaused {
                 channel,
                 paused: true,
             } => Sentence::ChannelPaused { channel },
-            Beat::ChannelPaused {
+            Event::ChannelPaused {
                 channel,
                 paused: false,
             } => Sentence::ChannelResumed { channel },
-            Beat::LatencyChanged { channel, latency } => {
+            Event::LatencyChanged { channel, latency } => {
                 Sentence::LatencyChanged { channel, latency }
             }
-            Beat::BufferResized {
+            Event::BufferResized {
                 channel,
                 capacity,
                 throughput,
@@ -327,19 +327,19 @@ impl<'a> Sentence<'a> {
                 rate: throughput,
                 target,
             },
-            Beat::FifoChanged {
+            Event::FifoChanged {
                 channel,
                 fifo: true,
             } => Sentence::FifoOn { channel },
-            Beat::FifoChanged {
+            Event::FifoChanged {
                 channel,
                 fifo: false,
             } => Sentence::FifoOff { channel },
-            Beat::AlignmentTimedOut {
+            Event::AlignmentTimedOut {
                 task,
                 checkpoint: n,
             } => Sentence::AlignmentTimedOut { task, n },
-            Beat::BarrierOvertook {
+            Event::BarrierOvertook {
                 channel,
                 checkpoint: n,
                 overtaken,
@@ -348,7 +348,7 @@ impl<'a> Sentence<'a> {
                 n,
                 overtaken,
             },
-            Beat::Failed {
+            Event::Failed {
                 task,
                 dropped,
                 restart_at,
@@ -358,27 +358,27 @@ impl<'a> Sentence<'a> {
                 restart_at,
                 buffers: protocol.blocks_inputs,
             },
-            Beat::TransactionAborted { task, aborted } => {
+            Event::TransactionAborted { task, aborted } => {
                 Sentence::TransactionAborted { task, aborted }
             }
-            Beat::Restored {
+            Event::Restored {
                 checkpoint: None, ..
             } => Sentence::RestartedFresh,
-            Beat::Restored {
+            Event::Restored {
                 checkpoint: Some(n),
                 reinjected,
                 ..
             } if cl => Sentence::ProcessesRestored { n, reinjected },
-            Beat::Restored {
+            Event::Restored {
                 checkpoint: Some(n),
                 reinjected,
                 ref duplicates,
             } => Sentence::Restored {
                 n,
                 reinjected,
-                duplicates,
+                duplicates: duplicates.clone(),
             },
-            Beat::Rewound { task, from, to } => Sentence::Rewound { task, from, to },
-        }
+            Event::Rewound { task, from, to } => Sentence::Rewound { task, from, to },
+        })
     }
 }
