@@ -3,7 +3,7 @@
 //! - the aligned-checkpoint timeout counts from the checkpoint's trigger (Flink's checkpoint
 //!   start delay), not from a task's first barrier; a barrier reaching a task after that goes
 //!   unaligned at once, and one still queued behind records overtakes them;
-//! - no unaligned checkpoint runs concurrently with another;
+//! - a job with unaligned checkpoints and several at once is refused, as Flink refuses it;
 //! - an overtaking barrier still takes its channel's latency, and the receiver keeps taking
 //!   what has arrived meanwhile;
 //! - the checkpointed size includes the persisted in-flight data;
@@ -42,12 +42,7 @@ fn trigger_time(sim: &Simulation, n: u64) -> u64 {
 #[test]
 fn the_alignment_timeout_counts_from_the_checkpoint_trigger() {
     let (mut timed_out, mut at_first_barrier, mut checked) = (0, 0, 0);
-    for (name, timeout) in [
-        ("alignment", 40),
-        ("backpressure", 60),
-        ("wordcount", 5),
-        ("concurrent", 10),
-    ] {
+    for (name, timeout) in [("alignment", 40), ("backpressure", 60), ("wordcount", 5)] {
         let mut scenario = presets::by_name(name).unwrap().with_aligned_timeout(true);
         scenario.config.aligned_checkpoint_timeout = Some(timeout);
         let mut sim = scenario.simulation().unwrap();
@@ -136,32 +131,57 @@ fn a_queued_barrier_overtakes_once_its_checkpoint_times_out() {
     assert!(completed > 10, "{completed}");
 }
 
-/// Flink runs no unaligned checkpoint concurrently with another: where checkpoints may go
-/// unaligned, one runs at a time, whatever the scenario asks — and the coordinator says so.
+/// Flink refuses to start a job with unaligned checkpoints on (the unaligned mode, or aligned
+/// with a timeout) and more than one checkpoint at once (`CheckpointCoordinatorConfiguration`:
+/// "maxConcurrentCheckpoints can't be > 1 if UnalignedCheckpoints enabled"). So does the
+/// simulation, with Flink's reason, instead of quietly running one at a time; aligned and
+/// at-least-once run them concurrently, as asked.
 #[test]
-fn unaligned_checkpoints_never_run_concurrently() {
+fn unaligned_checkpoints_with_concurrent_ones_are_refused_as_flink_refuses_them() {
+    use abs_playground::engine::physical::{GraphError, FLINK_CONCURRENT_UNALIGNED};
+    use abs_playground::scenario::ScenarioError;
     let concurrent = presets::concurrent();
-    assert!(concurrent.config.max_concurrent_checkpoints > 1);
+    let asked = concurrent.config.max_concurrent_checkpoints;
+    assert!(asked > 1);
     for scenario in [
         concurrent.with_mode(BarrierMode::Unaligned),
         concurrent.with_aligned_timeout(true),
-        concurrent.with_mode(BarrierMode::Aligned),
     ] {
-        let mode = scenario.config.mode;
-        let timeout = scenario.config.aligned_checkpoint_timeout.is_some();
-        let mut sim = scenario.simulation().unwrap();
+        match scenario.simulation() {
+            Err(e @ ScenarioError::Graph(GraphError::ConcurrentUnaligned { asked: a })) => {
+                assert_eq!(a, asked);
+                let said = e.to_string();
+                assert!(said.contains(FLINK_CONCURRENT_UNALIGNED), "{said}");
+                assert!(
+                    said.starts_with("Flink refuses to start this job"),
+                    "{said}"
+                );
+            }
+            other => panic!("not refused: {:?}", other.map(|_| ())),
+        }
+        // The same job with one checkpoint at a time runs.
+        let mut one = scenario.clone();
+        one.config.max_concurrent_checkpoints = 1;
+        assert!(one.simulation().is_ok());
+        assert!(!concurrent.modes().contains(&BarrierMode::Unaligned));
+    }
+    // The mode menu offers neither (it lists them, disabled).
+    let offered: Vec<&str> = concurrent.run_modes().iter().map(|e| e.name()).collect();
+    assert!(
+        !offered.contains(&"unaligned") && !offered.contains(&"aligned-timeout"),
+        "{offered:?}"
+    );
+    assert!(
+        offered.contains(&"aligned") && offered.contains(&"at-least-once"),
+        "{offered:?}"
+    );
+    for mode in [BarrierMode::Aligned, BarrierMode::AtLeastOnce] {
+        let mut sim = concurrent.with_mode(mode).simulation().unwrap();
         let mut most = 0;
         run(&mut sim, 4000, |sim| {
             most = most.max(sim.coordinator().in_progress().count());
         });
-        let asked = concurrent.config.max_concurrent_checkpoints;
-        if mode == BarrierMode::Aligned && !timeout {
-            assert_eq!(most, asked as usize, "aligned runs them concurrently");
-            assert_eq!(sim.coordinator().capped(), None);
-        } else {
-            assert_eq!(most, 1, "{mode} (timeout {timeout})");
-            assert_eq!(sim.coordinator().capped(), Some((1, asked)));
-        }
+        assert_eq!(most, asked as usize, "{mode} runs them concurrently");
     }
 }
 
@@ -170,7 +190,7 @@ fn unaligned_checkpoints_never_run_concurrently() {
 #[test]
 fn an_overtaking_barrier_still_takes_its_channel_latency() {
     let mut checked = 0;
-    for name in ["alignment", "backpressure", "wordcount", "concurrent"] {
+    for name in ["alignment", "backpressure", "wordcount"] {
         let mut sim = presets::by_name(name)
             .unwrap()
             .with_mode(BarrierMode::Unaligned)

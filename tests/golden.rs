@@ -130,7 +130,6 @@ golden! {
     wordcount_unaligned: "wordcount", BarrierMode::Unaligned;
     concurrent_aligned: "concurrent", BarrierMode::Aligned;
     concurrent_at_least_once: "concurrent", BarrierMode::AtLeastOnce;
-    concurrent_unaligned: "concurrent", BarrierMode::Unaligned;
     backpressure_aligned: "backpressure", BarrierMode::Aligned;
     backpressure_at_least_once: "backpressure", BarrierMode::AtLeastOnce;
     backpressure_unaligned: "backpressure", BarrierMode::Unaligned;

@@ -55,7 +55,8 @@ fn variants() -> Vec<Variant> {
                 });
             }
         }
-        if preset.modes().contains(&BarrierMode::Aligned) {
+        let timeout = abs_playground::scenario::modes::RunMode::named("aligned-timeout").unwrap();
+        if preset.run_modes().contains(&timeout) {
             out.push(Variant {
                 what: format!("{name} aligned-timeout"),
                 scenario: preset.with_aligned_timeout(true),
@@ -209,7 +210,6 @@ async fn every_place_the_page_says_a_thing_says_the_same() {
                 lang: Lang::En,
                 on_open: Callback::noop(),
                 snapshots: false,
-                capped: None,
                 on_more: Callback::noop(),
             };
             let html = ServerRenderer::<Coordinator>::with_props(props)

@@ -170,7 +170,6 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
         lang: Lang::Zh,
         on_open: Callback::noop(),
         snapshots: false,
-        capped: None,
         on_more: Callback::noop(),
     };
     let html = ServerRenderer::<Coordinator>::with_props(props)
@@ -181,7 +180,6 @@ async fn the_coordinator_lists_each_checkpoint_with_its_status_and_acks() {
     assert!(html.contains("檢查點 1"));
     assert!(html.contains("已確認 4/4"));
     assert!(!html.contains("more-checkpoints"));
-    assert!(!html.contains("concurrency-capped"));
 }
 
 /// The coordinator, in English, over checkpoints 1 to `n`, all completed, with the verdicts
@@ -211,7 +209,6 @@ async fn render_completed_checkpoints(
         lang: Lang::En,
         on_open: Callback::noop(),
         snapshots,
-        capped: None,
         on_more: Callback::noop(),
     };
     ServerRenderer::<Coordinator>::with_props(props)
@@ -252,43 +249,6 @@ async fn the_coordinator_marks_an_inconsistent_completed_checkpoint() {
     assert!(html.contains("6 ✓"), "{html}");
 }
 
-/// Unaligned, where the scenario asks for concurrent checkpoints: the coordinator says that
-/// one runs at a time, as in Flink, in the page's language.
-#[tokio::test]
-async fn the_coordinator_says_when_unaligned_runs_one_checkpoint_at_a_time() {
-    let sim = presets::concurrent()
-        .with_mode(abs_playground::engine::BarrierMode::Unaligned)
-        .simulation()
-        .unwrap();
-    let capped = sim.coordinator().capped();
-    assert_eq!(capped, Some((1, 3)));
-    for (lang, says) in [
-        (
-            Lang::En,
-            "the scenario asks for 3 at once, one runs at a time",
-        ),
-        (Lang::Zh, "情境要求同時 3 個，這裡一次只進行一個"),
-    ] {
-        let props = move || CoordinatorProps {
-            checkpoints: Vec::new(),
-            open: None,
-            lang,
-            on_open: Callback::noop(),
-            snapshots: false,
-            capped,
-            on_more: Callback::noop(),
-        };
-        let html = ServerRenderer::<Coordinator>::with_props(props)
-            .render()
-            .await;
-        assert!(
-            html.contains("data-testid=\"concurrency-capped\""),
-            "{html}"
-        );
-        assert!(html.contains(says), "{html}");
-    }
-}
-
 #[tokio::test]
 async fn a_long_run_keeps_the_coordinator_short_and_points_at_the_checkpoints_tab() {
     let checkpoints = || {
@@ -309,7 +269,6 @@ async fn a_long_run_keeps_the_coordinator_short_and_points_at_the_checkpoints_ta
         lang: Lang::En,
         on_open: Callback::noop(),
         snapshots: false,
-        capped: None,
         on_more: Callback::noop(),
     };
     let html = ServerRenderer::<Coordinator>::with_props(props)
@@ -529,7 +488,6 @@ async fn chandy_lamport_texts_name_the_controls_as_they_are_labelled() {
                 lang,
                 on_open: Callback::noop(),
                 snapshots,
-                capped: None,
                 on_more: Callback::noop(),
             };
             let panel = ServerRenderer::<Coordinator>::with_props(props)

@@ -20,7 +20,6 @@ const GOLDEN: &[(&str, BarrierMode, u64, &str)] = &[
     ("wordcount", BarrierMode::Unaligned, 250, include_str!("golden/wordcount-unaligned.jsonl")),
     ("concurrent", BarrierMode::Aligned, 250, include_str!("golden/concurrent-aligned.jsonl")),
     ("concurrent", BarrierMode::AtLeastOnce, 250, include_str!("golden/concurrent-at-least-once.jsonl")),
-    ("concurrent", BarrierMode::Unaligned, 250, include_str!("golden/concurrent-unaligned.jsonl")),
     ("backpressure", BarrierMode::Aligned, 250, include_str!("golden/backpressure-aligned.jsonl")),
     ("backpressure", BarrierMode::AtLeastOnce, 250, include_str!("golden/backpressure-at-least-once.jsonl")),
     ("backpressure", BarrierMode::Unaligned, 250, include_str!("golden/backpressure-unaligned.jsonl")),

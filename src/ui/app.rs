@@ -54,6 +54,7 @@ fn notice_text(s: &Strings, n: &Notice, snapshots: bool) -> String {
             scenario,
             title,
             used,
+            refused,
         } => {
             let asked = if *timeout {
                 (s.mode_aligned_timeout)(crate::scenario::ALIGNED_TIMEOUT)
@@ -61,7 +62,22 @@ fn notice_text(s: &Strings, n: &Notice, snapshots: bool) -> String {
                 (s.mode_name)(*mode).to_string()
             };
             let title = (s.preset_text)(scenario).map_or(title.as_str(), |(t, _)| t);
-            (s.mode_unavailable)(&asked, &shorten(title), (s.mode_name)(*used))
+            let unavailable = (s.mode_unavailable)(&asked, &shorten(title), (s.mode_name)(*used));
+            match refused {
+                // Why: the words of the refusal, in the page's language.
+                Some(asked) => {
+                    let why = crate::scenario::ScenarioError::Graph(
+                        crate::engine::GraphError::ConcurrentUnaligned { asked: *asked },
+                    );
+                    let gap = if unavailable.ends_with(|c: char| c.is_ascii()) {
+                        " "
+                    } else {
+                        ""
+                    };
+                    format!("{unavailable}{gap}{}", (s.scenario_error)(&why))
+                }
+                None => unavailable,
+            }
         }
         Notice::StepPastEnd { shown, ended } => (s.step_past_end)(*shown, *ended),
         Notice::Ignored(what) => match what {
@@ -427,7 +443,6 @@ pub fn app() -> Html {
         }
     });
     let checkpoints = sim.coordinator().checkpoints().to_vec();
-    let capped = sim.coordinator().capped();
     // The throughput chart counts records reaching sinks; Chandy-Lamport's systems have none.
     let has_sink = sim
         .physical()
@@ -558,7 +573,6 @@ pub fn app() -> Html {
                         checkpoints,
                         open: playback.checkpoint,
                         snapshots: mode.processes_initiate(),
-                        capped,
                         lang: playback.lang,
                         on_open: on_open.clone(),
                         on_more: on_tab.reform(|_| Tab::Checkpoints),

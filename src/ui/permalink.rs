@@ -166,6 +166,7 @@ pub fn resolve_for(
 ) -> (Scenario, BarrierMode, Lang) {
     let asked = mode.map(|m| RunMode::named(m).ok_or(()));
     let runs = scenario.modes();
+    let entries = scenario.run_modes();
     // The scenario's own mode, or the first it can run if its own is not one of them.
     let own = match runs.first() {
         Some(&first) if !runs.contains(&scenario.config.mode) => first,
@@ -173,7 +174,7 @@ pub fn resolve_for(
     };
     let (scenario, mode) = match asked {
         None => (scenario.with_mode(own), own),
-        Some(Ok(entry)) if runs.contains(&entry.mode) => {
+        Some(Ok(entry)) if runs.contains(&entry.mode) && entries.contains(&entry) => {
             // A plain entry keeps the scenario's own settings (a linked scenario's timeout).
             let scenario = match entry.variant {
                 Variant::Plain => scenario.with_mode(entry.mode),
@@ -188,6 +189,7 @@ pub fn resolve_for(
                 scenario: scenario.name.clone(),
                 title: scenario.title.clone(),
                 used: own,
+                refused: scenario.refused_by_flink(entry),
             });
             (scenario.with_mode(own), own)
         }

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use crate::engine::sorted_map::SortedMap;
 use crate::engine::view::{self, Sentence};
 use crate::engine::{Action, ActionError, History, Simulation};
+use crate::scenario::modes::RunMode;
 use crate::scenario::{Scenario, ScenarioError};
 
 use super::layout::{self, Layout};
@@ -54,8 +55,8 @@ pub struct Run {
     /// next event while playing, or easing towards it after a step.
     pub clock: f64,
     pub layout: Rc<Layout>,
-    /// The barrier modes the scenario runs in.
-    modes: Vec<crate::engine::BarrierMode>,
+    /// The mode menu's entries the scenario runs as.
+    modes: Vec<RunMode>,
     /// The merged counts the scenario ends with when nothing fails (computed when first
     /// asked; `Some(None)`: it does not finish).
     failure_free: std::cell::OnceCell<Option<Rc<SortedMap<u32, u64>>>>,
@@ -65,7 +66,7 @@ impl Run {
     pub fn new(scenario: Scenario) -> Result<Run, ScenarioError> {
         let sim = scenario.simulation()?;
         let layout = Rc::new(layout::layout(sim.physical()));
-        let modes = crate::engine::sim::modes_of(sim.physical(), sim.config());
+        let modes = scenario.run_modes_on(sim.physical());
         static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Ok(Run {
             serial: SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -101,8 +102,8 @@ impl Run {
             .clone()
     }
 
-    /// The barrier modes this run's scenario runs in (the mode menu offers only these).
-    pub fn modes(&self) -> &[crate::engine::BarrierMode] {
+    /// The mode menu's entries this run's scenario runs as (the menu offers only these).
+    pub fn modes(&self) -> &[RunMode] {
         &self.modes
     }
 

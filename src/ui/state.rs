@@ -242,13 +242,28 @@ impl Playback {
     pub fn new(scenario: Scenario, mode: BarrierMode, lang: Lang, animate: bool) -> Playback {
         let (run, used) = new_run(&scenario, mode);
         let mut notices = Vec::new();
-        if used != mode {
+        let timeout = scenario.config.aligned_checkpoint_timeout.is_some();
+        let kept_timeout = run
+            .borrow()
+            .scenario
+            .config
+            .aligned_checkpoint_timeout
+            .is_some();
+        if used != mode || timeout != kept_timeout {
             notices.push(Notice::ModeUnavailable {
                 mode,
-                timeout: scenario.config.aligned_checkpoint_timeout.is_some(),
+                timeout,
                 scenario: scenario.name.clone(),
                 title: scenario.title.clone(),
                 used,
+                refused: scenario.refused_by_flink(RunMode {
+                    mode,
+                    variant: if timeout {
+                        crate::scenario::modes::Variant::Timeout
+                    } else {
+                        crate::scenario::modes::Variant::Plain
+                    },
+                }),
             });
         }
         let preset = run.borrow().scenario.name.clone();

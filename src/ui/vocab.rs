@@ -63,13 +63,15 @@ pub enum Notice {
     /// A mode that exists but the scenario cannot run (an ABS mode on a process system): the
     /// scenario is shown in `used`, its own mode. `timeout`: the mode asked for was aligned
     /// with a timeout. `scenario` is the scenario's name (a preset's title is translated),
-    /// `title` its own title.
+    /// `title` its own title. `refused`: Flink would refuse to start it so, with unaligned
+    /// checkpoints and this many at once.
     ModeUnavailable {
         mode: BarrierMode,
         timeout: bool,
         scenario: String,
         title: String,
         used: BarrierMode,
+        refused: Option<u32>,
     },
     /// A link asked for a step past what the run reaches: `shown` is its last step there,
     /// where the run ended (`ended`) or the most steps a link replays.

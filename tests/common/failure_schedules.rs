@@ -503,7 +503,7 @@ fn run(
 }
 
 fn config(mode: Mode, p: &Params) -> Config {
-    Config {
+    let mut config = Config {
         mode: mode.barrier_mode(),
         checkpoint_interval: Some(p.interval),
         first_trigger: p.first_trigger,
@@ -511,7 +511,12 @@ fn config(mode: Mode, p: &Params) -> Config {
         restart_delay: p.restart_delay,
         aligned_checkpoint_timeout: (mode == Mode::AlignedTimeout).then_some(p.align_timeout),
         ..Config::default()
+    };
+    // As Flink starts a job: it refuses unaligned checkpoints with more than one at once.
+    if config.flink_refuses_concurrency().is_some() {
+        config.max_concurrent_checkpoints = 1;
     }
+    config
 }
 
 #[derive(Clone, Debug)]

@@ -22,7 +22,6 @@ const CASES = [
   ['wordcount', 'at-least-once', 1],
   ['wordcount', 'unaligned', 1],
   ['concurrent', 'aligned', 2],
-  ['concurrent', 'unaligned', 1],
   ['backpressure', 'aligned', 1],
   ['backpressure', 'at-least-once', 1],
   ['backpressure', 'unaligned', 1],

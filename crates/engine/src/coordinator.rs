@@ -95,8 +95,6 @@ pub struct Coordinator {
     pub(super) tolerable_failed: Option<u32>,
     /// Aligned with a timeout: how long after its trigger a checkpoint goes on unaligned.
     pub(super) aligned_timeout: Option<u64>,
-    /// What the scenario asked for, when the mode allows less (see [`Coordinator::capped`]).
-    asked_concurrent: u32,
     /// Stop-the-world: the sources stopped for the running checkpoint, each with the time it
     /// was due to read; they read again once the checkpoint ends.
     pub(super) stopped: Vec<(TaskId, u64)>,
@@ -128,22 +126,8 @@ impl Coordinator {
             aligned_timeout: config
                 .aligned_checkpoint_timeout
                 .filter(|_| config.mode.blocks_inputs()),
-            // A stopped world runs one checkpoint by its nature: nothing to tell.
-            asked_concurrent: if config.mode.stops_the_world() {
-                1
-            } else {
-                config.max_concurrent_checkpoints.max(1)
-            },
             stopped: Vec::new(),
         }
-    }
-
-    /// How many checkpoints may run at once, and how many the scenario asked for when that is
-    /// more: Flink runs no unaligned checkpoint concurrently with another, so where
-    /// checkpoints may go unaligned (unaligned, aligned with a timeout) one runs at a time.
-    pub fn capped(&self) -> Option<(u32, u32)> {
-        (self.asked_concurrent > self.max_concurrent)
-            .then_some((self.max_concurrent, self.asked_concurrent))
     }
 
     /// When running checkpoint `id` goes on unaligned (aligned with a timeout).
@@ -500,13 +484,13 @@ fn by_channel(recorded: &[(ChannelId, Record)]) -> SortedMap<ChannelId, Vec<Reco
     state
 }
 
-/// Flink does not run unaligned checkpoints concurrently: with unaligned checkpoints on (the
-/// unaligned mode, and aligned with a timeout) at most one runs at a time.
+/// How many checkpoints may run at once. A stopped world runs one by its nature. (Unaligned
+/// checkpoints with more than one at once is a job Flink refuses to start, and so does
+/// `Simulation::new`.)
 fn max_concurrent(config: &Config) -> u32 {
-    let asked = config.max_concurrent_checkpoints.max(1);
-    if config.may_go_unaligned() || config.mode.stops_the_world() {
+    if config.mode.stops_the_world() {
         1
     } else {
-        asked
+        config.max_concurrent_checkpoints.max(1)
     }
 }

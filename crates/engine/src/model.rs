@@ -445,6 +445,15 @@ impl Config {
             || (self.mode.blocks_inputs() && self.aligned_checkpoint_timeout.is_some())
     }
 
+    /// Whether Flink refuses to start a job with these settings because unaligned checkpoints
+    /// (or the aligned timeout, which needs them) are on with more than one checkpoint at once
+    /// (`CheckpointCoordinatorConfiguration`): how many it asks for. A stopped world and
+    /// Chandy-Lamport's processes are not Flink's modes and are not refused.
+    pub fn flink_refuses_concurrency(&self) -> Option<u32> {
+        (self.may_go_unaligned() && self.max_concurrent_checkpoints > 1)
+            .then_some(self.max_concurrent_checkpoints)
+    }
+
     /// Refuses settings that have no sensible meaning (a periodic trigger every 0 ticks).
     pub fn check_settings(&self) -> Result<(), SettingError> {
         if self.checkpoint_interval == Some(0) {

@@ -66,6 +66,10 @@ pub(super) fn check_mode(
         if sources.is_empty() {
             return Err(GraphError::NoSourceForBarriers);
         }
+        // Flink's `CheckpointCoordinatorConfiguration` refuses the job outright.
+        if let Some(asked) = config.flink_refuses_concurrency() {
+            return Err(GraphError::ConcurrentUnaligned { asked });
+        }
         // Cycles: aligned runs the ABS paper's Algorithm 2, unaligned needs nothing more (a
         // back-edge's records before its barrier are channel state anyway); barrier tracking
         // would lose the records in flight round the loop.

@@ -122,6 +122,8 @@ impl fmt::Display for ScenarioError {
                 f,
                 "the scenario is not valid (line {line}, column {column}): {message}"
             ),
+            // A job Flink refuses is not a wrong graph: its sentence says why itself.
+            ScenarioError::Graph(e @ GraphError::ConcurrentUnaligned { .. }) => write!(f, "{e}"),
             ScenarioError::Graph(e) => write!(f, "the job graph is not valid: {e}"),
             ScenarioError::Setting(e) => write!(f, "the scenario is not valid: {e}"),
             ScenarioError::UnknownFailedTask { task, known } => write!(

@@ -4,9 +4,9 @@
 //! compare view.
 
 use abs_engine::view::drain_time;
-use abs_engine::{BarrierMode, Config, OperatorKind};
+use abs_engine::{BarrierMode, Config, GraphError, OperatorKind};
 
-use super::{Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
+use super::{Scenario, ScenarioError, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
 
 /// A policy the mode menu offers with a protocol that blocks inputs, as an entry of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +103,37 @@ impl RunMode {
     }
 }
 
+impl Scenario {
+    /// The menu's entries this scenario runs as: the modes its graph allows, each with the
+    /// variants its settings allow (Flink refuses the aligned timeout, as it refuses unaligned
+    /// checkpoints, where several checkpoints run at once).
+    pub fn run_modes(&self) -> Vec<RunMode> {
+        match abs_engine::physical::Physical::build(&self.graph) {
+            Ok(phys) => self.run_modes_on(&phys),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Whether this scenario does not run as `entry` only because Flink refuses unaligned
+    /// checkpoints with several at once: how many it asks for.
+    pub fn refused_by_flink(&self, entry: RunMode) -> Option<u32> {
+        let mut applied = entry.apply(self);
+        let asked = applied.config.flink_refuses_concurrency()?;
+        applied.config.max_concurrent_checkpoints = 1;
+        applied.run_modes().contains(&entry).then_some(asked)
+    }
+
+    /// [`Scenario::run_modes`] on its physical graph, built already.
+    pub fn run_modes_on(&self, phys: &abs_engine::physical::Physical) -> Vec<RunMode> {
+        RunMode::all()
+            .into_iter()
+            .filter(|entry| {
+                abs_engine::sim::modes_of(phys, &entry.apply(self).config).contains(&entry.mode)
+            })
+            .collect()
+    }
+}
+
 /// The scenario in the mode `name` names, or why it cannot run in it.
 pub fn in_mode(s: &Scenario, name: &str) -> Result<Scenario, String> {
     // Each name runs one thing: a variant is on only where it is named.
@@ -117,6 +148,14 @@ pub fn in_mode(s: &Scenario, name: &str) -> Result<Scenario, String> {
     })?;
     let (mode, scenario) = (entry.mode, entry.apply(s));
     let modes = s.modes();
+    if !s.run_modes().contains(&entry) {
+        // A job Flink refuses: its sentence says why.
+        if let Err(e @ ScenarioError::Graph(GraphError::ConcurrentUnaligned { .. })) =
+            scenario.simulation()
+        {
+            return Err(format!("{:?} cannot run in mode {name}: {e}", s.name));
+        }
+    }
     if !modes.contains(&mode) {
         return Err(format!(
             "{:?} cannot run in mode {name} (its modes: {})",

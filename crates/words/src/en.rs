@@ -335,7 +335,6 @@ pub const STRINGS: Strings = Strings {
     word_check_ok: |n| format!("✓ The word counts equal the words of exactly the lines before the offsets ({n} words)."),
     word_check_bad: |n| format!("✕ {n} word counts differ from the lines before the offsets."),
     persisted_figure: |bytes, records| format!("{bytes} B ({})", plural(records as u32, "record", "records")),
-    concurrency_capped: |asked| format!("Flink runs no unaligned checkpoint concurrently with another: the scenario asks for {asked} at once, one runs at a time."),
     verdict_column: "Verdict",
     consistent_short: "consistent",
     inconsistent_short: "inconsistent",

@@ -474,8 +474,6 @@ pub struct Strings {
     pub word_check_bad: fn(usize) -> String,
     /// Persisted in-flight data: bytes, and how many records that is.
     pub persisted_figure: fn(u64, u64) -> String,
-    /// The mode runs one checkpoint at a time although the scenario asks for this many.
-    pub concurrency_capped: fn(u32) -> String,
     /// The checkpoints table's verdict column, and its two answers.
     pub verdict_column: &'static str,
     pub consistent_short: &'static str,

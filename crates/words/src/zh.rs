@@ -330,7 +330,6 @@ pub const STRINGS: Strings = Strings {
     word_check_ok: |n| format!("✓ 單詞計數恰好等於偏移量之前那些行的單詞（共 {n} 個單詞）。"),
     word_check_bad: |n| format!("✕ 有 {n} 個單詞的計數與偏移量之前的行不符。"),
     persisted_figure: |bytes, records| format!("{bytes} B（{records} 筆記錄）"),
-    concurrency_capped: |asked| format!("Flink 不讓非對齊檢查點並行：情境要求同時 {asked} 個，這裡一次只進行一個。"),
     verdict_column: "判定",
     consistent_short: "一致",
     inconsistent_short: "不一致",

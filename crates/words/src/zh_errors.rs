@@ -3,7 +3,7 @@
 //! its page carries no English sentence and its wasm no English error text.
 
 use abs_engine::model::SettingError;
-use abs_engine::physical::{MAX_CHANNELS, MAX_LINES, MAX_TASKS};
+use abs_engine::physical::{FLINK_CONCURRENT_UNALIGNED, MAX_CHANNELS, MAX_LINES, MAX_TASKS};
 use abs_engine::vocab::MAX_LATENCY;
 use abs_engine::{ActionError, GraphError};
 use abs_scenario::codec::LinkError;
@@ -26,6 +26,7 @@ pub fn scenario_error(e: &ScenarioError) -> String {
             column,
             message,
         } => format!("第 {line} 行第 {column} 列：{}", syntax_words(message)),
+        ScenarioError::Graph(g @ GraphError::ConcurrentUnaligned { .. }) => graph_error(g),
         ScenarioError::Graph(g) => format!("作業圖無效：{}", graph_error(g)),
         ScenarioError::Setting(s) => setting_error(s),
         ScenarioError::UnknownPreset(n) => format!("沒有名為「{n}」的預設情境"),
@@ -67,6 +68,9 @@ fn graph_error(e: &GraphError) -> String {
         GraphError::TwoTokens(a, b) => {
             format!("行程「{a}」和「{b}」一開始都持有令牌；最多只能有一個")
         }
+        GraphError::ConcurrentUnaligned { asked } => format!(
+            "Flink 拒絕啟動這個作業：max_concurrent_checkpoints 是 {asked}，但啟用非對齊檢查點時（非對齊模式，或帶逾時的對齊模式）同時最多只能進行 1 個（「{FLINK_CONCURRENT_UNALIGNED}」）；請設為 1"
+        ),
         GraphError::NoSourceForBarriers => {
             "圖中沒有可注入屏障的資料來源；請用 Chandy-Lamport 執行，由行程發起快照".into()
         }
@@ -265,6 +269,7 @@ mod tests {
         "Src",
         "Sink",
         "Nope",
+        "Flink",
     ];
 
     /// English words outside quotes: field names and values in `…` or 「…」 are the file's.
@@ -331,8 +336,9 @@ mod tests {
             GraphError::TooManyTasks(5000),
             GraphError::TooManyChannels(2_000_000),
             GraphError::TooManyLines(20_000),
+            GraphError::ConcurrentUnaligned { asked: 2 },
         ];
-        let mut seen = [false; 23];
+        let mut seen = [false; 24];
         for g in &graph {
             seen[match g {
                 GraphError::NoOperators => 0,
@@ -358,6 +364,7 @@ mod tests {
                 GraphError::TooManyTasks(_) => 20,
                 GraphError::TooManyChannels(_) => 21,
                 GraphError::TooManyLines(_) => 22,
+                GraphError::ConcurrentUnaligned { .. } => 23,
             }] = true;
         }
         assert!(
@@ -464,7 +471,7 @@ mod tests {
             }
             assert!(said.insert(zh.clone()), "said twice: {zh}");
         }
-        assert_eq!(said.len(), 9 + 34 + 20);
+        assert_eq!(said.len(), 9 + 35 + 20);
     }
 
     /// Presets' files broken in many ways, read as the editor reads them: every refusal is

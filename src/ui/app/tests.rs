@@ -110,6 +110,40 @@ fn assert_no_english(text: &str, names: &[&str]) {
 }
 
 #[test]
+fn a_mode_flink_refuses_says_flinks_reason_in_every_language() {
+    let n = Notice::ModeUnavailable {
+        mode: BarrierMode::Unaligned,
+        timeout: false,
+        scenario: "concurrent".into(),
+        title: "x".into(),
+        used: BarrierMode::Aligned,
+        refused: Some(3),
+    };
+    let [en, zh, hans] = texts(&n);
+    assert!(en.contains("not available for this scenario"), "{en}");
+    assert!(en.contains("Flink refuses to start this job"), "{en}");
+    assert!(en.contains("max_concurrent_checkpoints is 3"), "{en}");
+    let flink = "maxConcurrentCheckpoints can't be > 1 if UnalignedCheckpoints enabled";
+    for t in [&en, &zh, &hans] {
+        assert!(t.contains(flink), "{t}");
+    }
+    assert!(zh.contains("Flink 拒絕啟動這個作業"), "{zh}");
+    assert!(hans.contains("Flink 拒绝启动这个作业"), "{hans}");
+    for t in [&zh, &hans] {
+        assert_no_english(
+            t,
+            &[
+                "unaligned",
+                "exactly-once",
+                "Flink",
+                "max_concurrent_checkpoints",
+                flink,
+            ],
+        );
+    }
+}
+
+#[test]
 fn a_mode_the_scenario_cannot_run_is_not_available_for_it_not_missing() {
     let n = Notice::ModeUnavailable {
         mode: BarrierMode::Aligned,
@@ -117,6 +151,7 @@ fn a_mode_the_scenario_cannot_run_is_not_available_for_it_not_missing() {
         scenario: "token".into(),
         title: "x".into(),
         used: BarrierMode::ChandyLamport,
+        refused: None,
     };
     let [en, zh, hans] = texts(&n);
     let title = (Lang::En.strings().preset_text)("token").unwrap().0;

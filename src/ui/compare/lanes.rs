@@ -7,7 +7,8 @@ use std::rc::Rc;
 
 use crate::engine::view::{Cost, CostFigures};
 use crate::scenario::modes::in_mode;
-use crate::scenario::{mode_named, Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
+use crate::scenario::modes::RunMode;
+use crate::scenario::{Scenario, ALIGNED_DEBLOAT_MODE, ALIGNED_TIMEOUT_MODE};
 use crate::ui::run::Run;
 use crate::ui::state::RunRef;
 
@@ -27,6 +28,9 @@ pub enum LanesError {
     Unknown(String),
     /// A mode the scenario cannot run.
     Unavailable(String),
+    /// A mode Flink refuses to start the scenario in: unaligned checkpoints with this many at
+    /// once.
+    Refused(String, u32),
     /// The same mode twice.
     Twice(String),
     /// The scenario itself cannot run.
@@ -99,7 +103,7 @@ pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError>
         .collect();
     if names.is_empty() {
         // The ABS modes and the stop-the-world baseline first; Chandy-Lamport if room is left.
-        let runs = scenario.modes();
+        let runs = scenario.run_modes();
         for m in DEFAULT_ORDER {
             // A scenario that debloats its buffers is compared with them debloated.
             let m = match m {
@@ -108,7 +112,7 @@ pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError>
                 }
                 m => m,
             };
-            if mode_named(m).is_some_and(|mode| runs.contains(&mode)) {
+            if RunMode::named(m).is_some_and(|entry| runs.contains(&entry)) {
                 names.push(m.to_string());
             }
         }
@@ -117,10 +121,13 @@ pub fn modes(list: &str, scenario: &Scenario) -> Result<Vec<String>, LanesError>
     if !(MIN_MODES..=MAX_MODES).contains(&names.len()) {
         return Err(LanesError::Count(names.len()));
     }
-    let runs = scenario.modes();
+    let runs = scenario.run_modes();
     for (i, name) in names.iter().enumerate() {
-        let mode = mode_named(name).ok_or_else(|| LanesError::Unknown(name.clone()))?;
-        if !runs.contains(&mode) {
+        let entry = RunMode::named(name).ok_or_else(|| LanesError::Unknown(name.clone()))?;
+        if let Some(asked) = scenario.refused_by_flink(entry) {
+            return Err(LanesError::Refused(name.clone(), asked));
+        }
+        if !runs.contains(&entry) {
             return Err(LanesError::Unavailable(name.clone()));
         }
         if names[..i].contains(name) {
@@ -201,6 +208,29 @@ mod tests {
         assert_eq!(
             modes("chandy-lamport,aligned", &token),
             Err(LanesError::Unavailable("aligned".into()))
+        );
+        // Flink refuses unaligned checkpoints with several at once; the default lanes leave
+        // them out.
+        let concurrent = presets::concurrent();
+        let asked = concurrent.config.max_concurrent_checkpoints;
+        for refused in ["unaligned", "aligned-timeout"] {
+            assert_eq!(
+                modes(&format!("aligned,{refused}"), &concurrent),
+                Err(LanesError::Refused(refused.into(), asked))
+            );
+        }
+        let default = modes("", &concurrent).unwrap();
+        assert!(
+            !default
+                .iter()
+                .any(|m| m == "unaligned" || m == "aligned-timeout"),
+            "{default:?}"
+        );
+        let said = crate::ui::compare::words::Words(crate::i18n::Lang::En)
+            .error(&LanesError::Refused("unaligned".into(), asked));
+        assert!(
+            said.contains("maxConcurrentCheckpoints can't be > 1"),
+            "{said}"
         );
     }
 

@@ -188,6 +188,17 @@ impl Words {
             (LanesError::Unavailable(m), false) => {
                 self.pick("", &format!("這個情境無法以「{m}」模式執行。"))
             }
+            (LanesError::Refused(m, asked), lang) => {
+                let why = crate::scenario::ScenarioError::Graph(
+                    crate::engine::GraphError::ConcurrentUnaligned { asked: *asked },
+                );
+                let why = (self.0.strings().scenario_error)(&why);
+                if lang {
+                    format!("This scenario cannot run in mode “{m}”: {why}.")
+                } else {
+                    self.pick("", &format!("這個情境無法以「{m}」模式執行：{why}。"))
+                }
+            }
             (LanesError::Twice(m), true) => format!("“{m}” is named twice."),
             (LanesError::Twice(m), false) => self.pick("", &format!("「{m}」列了兩次。")),
             (LanesError::Scenario(e), true) => format!("This scenario cannot run: {e}"),

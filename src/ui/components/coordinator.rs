@@ -19,9 +19,6 @@ pub struct CoordinatorProps {
     /// Chandy-Lamport: they are snapshots, not checkpoints.
     #[prop_or_default]
     pub snapshots: bool,
-    /// The scenario asks for more concurrent checkpoints than the mode runs: `(runs, asked)`.
-    #[prop_or_default]
-    pub capped: Option<(u32, u32)>,
     /// Shows every checkpoint (the inspector's Checkpoints tab).
     pub on_more: Callback<()>,
 }
@@ -135,9 +132,6 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
     html! {
         <section class="panel coordinator" aria-labelledby="coordinator-title">
             <h2 id="coordinator-title">{ if p.snapshots { s.snapshots_title } else { s.coordinator } }</h2>
-            if let Some((_, asked)) = p.capped {
-                <p class="hint" data-testid="concurrency-capped">{ (s.concurrency_capped)(asked) }</p>
-            }
             if p.checkpoints.is_empty() {
                 <p class="hint">{ if p.snapshots { s.no_snapshots } else { s.no_checkpoints } }</p>
             } else {

@@ -2,7 +2,6 @@
 
 use yew::prelude::*;
 
-use crate::engine::BarrierMode;
 use crate::i18n::Lang;
 use crate::scenario::modes::{RunMode, Variant};
 use crate::scenario::presets;
@@ -17,8 +16,8 @@ pub struct HeaderProps {
     pub lang: Lang,
     pub on_preset: Callback<String>,
     pub on_mode: Callback<RunMode>,
-    /// The modes the scenario runs in.
-    pub modes: Vec<BarrierMode>,
+    /// The entries the scenario runs as.
+    pub modes: Vec<RunMode>,
     pub on_lang: Callback<Lang>,
     pub on_help: Callback<()>,
     pub on_share: Callback<()>,
@@ -65,8 +64,8 @@ pub fn header(p: &HeaderProps) -> Html {
             }
         })
     };
-    // Modes that do not apply to this scenario (the ABS modes on a system without sources)
-    // are listed but cannot be chosen.
+    // Modes that do not apply to this scenario (the ABS modes on a system without sources,
+    // unaligned checkpoints where several run at once) are listed but cannot be chosen.
     let modes = &p.modes;
     let on_help = {
         let cb = p.on_help.clone();
@@ -98,7 +97,7 @@ pub fn header(p: &HeaderProps) -> Html {
                 <select data-testid="mode" onchange={on_mode}>
                     { for RunMode::all().into_iter().map(|entry| html! {
                         <option value={entry.name()} selected={p.mode == entry}
-                            disabled={!modes.contains(&entry.mode)}>
+                            disabled={!modes.contains(&entry)}>
                             { match entry.variant {
                                 Variant::Plain => (s.mode_name)(entry.mode).to_string(),
                                 Variant::Timeout => (s.mode_aligned_timeout)(p.timeout),

@@ -125,6 +125,59 @@ fn pausing_brings_the_clock_to_the_engine() {
     assert!((run.clock - run.sim().now() as f64).abs() < 0.01);
 }
 
+/// Unaligned checkpoints (or the aligned timeout) with several at once is a job Flink refuses
+/// to start: a link to it shows the preset in its own mode, with a notice that says why.
+#[test]
+fn a_mode_flink_refuses_for_concurrent_checkpoints_is_shown_with_flinks_reason() {
+    let asked_at_once = presets::concurrent().config.max_concurrent_checkpoints;
+    for (asked, wanted, timeout) in [
+        ("unaligned", BarrierMode::Unaligned, false),
+        ("aligned-timeout", BarrierMode::Aligned, true),
+    ] {
+        let (scenario, mode, lang, notices) = resolve(Some("concurrent"), Some(asked), None);
+        assert_eq!(mode, BarrierMode::Aligned, "{asked}");
+        assert_eq!(scenario.config.aligned_checkpoint_timeout, None, "{asked}");
+        assert_eq!(
+            notices,
+            [Notice::ModeUnavailable {
+                mode: wanted,
+                timeout,
+                scenario: "concurrent".into(),
+                title: presets::concurrent().title,
+                used: BarrierMode::Aligned,
+                refused: Some(asked_at_once),
+            }],
+            "{asked}"
+        );
+        let p = Playback::new(scenario, mode, lang, true);
+        assert!(p.notices.is_empty(), "{:?}", p.notices);
+        // The menu lists the entry but does not offer it.
+        let run = p.run.0.borrow();
+        assert!(!run.modes().iter().any(|e| e.name() == asked), "{asked}");
+        assert!(run.modes().iter().any(|e| e.name() == "aligned"));
+    }
+    // A whole scenario asking for it from the start is shown without the timeout, saying why.
+    let mut own = presets::concurrent();
+    own.config.aligned_checkpoint_timeout = Some(30);
+    let p = Playback::new(own, BarrierMode::Aligned, Lang::En, true);
+    assert_eq!(
+        p.run.0.borrow().scenario.config.aligned_checkpoint_timeout,
+        None
+    );
+    assert!(
+        matches!(
+            p.notices.as_slice(),
+            [Notice::ModeUnavailable {
+                timeout: true,
+                refused: Some(_),
+                ..
+            }]
+        ),
+        "{:?}",
+        p.notices
+    );
+}
+
 #[test]
 fn a_mode_the_scenario_cannot_run_shows_the_scenario_asked_for_in_its_own_mode() {
     for (preset, asked) in [
@@ -156,6 +209,7 @@ fn a_mode_the_scenario_cannot_run_shows_the_scenario_asked_for_in_its_own_mode()
                 scenario: preset.into(),
                 title: presets::by_name(preset).unwrap().title,
                 used: own,
+                refused: None,
             }],
             "{preset} {asked}"
         );

@@ -51,7 +51,17 @@ pub enum GraphError {
     TooManyTasks(u64),
     TooManyChannels(u64),
     TooManyLines(usize),
+    /// Unaligned checkpoints are on (the unaligned mode, or aligned with a timeout) and the
+    /// config asks for `asked` checkpoints at once: Flink refuses to start such a job.
+    ConcurrentUnaligned {
+        asked: u32,
+    },
 }
+
+/// Flink's reason for refusing unaligned checkpoints with more than one at once
+/// (`CheckpointCoordinatorConfiguration`), quoted as Flink words it.
+pub const FLINK_CONCURRENT_UNALIGNED: &str =
+    "maxConcurrentCheckpoints can't be > 1 if UnalignedCheckpoints enabled";
 
 impl fmt::Display for GraphError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -126,6 +136,12 @@ impl fmt::Display for GraphError {
                 "processes {} and {} both start with the token; at most one may",
                 Quoted(a),
                 Quoted(b)
+            ),
+            GraphError::ConcurrentUnaligned { asked } => write!(
+                f,
+                "Flink refuses to start this job: max_concurrent_checkpoints is {asked}, but \
+                 with unaligned checkpoints on (the unaligned mode, or aligned with a timeout) \
+                 at most 1 may run at once (“{FLINK_CONCURRENT_UNALIGNED}”); set it to 1"
             ),
             GraphError::NoSourceForBarriers => write!(
                 f,
