@@ -381,6 +381,11 @@ impl Simulation {
             });
             self.schedule(self.clock.now, Due::FailJob);
         }
+        // A trigger by hand that waited starts now, before a periodic one (Flink's queue puts
+        // requests by hand first; the pause does not hold them back).
+        if self.coordinator.manual_waiting > 0 && self.coordinator.has_room() {
+            self.schedule(self.clock.now, Due::ManualTrigger);
+        }
         if self.coordinator.trigger_waiting {
             if let Some(at) = self.coordinator.earliest_trigger(self.clock.now) {
                 self.coordinator.trigger_waiting = false;

@@ -82,9 +82,17 @@ pub struct Coordinator {
     /// Checkpoints still collecting acknowledgements; ids only grow, so each start appends.
     pub(super) pending: SortedMap<CheckpointId, Pending>,
     pub(super) retained: VecDeque<Rc<GlobalState>>,
+    /// When the latest checkpoint completed: Flink's minimum pause counts from it.
+    pub(super) last_completed: Option<u64>,
+    /// When the latest checkpoint ended, completed or aborted (a stopped world pauses from it).
     pub(super) last_end: Option<u64>,
+    /// The pause counts from any end, not only a completion (stop-the-world, not Flink).
+    pause_from_any_end: bool,
     /// A periodic trigger came due while it could not run; run it as soon as it can.
     pub(super) trigger_waiting: bool,
+    /// Triggers by hand that came while the most checkpoints ran that may: each starts one as
+    /// soon as one ends (Flink queues them; the minimum pause does not hold them back).
+    pub(super) manual_waiting: u32,
     pub(super) retain: usize,
     pub(super) max_concurrent: u32,
     pub(super) min_pause: u64,
@@ -107,8 +115,11 @@ impl Coordinator {
             summaries: Vec::new(),
             pending: SortedMap::new(),
             retained: VecDeque::new(),
+            last_completed: None,
             last_end: None,
+            pause_from_any_end: config.mode.stops_the_world(),
             trigger_waiting: false,
+            manual_waiting: 0,
             retain: config.retained_checkpoints.max(1) as usize,
             max_concurrent: max_concurrent(config),
             // A stopped world runs at least an interval between two checkpoints: at a fixed
@@ -209,16 +220,34 @@ impl Coordinator {
         self.pending.keys().copied()
     }
 
-    /// When a new checkpoint may be triggered at the earliest, if it may be at all now or
-    /// later without another one finishing first.
+    /// When a periodic trigger may start a checkpoint at the earliest, if it may at all now or
+    /// later without another one ending first: while fewer than the most run at once, and no
+    /// sooner than the minimum pause after the latest completed checkpoint (Flink's
+    /// `CheckpointRequestDecider`; an aborted one does not count).
     pub(super) fn earliest_trigger(&self, now: u64) -> Option<u64> {
-        if self.pending.len() as u32 >= self.max_concurrent {
+        if !self.has_room() {
             return None;
         }
-        Some(match self.last_end {
+        let since = if self.pause_from_any_end {
+            self.last_end
+        } else {
+            self.last_completed
+        };
+        Some(match since {
             Some(end) => now.max(end.saturating_add(self.min_pause)),
             None => now,
         })
+    }
+
+    /// Whether another checkpoint may start now: fewer than the most run at once. A trigger by
+    /// hand asks only this (the minimum pause is for periodic triggers).
+    pub fn has_room(&self) -> bool {
+        (self.pending.len() as u32) < self.max_concurrent
+    }
+
+    /// Triggers by hand waiting for a checkpoint to end.
+    pub fn manual_waiting(&self) -> u32 {
+        self.manual_waiting
     }
 
     pub(super) fn deadline(&self, id: CheckpointId) -> Option<u64> {
@@ -401,6 +430,7 @@ impl Coordinator {
     ) -> Option<GlobalState> {
         let p = self.pending.remove(&id)?;
         self.set_status(id, CheckpointStatus::Completed, now);
+        self.last_completed = Some(now);
         self.last_end = Some(now);
         self.failed_in_a_row = 0;
         let tasks = p.snapshots.into_iter().flatten().collect();

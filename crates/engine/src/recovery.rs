@@ -125,6 +125,9 @@ impl Simulation {
         self.life.final_checkpoint = None;
         self.life.failing = false;
         self.coordinator.trigger_waiting = false;
+        // Flink's coordinator stops its scheduler while the job restarts, and the triggers
+        // queued by hand fail with it.
+        self.coordinator.manual_waiting = 0;
         // Flink's failure manager clears its count of failed checkpoints when the count fails
         // the job, and otherwise only when a checkpoint completes: a task's failure leaves it.
         if task.is_none() {

@@ -37,6 +37,7 @@ impl Simulation {
                 Due::Replay(t) => self.on_replay_due(t, time),
                 Due::Emit(t) => self.on_emit_due(t, time),
                 Due::Trigger => self.on_trigger_due(time),
+                Due::ManualTrigger => self.on_manual_trigger_due(time),
                 Due::AlignmentTimeout(n) => self.on_alignment_timeout(n, time),
                 Due::Expire(id) => self.on_expiry_due(id, time),
                 Due::SnapshotAll(n) => super::synchronous::on_drained_due(self, n, time),
@@ -264,6 +265,27 @@ impl Simulation {
                 None
             }
         }
+    }
+
+    /// A trigger by hand waited while the most checkpoints ran that may; one has ended.
+    fn on_manual_trigger_due(&mut self, time: u64) -> Option<Action> {
+        if self.life.done
+            || self.life.failing
+            || self.coordinator.manual_waiting == 0
+            || !self.coordinator.has_room()
+        {
+            return None;
+        }
+        self.clock.now = time;
+        self.clock.steps += 1;
+        self.coordinator.manual_waiting -= 1;
+        self.trigger();
+        // As Flink takes the next queued request once one is triggered: a completion that
+        // subsumed older checkpoints may have made room for more than one.
+        if self.coordinator.manual_waiting > 0 && self.coordinator.has_room() {
+            self.schedule(time, Due::ManualTrigger);
+        }
+        Some(Action::Trigger)
     }
 
     /// Aligned with a timeout: checkpoint `n` has aligned as long as it may.

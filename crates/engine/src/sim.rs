@@ -385,7 +385,11 @@ impl Simulation {
                 self.replay(task);
             }
             Action::Emit { task } => self.emit(task),
-            Action::Trigger => self.trigger(),
+            Action::Trigger if self.coordinator.has_room() => self.trigger(),
+            Action::Trigger => {
+                self.coordinator.manual_waiting += 1;
+                self.events.push(Event::TriggerDeferred);
+            }
             Action::Initiate { task } => self.trigger_at(Some(task)),
             Action::TimeOutAlignment { checkpoint } => self.time_out_checkpoint(checkpoint),
             Action::SetFifo { channel, fifo } => {

@@ -206,7 +206,8 @@ pub enum Event {
         checkpoint: CheckpointId,
         reason: AbortReason,
     },
-    /// The trigger was due but the coordinator must wait (too many running, or min pause).
+    /// A trigger by hand came while the most checkpoints ran that may: it waits, and starts
+    /// one as soon as one ends (as Flink queues a triggered checkpoint).
     TriggerDeferred,
     PartitionEnded {
         task: TaskId,

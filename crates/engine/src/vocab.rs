@@ -133,7 +133,7 @@ impl fmt::Display for ActionError {
             ActionError::SourceFinished(t) => write!(f, "source task {t} has finished"),
             ActionError::CannotTrigger => write!(
                 f,
-                "no checkpoint can be triggered now (too many in progress, or within the min pause)"
+                "no snapshot can be started now (as many as may run at once are in progress)"
             ),
             ActionError::NotExpired(n) => write!(f, "checkpoint {n} has not timed out"),
             ActionError::Backpressured(t) => write!(
@@ -189,7 +189,10 @@ pub(crate) enum Due {
     /// The task is free again: deliver one of its waiting channels.
     Wake(TaskId),
     Emit(TaskId),
+    /// The periodic trigger (and the final checkpoint's).
     Trigger,
+    /// A trigger by hand that waited for a checkpoint to end.
+    ManualTrigger,
     Expire(CheckpointId),
     /// Aligned with a timeout: the checkpoint has run as long as the aligned-checkpoint
     /// timeout allows.

@@ -142,7 +142,7 @@ pub fn action_error(e: &ActionError) -> String {
         ActionError::NothingToReplay(t) => format!("子任務 {t} 沒有要重放的項目"),
         ActionError::NotASource(t) => format!("子任務 {t} 不是資料來源"),
         ActionError::SourceFinished(t) => format!("資料來源 {t} 已經結束"),
-        ActionError::CannotTrigger => "現在無法觸發檢查點（進行中的太多，或還在最小間隔內）".into(),
+        ActionError::CannotTrigger => "現在無法開始快照（同時進行的已達上限）".into(),
         ActionError::NotExpired(n) => format!("檢查點 {n} 還沒有逾時"),
         ActionError::JobFinished => "作業已經結束：不再觸發檢查點".into(),
         ActionError::Restarting => "作業在失敗後停止中：重啟之前什麼都不會執行".into(),

@@ -254,6 +254,9 @@ impl Simulation {
             "{} {} {} {:?}",
             co.next_id, co.trigger_waiting, co.failed_in_a_row, self.initiators
         );
+        if co.manual_waiting > 0 {
+            let _ = write!(h, " manual {}", co.manual_waiting);
+        }
         let life = &self.life;
         let _ = write!(
             h,

@@ -67,7 +67,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         Sentence::Drained { n, tasks } => format!(
             "Every channel is empty: all {tasks} tasks snapshot their state for checkpoint {n} at once — no barrier, no channel state. Then the sources read again."
         ),
-        Sentence::TriggerDeferred => "A checkpoint is due, but the coordinator waits: too many are in progress.".into(),
+        Sentence::TriggerDeferred => "A checkpoint was triggered by hand, but as many as may run at once are in progress: the coordinator starts it as soon as one ends.".into(),
         Sentence::TokenPassed { task: t, channel } => format!(
             "{} passes the token to {}: it is s0 now, and the token is in flight on {}→{}.",
             task(t),

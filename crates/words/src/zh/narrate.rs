@@ -49,7 +49,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         Sentence::Drained { n, tasks } => format!(
             "通道都已清空：{tasks} 個任務同時為檢查點 {n} 做快照，沒有屏障也沒有通道狀態；之後資料來源繼續讀取。"
         ),
-        Sentence::TriggerDeferred => "檢查點到期了，但協調器必須等待：進行中的檢查點太多。".into(),
+        Sentence::TriggerDeferred => "手動觸發了一個檢查點，但同時進行的檢查點已達上限：協調器會在其中一個結束後立刻開始它。".into(),
         Sentence::TokenPassed { task: t, channel } => format!(
             "{} 把令牌傳給 {}：它現在是 s0，令牌正在 {}→{} 上傳輸。",
             task(t),
