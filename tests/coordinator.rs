@@ -441,6 +441,41 @@ fn with_one_concurrent_checkpoint_the_next_waits_for_the_end() {
         .all(|s| s.status != CheckpointStatus::InProgress));
 }
 
+/// The periodic trigger keeps its interval's grid, as Flink's timer does: in `concurrent`
+/// (three at most, a checkpoint slower than three intervals, no pause) a request that came
+/// while three ran waits in the queue and starts when one ends, and the timer goes on where it
+/// was — every checkpoint starts on the grid from the first trigger or at an end. (A timer
+/// started again at every start would put the one after a waiting request an interval after
+/// that end, off the grid.)
+#[test]
+fn the_periodic_trigger_keeps_its_grid_while_requests_wait() {
+    let scenario = abs_playground::scenario::presets::concurrent();
+    let (interval, first) = (
+        scenario.config.checkpoint_interval.unwrap(),
+        scenario.config.first_trigger,
+    );
+    assert_eq!(scenario.config.min_pause, 0);
+    let mut sim = scenario.simulation().unwrap();
+    run(&mut sim, 6000, |_| {});
+    let all = summaries(&sim);
+    let (mut on_grid, mut at_end) = (0, 0);
+    for (k, c) in all.iter().enumerate() {
+        let t = c.trigger_time;
+        if t >= first && (t - first) % interval == 0 {
+            on_grid += 1;
+        } else {
+            assert!(
+                all[..k].iter().any(|s| s.end_time == Some(t)),
+                "checkpoint {} at {t}: neither on the grid nor when one ended",
+                c.id
+            );
+            at_end += 1;
+        }
+    }
+    println!("{on_grid} checkpoints started on the timer's grid, {at_end} when one ended");
+    assert!(on_grid >= 20 && at_end >= 20, "{on_grid} {at_end}");
+}
+
 /// Two sources into a union, one of them on a very slow channel: the union cannot align
 /// before the timeout. The checkpoint is aborted as expired exactly `timeout` after its
 /// trigger, and cancellation markers follow the barriers: they reach the union on its fast

@@ -386,11 +386,10 @@ impl Simulation {
         if self.coordinator.manual_waiting > 0 && self.coordinator.has_room() {
             self.schedule(self.clock.now, Due::ManualTrigger);
         }
-        if self.coordinator.trigger_waiting {
-            if let Some(at) = self.coordinator.earliest_trigger(self.clock.now) {
-                self.coordinator.trigger_waiting = false;
-                self.schedule(at, Due::Trigger);
-            }
+        // A periodic trigger that waited: Flink takes it from its queue now (the pause may
+        // still turn it away).
+        if self.coordinator.periodic_waiting > 0 && self.coordinator.has_room() {
+            self.schedule(self.clock.now, Due::QueuedTrigger);
         }
     }
 

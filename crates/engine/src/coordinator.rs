@@ -88,8 +88,12 @@ pub struct Coordinator {
     pub(super) last_end: Option<u64>,
     /// The pause counts from any end, not only a completion (stop-the-world, not Flink).
     pause_from_any_end: bool,
-    /// A periodic trigger came due while it could not run; run it as soon as it can.
-    pub(super) trigger_waiting: bool,
+    /// Periodic triggers that came due while the most checkpoints ran: Flink queues each
+    /// request, and starts one whenever a checkpoint ends (at most [`MAX_QUEUED`] wait).
+    pub(super) periodic_waiting: u32,
+    /// The periodic trigger's timer: a trigger held back by the minimum pause restarts it
+    /// (Flink's `rescheduleTrigger`), and a due of an older timer is dropped.
+    pub(super) timer: u32,
     /// Triggers by hand that came while the most checkpoints ran that may: each starts one as
     /// soon as one ends (Flink queues them; the minimum pause does not hold them back).
     pub(super) manual_waiting: u32,
@@ -108,6 +112,9 @@ pub struct Coordinator {
     pub(super) stopped: Vec<(TaskId, u64)>,
 }
 
+/// The most trigger requests Flink's coordinator keeps waiting (`CheckpointRequestDecider`).
+pub const MAX_QUEUED: u32 = 1000;
+
 impl Coordinator {
     pub(super) fn new(config: &Config) -> Self {
         Coordinator {
@@ -118,7 +125,8 @@ impl Coordinator {
             last_completed: None,
             last_end: None,
             pause_from_any_end: config.mode.stops_the_world(),
-            trigger_waiting: false,
+            periodic_waiting: 0,
+            timer: 0,
             manual_waiting: 0,
             retain: config.retained_checkpoints.max(1) as usize,
             max_concurrent: max_concurrent(config),

@@ -346,7 +346,9 @@ impl Simulation {
         self.broadcast(t, ItemKind::EndOfPartition);
         self.events.push(Event::TaskFinished { task: t });
         if self.tasks.iter().all(|task| task.finished) && self.life.final_checkpoint.is_none() {
-            self.schedule(self.clock.now, Due::Trigger);
+            // The final checkpoint is due now: a new timer, so that the periodic one stops.
+            self.coordinator.timer += 1;
+            self.schedule(self.clock.now, Due::Trigger(self.coordinator.timer));
         }
     }
 }

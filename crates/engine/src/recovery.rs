@@ -124,7 +124,7 @@ impl Simulation {
         }
         self.life.final_checkpoint = None;
         self.life.failing = false;
-        self.coordinator.trigger_waiting = false;
+        self.coordinator.periodic_waiting = 0;
         // Flink's coordinator stops its scheduler while the job restarts, and the triggers
         // queued by hand fail with it.
         self.coordinator.manual_waiting = 0;

@@ -36,7 +36,8 @@ impl Simulation {
                 Due::Wake(t) => self.on_wake(t, time),
                 Due::Replay(t) => self.on_replay_due(t, time),
                 Due::Emit(t) => self.on_emit_due(t, time),
-                Due::Trigger => self.on_trigger_due(time),
+                Due::Trigger(timer) => self.on_trigger_due(timer, time),
+                Due::QueuedTrigger => self.on_queued_trigger_due(time),
                 Due::ManualTrigger => self.on_manual_trigger_due(time),
                 Due::AlignmentTimeout(n) => self.on_alignment_timeout(n, time),
                 Due::Expire(id) => self.on_expiry_due(id, time),
@@ -239,31 +240,74 @@ impl Simulation {
         Some(Action::Emit { task: t })
     }
 
-    /// The periodic trigger: the coordinator starts a checkpoint when it may.
-    fn on_trigger_due(&mut self, time: u64) -> Option<Action> {
-        if self.life.done || self.life.final_checkpoint.is_some() {
-            // The job is over, or its final checkpoint is running: no more.
+    /// The periodic trigger's timer, as Flink's `ScheduledTrigger` and `CheckpointRequestDecider`
+    /// run it: the timer keeps its interval's grid; its request starts a checkpoint if it may,
+    /// waits in the queue while the most run, and is turned away inside the minimum pause after
+    /// the latest completed checkpoint, the timer then starting again when the pause ends.
+    fn on_trigger_due(&mut self, timer: u32, time: u64) -> Option<Action> {
+        if timer != self.coordinator.timer || self.life.done || self.life.final_checkpoint.is_some()
+        {
+            // An older timer, the job is over, or its final checkpoint is running: no more.
             return None;
         }
-        let interval = self.config.checkpoint_interval.unwrap_or(u64::MAX);
+        let next = self
+            .config
+            .checkpoint_interval
+            .map(|interval| time.saturating_add(interval));
+        if self.coordinator.manual_waiting > 0 || !self.coordinator.has_room() {
+            // The request waits in the queue; the timer goes on.
+            let co = &mut self.coordinator;
+            co.periodic_waiting = (co.periodic_waiting + 1).min(super::coordinator::MAX_QUEUED);
+            if let Some(at) = next {
+                self.schedule(at, Due::Trigger(timer));
+            }
+            return None;
+        }
+        let started = self.start_periodic(time);
+        if started.is_some() && self.life.final_checkpoint.is_none() {
+            if let Some(at) = next {
+                self.schedule(at, Due::Trigger(timer));
+            }
+        }
+        started
+    }
+
+    /// A periodic trigger that waited in the queue: a checkpoint has ended.
+    fn on_queued_trigger_due(&mut self, time: u64) -> Option<Action> {
+        if self.life.done
+            || self.life.failing
+            || self.life.final_checkpoint.is_some()
+            || self.coordinator.periodic_waiting == 0
+            || self.coordinator.manual_waiting > 0
+            || !self.coordinator.has_room()
+        {
+            return None;
+        }
+        self.coordinator.periodic_waiting -= 1;
+        let started = self.start_periodic(time);
+        if started.is_some() && self.coordinator.periodic_waiting > 0 && self.coordinator.has_room()
+        {
+            self.schedule(time, Due::QueuedTrigger);
+        }
+        started
+    }
+
+    /// A periodic request the coordinator has room for: it starts a checkpoint, unless the
+    /// minimum pause turns it away, when the timer starts again at the pause's end.
+    fn start_periodic(&mut self, time: u64) -> Option<Action> {
         match self.coordinator.earliest_trigger(time) {
-            Some(at) if at == time => {
+            Some(at) if at <= time => {
                 self.clock.now = time;
                 self.clock.steps += 1;
                 self.trigger();
-                if self.life.final_checkpoint.is_none() && interval != u64::MAX {
-                    self.schedule(time.saturating_add(interval), Due::Trigger);
-                }
                 Some(Action::Trigger)
             }
             Some(at) => {
-                self.schedule(at, Due::Trigger);
+                self.coordinator.timer += 1;
+                self.schedule(at, Due::Trigger(self.coordinator.timer));
                 None
             }
-            None => {
-                self.coordinator.trigger_waiting = true;
-                None
-            }
+            None => None,
         }
     }
 

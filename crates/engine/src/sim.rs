@@ -191,7 +191,13 @@ impl Simulation {
             }
         }
         if self.config.checkpoint_interval.is_some() {
-            self.schedule(now.saturating_add(self.config.first_trigger), Due::Trigger);
+            // A new timer, as Flink's coordinator starts its scheduler again after a restart.
+            self.coordinator.timer += 1;
+            let timer = self.coordinator.timer;
+            self.schedule(
+                now.saturating_add(self.config.first_trigger),
+                Due::Trigger(timer),
+            );
         }
     }
 

@@ -189,10 +189,13 @@ pub(crate) enum Due {
     /// The task is free again: deliver one of its waiting channels.
     Wake(TaskId),
     Emit(TaskId),
-    /// The periodic trigger (and the final checkpoint's).
-    Trigger,
+    /// The periodic trigger's timer (of this generation: a newer timer drops it); the final
+    /// checkpoint's trigger too.
+    Trigger(u32),
     /// A trigger by hand that waited for a checkpoint to end.
     ManualTrigger,
+    /// A periodic trigger that waited for a checkpoint to end.
+    QueuedTrigger,
     Expire(CheckpointId),
     /// Aligned with a timeout: the checkpoint has run as long as the aligned-checkpoint
     /// timeout allows.

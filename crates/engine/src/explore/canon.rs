@@ -252,7 +252,10 @@ impl Simulation {
         let _ = write!(
             h,
             "{} {} {} {:?}",
-            co.next_id, co.trigger_waiting, co.failed_in_a_row, self.initiators
+            co.next_id,
+            co.periodic_waiting > 0,
+            co.failed_in_a_row,
+            self.initiators
         );
         if co.manual_waiting > 0 {
             let _ = write!(h, " manual {}", co.manual_waiting);
