@@ -430,3 +430,53 @@ fn run_refuses_a_scenario_file_with_an_unknown_field() {
         "{stderr}"
     );
 }
+
+/// `abs-sim run`'s summary gives each checkpoint's kind and, once completed, every subtask's
+/// statistics under Flink's REST names.
+#[test]
+fn the_run_summary_gives_each_subtasks_flink_statistics() {
+    let out = abs_sim(&[
+        "run",
+        "--preset",
+        "alignment",
+        "--mode",
+        "unaligned",
+        "--steps",
+        "200",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let last = text(&out.stdout).lines().last().unwrap().to_string();
+    let summary: serde_json::Value = serde_json::from_str(&last).unwrap();
+    let checkpoints = summary["summary"]["checkpoints"].as_array().unwrap();
+    assert!(checkpoints.iter().all(|c| c["kind"] == "checkpoint"));
+    let completed: Vec<_> = checkpoints
+        .iter()
+        .filter(|c| c["status"]["status"] == "completed")
+        .collect();
+    assert!(!completed.is_empty());
+    for c in completed {
+        let subtasks = c["subtasks"].as_object().unwrap();
+        let names: Vec<&str> = subtasks.keys().map(String::as_str).collect();
+        assert_eq!(names, ["Merge#0", "Sink#0", "Src A#0", "Src B#0"], "{c}");
+        for (name, s) in subtasks {
+            let mut keys: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
+            keys.sort_unstable();
+            assert_eq!(
+                keys,
+                [
+                    "alignment_duration",
+                    "async_duration",
+                    "checkpointed_size",
+                    "persisted_data",
+                    "processed_data",
+                    "start_delay",
+                    "sync_duration",
+                    "unaligned_checkpoint"
+                ],
+                "{name}"
+            );
+        }
+        assert_eq!(subtasks["Sink#0"]["unaligned_checkpoint"], false, "{c}");
+        assert_eq!(subtasks["Merge#0"]["unaligned_checkpoint"], true, "{c}");
+    }
+}

@@ -298,3 +298,108 @@ fn by_default_an_expired_checkpoint_fails_the_job() {
             reason: AbortReason::Expired
         }));
 }
+
+/// Flink's statistics, subtask by subtask, as `abs-sim run`'s summary gives them under each
+/// completed checkpoint (`report::subtasks_json`): in unaligned mode Merge#0 of `alignment`
+/// takes unaligned snapshots and persists what its barriers overtook, while Sink#0 (behind a
+/// forward edge, kept aligned) takes aligned ones and persists nothing; aligned and
+/// at-least-once take none unaligned; a task processes records between its first and its last
+/// barrier in every mode (Flink's processed data); the subtasks' sizes add up to the
+/// checkpoint's.
+#[test]
+fn each_subtask_reports_flinks_statistics() {
+    use abs_playground::engine::report::{completed_json, subtasks_json};
+    let field = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
+    for mode in [
+        BarrierMode::Aligned,
+        BarrierMode::AtLeastOnce,
+        BarrierMode::Unaligned,
+    ] {
+        let mut sim = presets::alignment().with_mode(mode).simulation().unwrap();
+        let (mut merge_unaligned, mut merge_persisted, mut merge_processed) = (0, 0, 0);
+        let mut checked = 0;
+        run(&mut sim, 3000, |sim| {
+            for e in sim.last_events() {
+                let Event::CheckpointCompleted { checkpoint, .. } = *e else {
+                    continue;
+                };
+                let g = sim.coordinator().global_state(checkpoint).unwrap();
+                let subtasks = subtasks_json(sim.physical(), g);
+                let whole = completed_json(sim.physical(), g);
+                let all = subtasks.as_object().unwrap();
+                assert_eq!(all.len(), sim.physical().task_count() as usize);
+                for (name, s) in all {
+                    for k in [
+                        "start_delay",
+                        "alignment_duration",
+                        "sync_duration",
+                        "async_duration",
+                        "checkpointed_size",
+                        "persisted_data",
+                        "processed_data",
+                    ] {
+                        assert!(s[k].is_u64(), "{mode} {name}: {k} in {s}");
+                    }
+                    let unaligned = s["unaligned_checkpoint"].as_bool().unwrap();
+                    match (mode, name.as_str()) {
+                        (BarrierMode::Unaligned, "Merge#0") => {
+                            merge_unaligned += u32::from(unaligned);
+                            merge_persisted += field(s, "persisted_data");
+                        }
+                        (BarrierMode::Unaligned, "Sink#0") => {
+                            assert!(!unaligned, "the forward edge keeps Sink#0 aligned: {s}");
+                            assert_eq!(field(s, "persisted_data"), 0, "{s}");
+                        }
+                        (BarrierMode::Unaligned, _) => assert!(unaligned, "{name}: {s}"),
+                        _ => {
+                            assert!(!unaligned, "{mode} {name}: {s}");
+                            assert_eq!(field(s, "persisted_data"), 0, "{mode} {name}: {s}");
+                        }
+                    }
+                    if name == "Merge#0" {
+                        merge_processed += field(s, "processed_data");
+                    }
+                }
+                let sum = |k: &str| all.values().map(|s| field(s, k)).sum::<u64>();
+                assert_eq!(sum("checkpointed_size"), field(&whole, "checkpointed_size"));
+                assert_eq!(sum("persisted_data"), field(&whole, "persisted_in_flight"));
+                checked += 1;
+            }
+        });
+        assert!(checked >= 3, "{mode}: {checked} checkpoints");
+        println!(
+            "{mode}: {checked} checkpoints; Merge#0 processed {merge_processed} B between its \
+             barriers, persisted {merge_persisted} B, unaligned in {merge_unaligned}"
+        );
+        assert!(
+            merge_processed > 0,
+            "{mode}: Merge#0 processed nothing between barriers"
+        );
+        if mode == BarrierMode::Unaligned {
+            assert_eq!(
+                merge_unaligned, checked,
+                "every Merge#0 snapshot is unaligned"
+            );
+            assert!(merge_persisted > 0, "Merge#0 persisted nothing");
+        }
+    }
+    // Aligned with a timeout: a task whose alignment timed out reports an unaligned one.
+    let scenario = abs_playground::scenario::modes::RunMode::named("aligned-timeout")
+        .unwrap()
+        .apply(&presets::alignment());
+    let mut sim = scenario.simulation().unwrap();
+    let mut timed_out_unaligned = 0;
+    run(&mut sim, 3000, |sim| {
+        for e in sim.last_events() {
+            if let Event::CheckpointCompleted { checkpoint, .. } = *e {
+                let g = sim.coordinator().global_state(checkpoint).unwrap();
+                let s = &subtasks_json(sim.physical(), g)["Merge#0"];
+                timed_out_unaligned += u32::from(s["unaligned_checkpoint"] == true);
+            }
+        }
+    });
+    assert!(
+        timed_out_unaligned > 0,
+        "no timed-out alignment reported unaligned"
+    );
+}

@@ -92,11 +92,14 @@ impl Simulation {
             persisted_in_flight: persisted_in,
             sync_duration: 0,
             async_duration: 0,
+            processed_in_alignment: take(&mut task.books.processed, n),
+            unaligned: task.handler.snapshots_unaligned() || timed_out,
         };
         // Older bookkeeping can never be used again: ids only grow.
         task.books.first_barrier.retain(|&(id, _)| id > n);
         task.books.held_records.retain(|&(id, _)| id > n);
         task.books.persisted.retain(|&(id, _)| id > n);
+        task.books.processed.retain(|&(id, _)| id > n);
         let snapshot = TaskSnapshot {
             task: t,
             state: task.state.clone(),
@@ -129,8 +132,9 @@ impl Simulation {
             // Its last barrier (or marker) has come: the alignment, as Flink counts it, ends.
             snapshot.metrics.alignment_duration += waited;
             snapshot.metrics.ack_time = self.clock.now;
-            snapshot.metrics.persisted_in_flight +=
-                take(&mut self.tasks[t as usize].books.persisted, n);
+            let books = &mut self.tasks[t as usize].books;
+            snapshot.metrics.persisted_in_flight += take(&mut books.persisted, n);
+            snapshot.metrics.processed_in_alignment += take(&mut books.processed, n);
             self.acknowledge(t, n, snapshot, AckKind::ChannelState);
         }
     }

@@ -231,6 +231,11 @@ impl Simulation {
         match output {
             Output::Record { ch, record } => {
                 let channel = channel_of(ch);
+                let task = &mut self.tasks[t as usize];
+                if let Some(n) = task.handler.current_checkpoint() {
+                    // Between the first and the last barrier: Flink's processed data.
+                    bump(&mut task.books.processed, n);
+                }
                 let early = self.tasks[t as usize].handler.early_on(ch);
                 self.net.record_received(channel);
                 let sender = self.phys.channels[channel as usize].from;

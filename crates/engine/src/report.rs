@@ -116,9 +116,10 @@ impl Report {
             .checkpoints()
             .iter()
             .map(|c| {
+                // Savepoints are not modelled: every entry is a checkpoint.
                 let mut line = json!({
-                    "id": c.id, "status": c.status, "acked": c.acked, "total": c.total,
-                    "verdict": serde_json::Value::Null,
+                    "id": c.id, "kind": "checkpoint", "status": c.status, "acked": c.acked,
+                    "total": c.total, "verdict": serde_json::Value::Null,
                 });
                 if c.status == CheckpointStatus::Completed {
                     let seen = self.completed.iter().find(|(id, _)| *id == c.id);
@@ -310,8 +311,38 @@ pub fn completed_json(phys: &Physical, g: &GlobalState) -> serde_json::Value {
         "verdict": verdict,
         "checkpointed_size": metrics.clone().map(|m| m.checkpointed_size()).sum::<u64>(),
         "persisted_in_flight": metrics.map(|m| m.persisted_bytes()).sum::<u64>(),
+        "subtasks": subtasks_json(phys, g),
         "global_state": { "tasks": tasks, "channels": channels },
     })
+}
+
+/// Each subtask's figures of a completed checkpoint, under Flink's REST names (a checkpoint's
+/// `/subtasks` statistics): times in ticks, sizes in bytes. `persisted_data` is what the
+/// subtask persisted as channel state: the records its barriers overtook in its input (in the
+/// simulation a sender keeps no output buffer, so none is persisted by a sender);
+/// `processed_data` is what it processed between its first and its last barrier.
+pub fn subtasks_json(phys: &Physical, g: &GlobalState) -> serde_json::Value {
+    let mut subtasks = serde_json::Map::new();
+    for snap in &g.tasks {
+        let Some(info) = phys.tasks.get(snap.task as usize) else {
+            continue;
+        };
+        let m = &snap.metrics;
+        subtasks.insert(
+            info.name.clone(),
+            json!({
+                "start_delay": m.start_delay,
+                "alignment_duration": m.alignment_duration,
+                "sync_duration": m.sync_duration,
+                "async_duration": m.async_duration,
+                "checkpointed_size": m.checkpointed_size(),
+                "persisted_data": m.persisted_bytes(),
+                "processed_data": m.processed_bytes(),
+                "unaligned_checkpoint": m.unaligned,
+            }),
+        );
+    }
+    serde_json::Value::Object(subtasks)
 }
 
 /// A task's state with words spelt out (keyed counts by word, not by word id).

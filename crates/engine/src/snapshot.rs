@@ -95,12 +95,25 @@ pub struct TaskMetrics {
     /// where the task acknowledges only once its channel state is complete.
     #[serde(default)]
     pub async_duration: u64,
+    /// Records the task processed between its first and its last barrier (Flink's processed
+    /// data, in records; bytes: [`TaskMetrics::processed_bytes`]).
+    #[serde(default)]
+    pub processed_in_alignment: u64,
+    /// The task's snapshot was an unaligned one (Flink's per-subtask `unaligned_checkpoint`):
+    /// it ran the unaligned handler, or its alignment timed out.
+    #[serde(default)]
+    pub unaligned: bool,
 }
 
 impl TaskMetrics {
     /// Bytes of in-flight records this task persisted ([`RECORD_BYTES`] each).
     pub fn persisted_bytes(&self) -> u64 {
         self.persisted_in_flight.saturating_mul(RECORD_BYTES)
+    }
+
+    /// Bytes of records processed between the first and the last barrier.
+    pub fn processed_bytes(&self) -> u64 {
+        self.processed_in_alignment.saturating_mul(RECORD_BYTES)
     }
 
     /// Flink's checkpointed data size: the state and the persisted in-flight data.

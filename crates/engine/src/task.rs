@@ -43,6 +43,9 @@ pub(super) struct Bookkeeping {
     pub(super) held_records: Vec<(CheckpointId, u64)>,
     /// Records persisted as channel state per checkpoint (unaligned).
     pub(super) persisted: Vec<(CheckpointId, u64)>,
+    /// Records processed between the first and the last barrier of a checkpoint (Flink's
+    /// processed data).
+    pub(super) processed: Vec<(CheckpointId, u64)>,
     /// Unaligned and Chandy-Lamport: snapshots taken but not yet acknowledged, because the
     /// task still records channel state for them (until every input has delivered that
     /// barrier or marker, or closed). Chandy-Lamport may have several at once.
@@ -65,6 +68,7 @@ impl Bookkeeping {
         take(&mut self.first_barrier, n);
         take(&mut self.held_records, n);
         take(&mut self.persisted, n);
+        take(&mut self.processed, n);
     }
 
     /// After a failure: nothing measured, nothing owed.
@@ -72,6 +76,7 @@ impl Bookkeeping {
         self.first_barrier.clear();
         self.held_records.clear();
         self.persisted.clear();
+        self.processed.clear();
         self.awaiting_ack.clear();
         self.direct.clear();
     }

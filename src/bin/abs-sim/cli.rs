@@ -45,10 +45,13 @@ usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps
 
 Runs a scenario with the scheduler and prints its trace: one JSON line per step, written as
 the step runs, then {\"summary\": {...}}: steps, time, finished, and every checkpoint (or
-Chandy-Lamport snapshot) with, once completed, its \"verdict\" (\"consistent\" or what is
-wrong), its \"checkpointed_size\" and \"persisted_in_flight\" (bytes, as Flink counts them:
-the checkpointed size includes the persisted in-flight data) and its \"global_state\"
-({\"tasks\": {SUBTASK: STATE}, \"channels\": {\"FROM->TO\": [ITEM, ...]}}).
+Chandy-Lamport snapshot) with its \"kind\" (\"checkpoint\") and, once completed, its
+\"verdict\" (\"consistent\" or what is wrong), its \"checkpointed_size\" and
+\"persisted_in_flight\" (bytes, as Flink counts them: the checkpointed size includes the
+persisted in-flight data), its \"subtasks\" ({SUBTASK: Flink's per-subtask statistics:
+\"start_delay\", \"alignment_duration\", \"sync_duration\", \"async_duration\",
+\"checkpointed_size\", \"persisted_data\", \"processed_data\", \"unaligned_checkpoint\"})
+and its \"global_state\" ({\"tasks\": {SUBTASK: STATE}, \"channels\": {\"FROM->TO\": [ITEM, ...]}}).
 
   --preset NAME      run a preset (`abs-sim preset` lists them)
   FILE.json          run a scenario file (`abs-sim preset NAME` prints one to start from)

@@ -237,6 +237,13 @@ impl<R: Clone> BarrierHandler<R> {
         with_core!(&self.core, p => TaskProtocol::<R>::blocks_inputs(p))
     }
 
+    /// Whether its snapshots are unaligned ones: taken at the first barrier, with the records
+    /// the barriers overtook persisted (Flink's per-subtask `unaligned_checkpoint`; an aligned
+    /// task whose alignment timed out is one too, see [`BarrierHandler::timed_out`]).
+    pub fn snapshots_unaligned(&self) -> bool {
+        matches!(self.core, Core::Unaligned(_))
+    }
+
     pub fn channels(&self) -> u32 {
         self.inputs.channels
     }
