@@ -137,6 +137,24 @@ for (const [preset, mode, k] of CASES) {
       expect(bytes(row['Checkpointed size']), what).toBe(w.size);
     });
 
+    // Each subtask's statistics as Flink reports them: the summary's "subtasks" of checkpoint k,
+    // and the task-state table's start delay and size are the summary's too.
+    expect(gs.subtaskStats.length).toBe(Object.keys(line.subtasks).length);
+    for (const row of gs.subtaskStats) {
+      const want = line.subtasks[row.Subtask];
+      const what = `${row.Subtask}: ${JSON.stringify(want)}`;
+      // Start delay and checkpointed size are the task-state table's (checked above).
+      expect(Object.keys(row)).toEqual(['Subtask', 'Alignment duration (ms)', 'Async (ms)', 'Persisted data (B)', 'Processed data (B)', 'Unaligned']);
+      expect(Number(row['Alignment duration (ms)']), what).toBe(want.alignment_duration);
+      expect(Number(row['Async (ms)']), what).toBe(want.async_duration);
+      expect(Number(row['Persisted data (B)']), what).toBe(want.persisted_data);
+      expect(Number(row['Processed data (B)']), what).toBe(want.processed_data);
+      expect(row.Unaligned, what).toBe(want.unaligned_checkpoint ? '✓' : '—');
+      const states = gs.tasks.find((r) => r.Subtask === row.Subtask);
+      expect(states['Start delay'], what).toBe(`${want.start_delay} ms`);
+      expect(bytes(states['Checkpointed size']), what).toBe(want.checkpointed_size);
+    }
+
     // Every channel's recorded state, by channel id.
     expect(gs.channels.map((c) => Number(c.n))).toEqual(want.channels.map((c) => c.recorded));
     for (const c of gs.channels) {

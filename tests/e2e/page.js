@@ -174,6 +174,7 @@ class Playground {
         figures,
         tasks: table('task-states'),
         taskHeads: heads('task-states'),
+        subtaskStats: table('subtask-stats'),
         channels: table('channel-states'),
       };
     });

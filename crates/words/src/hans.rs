@@ -18,7 +18,7 @@ use super::Strings;
 /// another Simplified form is here (the test `every_traditional_character_of_zh_is_converted`
 /// says which are missing); `「」` become the mainland's quotation marks.
 const CHARS: &str = "\
-    「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储兒儿內内兩两別别則则動动務务區区協协卻却參参啟启單单圍围圖图執执場场塊块壓压學学實实寫写\
+    「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储兒儿內内兩两別别則则動动務务區区協协卻却參参啟启單单圍围圖图執执報报場场塊块壓压學学實实寫写\
     將将對对屬属帳帐帶带幫帮幾几廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦敗败數数於于時时暫暂會会條条棄弃業业樂乐標标樣样機机檔档檢检欄栏\
     決决沒没減减測测滿满濾滤為为無无狀状現现環环畫画發发盡尽盤盘確确碼码種种稱称積积筆笔範范籤签約约紅红納纳細细終终組组結结絕绝給给統统經经網网線线編编\
     緩缓縮缩總总繞绕繼继續续脫脱脹胀與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计訊讯記记設设許许詞词試试話话該该詳详誌志認认\
@@ -191,7 +191,8 @@ fn build() -> Strings {
             in_flight, records_sent, records_received, yes, no, item, payload, derived_from,
             sent_at, arrives_at, item_gone, recent, trigger_time, end_to_end,
             alignment_duration, records_held, state_size, persisted, ack_time, start_delay,
-            task_states, channel_states, no_channel_state,
+            task_states, subtask_stats, async_duration, persisted_data,
+            processed_data, unaligned_checkpoint, channel_states, no_channel_state,
             aligned_no_channel_state, not_retained, not_completed, consistent, inconsistent,
             narration, narration_empty, ended, dismiss, mode_aligned_debloat,
         ],

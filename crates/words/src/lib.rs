@@ -462,6 +462,12 @@ pub struct Strings {
     pub start_delay: &'static str,
     pub global_state_of: fn(u64) -> String,
     pub task_states: &'static str,
+    /// The heading of each subtask's figures as Flink's REST API lists them, and its columns.
+    pub subtask_stats: &'static str,
+    pub async_duration: &'static str,
+    pub persisted_data: &'static str,
+    pub processed_data: &'static str,
+    pub unaligned_checkpoint: &'static str,
     pub channel_states: &'static str,
     pub no_channel_state: &'static str,
     pub aligned_no_channel_state: &'static str,

@@ -207,6 +207,48 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
         }
     };
     more(&mut o, gs.tasks.len().saturating_sub(MAX_ROWS));
+    // Each subtask's figures as Flink's REST API lists them (`abs-sim run`'s "subtasks") that
+    // the task-state table above does not already show (start delay, checkpointed size; the
+    // synchronous part, always 0 here, is left out): plain numbers, the unit in the heading,
+    // so that the table fits the panel.
+    let _ = write!(
+        o,
+        r#"<h4>{}</h4><table class="state-table stats-table" data-testid="subtask-stats">"#,
+        s.subtask_stats
+    );
+    let unit = |label: &str, unit: &str| format!("{label} ({unit})");
+    let heads = [
+        s.subtask.to_string(),
+        unit(s.alignment_duration, "ms"),
+        unit(s.async_duration, "ms"),
+        unit(s.persisted_data, "B"),
+        unit(s.processed_data, "B"),
+        s.unaligned_checkpoint.to_string(),
+    ];
+    table_head(
+        &mut o,
+        &heads.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    for t in gs.tasks.iter().take(MAX_ROWS) {
+        let m = &t.metrics;
+        let name = phys
+            .tasks
+            .get(t.task as usize)
+            .map_or("", |i| i.name.as_str());
+        let _ = write!(
+            o,
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{}</td></tr>",
+            escape(name),
+            m.alignment_duration,
+            m.async_duration,
+            m.persisted_bytes(),
+            m.processed_bytes(),
+            if m.unaligned { "✓" } else { "—" }
+        );
+    }
+    o += "</tbody></table>";
+    more(&mut o, gs.tasks.len().saturating_sub(MAX_ROWS));
     let _ = write!(o, "<h4>{}</h4>", s.channel_states);
     // A cyclic graph's aligned checkpoint does hold channel state: the back-edge log.
     if aligned && !sim.holds_channel_state() {
