@@ -10,6 +10,7 @@
 mod en;
 #[cfg(feature = "zh")]
 pub mod hans;
+mod names;
 pub mod theory;
 #[cfg(feature = "zh")]
 mod zh;
@@ -23,10 +24,12 @@ use serde::{Deserialize, Serialize};
 
 use abs_engine::coordinator::CheckpointStatus;
 use abs_engine::record::ItemKind;
-use abs_engine::view::{Input, Sentence};
-use abs_engine::{ActionError, BarrierMode, OperatorKind, Simulation, TaskId};
+use abs_engine::view::Sentence;
+use abs_engine::{ActionError, BarrierMode, OperatorKind};
 use abs_scenario::codec::LinkError;
 use abs_scenario::ScenarioError;
+
+pub use names::Names;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -149,65 +152,6 @@ impl Lang {
             Lang::En
         } else {
             Lang::Zh
-        }
-    }
-}
-
-/// What the narration needs to name things: subtasks, inputs and items, in one simulation.
-pub struct Names<'a>(pub &'a Simulation);
-
-impl Names<'_> {
-    pub fn task(&self, t: TaskId) -> &str {
-        self.0
-            .physical()
-            .tasks
-            .get(t as usize)
-            .map_or("?", |i| i.name.as_str())
-    }
-
-    /// The number of input `at` of its task, counted from 1.
-    pub fn input_number(&self, at: Input) -> u32 {
-        self.0
-            .physical()
-            .channels
-            .get(at.channel as usize)
-            .map_or(0, |c| c.input_index + 1)
-    }
-
-    /// The subtask feeding input `at`.
-    pub fn sender(&self, at: Input) -> &str {
-        let phys = self.0.physical();
-        phys.channels
-            .get(at.channel as usize)
-            .map_or("?", |c| phys.tasks[c.from as usize].name.as_str())
-    }
-
-    pub fn channel(&self, c: u32) -> String {
-        self.0.physical().channel_label(c)
-    }
-
-    /// The subtask channel `c` leads to.
-    pub fn receiver(&self, c: u32) -> &str {
-        let phys = self.0.physical();
-        phys.channels
-            .get(c as usize)
-            .map_or("?", |ch| phys.tasks[ch.to as usize].name.as_str())
-    }
-
-    /// How many of `t`'s inputs are back-edges.
-    pub fn back_edges(&self, t: TaskId) -> u32 {
-        let phys = self.0.physical();
-        let n = phys
-            .tasks
-            .get(t as usize)
-            .map_or(0, |i| i.inputs.len() as u32);
-        (0..n).filter(|&i| phys.input_is_back_edge(t, i)).count() as u32
-    }
-
-    pub fn payload(&self, item: &ItemKind) -> Option<String> {
-        match item {
-            ItemKind::Record(r) => Some(self.0.describe(&r.payload)),
-            _ => None,
         }
     }
 }

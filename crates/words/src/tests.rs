@@ -1,5 +1,6 @@
 use super::*;
 use abs_engine::view;
+use abs_engine::Simulation;
 use abs_scenario::presets;
 
 #[test]
