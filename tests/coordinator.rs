@@ -139,11 +139,12 @@ fn completed(sim: &Simulation) -> Vec<CheckpointId> {
 /// aborts them, reason "subsumed", in the step that completes the newer one.
 ///
 /// To get a newer checkpoint to complete first: at-least-once, a union whose second input comes
-/// from a bounded source that has already finished, but whose end of partition is still on its
-/// way (a slow channel). Barriers 1, 2 and 3 arrive from the other input and wait; the end of
-/// partition then closes the slow channel and completes them all at once. The barrier tracker
-/// triggers only the newest, 3 (the older ones it drops silently, as Flink's does), so tasks
-/// downstream never see barriers 1 and 2, and only subsumption ends those checkpoints.
+/// from a bounded source, over a slow channel. The source ends at once but runs on until its
+/// final checkpoint completes, then finishes; its end of partition is slow to come. Meanwhile
+/// the next three barriers arrive from the other input and wait; the end of partition then
+/// closes the slow channel and completes them all at once. The barrier tracker triggers only
+/// the newest (the older ones it drops silently, as Flink's does), so tasks downstream never
+/// see the older barriers, and only subsumption ends those checkpoints.
 #[test]
 fn a_completed_checkpoint_subsumes_the_older_running_ones() {
     let graph = JobGraph {
@@ -173,34 +174,35 @@ fn a_completed_checkpoint_subsumes_the_older_running_ones() {
         ..Config::default()
     };
     let mut sim = Simulation::new(&graph, &config, 7).unwrap();
-    let mut completion_step = None;
+    let mut subsuming: Option<(CheckpointId, Vec<CheckpointId>)> = None;
     run(&mut sim, 2000, |sim| {
         let events = sim.last_events();
-        if events
+        let completed = events.iter().find_map(|e| match e {
+            Event::CheckpointCompleted { checkpoint, .. } => Some(*checkpoint),
+            _ => None,
+        });
+        let subsumed: Vec<CheckpointId> = events
             .iter()
-            .any(|e| matches!(e, Event::CheckpointCompleted { checkpoint: 3, .. }))
-        {
-            let subsumed: Vec<CheckpointId> = events
-                .iter()
-                .filter_map(|e| match e {
-                    Event::CheckpointAborted {
-                        checkpoint,
-                        reason: AbortReason::Subsumed,
-                    } => Some(*checkpoint),
-                    _ => None,
-                })
-                .collect();
-            assert_eq!(
-                subsumed,
-                [1, 2],
-                "completing 3 aborts 1 and 2 as subsumed, in the same step"
-            );
-            completion_step = Some(sim.steps());
+            .filter_map(|e| match e {
+                Event::CheckpointAborted {
+                    checkpoint,
+                    reason: AbortReason::Subsumed,
+                } => Some(*checkpoint),
+                _ => None,
+            })
+            .collect();
+        if let (Some(n), false, None) = (completed, subsumed.is_empty(), &subsuming) {
+            subsuming = Some((n, subsumed));
         }
     });
-    assert!(completion_step.is_some(), "checkpoint 3 never completed");
+    let (n, subsumed) = subsuming.expect("no completion subsumed older checkpoints");
+    assert_eq!(
+        subsumed,
+        [n - 2, n - 1],
+        "completing {n} aborts the two older running ones as subsumed, in the same step"
+    );
     let all = summaries(&sim);
-    for id in [1, 2] {
+    for id in [n - 2, n - 1] {
         assert_eq!(
             all[id as usize - 1].status,
             CheckpointStatus::Aborted {
@@ -209,13 +211,11 @@ fn a_completed_checkpoint_subsumes_the_older_running_ones() {
             "checkpoint {id}"
         );
     }
-    assert_eq!(all[2].status, CheckpointStatus::Completed);
-    // Subsumption only reaches back: checkpoints after 3 run and complete on their own.
-    assert!(all
-        .iter()
-        .skip(3)
-        .any(|s| s.status == CheckpointStatus::Completed));
-    assert!(all.iter().skip(3).all(|s| !matches!(
+    assert_eq!(all[n as usize - 1].status, CheckpointStatus::Completed);
+    // Subsumption only reaches back: checkpoints after n run and complete on their own.
+    let later = || all.iter().skip(n as usize);
+    assert!(later().any(|s| s.status == CheckpointStatus::Completed));
+    assert!(later().all(|s| !matches!(
         s.status,
         CheckpointStatus::Aborted {
             reason: AbortReason::Subsumed

@@ -117,9 +117,10 @@ fn no_barrier_ever_travels_and_every_checkpoint_is_consistent_without_channel_st
             }
             for c in s.channels() {
                 assert!(
-                    c.items()
-                        .iter()
-                        .all(|i| matches!(i.kind, ItemKind::Record(_) | ItemKind::EndOfPartition)),
+                    c.items().iter().all(|i| matches!(
+                        i.kind,
+                        ItemKind::Record(_) | ItemKind::EndOfData | ItemKind::EndOfPartition
+                    )),
                     "{preset}: a barrier or marker in flight"
                 );
             }

@@ -34,11 +34,18 @@ impl Simulation {
             let kind = &self.phys.operator_of(t as TaskId).kind;
             let acts = (kind.is_source() && self.stopped_for().is_none())
                 || (kind.is_process() && self.can_act(t as TaskId));
-            if acts && !task.finished && !self.net.flow.has_full_output(t as TaskId) {
+            if acts
+                && !task.finished
+                && !task.data_ended
+                && !self.net.flow.has_full_output(t as TaskId)
+            {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
-        if !self.life.done && self.coordinator.has_room() {
+        if !self.life.done
+            && !self.refuses_checkpoints_after_finish()
+            && self.coordinator.has_room()
+        {
             actions.push(Action::Trigger);
             if self.config.mode.processes_initiate() {
                 // Processes only: checking that a task's markers reach everyone walks the graph.
@@ -135,7 +142,7 @@ impl Simulation {
                 if !acts {
                     return Err(ActionError::NotASource(t));
                 }
-                if tk.finished {
+                if tk.finished || tk.data_ended {
                     return Err(ActionError::SourceFinished(t));
                 }
                 if kind.is_source() && self.stopped_for().is_some() {
@@ -150,6 +157,9 @@ impl Simulation {
             Action::Trigger => {
                 if self.life.done {
                     return Err(ActionError::JobFinished);
+                }
+                if self.refuses_checkpoints_after_finish() {
+                    return Err(ActionError::TasksFinished);
                 }
             }
             Action::TimeOutAlignment { checkpoint } => {

@@ -35,8 +35,11 @@ impl Simulation {
         // Subtask s reads lines s, s+p, s+2p …; a bounded log ends after one pass.
         let mine = (lines.len() as u64 + p - 1 - sub) / p;
         if bounded && offset >= mine {
-            self.finish(t);
-            self.events.push(Event::SourceEnded { task: t });
+            self.events.push(Event::SourceEnded {
+                task: t,
+                finishes_now: !self.waits_for_final_checkpoint(),
+            });
+            self.end_data(t);
             return;
         }
         let line = lines[((sub + offset * p) % lines.len() as u64) as usize];

@@ -18,6 +18,11 @@ impl Simulation {
         let phys = Rc::clone(&self.phys);
         let info = &phys.tasks[t as usize];
         self.coordinator.mark_cut(n, t, self.next_record);
+        let task = &mut self.tasks[t as usize];
+        if task.data_ended && task.final_checkpoint.is_none() {
+            // Its first snapshot after its data ended: its final checkpoint.
+            task.final_checkpoint = Some(n);
+        }
         let at = self.events.len();
         self.events.push(Event::Snapshot {
             task: t,
@@ -175,7 +180,6 @@ impl Simulation {
             checkpoint: n,
             consistent: gs.verdict.ok(),
         });
-        let job_done = self.life.final_checkpoint == Some(n);
         // Notify-complete: transactional sinks commit what their snapshot pre-committed.
         for snap in &gs.tasks {
             if !self.phys.operator_of(snap.task).kind.is_transactional() {
@@ -213,11 +217,16 @@ impl Simulation {
                 });
             }
         }
-        if job_done {
-            self.life.done = true;
-            self.events.push(Event::JobFinished { checkpoint: n });
-        }
         self.after_checkpoint_end();
+        // FLIP-147: every task whose final checkpoint this is (it snapshotted this one or an
+        // earlier one after its data ended) may finish now.
+        for t in 0..self.phys.task_count() {
+            let task = &mut self.tasks[t as usize];
+            if task.final_checkpoint.is_some_and(|f| f <= n) && task.final_done.is_none() {
+                task.final_done = Some(n);
+                self.finish_if_ready(t);
+            }
+        }
     }
 
     pub(super) fn trigger(&mut self) {
@@ -252,9 +261,6 @@ impl Simulation {
                 return;
             }
         }
-        if self.tasks.iter().all(|t| t.finished) {
-            self.life.final_checkpoint = Some(n);
-        }
         if self.config.mode.stops_the_world() {
             // The sources stop at their next read (`stop_source`); every task snapshots once
             // the job has drained — a finished one too, which may still receive what a
@@ -275,8 +281,12 @@ impl Simulation {
                 self.snapshot_task(t, n);
             } else if self.upstream_finished(t) {
                 // No barrier can come from a finished task: trigger this one directly; it
-                // snapshots once the ends of partition still in flight to it have arrived.
+                // snapshots once the ends of partition still in flight to it have arrived
+                // (at once if none is: it waits for its final checkpoint).
                 self.tasks[t as usize].books.direct.push(n);
+                if self.inputs_closed(t) {
+                    self.finish_if_ready(t);
+                }
             }
         }
     }

@@ -6,8 +6,8 @@
 //! before it reads new input. It is a pure function over text so that tests need no process.
 //!
 //! Input lines: `{"ch":0,"record":"r1"}`, `{"ch":1,"barrier":3}`, `{"ch":2,"cancel":2}`,
-//! `{"ch":0,"end_of_partition":true}`. Output lines: `{"record":"r1"}`, `{"triggered":3}`,
-//! `{"aborted":2}`, `{"end_of_partition":0}`,
+//! `{"ch":0,"end_of_data":true}`, `{"ch":0,"end_of_partition":true}`. Output lines: `{"record":"r1"}`, `{"triggered":3}`,
+//! `{"aborted":2}`, `{"end_of_data":0}`, `{"end_of_partition":0}`,
 //! `{"channel_state":{"checkpoint":1,"ch":0,"record":"r4"}}`.
 
 use std::fmt;
@@ -91,6 +91,7 @@ enum OutputLine<'a> {
     Record(&'a str),
     Triggered(CheckpointId),
     Aborted(CheckpointId),
+    EndOfData(ChannelIndex),
     EndOfPartition(ChannelIndex),
     ChannelState {
         checkpoint: CheckpointId,
@@ -106,6 +107,7 @@ impl<'a> OutputLine<'a> {
             Output::Record { record, .. } => OutputLine::Record(record),
             Output::Triggered(id) => OutputLine::Triggered(*id),
             Output::Aborted(id) => OutputLine::Aborted(*id),
+            Output::EndOfData(ch) => OutputLine::EndOfData(*ch),
             Output::EndOfPartition(ch) => OutputLine::EndOfPartition(*ch),
             Output::ChannelState {
                 checkpoint,
@@ -121,7 +123,7 @@ impl<'a> OutputLine<'a> {
     }
 }
 
-const KINDS: &str = "\"record\", \"barrier\", \"cancel\" or \"end_of_partition\"";
+const KINDS: &str = "\"record\", \"barrier\", \"cancel\", \"end_of_data\" or \"end_of_partition\"";
 
 /// One input line into the channel and the item, or a lower-case reason.
 fn parse_line(text: &str, channels: u32) -> Result<(ChannelIndex, Input<String>), String> {
@@ -159,6 +161,15 @@ fn parse_line(text: &str, channels: u32) -> Result<(ChannelIndex, Input<String>)
             },
             "barrier" => Input::Barrier(parse_id("barrier", value)?),
             "cancel" => Input::Cancel(parse_id("cancel", value)?),
+            "end_of_data" => match value {
+                Value::Bool(true) => Input::EndOfData,
+                other => {
+                    return Err(format!(
+                        "\"end_of_data\" must be true, found {}",
+                        describe(other)
+                    ))
+                }
+            },
             "end_of_partition" => match value {
                 Value::Bool(true) => Input::EndOfPartition,
                 other => {

@@ -85,7 +85,7 @@ impl Simulation {
         }
         self.acknowledge_when_recorded(t);
         self.schedule_replay(t);
-        self.finish_loop_if_drained(t);
+        self.end_loop_if_drained(t);
     }
 
     /// Aligned with a timeout: checkpoint `n` has run as long as the aligned-checkpoint
@@ -135,41 +135,6 @@ impl Simulation {
         self.scratch = out;
         self.acknowledge_when_recorded(t);
         self.schedule_replay(t);
-    }
-
-    /// A task with back-edges (an iteration's head) never sees them end by themselves: it
-    /// finishes once every other input has ended and nothing is left on its back-edges — no
-    /// record is still going round the loop. (This reads the back-edge channels only, which is
-    /// the whole loop when the feedback goes straight back to the task.)
-    pub(super) fn finish_loop_if_drained(&mut self, t: TaskId) {
-        if self.phys.back_edges.is_empty() {
-            return;
-        }
-        let phys = Rc::clone(&self.phys);
-        let info = &phys.tasks[t as usize];
-        let task = &self.tasks[t as usize];
-        if task.finished || task.handler.has_replay() {
-            return;
-        }
-        let (mut loops, mut regular) = (0, 0);
-        for (i, &c) in info.inputs.iter().enumerate() {
-            let back = phys.is_back_edge(phys.channels[c as usize].edge);
-            if back {
-                loops += 1;
-                if !self.net.channels[c as usize].items().is_empty() {
-                    return;
-                }
-            } else if !task.handler.is_closed(i as u32) {
-                return;
-            } else {
-                regular += 1;
-            }
-        }
-        // Only a loop fed from outside ends: processes in a cycle of their own (the token,
-        // the bank) run for ever.
-        if loops > 0 && regular > 0 {
-            self.finish(t);
-        }
     }
 
     /// The operator's work on one record ([`operator::apply`]) and what follows from it: a
@@ -306,14 +271,17 @@ impl Simulation {
                     self.after_checkpoint_end();
                 }
             }
+            Output::EndOfData(ch) => {
+                let channel = self.phys.tasks[t as usize].inputs[ch as usize];
+                self.events.push(Event::EndOfData { task: t, channel });
+                if self.inputs_data_ended(t) && !self.has_loop(t) {
+                    self.end_data(t);
+                }
+            }
             Output::EndOfPartition(ch) => {
                 let channel = self.phys.tasks[t as usize].inputs[ch as usize];
                 self.events.push(Event::PartitionEnded { task: t, channel });
-                let inputs = self.phys.tasks[t as usize].inputs.len() as u32;
-                let handler = &self.tasks[t as usize].handler;
-                if (0..inputs).all(|i| handler.is_closed(i)) && !self.tasks[t as usize].finished {
-                    self.finish(t);
-                }
+                self.finish_if_ready(t);
             }
             Output::ChannelState {
                 checkpoint,
@@ -332,28 +300,6 @@ impl Simulation {
                 self.coordinator
                     .record_channel_state(checkpoint, channel, record);
             }
-        }
-    }
-
-    /// The task's input has ended (a bounded source read its whole log, or every input
-    /// channel closed). Checkpoints the coordinator triggered directly on it (its upstream had
-    /// finished) are snapshotted now, with the final state, and their barriers go downstream
-    /// ahead of the end of partition. When the last task finishes, one more checkpoint is due:
-    /// the final one, whose completion finishes the job (FLIP-147).
-    pub(super) fn finish(&mut self, t: TaskId) {
-        let direct = std::mem::take(&mut self.tasks[t as usize].books.direct);
-        for n in direct {
-            if self.coordinator.deadline(n).is_some() && !self.coordinator.acked_by(n, t) {
-                self.snapshot_task(t, n);
-            }
-        }
-        self.tasks[t as usize].finished = true;
-        self.broadcast(t, ItemKind::EndOfPartition);
-        self.events.push(Event::TaskFinished { task: t });
-        if self.tasks.iter().all(|task| task.finished) && self.life.final_checkpoint.is_none() {
-            // The final checkpoint is due now: a new timer, so that the periodic one stops.
-            self.coordinator.timer += 1;
-            self.schedule(self.clock.now, Due::Trigger(self.coordinator.timer));
         }
     }
 }

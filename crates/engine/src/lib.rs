@@ -48,6 +48,7 @@ pub mod coordinator;
 pub mod debloat;
 mod delivery;
 pub mod explore;
+mod finishing;
 pub mod flow;
 pub mod gate;
 pub mod history;

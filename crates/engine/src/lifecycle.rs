@@ -1,5 +1,5 @@
 //! The job's lifecycle: running, down after a failure until its restart, failing for too many
-//! failed checkpoints, finishing with its final checkpoint, done. What happens at a failure and
+//! failed checkpoints, finishing task by task after their final checkpoint, done. What happens at a failure and
 //! a restart is `recovery.rs`; this part holds where the job is in that cycle, the failures the
 //! scenario plans and every restart so far.
 
@@ -10,9 +10,7 @@ use super::vocab::{ChannelId, CheckpointId, TaskId};
 
 #[derive(Clone, Debug, Default)]
 pub struct Lifecycle {
-    /// The checkpoint triggered once every task had finished; its completion ends the job.
-    pub(super) final_checkpoint: Option<CheckpointId>,
-    /// The final checkpoint completed: nothing more happens.
+    /// Every task has finished: nothing more happens.
     pub(super) done: bool,
     /// More checkpoints failed in a row than tolerated: the job fails in the next step.
     pub(super) failing: bool,

@@ -301,7 +301,7 @@ impl Network {
     }
 
     /// The exhaustive search keeps a non-FIFO channel's items in one fixed order (records by
-    /// age, then barriers, cancellation markers and the end of the partition): any of them
+    /// age, then barriers, cancellation markers, the end of data and the end of the partition): any of them
     /// may arrive first there, so the order they happen to be queued in tells nothing, and
     /// two states that differ only in it are one. A channel with a priority barrier keeps
     /// its order (what is ahead of that barrier is its channel state).
@@ -314,7 +314,8 @@ impl Network {
                 ItemKind::Record(r) => (0, r.id),
                 ItemKind::Barrier(n) => (1, n),
                 ItemKind::Cancel(n) => (2, n),
-                ItemKind::EndOfPartition => (3, 0),
+                ItemKind::EndOfData => (3, 0),
+                ItemKind::EndOfPartition => (4, 0),
             });
         }
     }

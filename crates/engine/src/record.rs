@@ -46,6 +46,8 @@ pub enum ItemKind {
     Record(Record),
     Barrier(CheckpointId),
     Cancel(CheckpointId),
+    /// FLIP-147: the sender has no more data; its barriers still follow.
+    EndOfData,
     EndOfPartition,
 }
 
@@ -55,6 +57,7 @@ impl ItemKind {
             ItemKind::Record(r) => Input::Record(r),
             ItemKind::Barrier(n) => Input::Barrier(n),
             ItemKind::Cancel(n) => Input::Cancel(n),
+            ItemKind::EndOfData => Input::EndOfData,
             ItemKind::EndOfPartition => Input::EndOfPartition,
         }
     }
@@ -64,6 +67,7 @@ impl ItemKind {
             Input::Record(r) => ItemKind::Record(*r),
             Input::Barrier(n) => ItemKind::Barrier(*n),
             Input::Cancel(n) => ItemKind::Cancel(*n),
+            Input::EndOfData => ItemKind::EndOfData,
             Input::EndOfPartition => ItemKind::EndOfPartition,
         }
     }

@@ -122,7 +122,6 @@ impl Simulation {
                 }
             }
         }
-        self.life.final_checkpoint = None;
         self.life.failing = false;
         self.coordinator.periodic_waiting = 0;
         // Flink's coordinator stops its scheduler while the job restarts, and the triggers

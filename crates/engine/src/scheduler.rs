@@ -198,7 +198,7 @@ impl Simulation {
 
     /// Task `t` acts on its own: a source reads its next line, a process sends.
     fn on_emit_due(&mut self, t: TaskId, time: u64) -> Option<Action> {
-        if self.tasks[t as usize].finished {
+        if self.tasks[t as usize].finished || self.tasks[t as usize].data_ended {
             return None;
         }
         let kind = &self.phys.operator_of(t).kind;
@@ -227,7 +227,7 @@ impl Simulation {
         self.clock.steps += 1;
         self.emit(t);
         match self.phys.operator_of(t).kind {
-            OperatorKind::Source { interval, .. } if !self.tasks[t as usize].finished => {
+            OperatorKind::Source { interval, .. } if !self.tasks[t as usize].data_ended => {
                 self.schedule(time.saturating_add(interval), Due::Emit(t));
             }
             OperatorKind::Account { interval, .. } => {
@@ -245,15 +245,22 @@ impl Simulation {
     /// waits in the queue while the most run, and is turned away inside the minimum pause after
     /// the latest completed checkpoint, the timer then starting again when the pause ends.
     fn on_trigger_due(&mut self, timer: u32, time: u64) -> Option<Action> {
-        if timer != self.coordinator.timer || self.life.done || self.life.final_checkpoint.is_some()
-        {
-            // An older timer, the job is over, or its final checkpoint is running: no more.
+        if timer != self.coordinator.timer || self.life.done {
+            // An older timer, or the job is over: no more.
             return None;
         }
         let next = self
             .config
             .checkpoint_interval
             .map(|interval| time.saturating_add(interval));
+        if self.refuses_checkpoints_after_finish() {
+            // Flink's coordinator declines the trigger (not all required tasks are running);
+            // the timer goes on until the job is over.
+            if let Some(at) = next {
+                self.schedule(at, Due::Trigger(timer));
+            }
+            return None;
+        }
         if self.coordinator.manual_waiting > 0 || !self.coordinator.has_room() {
             // The request waits in the queue; the timer goes on.
             let co = &mut self.coordinator;
@@ -264,7 +271,7 @@ impl Simulation {
             return None;
         }
         let started = self.start_periodic(time);
-        if started.is_some() && self.life.final_checkpoint.is_none() {
+        if started.is_some() {
             if let Some(at) = next {
                 self.schedule(at, Due::Trigger(timer));
             }
@@ -276,7 +283,7 @@ impl Simulation {
     fn on_queued_trigger_due(&mut self, time: u64) -> Option<Action> {
         if self.life.done
             || self.life.failing
-            || self.life.final_checkpoint.is_some()
+            || self.refuses_checkpoints_after_finish()
             || self.coordinator.periodic_waiting == 0
             || self.coordinator.manual_waiting > 0
             || !self.coordinator.has_room()
@@ -315,6 +322,7 @@ impl Simulation {
     fn on_manual_trigger_due(&mut self, time: u64) -> Option<Action> {
         if self.life.done
             || self.life.failing
+            || self.refuses_checkpoints_after_finish()
             || self.coordinator.manual_waiting == 0
             || !self.coordinator.has_room()
         {

@@ -12,7 +12,17 @@ pub struct Task {
     pub(super) handler: BarrierHandler<Record>,
     pub state: TaskState,
     pub busy_until: u64,
+    /// It has sent its end of partition and does nothing more.
     pub finished: bool,
+    /// Its data has ended (FLIP-147): a source read its whole log, or every input delivered
+    /// its end of data; its operator finished and its own end of data went out. It keeps
+    /// running — taking barriers, snapshotting — until its final checkpoint completes.
+    pub data_ended: bool,
+    /// The first checkpoint it snapshotted after its data ended: when this one (or a later
+    /// one) completes, it may finish.
+    pub final_checkpoint: Option<CheckpointId>,
+    /// The checkpoint whose completion ended its wait: its final checkpoint, or a later one.
+    pub final_done: Option<CheckpointId>,
     /// What the task measures and owes per checkpoint.
     pub(super) books: Bookkeeping,
     /// Round-robin position per outgoing edge.
@@ -110,6 +120,9 @@ impl Task {
             state,
             busy_until: 0,
             finished: false,
+            data_ended: false,
+            final_checkpoint: None,
+            final_done: None,
             books: Bookkeeping::default(),
             round_robin,
             replay_scheduled: false,
@@ -129,6 +142,9 @@ impl Task {
         let held = self.handler.held_count();
         self.handler = handler;
         self.busy_until = now;
+        self.data_ended = false;
+        self.final_checkpoint = None;
+        self.final_done = None;
         self.books.clear();
         self.replay_scheduled = false;
         self.parked.clear();

@@ -76,9 +76,28 @@ pub enum Event {
         task: TaskId,
         checkpoint: CheckpointId,
     },
-    /// A bounded source reached the end of its log.
+    /// A bounded source reached the end of its log: it sends its end of data (FLIP-147) and
+    /// keeps running until its final checkpoint completes.
     SourceEnded {
         task: TaskId,
+        /// Checkpoints after tasks finish are off: it finishes at once, with no final
+        /// checkpoint to wait for.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        finishes_now: bool,
+    },
+    /// The end of data arrived on `channel`: no more records will come there, barriers will.
+    EndOfData {
+        task: TaskId,
+        channel: ChannelId,
+    },
+    /// Every input of the task delivered its end of data (a loop head: and its loop
+    /// drained): its operator finishes, its own end of data goes out, and it keeps running
+    /// until a checkpoint it snapshots from now on completes.
+    DataEnded {
+        task: TaskId,
+        /// As for [`Event::SourceEnded`].
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        finishes_now: bool,
     },
     /// An item reached the task's barrier handler from `channel`.
     Arrived {
@@ -213,8 +232,14 @@ pub enum Event {
         task: TaskId,
         channel: ChannelId,
     },
+    /// The task's final checkpoint has completed and its inputs have closed: it sends its end
+    /// of partition and finishes.
     TaskFinished {
         task: TaskId,
+        /// The completed checkpoint it waited for (its final one, or a later one); none when
+        /// checkpoints after tasks finish are off.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        checkpoint: Option<CheckpointId>,
     },
     /// The task wanted to take input but its output `channel` is full (no credit): it is
     /// backpressured and takes nothing until the receiver consumes.
@@ -266,10 +291,19 @@ pub enum Event {
         task: TaskId,
         aborted: u64,
     },
-    /// Every task had finished and the final checkpoint completed (transactional sinks have
-    /// committed their last output): the job is over and nothing more is triggered.
+    /// The job finished with checkpoints after tasks finish off: transactional sink `task`
+    /// had `records` received since its last committed checkpoint, and no checkpoint will
+    /// commit them (Flink's committer commits only on a checkpoint while checkpointing is on).
+    NeverCommitted {
+        task: TaskId,
+        records: u64,
+    },
+    /// The last task has finished: the job is over and nothing more is triggered.
+    /// `checkpoint` is the final checkpoint, on which transactional sinks committed their
+    /// last output; none when checkpoints after tasks finish are off.
     JobFinished {
-        checkpoint: CheckpointId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        checkpoint: Option<CheckpointId>,
     },
     ChannelPaused {
         channel: ChannelId,

@@ -90,6 +90,9 @@ pub enum ActionError {
     NotExpired(CheckpointId),
     /// The job has finished: nothing more can be checkpointed, nothing can fail.
     JobFinished,
+    /// A task has finished and checkpoints after tasks finish are off: Flink triggers no
+    /// more checkpoints.
+    TasksFinished,
     /// The job is down after a failure: nothing runs until it restarts.
     Restarting,
     /// The job is running: there is nothing to restart.
@@ -130,7 +133,7 @@ impl fmt::Display for ActionError {
             ),
             ActionError::NothingToReplay(t) => write!(f, "task {t} holds nothing to replay"),
             ActionError::NotASource(t) => write!(f, "task {t} is not a source"),
-            ActionError::SourceFinished(t) => write!(f, "source task {t} has finished"),
+            ActionError::SourceFinished(t) => write!(f, "source task {t} has read its whole log"),
             ActionError::CannotTrigger => write!(
                 f,
                 "no snapshot can be started now (as many as may run at once are in progress)"
@@ -149,6 +152,10 @@ impl fmt::Display for ActionError {
             ActionError::JobFinished => {
                 write!(f, "the job has finished: no more checkpoints are triggered")
             }
+            ActionError::TasksFinished => write!(
+                f,
+                "a task has finished and checkpoints after tasks finish are off: no more checkpoints are triggered"
+            ),
             ActionError::BadLatency(l) => {
                 write!(f, "latency {l} is out of range (1 to {MAX_LATENCY})")
             }

@@ -60,6 +60,7 @@ fn item_kind(k: &ItemKind) -> String {
         ItemKind::Record(r) => format!("record #{}", r.id),
         ItemKind::Barrier(n) => format!("barrier {n}"),
         ItemKind::Cancel(n) => format!("cancellation marker {n}"),
+        ItemKind::EndOfData => "end of data".into(),
         ItemKind::EndOfPartition => "end of partition".into(),
     }
 }
@@ -143,6 +144,7 @@ pub const STRINGS: Strings = Strings {
     status_persisting: |n| format!("recording {n}"),
     status_snapshotting: |n| format!("snapshot {n}"),
     status_replaying: |k| format!("draining buffer ({k})"),
+    status_ending: "data ended, awaits its final checkpoint",
     status_finished: "finished",
     status_backpressured: "backpressured",
     status_stopped: |n| format!("stopped for {n}"),
@@ -268,6 +270,7 @@ pub const STRINGS: Strings = Strings {
     },
     legend_recorded: "message recorded as channel state",
     legend_cancel: "cancellation marker",
+    legend_eod: "end of data (only barriers follow)",
     legend_eop: "end of partition",
     legend_kept_aligned: "forward, rescale or broadcast edge: barriers stay aligned and its task aligns, as in Flink",
     legend_blocked: "blocked input (①)",

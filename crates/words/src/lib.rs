@@ -225,6 +225,8 @@ pub struct Strings {
     pub status_persisting: fn(u64) -> String,
     pub status_snapshotting: fn(u64) -> String,
     pub status_replaying: fn(u32) -> String,
+    /// Its data ended; it waits for its final checkpoint.
+    pub status_ending: &'static str,
     pub status_finished: &'static str,
     pub status_backpressured: &'static str,
     pub status_stopped: fn(u64) -> String,
@@ -345,6 +347,7 @@ pub struct Strings {
     pub token_states_caption: fn(Option<u64>) -> String,
     pub legend_recorded: &'static str,
     pub legend_cancel: &'static str,
+    pub legend_eod: &'static str,
     pub legend_eop: &'static str,
     pub legend_kept_aligned: &'static str,
     pub legend_blocked: &'static str,

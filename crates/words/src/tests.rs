@@ -404,9 +404,23 @@ fn a_task_is_said_to_have_finished_only_when_it_has() {
             );
             return;
         }
-        if text.contains("has finished") {
+        if let Sentence::SourceEnded {
+            task,
+            finishes_now: false,
+        }
+        | Sentence::DataEnded {
+            task,
+            finishes_now: false,
+        } = *b
+        {
+            // "keeps running until a checkpoint … has completed": it has not finished.
+            let t = &sim.tasks()[task as usize];
+            assert!(t.data_ended && !t.finished, "{name} {mode}: {text}");
+            return;
+        }
+        if text.contains("has finished") || text.contains("and finishes") {
             let task = match *b {
-                Sentence::TaskFinished { task }
+                Sentence::TaskFinished { task, .. }
                 | Sentence::AckFinished { task, .. }
                 | Sentence::AckSnapshot { task, .. }
                 | Sentence::AckChannelState { task, .. }

@@ -64,6 +64,7 @@ fn item_kind(k: &ItemKind) -> String {
         ItemKind::Record(r) => format!("記錄 #{}", r.id),
         ItemKind::Barrier(n) => format!("屏障 {n}"),
         ItemKind::Cancel(n) => format!("取消標記 {n}"),
+        ItemKind::EndOfData => "資料結束".into(),
         ItemKind::EndOfPartition => "分區結束".into(),
     }
 }
@@ -139,6 +140,7 @@ pub const STRINGS: Strings = Strings {
     status_persisting: |n| format!("記錄通道 {n}"),
     status_snapshotting: |n| format!("快照 {n}"),
     status_replaying: |k| format!("清空緩衝（{k}）"),
+    status_ending: "資料已結束，等最後檢查點",
     status_finished: "已結束",
     status_backpressured: "受背壓",
     status_stopped: |n| format!("為 {n} 停止"),
@@ -263,6 +265,7 @@ pub const STRINGS: Strings = Strings {
     },
     legend_recorded: "記錄為通道狀態的訊息",
     legend_cancel: "取消標記",
+    legend_eod: "資料結束（之後只有屏障）",
     legend_eop: "分區結束",
     legend_kept_aligned: "forward、rescale 或 broadcast 邊：屏障保持對齊，它通往的任務對齊所有輸入（與 Flink 相同）",
     legend_blocked: "被阻塞的輸入（①）",

@@ -141,10 +141,13 @@ pub fn action_error(e: &ActionError) -> String {
         }
         ActionError::NothingToReplay(t) => format!("子任務 {t} 沒有要重放的項目"),
         ActionError::NotASource(t) => format!("子任務 {t} 不是資料來源"),
-        ActionError::SourceFinished(t) => format!("資料來源 {t} 已經結束"),
+        ActionError::SourceFinished(t) => format!("資料來源 {t} 已經讀完日誌"),
         ActionError::CannotTrigger => "現在無法開始快照（同時進行的已達上限）".into(),
         ActionError::NotExpired(n) => format!("檢查點 {n} 還沒有逾時"),
         ActionError::JobFinished => "作業已經結束：不再觸發檢查點".into(),
+        ActionError::TasksFinished => {
+            "已有子任務結束，而任務結束後的檢查點沒有開啟：不再觸發檢查點".into()
+        }
         ActionError::Restarting => "作業在失敗後停止中：重啟之前什麼都不會執行".into(),
         ActionError::NotRestarting => "作業正在執行：沒有要重啟的".into(),
         ActionError::NoPlannedFailure(t) => format!("沒有為子任務 {t} 預定失敗"),
@@ -419,6 +422,7 @@ mod tests {
             ActionError::CannotTrigger,
             ActionError::NotExpired(2),
             ActionError::JobFinished,
+            ActionError::TasksFinished,
             ActionError::Restarting,
             ActionError::NotRestarting,
             ActionError::NoPlannedFailure(3),
@@ -471,7 +475,7 @@ mod tests {
             }
             assert!(said.insert(zh.clone()), "said twice: {zh}");
         }
-        assert_eq!(said.len(), 9 + 35 + 20);
+        assert_eq!(said.len(), 9 + 36 + 20);
     }
 
     /// Presets' files broken in many ways, read as the editor reads them: every refusal is

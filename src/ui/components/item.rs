@@ -301,6 +301,18 @@ pub fn paint(
                 ctx.set_line_width(1.5);
                 ctx.stroke_rect(x - r, y - r, 2.0 * r, 2.0 * r);
             }
+            ItemKind::EndOfData => {
+                // The end of partition's square, half drawn: the channel is still open.
+                ctx.set_stroke_style_str(theme.muted);
+                ctx.set_line_width(1.5);
+                ctx.begin_path();
+                ctx.move_to(x - r, y - r);
+                ctx.line_to(x + r, y - r);
+                ctx.line_to(x + r, y + r);
+                ctx.move_to(x - r, y);
+                ctx.line_to(x + r, y);
+                ctx.stroke();
+            }
             ItemKind::Record(_) | ItemKind::Barrier(_) => {}
         }
     }
@@ -414,7 +426,8 @@ impl ItemGlyphProps {
 }
 
 /// One item in SVG markup: a record as a dot, a barrier as its coloured bar, a cancel marker
-/// as a hollow crossed bar, an end of partition as a hollow square.
+/// as a hollow crossed bar, an end of data as half a square crossed, an end of partition as a hollow
+/// square.
 pub fn item_glyph(p: &ItemGlyphProps) -> String {
     let (x, y, s) = (p.x, p.y, p.size);
     let cx = fmt(x + s / 2.0);
@@ -479,6 +492,14 @@ pub fn item_glyph(p: &ItemGlyphProps) -> String {
             y0 = fmt(y),
             x1 = fmt(x + s),
             y1 = fmt(y + s)
+        ),
+        ItemKind::EndOfData => format!(
+            r#"<path class="glyph eod" d="M{x0} {y0}H{x1}V{y1}M{x0} {ym}H{x1}" fill="none" stroke-width="1.3"/>"#,
+            x0 = fmt(x + 1.0),
+            x1 = fmt(x + s - 1.0),
+            y0 = fmt(y + 1.0),
+            y1 = fmt(y + s - 1.0),
+            ym = fmt(y + s / 2.0)
         ),
         ItemKind::EndOfPartition => format!(
             r#"<rect class="glyph eop" x="{}" y="{}" width="{w}" height="{w}" fill="none" stroke-width="1.3"/>"#,

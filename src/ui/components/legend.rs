@@ -207,6 +207,11 @@ pub fn legend(p: &LegendProps) -> Html {
     if !p.caps.processes_initiate {
         entry(
             &mut o,
+            item_glyph(&glyph(ItemKind::EndOfData, 10.0, 5.0, 10.0)),
+            s.legend_eod,
+        );
+        entry(
+            &mut o,
             item_glyph(&glyph(ItemKind::EndOfPartition, 10.0, 5.0, 10.0)),
             s.legend_eop,
         );

@@ -175,7 +175,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             ItemKind::Record(_) => ("st-rec", None),
             ItemKind::Barrier(n) => ("st-bar", Some(n)),
             ItemKind::Cancel(n) => ("st-cancel", Some(n)),
-            ItemKind::EndOfPartition => ("st-eop", None),
+            ItemKind::EndOfData | ItemKind::EndOfPartition => ("st-eop", None),
         };
         // A trip that began before the window enters it at the left edge, on its own line.
         let (mut xs, mut ys) = (x(trip.sent.time, t0, t1), row(info.from));

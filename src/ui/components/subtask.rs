@@ -46,6 +46,7 @@ fn status_class(s: &TaskStatus) -> &'static str {
         TaskStatus::Persisting { .. } => "persisting",
         TaskStatus::Snapshotting { .. } => "snapshotting",
         TaskStatus::Replaying { .. } => "replaying",
+        TaskStatus::Ending => "ending",
         TaskStatus::Finished => "finished",
         TaskStatus::Backpressured => "backpressured",
         TaskStatus::Stopped { .. } => "stopped",

@@ -253,6 +253,7 @@ fn item_text(sim: &Simulation, kind: ItemKind) -> ItemText {
         },
         ItemKind::Barrier(n) => ItemText::Barrier(n),
         ItemKind::Cancel(n) => ItemText::Cancel(n),
+        ItemKind::EndOfData => ItemText::EndOfData,
         ItemKind::EndOfPartition => ItemText::End,
     }
 }

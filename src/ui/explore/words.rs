@@ -259,6 +259,8 @@ impl Words {
             (ItemText::Marker(n), false) => format!(" marker {n}"),
             (ItemText::Cancel(n), true) => format!("cancellation marker {n}"),
             (ItemText::Cancel(n), false) => format!("取消標記 {n}"),
+            (ItemText::EndOfData, true) => "the end of its data".into(),
+            (ItemText::EndOfData, false) => "資料結束標記".into(),
             (ItemText::End, true) => "the end of its partition".into(),
             (ItemText::End, false) => "分區結束標記".into(),
         }
@@ -310,6 +312,7 @@ pub enum ItemText {
     Barrier(u64),
     Marker(u64),
     Cancel(u64),
+    EndOfData,
     End,
 }
 

@@ -56,6 +56,9 @@ pub enum Input<R> {
     Record(R),
     Barrier(CheckpointId),
     Cancel(CheckpointId),
+    /// The sender has no more data (FLIP-147): it sends nothing but barriers and, once its
+    /// final checkpoint completed, its end of partition. The channel stays open.
+    EndOfData,
     EndOfPartition,
 }
 
@@ -68,6 +71,9 @@ pub enum Output<R> {
     Triggered(CheckpointId),
     /// The task gives up this checkpoint.
     Aborted(CheckpointId),
+    /// The end of data of channel `ch` is handled: no more records will come on it, but its
+    /// barriers still will.
+    EndOfData(ChannelIndex),
     /// The end of partition of channel `ch` is handled (channel closed).
     EndOfPartition(ChannelIndex),
     /// Unaligned: the record is persisted as in-flight state of `checkpoint` (reported before the
@@ -136,6 +142,8 @@ struct Inputs {
     channels: u32,
     /// Channels whose end of partition has been handled (not merely received and held).
     closed: InputSet,
+    /// Channels whose end of data has been handled.
+    data_ended: InputSet,
     /// Flink's "checkpoints after tasks finish": does a closed channel count as aligned?
     finished_channels_align: bool,
     /// Set by [`BarrierHandler::end_of_input`]: from then on barriers are ignored, because no
@@ -224,6 +232,7 @@ impl<R: Clone> BarrierHandler<R> {
             inputs: Inputs {
                 channels,
                 closed: InputSet::default(),
+                data_ended: InputSet::default(),
                 finished_channels_align,
                 ended: false,
             },
@@ -307,6 +316,11 @@ impl<R: Clone> BarrierHandler<R> {
     /// Whether the end of partition of `ch` has been handled (a held one does not count yet).
     pub fn is_closed(&self, ch: ChannelIndex) -> bool {
         self.inputs.closed.contains(ch)
+    }
+
+    /// Whether the end of data of `ch` has been handled (a closed channel had one before).
+    pub fn has_data_ended(&self, ch: ChannelIndex) -> bool {
+        self.inputs.data_ended.contains(ch) || self.inputs.closed.contains(ch)
     }
 
     /// Items currently held (not yet replayed) for channel `ch`, oldest first, including items
@@ -450,6 +464,10 @@ fn arrive_at<R, P: TaskProtocol<R>>(
             core.on_barrier(inputs, ch, id, out);
         }
         Input::Cancel(id) => core.on_cancel(inputs, ch, id, out),
+        Input::EndOfData => {
+            inputs.data_ended.insert(ch);
+            out.push(Output::EndOfData(ch));
+        }
         Input::EndOfPartition => {
             inputs.closed.insert(ch);
             core.on_end_of_partition(inputs, ch, out);

@@ -263,8 +263,7 @@ impl Simulation {
         let life = &self.life;
         let _ = write!(
             h,
-            "{:?} {} {} {:?}",
-            life.final_checkpoint,
+            "{} {} {:?}",
             life.done,
             life.failing,
             life.down_until.is_some()

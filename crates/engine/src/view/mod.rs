@@ -60,7 +60,10 @@ pub enum TaskStatus {
     Snapshotting { checkpoint: CheckpointId },
     /// The alignment ended; the task first takes `held` items out of its buffer (step ④).
     Replaying { held: u32 },
-    /// The task's input ended.
+    /// Its data has ended (FLIP-147): it has sent its end of data and waits, still taking
+    /// barriers, for a checkpoint it takes from now on to complete.
+    Ending,
+    /// It has sent its end of partition: it does nothing more.
     Finished,
     /// An output channel is full: the task takes no input until the receiver consumes
     /// (Flink's word; the badge says so when nothing checkpoint-related is going on).
@@ -110,7 +113,9 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
         };
     }
     let Some(checkpoint) = h.current_checkpoint() else {
-        return if sim.flow().is_backpressured(t) {
+        return if task.data_ended {
+            TaskStatus::Ending
+        } else if sim.flow().is_backpressured(t) {
             TaskStatus::Backpressured
         } else {
             TaskStatus::Running

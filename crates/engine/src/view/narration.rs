@@ -136,7 +136,6 @@ impl Sentence {
                 | Sentence::Processed { .. }
                 | Sentence::Received { .. }
                 | Sentence::TokenReceived { .. }
-                | Sentence::SourceEnded { .. }
         )
     }
 
@@ -193,7 +192,8 @@ impl Sentence {
             | S::AbortedFailover { n }
             | S::SnapshotAbandoned { n }
             | S::Committed { n, .. }
-            | S::JobFinished { n }
+            | S::JobFinished { n: Some(n) }
+            | S::TaskFinished { n: Some(n), .. }
             | S::Restored { n, .. }
             | S::ProcessesRestored { n, .. }
             | S::AlignmentTimedOut { n, .. }

@@ -79,8 +79,20 @@ pub enum Sentence {
         offset: u64,
         record: Record,
     },
+    /// A bounded source read its whole log and sent its end of data (`finishes_now`: with no
+    /// final checkpoint to wait for).
     SourceEnded {
         task: TaskId,
+        finishes_now: bool,
+    },
+    /// An input delivered its end of data.
+    EndOfData {
+        at: Input,
+    },
+    /// Every input of a task delivered its end of data: its operator finished.
+    DataEnded {
+        task: TaskId,
+        finishes_now: bool,
     },
     SourceSnapshot {
         task: TaskId,
@@ -326,8 +338,16 @@ pub enum Sentence {
     PartitionEnded {
         at: Input,
     },
+    /// The last task finished; `n` the final checkpoint (none: checkpoints after tasks
+    /// finish are off).
     JobFinished {
-        n: CheckpointId,
+        n: Option<CheckpointId>,
+    },
+    /// Checkpoints after tasks finish are off: a transactional sink's last records are never
+    /// committed.
+    NeverCommitted {
+        task: TaskId,
+        records: u64,
     },
     Backpressured {
         task: TaskId,
@@ -368,8 +388,11 @@ pub enum Sentence {
         from: u64,
         to: u64,
     },
+    /// `n`: the completed checkpoint it waited for (none: checkpoints after tasks finish
+    /// are off).
     TaskFinished {
         task: TaskId,
+        n: Option<CheckpointId>,
     },
     ChannelPaused {
         channel: ChannelId,

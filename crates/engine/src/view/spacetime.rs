@@ -110,7 +110,7 @@ impl SpaceTime {
                         ItemKind::Barrier(n) | ItemKind::Cancel(n) => {
                             from.and_then(|f| self.snapshot_of(f, n)).map(|p| p.at)
                         }
-                        ItemKind::EndOfPartition => None,
+                        ItemKind::EndOfData | ItemKind::EndOfPartition => None,
                     };
                     let processed = None;
                     self.trips.push(Trip {

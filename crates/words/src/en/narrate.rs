@@ -11,6 +11,7 @@ pub(super) fn item(names: &Names, item: &ItemKind) -> String {
         ItemKind::Record(_) => format!("“{}”", names.payload(item).unwrap_or_default()),
         ItemKind::Barrier(n) => format!("barrier {n}"),
         ItemKind::Cancel(n) => format!("the cancellation marker of checkpoint {n}"),
+        ItemKind::EndOfData => "the end of data".into(),
         ItemKind::EndOfPartition => "the end of partition".into(),
     }
 }
@@ -93,7 +94,30 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             payload(names, &record),
             if record.replay { " — again, after the restore (a replay)" } else { "" }
         ),
-        Sentence::SourceEnded { task: t } => format!("{} reached the end of its log.", task(t)),
+        Sentence::SourceEnded { task: t, finishes_now: false } => format!(
+            "{} has read its whole log: it sends end of data downstream and keeps running — taking barriers like any task — until a checkpoint it takes from now on has completed (its final checkpoint).",
+            task(t)
+        ),
+        Sentence::SourceEnded { task: t, finishes_now: true } => format!(
+            "{} has read its whole log: it sends end of data and finishes at once — checkpoints after tasks finish are off, so there is no final checkpoint to wait for.",
+            task(t)
+        ),
+        Sentence::EndOfData { at } => {
+            let s = input(names, at);
+            format!(
+                "{}{} delivered end of data: no more records will come there, but barriers still will.",
+                s[..1].to_uppercase(),
+                &s[1..]
+            )
+        }
+        Sentence::DataEnded { task: t, finishes_now: false } => format!(
+            "Every input of {} has ended its data: its operator finishes and it sends end of data on. It keeps running until a checkpoint it takes from now on has completed.",
+            task(t)
+        ),
+        Sentence::DataEnded { task: t, finishes_now: true } => format!(
+            "Every input of {} has ended its data: its operator finishes, and the task finishes as soon as its inputs close (checkpoints after tasks finish are off).",
+            task(t)
+        ),
         Sentence::SourceSnapshot { task: t, n, offset, acked } => format!(
             "{} records offset {offset} in checkpoint {n} and injects barrier {n} into its output channels{}.",
             task(t),
@@ -325,8 +349,13 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         Sentence::PartitionEnded { at } => {
             format!("Input {} of {} has ended (end of partition).", names.input_number(at), task(at.task))
         }
-        Sentence::JobFinished { n } => format!(
-            "Every task has finished and the final checkpoint {n} is complete (transactional sinks committed their last output): the job is finished."
+        Sentence::JobFinished { n: Some(n) } => format!(
+            "The last task has finished: the job is finished. Checkpoint {n} was its final checkpoint — transactional sinks committed their last output on it."
+        ),
+        Sentence::JobFinished { n: None } => "The last task has finished: the job is finished, with no final checkpoint (checkpoints after tasks finish are off).".into(),
+        Sentence::NeverCommitted { task: t, records } => format!(
+            "{} finishes holding {records} records received since its last committed checkpoint: with no final checkpoint they are never committed — the exactly-once output loses them.",
+            task(t)
         ),
         Sentence::Backpressured { task: t, channel } => format!(
             "{} is backpressured: its output channel {} is full (no credit left), so it takes no more input until the receiver consumes — the pressure travels upstream.",
@@ -389,7 +418,13 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             task(t),
             if from.saturating_sub(1) == to { format!("line {to}") } else { format!("lines {to}–{}", from.saturating_sub(1)) }
         ),
-        Sentence::TaskFinished { task: t } => format!("{} has finished.", task(t)),
+        Sentence::TaskFinished { task: t, n: Some(n) } => format!(
+            "Checkpoint {n} has completed — {}'s final checkpoint — so it sends end of partition and finishes.",
+            task(t)
+        ),
+        Sentence::TaskFinished { task: t, n: None } => {
+            format!("{} sends end of partition and finishes.", task(t))
+        }
         Sentence::ChannelPaused { channel } => format!("Channel {} is paused.", names.channel(channel)),
         Sentence::ChannelResumed { channel } => format!("Channel {} flows again.", names.channel(channel)),
         Sentence::AlignmentTimedOut { task: t, n } => format!(

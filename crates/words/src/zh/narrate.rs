@@ -10,6 +10,7 @@ pub(super) fn item(names: &Names, item: &ItemKind) -> String {
         ItemKind::Record(_) => format!("記錄「{}」", names.payload(item).unwrap_or_default()),
         ItemKind::Barrier(n) => format!("屏障 {n}"),
         ItemKind::Cancel(n) => format!("檢查點 {n} 的取消標記"),
+        ItemKind::EndOfData => "資料結束標記".into(),
         ItemKind::EndOfPartition => "分區結束標記".into(),
     }
 }
@@ -75,7 +76,26 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             payload(names, &record),
             if record.replay { "——恢復後再讀一次（重放）" } else { "" }
         ),
-        Sentence::SourceEnded { task: t } => format!("{} 讀到了日誌的結尾。", task(t)),
+        Sentence::SourceEnded { task: t, finishes_now: false } => format!(
+            "{} 讀完了日誌：它向下游送出資料結束標記，並繼續執行——像其他任務一樣接收屏障——直到它此後做的某個檢查點完成（它的最後檢查點）。",
+            task(t)
+        ),
+        Sentence::SourceEnded { task: t, finishes_now: true } => format!(
+            "{} 讀完了日誌：它送出資料結束標記並立即結束——任務結束後的檢查點沒有開啟，沒有最後檢查點可等。",
+            task(t)
+        ),
+        Sentence::EndOfData { at } => format!(
+            "{}送來了資料結束標記：那裡不會再有記錄，但屏障仍會來。",
+            input(names, at)
+        ),
+        Sentence::DataEnded { task: t, finishes_now: false } => format!(
+            "{} 的每個輸入都已送來資料結束標記：它的運算子結束，並把資料結束標記往下傳。它繼續執行，直到它此後做的某個檢查點完成。",
+            task(t)
+        ),
+        Sentence::DataEnded { task: t, finishes_now: true } => format!(
+            "{} 的每個輸入都已送來資料結束標記：它的運算子結束，輸入一關閉它就結束（任務結束後的檢查點沒有開啟）。",
+            task(t)
+        ),
         Sentence::SourceSnapshot { task: t, n, offset, acked } => format!(
             "{} 把偏移量 {offset} 記入檢查點 {n}，並向輸出通道注入屏障 {n}{}。",
             task(t),
@@ -295,8 +315,13 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         Sentence::PartitionEnded { at } => {
             format!("{} 的輸入 {} 已結束（分區結束）。", task(at.task), names.input_number(at))
         }
-        Sentence::JobFinished { n } => format!(
-            "所有任務都已結束，最後一個檢查點 {n} 也已完成（事務型輸出端已提交最後的輸出）：作業結束。"
+        Sentence::JobFinished { n: Some(n) } => format!(
+            "最後一個任務也已結束：作業結束。檢查點 {n} 是它的最後檢查點——事務型輸出端在它上面提交了最後的輸出。"
+        ),
+        Sentence::JobFinished { n: None } => "最後一個任務也已結束：作業結束，沒有最後檢查點（任務結束後的檢查點沒有開啟）。".into(),
+        Sentence::NeverCommitted { task: t, records } => format!(
+            "{} 結束時還有 {records} 筆記錄是上一個已提交的檢查點之後收到的：沒有最後檢查點，它們永遠不會提交——精確一次的輸出失去了它們。",
+            task(t)
         ),
         Sentence::Backpressured { task: t, channel } => format!(
             "{} 受到背壓：它的輸出通道 {} 已滿（沒有額度了），在接收端消費之前不再讀取輸入——壓力向上游傳遞。",
@@ -356,7 +381,13 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             task(t),
             if from.saturating_sub(1) == to { to.to_string() } else { format!("{to}–{}", from.saturating_sub(1)) }
         ),
-        Sentence::TaskFinished { task: t } => format!("{} 已結束。", task(t)),
+        Sentence::TaskFinished { task: t, n: Some(n) } => format!(
+            "檢查點 {n} 已完成——這是 {} 的最後檢查點——所以它送出分區結束標記並結束。",
+            task(t)
+        ),
+        Sentence::TaskFinished { task: t, n: None } => {
+            format!("{} 送出分區結束標記並結束。", task(t))
+        }
         Sentence::ChannelPaused { channel } => format!("通道 {} 暫停。", names.channel(channel)),
         Sentence::ChannelResumed { channel } => format!("通道 {} 恢復流動。", names.channel(channel)),
         Sentence::AlignmentTimedOut { task: t, n } => format!(

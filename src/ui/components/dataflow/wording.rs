@@ -14,6 +14,7 @@ pub fn status_text(s: &Strings, status: &TaskStatus) -> String {
         TaskStatus::Persisting { checkpoint, .. } => (s.status_persisting)(*checkpoint),
         TaskStatus::Snapshotting { checkpoint } => (s.status_snapshotting)(*checkpoint),
         TaskStatus::Replaying { held } => (s.status_replaying)(*held),
+        TaskStatus::Ending => s.status_ending.to_string(),
         TaskStatus::Finished => s.status_finished.to_string(),
         TaskStatus::Backpressured => s.status_backpressured.to_string(),
         TaskStatus::Stopped { checkpoint } => (s.status_stopped)(*checkpoint),

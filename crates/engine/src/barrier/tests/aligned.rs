@@ -278,3 +278,13 @@ fn a_back_edge_is_counted_without_being_awaited_and_says_so() {
     assert_eq!(notes(&mut three, 0, 1), "B2/3~1");
     assert_eq!(notes(&mut three, 1, 1), "B3/3~1 T1 U0");
 }
+
+#[test]
+fn an_end_of_data_keeps_its_channel_open_for_barriers_and_waits_in_the_buffer_like_a_record() {
+    // FLIP-147: after its end of data a channel still delivers barriers; the task aligns on it.
+    let out = run_on(2, "0:a1 0:eod 0:b1 1:x1 1:b1");
+    assert_eq!(out, "a1 D0 x1 T1");
+    // On a blocked channel it waits in the alignment buffer, in order, behind the records.
+    let out = run_on(2, "0:b1 0:a1 0:eod 1:x1 1:b1");
+    assert_eq!(out, "x1 T1 a1 D0");
+}

@@ -136,7 +136,9 @@ fn check_invariants(seed: u64, scenario: &Scenario, out: &[Output<u32>]) {
             Output::Record { ch, record } => received.entry(*ch).or_default().push(*record),
             Output::Triggered(id) => triggered.push(*id),
             Output::Aborted(id) => assert!(aborted.insert(*id), "{id} aborted twice, {context}"),
-            Output::EndOfPartition(ch) => assert!(*ch < scenario.channels, "{context}"),
+            Output::EndOfData(ch) | Output::EndOfPartition(ch) => {
+                assert!(*ch < scenario.channels, "{context}")
+            }
             Output::Barrier { have, need, .. } => {
                 assert!(have <= need, "{context}");
                 assert_eq!(*need, scenario.channels, "{context}");

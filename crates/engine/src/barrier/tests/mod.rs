@@ -24,6 +24,8 @@ fn input(token: &str) -> (ChannelIndex, Input<String>) {
     let number = |rest: &str| rest.parse().ok();
     let item = if item == "eop" {
         Input::EndOfPartition
+    } else if item == "eod" {
+        Input::EndOfData
     } else if let Some(id) = item.strip_prefix('b').and_then(number) {
         Input::Barrier(id)
     } else if let Some(id) = item.strip_prefix('c').and_then(number) {
@@ -39,6 +41,7 @@ fn show(output: &Output<String>) -> Option<String> {
         Output::Record { record, .. } => record.clone(),
         Output::Triggered(id) => format!("T{id}"),
         Output::Aborted(id) => format!("A{id}"),
+        Output::EndOfData(ch) => format!("D{ch}"),
         Output::EndOfPartition(ch) => format!("E{ch}"),
         Output::ChannelState {
             checkpoint,
@@ -114,6 +117,7 @@ impl Task {
                 Input::Record(record) => record.clone(),
                 Input::Barrier(id) => format!("b{id}"),
                 Input::Cancel(id) => format!("c{id}"),
+                Input::EndOfData => "eod".to_owned(),
                 Input::EndOfPartition => "eop".to_owned(),
             })
             .collect();

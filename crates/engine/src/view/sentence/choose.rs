@@ -55,7 +55,13 @@ impl Sentence {
                 offset,
                 record,
             },
-            Event::SourceEnded { task } => Sentence::SourceEnded { task },
+            Event::SourceEnded { task, finishes_now } => {
+                Sentence::SourceEnded { task, finishes_now }
+            }
+            Event::EndOfData { task, channel } => Sentence::EndOfData {
+                at: input(task, channel),
+            },
+            Event::DataEnded { task, finishes_now } => Sentence::DataEnded { task, finishes_now },
             Event::Snapshot {
                 task,
                 checkpoint: n,
@@ -294,8 +300,12 @@ impl Sentence {
             Event::PartitionEnded { task, channel } => Sentence::PartitionEnded {
                 at: input(task, channel),
             },
-            Event::TaskFinished { task } => Sentence::TaskFinished { task },
+            Event::TaskFinished { task, checkpoint } => Sentence::TaskFinished {
+                task,
+                n: checkpoint,
+            },
             Event::JobFinished { checkpoint: n } => Sentence::JobFinished { n },
+            Event::NeverCommitted { task, records } => Sentence::NeverCommitted { task, records },
             Event::JobFailed {
                 failed_checkpoints,
                 restore,
