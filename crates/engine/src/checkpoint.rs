@@ -17,6 +17,19 @@ impl Simulation {
     pub(super) fn snapshot_task(&mut self, t: TaskId, n: CheckpointId) {
         let phys = Rc::clone(&self.phys);
         let info = &phys.tasks[t as usize];
+        let task = &mut self.tasks[t as usize];
+        task.last_snapshot = task.last_snapshot.max(n);
+        if let Some(i) = task.aborted.iter().position(|&a| a == n) {
+            // Aborted before it got here: no snapshot, and a cancellation marker goes on in
+            // the barrier's place, so that tasks downstream stop aligning it.
+            task.aborted.swap_remove(i);
+            self.events.push(Event::SnapshotSkipped {
+                task: t,
+                checkpoint: n,
+            });
+            self.broadcast(t, ItemKind::Cancel(n));
+            return;
+        }
         self.coordinator.mark_cut(n, t, self.next_record);
         let task = &mut self.tasks[t as usize];
         if task.data_ended && task.final_checkpoint.is_none() {
@@ -215,6 +228,7 @@ impl Simulation {
                     checkpoint: id,
                     reason: AbortReason::Subsumed,
                 });
+                self.notify_aborted(id);
             }
         }
         self.after_checkpoint_end();
@@ -363,15 +377,27 @@ impl Simulation {
                 checkpoint: n,
                 reason: AbortReason::Expired,
             });
-            // Cancellation markers follow the barriers, so tasks still aligning the expired
-            // checkpoint give it up as soon as a marker reaches an unblocked input.
-            let barriers = !self.config.mode.stops_the_world();
-            for t in (0..self.phys.task_count()).filter(|_| barriers) {
-                if self.phys.operator_of(t).kind.is_source() && !self.tasks[t as usize].finished {
-                    self.broadcast(t, ItemKind::Cancel(n));
-                }
-            }
+            self.notify_aborted(n);
             self.after_checkpoint_end();
+        }
+    }
+
+    /// The coordinator tells every task that checkpoint `n` was aborted (Flink's
+    /// `notifyCheckpointAborted`, sent for every abort but a failover's). A running task that
+    /// has not snapshotted it yet remembers: if it reaches it later it sends a cancellation
+    /// marker instead of the barrier. Snapshots taken and not yet acknowledged are dropped.
+    pub(super) fn notify_aborted(&mut self, n: CheckpointId) {
+        for task in &mut self.tasks {
+            if task.finished {
+                continue;
+            }
+            if n > task.last_snapshot {
+                if !task.aborted.contains(&n) {
+                    task.aborted.push(n);
+                }
+            } else {
+                task.books.awaiting_ack.retain(|(id, _)| *id != n);
+            }
         }
     }
 

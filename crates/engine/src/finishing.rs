@@ -92,7 +92,16 @@ impl Simulation {
         let task = &mut self.tasks[t as usize];
         task.finished = true;
         let checkpoint = task.final_done;
-        self.broadcast(t, ItemKind::EndOfPartition);
+        let phys = Rc::clone(&self.phys);
+        for &c in phys.tasks[t as usize].outputs.iter().flatten() {
+            // A loop's feedback ends with its head: no end of partition goes round to a head
+            // that has finished (the task itself, on an iteration's feedback edge).
+            let ch = &phys.channels[c as usize];
+            if phys.is_back_edge(ch.edge) && self.tasks[ch.to as usize].finished {
+                continue;
+            }
+            self.send(c, ItemKind::EndOfPartition);
+        }
         self.events.push(Event::TaskFinished {
             task: t,
             checkpoint,

@@ -268,6 +268,7 @@ impl Simulation {
                         checkpoint: n,
                         reason: AbortReason::Declined { task: t },
                     });
+                    self.notify_aborted(n);
                     self.after_checkpoint_end();
                 }
             }
@@ -288,6 +289,11 @@ impl Simulation {
                 ch,
                 record,
             } => {
+                if self.coordinator.deadline(checkpoint).is_none() {
+                    // The checkpoint was aborted: the task stopped writing its channel state
+                    // when it was told (Flink aborts its channel state writer).
+                    return;
+                }
                 let channel = self.phys.tasks[t as usize].inputs[ch as usize];
                 self.events.push(Event::ChannelState {
                     task: t,

@@ -254,11 +254,8 @@ impl Simulation {
             .checkpoint_interval
             .map(|interval| time.saturating_add(interval));
         if self.refuses_checkpoints_after_finish() {
-            // Flink's coordinator declines the trigger (not all required tasks are running);
-            // the timer goes on until the job is over.
-            if let Some(at) = next {
-                self.schedule(at, Due::Trigger(timer));
-            }
+            // Flink's coordinator declines every trigger from now on (not all required tasks
+            // are running): the timer stops here, and a restart starts a new one.
             return None;
         }
         if self.coordinator.manual_waiting > 0 || !self.coordinator.has_room() {

@@ -23,6 +23,12 @@ pub struct Task {
     pub final_checkpoint: Option<CheckpointId>,
     /// The checkpoint whose completion ended its wait: its final checkpoint, or a later one.
     pub final_done: Option<CheckpointId>,
+    /// The newest checkpoint it has snapshotted (0: none), Flink's `lastCheckpointId`.
+    pub(super) last_snapshot: CheckpointId,
+    /// Checkpoints the coordinator aborted before this task snapshotted them (Flink's
+    /// `notifyCheckpointAborted`): when it reaches one it does not snapshot, and sends a
+    /// cancellation marker on instead of the barrier.
+    pub(super) aborted: Vec<CheckpointId>,
     /// What the task measures and owes per checkpoint.
     pub(super) books: Bookkeeping,
     /// Round-robin position per outgoing edge.
@@ -123,6 +129,8 @@ impl Task {
             data_ended: false,
             final_checkpoint: None,
             final_done: None,
+            last_snapshot: 0,
+            aborted: Vec::new(),
             books: Bookkeeping::default(),
             round_robin,
             replay_scheduled: false,
@@ -145,6 +153,7 @@ impl Task {
         self.data_ended = false;
         self.final_checkpoint = None;
         self.final_done = None;
+        self.aborted.clear();
         self.books.clear();
         self.replay_scheduled = false;
         self.parked.clear();

@@ -285,6 +285,12 @@ pub enum Event {
         from: u64,
         to: u64,
     },
+    /// The coordinator had aborted `checkpoint` (and told every task) before this task got to
+    /// snapshot it: it does not, and sends a cancellation marker on instead of the barrier.
+    SnapshotSkipped {
+        task: TaskId,
+        checkpoint: CheckpointId,
+    },
     /// A transactional sink aborted its open transaction at the failure: `aborted` records
     /// it had received but not committed are discarded.
     TransactionAborted {

@@ -144,7 +144,7 @@ pub const STRINGS: Strings = Strings {
     status_persisting: |n| format!("recording {n}"),
     status_snapshotting: |n| format!("snapshot {n}"),
     status_replaying: |k| format!("draining buffer ({k})"),
-    status_ending: "data ended, awaits its final checkpoint",
+    status_ending: "data ended",
     status_finished: "finished",
     status_backpressured: "backpressured",
     status_stopped: |n| format!("stopped for {n}"),

@@ -140,7 +140,7 @@ pub const STRINGS: Strings = Strings {
     status_persisting: |n| format!("記錄通道 {n}"),
     status_snapshotting: |n| format!("快照 {n}"),
     status_replaying: |k| format!("清空緩衝（{k}）"),
-    status_ending: "資料已結束，等最後檢查點",
+    status_ending: "資料已結束",
     status_finished: "已結束",
     status_backpressured: "受背壓",
     status_stopped: |n| format!("為 {n} 停止"),

@@ -192,6 +192,7 @@ impl Sentence {
             | S::AbortedFailover { n }
             | S::SnapshotAbandoned { n }
             | S::Committed { n, .. }
+            | S::SnapshotSkipped { n, .. }
             | S::JobFinished { n: Some(n) }
             | S::TaskFinished { n: Some(n), .. }
             | S::Restored { n, .. }

@@ -388,6 +388,12 @@ pub enum Sentence {
         from: u64,
         to: u64,
     },
+    /// Checkpoint `n` was aborted before the task snapshotted it: a cancellation marker goes
+    /// on instead of the barrier.
+    SnapshotSkipped {
+        task: TaskId,
+        n: CheckpointId,
+    },
     /// `n`: the completed checkpoint it waited for (none: checkpoints after tasks finish
     /// are off).
     TaskFinished {

@@ -102,14 +102,12 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             "{} has read its whole log: it sends end of data and finishes at once — checkpoints after tasks finish are off, so there is no final checkpoint to wait for.",
             task(t)
         ),
-        Sentence::EndOfData { at } => {
-            let s = input(names, at);
-            format!(
-                "{}{} delivered end of data: no more records will come there, but barriers still will.",
-                s[..1].to_uppercase(),
-                &s[1..]
-            )
-        }
+        Sentence::EndOfData { at } => format!(
+            "Input {} of {} (from {}) delivered end of data: no more records will come there, but barriers still will.",
+            names.input_number(at),
+            task(at.task),
+            names.sender(at)
+        ),
         Sentence::DataEnded { task: t, finishes_now: false } => format!(
             "Every input of {} has ended its data: its operator finishes and it sends end of data on. It keeps running until a checkpoint it takes from now on has completed.",
             task(t)
@@ -350,7 +348,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             format!("Input {} of {} has ended (end of partition).", names.input_number(at), task(at.task))
         }
         Sentence::JobFinished { n: Some(n) } => format!(
-            "The last task has finished: the job is finished. Checkpoint {n} was its final checkpoint — transactional sinks committed their last output on it."
+            "The last task has finished: the job is finished. Its final checkpoint was checkpoint {n}, the last one a task waited for."
         ),
         Sentence::JobFinished { n: None } => "The last task has finished: the job is finished, with no final checkpoint (checkpoints after tasks finish are off).".into(),
         Sentence::NeverCommitted { task: t, records } => format!(
@@ -419,7 +417,11 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             if from.saturating_sub(1) == to { format!("line {to}") } else { format!("lines {to}–{}", from.saturating_sub(1)) }
         ),
         Sentence::TaskFinished { task: t, n: Some(n) } => format!(
-            "Checkpoint {n} has completed — {}'s final checkpoint — so it sends end of partition and finishes.",
+            "{0}'s final checkpoint {n} has completed and nothing more can reach {0}: it sends end of partition and finishes.",
+            task(t)
+        ),
+        Sentence::SnapshotSkipped { task: t, n } => format!(
+            "Checkpoint {n} was aborted before {0} got to it, and the coordinator told every task: {0} does not snapshot, and sends a cancellation marker on in place of barrier {n}.",
             task(t)
         ),
         Sentence::TaskFinished { task: t, n: None } => {

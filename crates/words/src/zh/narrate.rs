@@ -316,7 +316,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             format!("{} 的輸入 {} 已結束（分區結束）。", task(at.task), names.input_number(at))
         }
         Sentence::JobFinished { n: Some(n) } => format!(
-            "最後一個任務也已結束：作業結束。檢查點 {n} 是它的最後檢查點——事務型輸出端在它上面提交了最後的輸出。"
+            "最後一個任務也已結束：作業結束。它的最後檢查點是檢查點 {n}，也就是任務等待的最後一個。"
         ),
         Sentence::JobFinished { n: None } => "最後一個任務也已結束：作業結束，沒有最後檢查點（任務結束後的檢查點沒有開啟）。".into(),
         Sentence::NeverCommitted { task: t, records } => format!(
@@ -382,7 +382,11 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             if from.saturating_sub(1) == to { to.to_string() } else { format!("{to}–{}", from.saturating_sub(1)) }
         ),
         Sentence::TaskFinished { task: t, n: Some(n) } => format!(
-            "檢查點 {n} 已完成——這是 {} 的最後檢查點——所以它送出分區結束標記並結束。",
+            "{0} 的最後檢查點 {n} 已完成，也不會再有任何東西送到 {0}：它送出分區結束標記並結束。",
+            task(t)
+        ),
+        Sentence::SnapshotSkipped { task: t, n } => format!(
+            "檢查點 {n} 在 {0} 做快照之前就已中止，協調器也通知了每個任務：{0} 不做快照，改為往下送出取消標記，代替屏障 {n}。",
             task(t)
         ),
         Sentence::TaskFinished { task: t, n: None } => {

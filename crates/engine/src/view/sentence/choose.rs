@@ -305,6 +305,10 @@ impl Sentence {
                 n: checkpoint,
             },
             Event::JobFinished { checkpoint: n } => Sentence::JobFinished { n },
+            Event::SnapshotSkipped { task, checkpoint } => Sentence::SnapshotSkipped {
+                task,
+                n: checkpoint,
+            },
             Event::NeverCommitted { task, records } => Sentence::NeverCommitted { task, records },
             Event::JobFailed {
                 failed_checkpoints,
