@@ -366,18 +366,24 @@ impl Sentence {
                 task,
                 dropped,
                 restart_at,
+                ref region,
             } => Sentence::Failed {
                 task,
                 dropped,
                 restart_at,
                 buffers: protocol.blocks_inputs,
+                region: region.clone(),
             },
             Event::TransactionAborted { task, aborted } => {
                 Sentence::TransactionAborted { task, aborted }
             }
             Event::Restored {
-                checkpoint: None, ..
-            } => Sentence::RestartedFresh,
+                checkpoint: None,
+                ref region,
+                ..
+            } => Sentence::RestartedFresh {
+                partial: region.is_some(),
+            },
             Event::Restored {
                 checkpoint: Some(n),
                 reinjected,
@@ -387,10 +393,12 @@ impl Sentence {
                 checkpoint: Some(n),
                 reinjected,
                 ref duplicates,
+                ref region,
             } => Sentence::Restored {
                 n,
                 reinjected,
                 duplicates: duplicates.clone(),
+                partial: region.is_some(),
             },
             Event::Rewound { task, from, to } => Sentence::Rewound { task, from, to },
         })
