@@ -108,4 +108,14 @@ impl FlowControl {
             credit.stalled_emit = false;
         }
     }
+
+    /// After a failure: no credit owed, nothing stalled (the channels are empty).
+    pub(super) fn reset(&mut self) {
+        for credit in &mut self.tasks {
+            credit.full_outputs = 0;
+            credit.backpressured = false;
+            credit.stalled.clear();
+            credit.stalled_emit = false;
+        }
+    }
 }

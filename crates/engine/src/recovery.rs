@@ -80,16 +80,17 @@ impl Simulation {
             None => (0..all).collect(),
         };
         if self.life.down_until.is_some() {
-            // With the region already down (kept in order, without a sort of its own).
-            let mut down = vec![false; all as usize];
-            for &t in region.iter().chain(&self.life.region) {
-                down[t as usize] = true;
-            }
-            region = (0..all).filter(|&t| down[t as usize]).collect();
+            region.extend(self.life.region.iter().copied());
+            region.sort_unstable();
+            region.dedup();
         }
         let whole = region.len() as u32 == all;
         // What was in flight is gone: the channel has delivered all it ever will of it.
-        let lost = self.net.clear_region(&self.phys, &region, self.clock.now);
+        let lost = if whole {
+            self.net.clear(&self.phys, self.clock.now)
+        } else {
+            self.net.clear_region(&self.phys, &region)
+        };
         let mut dropped: u32 = lost.iter().fold(0, |sum, &(_, n)| sum.saturating_add(n));
         let phys = Rc::clone(&self.phys);
         let policies = self.net.policies();
@@ -97,18 +98,20 @@ impl Simulation {
             let handler = handler_for(&phys, &self.config, &policies, t);
             dropped = dropped.saturating_add(self.tasks[t as usize].fail(handler, self.clock.now));
         }
-        // The region's own plans go (every plan, the coordinator's too, when the whole job
-        // stops); the other tasks' stay. Its stopped sources start again at the restart.
-        let down = |t: TaskId| region.binary_search(&t).is_ok();
-        self.clock.retain_planned(|due| {
-            !whole
-                && match *due {
-                    Due::Wake(t) | Due::Replay(t) | Due::Emit(t) => !down(t),
-                    Due::Deliver(c, _) => !down(phys.channels[c as usize].to),
-                    _ => true,
-                }
-        });
-        self.coordinator.stopped.retain(|&(t, _)| !down(t));
+        if whole {
+            self.clock.clear_planned();
+            // Stopped sources start again with every task at the restart.
+            self.coordinator.stopped.clear();
+        } else {
+            // The region's own plans go; the coordinator's and the other tasks' stay.
+            let down = |t: TaskId| region.binary_search(&t).is_ok();
+            self.clock.retain_planned(|due| match *due {
+                Due::Wake(t) | Due::Replay(t) | Due::Emit(t) => !down(t),
+                Due::Deliver(c, _) => !down(phys.channels[c as usize].to),
+                _ => true,
+            });
+            self.coordinator.stopped.retain(|&(t, _)| !down(t));
+        }
         let restart_at = self.clock.now.saturating_add(self.config.restart_delay);
         let partial = (!whole).then(|| region.clone());
         self.events.push(Event::Failed {
@@ -284,7 +287,11 @@ impl Simulation {
                 .restore(c as u32, sent, received, recorded, self.clock.now);
             reinjected = reinjected.saturating_add(back);
         }
-        self.net.recount_credit_of(&phys, &region);
+        if whole {
+            self.net.recount_credit(&phys);
+        } else {
+            self.net.recount_credit_of(&phys, &region);
+        }
         for c in 0..phys.channels.len() {
             if down(phys.channels[c].to) {
                 self.schedule_channel(c as u32);
