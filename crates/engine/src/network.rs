@@ -492,43 +492,6 @@ impl Network {
         }
     }
 
-    /// After a failure of a region (sorted `tasks`): its channels empty, its tasks owe no
-    /// credit. No channel joins two regions, so nothing else changes. Returns the channels
-    /// that held items, with how many.
-    pub(super) fn clear_region(
-        &mut self,
-        phys: &Physical,
-        tasks: &[TaskId],
-    ) -> Vec<(ChannelId, u32)> {
-        let mut lost = Vec::new();
-        for (c, ch) in self.channels.iter_mut().enumerate() {
-            if tasks.binary_search(&phys.channels[c].to).is_err() {
-                continue;
-            }
-            if !ch.queue.is_empty() {
-                lost.push((c as ChannelId, ch.queue.len() as u32));
-            }
-            ch.queue.clear();
-            ch.records_sent = ch.records_received;
-            ch.queued_records = 0;
-            ch.held = 0;
-            ch.overtaken.clear();
-            ch.overtaking.clear();
-            ch.drop_plan();
-        }
-        self.flow.reset_tasks(tasks);
-        lost
-    }
-
-    /// [`Network::recount_credit`] for the channels into a region (sorted `tasks`).
-    pub(super) fn recount_credit_of(&mut self, phys: &Physical, tasks: &[TaskId]) {
-        for (c, info) in phys.channels.iter().enumerate() {
-            if tasks.binary_search(&info.to).is_ok() && self.channels[c].is_full() {
-                self.flow.output_filled(info.from);
-            }
-        }
-    }
-
     /// After a failure: every channel empty (what was in flight is gone, the channel has
     /// delivered all it ever will of it), no credit owed, nothing stalled. Returns the
     /// channels that held items, with how many.

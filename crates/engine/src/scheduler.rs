@@ -253,14 +253,6 @@ impl Simulation {
             .config
             .checkpoint_interval
             .map(|interval| time.saturating_add(interval));
-        if self.life.down_until.is_some() {
-            // A region is restarting: Flink's coordinator declines the trigger (not all
-            // required tasks are running); the timer goes on.
-            if let Some(at) = next {
-                self.schedule(at, Due::Trigger(timer));
-            }
-            return None;
-        }
         if self.refuses_checkpoints_after_finish() {
             // Flink's coordinator declines every trigger from now on (not all required tasks
             // are running): the timer stops here, and a restart starts a new one.
@@ -288,7 +280,6 @@ impl Simulation {
     fn on_queued_trigger_due(&mut self, time: u64) -> Option<Action> {
         if self.life.done
             || self.life.failing
-            || self.life.down_until.is_some()
             || self.refuses_checkpoints_after_finish()
             || self.coordinator.periodic_waiting == 0
             || self.coordinator.manual_waiting > 0
@@ -328,7 +319,6 @@ impl Simulation {
     fn on_manual_trigger_due(&mut self, time: u64) -> Option<Action> {
         if self.life.done
             || self.life.failing
-            || self.life.down_until.is_some()
             || self.refuses_checkpoints_after_finish()
             || self.coordinator.manual_waiting == 0
             || !self.coordinator.has_room()

@@ -258,19 +258,14 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         restore: Option<CheckpointId>,
     },
-    /// A task failed (`task`, or none when too many checkpoints failed): every task of its
-    /// region (`region`, or the whole job) is cancelled, the `dropped` items in flight and in
-    /// alignment buffers there are lost, and they restart after the restart delay, at
-    /// `restart_at`.
+    /// A task failed (`task`, or none when too many checkpoints failed): every task is
+    /// cancelled, the `dropped` items in flight and in alignment buffers are lost, and the job
+    /// restarts after the restart delay, at `restart_at`.
     Failed {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         task: Option<TaskId>,
         dropped: u32,
         restart_at: u64,
-        /// Flink restarts only the failed task's pipelined region: its tasks, when that is
-        /// not the whole job (the rest runs on); none: every task.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        region: Option<Vec<TaskId>>,
     },
     /// Every task restored its state from `checkpoint` (none completed: from the beginning);
     /// `reinjected` records of its channel state are back on their channels ahead of new
@@ -282,9 +277,6 @@ pub enum Event {
         reinjected: u32,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         duplicates: Vec<Crossing>,
-        /// Only these tasks restored (a region); none: every task.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        region: Option<Vec<TaskId>>,
     },
     /// A source went back to the offset it restored: it had read up to `from`, it reads from
     /// `to` again.

@@ -153,18 +153,12 @@ pub const STRINGS: Strings = Strings {
     fail_task: "Fail this subtask",
     recovery_planned: |t, at| format!("Planned: {t} fails at t={at}."),
     skip_failure: "Don't fail it",
-    recovery_down: |t, at, n, partial| format!(
-        "{} {}; at t={at} {} {}.",
+    recovery_down: |t, at, n| format!(
+        "{} The job is down; at t={at} every task {}.",
         match t {
             Some(t) => format!("{t} failed."),
             None => "Too many checkpoints failed.".to_string(),
         },
-        if partial {
-            "Its region is down (greyed out), the rest runs on"
-        } else {
-            "The job is down"
-        },
-        if partial { "each task of the region" } else { "every task" },
         match n {
             Some(n) => format!("restores checkpoint {n}"),
             None => "starts from the beginning (no checkpoint has completed)".to_string(),

@@ -199,7 +199,7 @@ fn build() -> Strings {
         builders: [
             start_snapshot_at(a), status_aligning(a), status_tracking(a), status_persisting(a),
             status_snapshotting(a), status_replaying(a), status_stopped(a), recovery_planned(a, b),
-            recovery_down(a, b, c, d), recovery_restored(a, b), recovery_rewound(a, b, c),
+            recovery_down(a, b, c), recovery_restored(a, b), recovery_rewound(a, b, c),
             recovery_duplicates(a), final_differs(a), final_word(a, b, c), sink_committed(a, b),
             sink_emitted(a), broken_link(a),
             edited_scenario(a), bad_scenario(a), throughput_latest(a, b, c), throughput_hint(a), state_offset(a),

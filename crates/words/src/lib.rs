@@ -239,9 +239,7 @@ pub struct Strings {
     pub skip_failure: &'static str,
     /// The job is down: the failed subtask (none: too many failed checkpoints), the restart
     /// time, the checkpoint to restore (none: from the beginning).
-    /// The failed task, the restart's time, the checkpoint restored, and whether only a
-    /// region (not the whole job) is down.
-    pub recovery_down: fn(Option<&str>, u64, Option<u64>, bool) -> String,
+    pub recovery_down: fn(Option<&str>, u64, Option<u64>) -> String,
     /// Restored: the checkpoint (none: from the beginning) and when; then the records the
     /// replay will count twice (at-least-once).
     pub recovery_restored: fn(Option<u64>, u64) -> String,

@@ -149,14 +149,12 @@ pub const STRINGS: Strings = Strings {
     fail_task: "讓這個子任務失敗",
     recovery_planned: |t, at| format!("預定：{t} 在 t={at} 失敗。"),
     skip_failure: "不要讓它失敗",
-    recovery_down: |t, at, n, partial| format!(
-        "{}{}；在 t={at} {}{}。",
+    recovery_down: |t, at, n| format!(
+        "{}作業停止；在 t={at} 所有任務{}。",
         match t {
             Some(t) => format!("{t} 失敗了。"),
             None => "失敗的檢查點太多。".to_string(),
         },
-        if partial { "它的區域停止（灰色），其餘部分繼續執行" } else { "作業停止" },
-        if partial { "這個區域的所有任務" } else { "所有任務" },
         match n {
             Some(n) => format!("從檢查點 {n} 恢復"),
             None => "從頭開始（還沒有完成的檢查點）".to_string(),

@@ -83,7 +83,6 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
             failed,
             restart_at,
             checkpoint,
-            partial,
         }) => line(
             "down",
             format!(
@@ -91,8 +90,7 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
                 escape(&(s.recovery_down)(
                     failed.map(name).as_deref(),
                     restart_at,
-                    checkpoint,
-                    partial
+                    checkpoint
                 ))
             ),
         ),

@@ -263,11 +263,10 @@ impl Simulation {
         let life = &self.life;
         let _ = write!(
             h,
-            "{} {} {:?} {:?}",
+            "{} {} {:?}",
             life.done,
             life.failing,
-            life.down_until.is_some(),
-            life.region
+            life.down_until.is_some()
         );
         if self.draws_matter() {
             let _ = write!(h, "{:?}", self.clock.rng);

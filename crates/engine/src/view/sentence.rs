@@ -361,29 +361,23 @@ pub enum Sentence {
         failed: u32,
         restore: Option<CheckpointId>,
     },
-    /// The failed task's region stops (`task`: the one that failed; none: the job itself).
-    /// `buffers`: items in alignment buffers were lost too (aligned). `region`: the tasks
-    /// that stop, when not the whole job.
+    /// The job stops (`task`: the one that failed; none: the job itself). `buffers`: items
+    /// in alignment buffers were lost too (aligned).
     Failed {
         task: Option<TaskId>,
         dropped: u32,
         restart_at: u64,
         buffers: bool,
-        region: Option<Vec<TaskId>>,
     },
     TransactionAborted {
         task: TaskId,
         aborted: u64,
     },
-    /// `partial`: only a region restarted.
-    RestartedFresh {
-        partial: bool,
-    },
+    RestartedFresh,
     Restored {
         n: CheckpointId,
         reinjected: u32,
         duplicates: Vec<Crossing>,
-        partial: bool,
     },
     ProcessesRestored {
         n: CheckpointId,

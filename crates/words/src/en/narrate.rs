@@ -369,36 +369,23 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
                 None => "from the beginning — no checkpoint has completed yet".into(),
             }
         ),
-        Sentence::Failed { task: t, dropped, restart_at, buffers, region } => format!(
-            "{} {}, {} {} lost, and checkpoints in progress are abandoned. {} at t={restart_at}.",
+        Sentence::Failed { task: t, dropped, restart_at, buffers } => format!(
+            "{} As in Flink, the whole job stops: every task is cancelled, {} {} lost, and checkpoints in progress are abandoned. It restarts at t={restart_at}.",
             match t {
                 Some(t) => format!("{} fails!", task(t)),
                 None => "The job fails.".into(),
             },
-            match (&region, t) {
-                (Some(r), _) => format!(
-                    "As in Flink, only its region stops — {}, the subtasks joined to it by channels — while the rest of the job runs on: they are cancelled",
-                    r.iter().map(|&u| task(u)).collect::<Vec<_>>().join(", ")
-                ),
-                (None, Some(_)) => "As in Flink, its region stops — here the whole job, since its channels connect all its subtasks: every task is cancelled".into(),
-                (None, None) => "As in Flink, the whole job stops: every task is cancelled".into(),
-            },
             plural(dropped, "item", "items"),
-            if buffers { "in flight or in alignment buffers are" } else { "in flight are" },
-            if region.is_some() { "The region restarts" } else { "It restarts" }
+            if buffers { "in flight or in alignment buffers are" } else { "in flight are" }
         ),
         Sentence::TransactionAborted { task: t, aborted } => format!(
             "{} aborts its open transaction: the {aborted} records it had received but not committed are thrown away (its received count drops by {aborted}) and never committed — the replay brings them again.",
             task(t)
         ),
-        Sentence::RestartedFresh { partial } => format!(
-            "No checkpoint had completed, so {} starts again from the beginning and the sources read their logs from offset 0.",
-            if partial { "every task of the region" } else { "every task" }
-        ),
-        Sentence::Restored { n, reinjected, duplicates, partial } => {
+        Sentence::RestartedFresh => "No checkpoint had completed, so every task starts again from the beginning and the sources read their logs from offset 0.".into(),
+        Sentence::Restored { n, reinjected, duplicates } => {
             let mut s = format!(
-                "Recovery: {} checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
-                if partial { "every task of the region restores its part of" } else { "every task restores" },
+                "Recovery: every task restores checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
                 if reinjected > 0 {
                     format!("; the {} of its channel state go back on their channels, ahead of new input", plural(reinjected, "in-flight record", "in-flight records"))
                 } else {

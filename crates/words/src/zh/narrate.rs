@@ -336,35 +336,22 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
                 None => "還沒有任何檢查點完成，將從頭開始".into(),
             }
         ),
-        Sentence::Failed { task: t, dropped, restart_at, buffers, region } => format!(
-            "{}{}，{}的 {dropped} 個項目遺失，進行中的檢查點作廢。{}將在 t={restart_at} 重啟。",
+        Sentence::Failed { task: t, dropped, restart_at, buffers } => format!(
+            "{}和 Flink 一樣，整個作業停止：所有任務被取消，{}的 {dropped} 個項目遺失，進行中的檢查點作廢。作業將在 t={restart_at} 重啟。",
             match t {
                 Some(t) => format!("{} 失敗了！", task(t)),
                 None => "作業失敗。".into(),
             },
-            match (&region, t) {
-                (Some(r), _) => format!(
-                    "和 Flink 一樣，只有它的區域停止——{}，也就是經由通道與它相連的子任務——作業的其餘部分繼續執行：這些任務被取消",
-                    r.iter().map(|&u| task(u)).collect::<Vec<_>>().join("、")
-                ),
-                (None, Some(_)) => "和 Flink 一樣，它的區域停止——這裡就是整個作業，因為通道把所有子任務連成一體：所有任務被取消".into(),
-                (None, None) => "和 Flink 一樣，整個作業停止：所有任務被取消".into(),
-            },
-            if buffers { "通道上和對齊緩衝區裡" } else { "通道上" },
-            if region.is_some() { "這個區域" } else { "作業" }
+            if buffers { "通道上和對齊緩衝區裡" } else { "通道上" }
         ),
         Sentence::TransactionAborted { task: t, aborted } => format!(
             "{} 中止它未提交的交易：已收到但未提交的 {aborted} 筆記錄被丟棄（收到的數量減少 {aborted}），永遠不會提交——重放會再帶來它們。",
             task(t)
         ),
-        Sentence::RestartedFresh { partial } => format!(
-            "還沒有任何檢查點完成，所以{}從頭開始，資料來源從偏移量 0 重新讀取。",
-            if partial { "這個區域的所有任務" } else { "所有任務" }
-        ),
-        Sentence::Restored { n, reinjected, duplicates, partial } => {
+        Sentence::RestartedFresh => "還沒有任何檢查點完成，所以所有任務從頭開始，資料來源從偏移量 0 重新讀取。".into(),
+        Sentence::Restored { n, reinjected, duplicates } => {
             let mut s = format!(
-                "恢復：{}從檢查點 {n} 還原狀態——鍵控計數、資料來源偏移量和輸出端交易都回到快照記錄的樣子{}。這就是種子文中的容錯：「基於分布式快照與可部分重發的資料來源」。",
-                if partial { "這個區域的所有任務" } else { "所有任務" },
+                "恢復：所有任務從檢查點 {n} 還原狀態——鍵控計數、資料來源偏移量和輸出端交易都回到快照記錄的樣子{}。這就是種子文中的容錯：「基於分布式快照與可部分重發的資料來源」。",
                 if reinjected > 0 {
                     format!("；它的 {reinjected} 筆通道狀態記錄重新放回各自的通道，排在新輸入之前")
                 } else {

@@ -377,8 +377,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     if bundled {
         class.push("bundled");
     }
-    if sim.restarting_at().is_some() && sim.down_region().is_none() {
-        // The whole job is down; a region's tasks show it on their own.
+    if sim.restarting_at().is_some() {
         class.push("down");
     }
     html! {

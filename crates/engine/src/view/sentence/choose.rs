@@ -366,24 +366,18 @@ impl Sentence {
                 task,
                 dropped,
                 restart_at,
-                ref region,
             } => Sentence::Failed {
                 task,
                 dropped,
                 restart_at,
                 buffers: protocol.blocks_inputs,
-                region: region.clone(),
             },
             Event::TransactionAborted { task, aborted } => {
                 Sentence::TransactionAborted { task, aborted }
             }
             Event::Restored {
-                checkpoint: None,
-                ref region,
-                ..
-            } => Sentence::RestartedFresh {
-                partial: region.is_some(),
-            },
+                checkpoint: None, ..
+            } => Sentence::RestartedFresh,
             Event::Restored {
                 checkpoint: Some(n),
                 reinjected,
@@ -393,12 +387,10 @@ impl Sentence {
                 checkpoint: Some(n),
                 reinjected,
                 ref duplicates,
-                ref region,
             } => Sentence::Restored {
                 n,
                 reinjected,
                 duplicates: duplicates.clone(),
-                partial: region.is_some(),
             },
             Event::Rewound { task, from, to } => Sentence::Rewound { task, from, to },
         })
