@@ -3,6 +3,7 @@
 //! overhead of checkpoints — shared by `abs-sim compare`, `abs-sim overhead` and the page's
 //! compare view.
 
+use abs_engine::text::Quoted;
 use abs_engine::view::drain_time;
 use abs_engine::{BarrierMode, Config, GraphError, OperatorKind};
 
@@ -153,13 +154,16 @@ pub fn in_mode(s: &Scenario, name: &str) -> Result<Scenario, String> {
         if let Err(e @ ScenarioError::Graph(GraphError::ConcurrentUnaligned { .. })) =
             scenario.simulation()
         {
-            return Err(format!("{:?} cannot run in mode {name}: {e}", s.name));
+            return Err(format!(
+                "{} cannot run in mode {name}: {e}",
+                Quoted(&s.name)
+            ));
         }
     }
     if !modes.contains(&mode) {
         return Err(format!(
-            "{:?} cannot run in mode {name} (its modes: {})",
-            s.name,
+            "{} cannot run in mode {name} (its modes: {})",
+            Quoted(&s.name),
             modes
                 .iter()
                 .map(|m| m.as_str())
@@ -193,8 +197,8 @@ pub fn bounded_input(s: &Scenario, lines: usize) -> Result<Scenario, String> {
     }
     if sources == 0 {
         return Err(format!(
-            "{:?} has no source to bound: the overhead is measured on a dataflow's bounded input",
-            s.name
+            "{} has no source to bound: the overhead is measured on a dataflow's bounded input",
+            Quoted(&s.name)
         ));
     }
     Ok(s)
