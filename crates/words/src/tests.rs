@@ -520,31 +520,3 @@ fn the_lesson_line_fits_the_mode() {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn zz_dump_narration() {
-    let name = std::env::var("DUMP_PRESET").unwrap();
-    let mode: BarrierMode = std::env::var("DUMP_MODE").unwrap().parse().unwrap();
-    let zh = std::env::var("DUMP_ZH").is_ok();
-    let mut sim = presets::by_name(&name)
-        .unwrap()
-        .with_mode(mode)
-        .simulation()
-        .unwrap();
-    for _ in 0..3000 {
-        if sim.step().is_none() {
-            break;
-        }
-        for b in view::last_sentences(&sim) {
-            let text = if zh {
-                (crate::zh::STRINGS.narrate)(&b, &Names(&sim))
-            } else {
-                (en::STRINGS.narrate)(&b, &Names(&sim))
-            };
-            if !b.is_routine() {
-                println!("{} t={} {}", sim.steps(), sim.now(), text);
-            }
-        }
-    }
-}

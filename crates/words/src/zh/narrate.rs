@@ -77,7 +77,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             if record.replay { "——恢復後再讀一次（重放）" } else { "" }
         ),
         Sentence::SourceEnded { task: t, finishes_now: false } => format!(
-            "{} 讀完了日誌：它向下游送出資料結束標記，並繼續執行——像其他任務一樣接收屏障——直到它此後做的某個檢查點完成（它的最後檢查點）。",
+            "{} 讀完了日誌：它向下游送出資料結束標記，但繼續執行、接收屏障，直到它此後的某個檢查點完成（它的最後檢查點）。",
             task(t)
         ),
         Sentence::SourceEnded { task: t, finishes_now: true } => format!(
@@ -89,7 +89,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             input(names, at)
         ),
         Sentence::DataEnded { task: t, finishes_now: false } => format!(
-            "{} 的每個輸入都已送來資料結束標記：它的運算子結束，並把資料結束標記往下傳。它繼續執行，直到它此後做的某個檢查點完成。",
+            "{} 的每個輸入都已送來資料結束標記：它的運算子結束，並把標記往下傳；它繼續執行，直到它此後的某個檢查點完成。",
             task(t)
         ),
         Sentence::DataEnded { task: t, finishes_now: true } => format!(
@@ -320,7 +320,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         ),
         Sentence::JobFinished { n: None } => "最後一個任務也已結束：作業結束，沒有最後檢查點（任務結束後的檢查點沒有開啟）。".into(),
         Sentence::NeverCommitted { task: t, records } => format!(
-            "{} 結束時還有 {records} 筆記錄是上一個已提交的檢查點之後收到的：沒有最後檢查點，它們永遠不會提交——精確一次的輸出失去了它們。",
+            "{} 結束時還有 {records} 筆上次提交後收到的記錄：沒有最後檢查點，它們永遠不會提交——精確一次的輸出失去了它們。",
             task(t)
         ),
         Sentence::Backpressured { task: t, channel } => format!(
@@ -386,7 +386,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             task(t)
         ),
         Sentence::SnapshotSkipped { task: t, n } => format!(
-            "檢查點 {n} 在 {0} 做快照之前就已中止，協調器也通知了每個任務：{0} 不做快照，改為往下送出取消標記，代替屏障 {n}。",
+            "檢查點 {n} 在 {0} 做快照前已中止，協調器通知了每個任務：{0} 不做快照，改送取消標記代替屏障 {n}。",
             task(t)
         ),
         Sentence::TaskFinished { task: t, n: None } => {
