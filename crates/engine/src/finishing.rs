@@ -40,12 +40,18 @@ impl Simulation {
     /// Whether every input of `t` has delivered its end of data (back-edges aside: a loop
     /// ends by draining, see `end_loop_if_drained`).
     pub(super) fn inputs_data_ended(&self, t: TaskId) -> bool {
-        let info = &self.phys.tasks[t as usize];
+        self.every_regular_input(t, |h, i| h.has_data_ended(i))
+    }
+
+    /// Whether `holds` for every input of `t` that is not a back-edge (`i` its index).
+    fn every_regular_input(
+        &self,
+        t: TaskId,
+        holds: impl Fn(&super::barrier::BarrierHandler<super::record::Record>, u32) -> bool,
+    ) -> bool {
         let handler = &self.tasks[t as usize].handler;
-        info.inputs.iter().enumerate().all(|(i, &c)| {
-            self.phys.is_back_edge(self.phys.channels[c as usize].edge)
-                || handler.has_data_ended(i as u32)
-        })
+        (self.phys.tasks[t as usize].inputs.iter().enumerate())
+            .all(|(i, &c)| self.phys.channel_is_back_edge(c) || holds(handler, i as u32))
     }
 
     /// Task `t` finishes if it may: its data has ended, every input but its back-edges has
@@ -66,12 +72,7 @@ impl Simulation {
 
     /// Whether every input of `t` but its back-edges has closed (none: a source).
     pub(super) fn inputs_closed(&self, t: TaskId) -> bool {
-        let info = &self.phys.tasks[t as usize];
-        let handler = &self.tasks[t as usize].handler;
-        info.inputs.iter().enumerate().all(|(i, &c)| {
-            self.phys.is_back_edge(self.phys.channels[c as usize].edge)
-                || handler.is_closed(i as u32)
-        })
+        self.every_regular_input(t, |h, i| h.is_closed(i))
     }
 
     /// The checkpoints triggered on `t` directly (its upstream had finished), snapshotted now
@@ -152,7 +153,7 @@ impl Simulation {
         self.phys.tasks[t as usize]
             .inputs
             .iter()
-            .any(|&c| self.phys.is_back_edge(self.phys.channels[c as usize].edge))
+            .any(|&c| self.phys.channel_is_back_edge(c))
     }
 
     /// Whether a task whose data ended waits for its final checkpoint: with checkpoints after
