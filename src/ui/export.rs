@@ -2,6 +2,11 @@
 //! page's style sheet inside it, and the moving items as an image over it; the space-time
 //! diagram under it when the diagram is open) or a PNG (the same drawn at twice the size).
 //! Browser-only; nothing here is part of the engine's state.
+//!
+//! The code that makes the files ([`picture`]) is a build of its own (`bin/abs-export.rs`),
+//! which the page fetches the first time a picture is asked for (index.html's `absExport`):
+//! few visits export, and the student's builds are at their budget. The page's builds call
+//! [`download`], which asks for it.
 
 /// What to download.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,8 +15,18 @@ pub enum Format {
     Png,
 }
 
+impl Format {
+    /// As the export build reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Svg => "svg",
+            Format::Png => "png",
+        }
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
-pub fn download(_format: Format, _name: &str) {}
+pub fn download(_format: Format, _name: &str, _failed: &'static str) {}
 
 #[cfg(not(target_arch = "wasm32"))]
 pub fn download_text(_text: &str, _file: &str) {}
@@ -23,22 +38,56 @@ pub fn download_text(text: &str, file: &str) {
         return;
     };
     let encoded: String = js_sys::encode_uri_component(text).into();
-    let _ = browser::save(
+    let _ = picture::save(
         &doc,
         &format!("data:application/json;charset=utf-8,{encoded}"),
         file,
     );
 }
 
-/// Downloads the dataflow as `name.svg` or `name.png`. Does nothing when the graph is not on
-/// the page.
+/// Downloads the dataflow as `name.svg` or `name.png`, through the export build, which
+/// index.html's `absExport` fetches the first time. When it cannot (the build did not load,
+/// or there is no graph on the page), the share dialog's `export-failed` line says so: `failed`
+/// and the reason.
 #[cfg(target_arch = "wasm32")]
-pub fn download(format: Format, name: &str) {
-    let _ = browser::download(format, name);
+pub fn download(format: Format, name: &str, failed: &'static str) {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// Calls `done` once: with "" when the file was made, with the reason when not.
+        #[wasm_bindgen(js_name = absExport, catch)]
+        fn abs_export(format: &str, name: &str, done: JsValue) -> Result<(), JsValue>;
+    }
+    let say = |text: &str| {
+        let line = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("[data-testid=export-failed]").ok().flatten());
+        if let Some(line) = line {
+            line.set_text_content(Some(text));
+        }
+    };
+    say("");
+    let done = Closure::once_into_js(move |why: String| {
+        if !why.is_empty() {
+            say(&format!("{failed} {why}"));
+        }
+    });
+    if abs_export(format.name(), name, done).is_err() {
+        say(failed);
+    }
+}
+
+/// The export build's entry (`bin/abs-export.rs`): makes the file and hands it to the
+/// browser's download. False when the page has no graph to export.
+#[cfg(target_arch = "wasm32")]
+pub fn draw(format: &str, name: &str) -> bool {
+    let format = if format == "png" { Format::Png } else { Format::Svg };
+    picture::download(format, name).is_some()
 }
 
 #[cfg(target_arch = "wasm32")]
-mod browser {
+pub mod picture {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     use web_sys::{Document, Element, HtmlCanvasElement};

@@ -194,6 +194,7 @@ pub const STRINGS: Strings = Strings {
     export_svg: "SVG",
     export_png: "PNG",
     export_title: "Download the dataflow at this step, for slides:",
+    export_failed: "The picture could not be made:",
     more_checkpoints: |n| format!("{n} more in the Checkpoints tab →"),
     earlier: "Earlier:",
     throughput_title: "Throughput at the sinks",

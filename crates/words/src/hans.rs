@@ -177,7 +177,7 @@ fn build() -> Strings {
             status_running, status_ending, status_finished, status_backpressured, status_failed,
             status_cancelled, fail_task, skip_failure, final_same, counted_twice, legend_replay,
             share, share_title, share_link, share_embed, share_hint, copy, open_full,
-            editor_open, lessons_open, export_svg, export_png, earlier, export_title, theory_title,
+            editor_open, lessons_open, export_svg, export_png, earlier, export_title, export_failed, theory_title,
             spacetime_title, spacetime_hint, cut_place, cut_own, cut_keys, explore_open, compare_open,
             theory_loading, theory_failed, theory_retry,
             throughput_title, blocked, legend, legend_record, legend_barrier,

@@ -283,6 +283,8 @@ pub struct Strings {
     pub export_png: &'static str,
     /// Before the export buttons: what they download.
     pub export_title: &'static str,
+    /// The export could not be made; the reason follows.
+    pub export_failed: &'static str,
     /// The coordinator's link to the checkpoints it does not list.
     pub more_checkpoints: fn(usize) -> String,
     /// Before the chips of the earlier checkpoints.

@@ -190,6 +190,7 @@ pub const STRINGS: Strings = Strings {
     export_svg: "SVG",
     export_png: "PNG",
     export_title: "下載這一步的資料流圖（用於投影片）：",
+    export_failed: "無法製作圖片：",
     more_checkpoints: |n| format!("另有 {n} 個在「檢查點」分頁 →"),
     earlier: "較早的：",
     throughput_title: "輸出端的吞吐量",

@@ -60,9 +60,11 @@ fn copy(_id: &'static str) -> Callback<MouseEvent> {
     })
 }
 
-fn export(format: Format, file: &AttrValue) -> Callback<MouseEvent> {
+/// Downloads the picture (its code is fetched the first time: `ui::export`), saying why not
+/// after `failed` when it cannot.
+fn export(format: Format, file: &AttrValue, failed: &'static str) -> Callback<MouseEvent> {
     let file = file.clone();
-    Callback::from(move |_: MouseEvent| crate::ui::export::download(format, &file))
+    Callback::from(move |_: MouseEvent| crate::ui::export::download(format, &file, failed))
 }
 
 /// The dialog takes the focus (on the link, selected for copying), keeps it while open and
@@ -96,8 +98,10 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                     <a href={p.url.clone() + "&compare="} data-testid="compare-open">{ s.compare_open }</a></p>
                 <div class="export-row">
                     <span>{ s.export_title }</span>
-                    <button data-testid="export-svg" onclick={export(Format::Svg, &p.file)}>{ s.export_svg }</button>
-                    <button data-testid="export-png" onclick={export(Format::Png, &p.file)}>{ s.export_png }</button>
+                    <button data-testid="export-svg" onclick={export(Format::Svg, &p.file, s.export_failed)}>{ s.export_svg }</button>
+                    <button data-testid="export-png" onclick={export(Format::Png, &p.file, s.export_failed)}>{ s.export_png }</button>
+                    // Written by `ui::export` when an export fails.
+                    <span role="alert" class="export-failed" data-testid="export-failed"></span>
                 </div>
                 <button onclick={close}>{ s.close }</button>
             </div>
