@@ -191,6 +191,7 @@ fn the_consistency_said_is_the_checkers_verdict_on_the_next_completed_checkpoint
         let Why::Consistent {
             checkpoint,
             consistent,
+            ..
         } = r.why
         else {
             panic!()

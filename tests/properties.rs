@@ -321,17 +321,41 @@ fn run(
                 // A failure empties the channels and the restore sets their counters to the
                 // restored cut: the counts from the events start again from there, and the
                 // restored channel state comes round again (ids go back).
-                Event::Failed { .. } => {
+                // Only the channels into the failed region (Flink restarts a region; the rest
+                // runs on).
+                Event::Failed { region, .. } => {
                     reached.failed = true;
-                    last_delivered.clear();
-                    last_processed.clear();
-                    for (c, ch) in sim.channels().iter().enumerate() {
+                    let phys = sim.physical();
+                    let inside = |c: usize| {
+                        region
+                            .as_ref()
+                            .is_none_or(|r| r.contains(&phys.channels[c].to))
+                    };
+                    last_delivered.retain(|&c, _| !inside(c as usize));
+                    last_processed.retain(|&c, _| !inside(c as usize));
+                    for (c, ch) in sim
+                        .channels()
+                        .iter()
+                        .enumerate()
+                        .filter(|(c, _)| inside(*c))
+                    {
                         arrived[c] = ch.records_received;
                         processed[c] = ch.records_received;
                     }
                 }
-                Event::Restored { .. } => {
-                    for (c, ch) in sim.channels().iter().enumerate() {
+                Event::Restored { region, .. } => {
+                    let phys = sim.physical();
+                    let inside = |c: usize| {
+                        region
+                            .as_ref()
+                            .is_none_or(|r| r.contains(&phys.channels[c].to))
+                    };
+                    for (c, ch) in sim
+                        .channels()
+                        .iter()
+                        .enumerate()
+                        .filter(|(c, _)| inside(*c))
+                    {
                         arrived[c] = ch.records_received;
                         processed[c] = ch.records_received;
                         // Restored channel state comes back from the checkpoint, not through

@@ -81,6 +81,7 @@ fn recovery_preserves_results_in_every_mode() {
                 all.duplicate_runs += c.duplicate_runs;
                 all.excess_runs += c.excess_runs;
                 all.failed_while_down += c.failed_while_down;
+                all.region_runs += c.region_runs;
                 all.routing_sensitive += c.routing_sensitive;
                 all.all_transactional_failing += c.all_transactional_failing;
                 all.plain_failing += c.plain_failing;
@@ -104,7 +105,8 @@ fn recovery_preserves_results_in_every_mode() {
             eprintln!(
         "recovery coverage over {} cases ({} runs per mode, each against its failure-free run):\n  \
          failures planned {}, applied {} ({:.1}%), of which while the job was down {}\n  \
-         runs with a failure: {failing} ({:.1}% of runs)\n  \
+         runs with a failure: {failing} ({:.1}% of runs), of which {} restarted only a \
+         region (the rest ran on)\n  \
          restores: {} from a checkpoint, {} from the beginning; runs with a failure that \
          restored a checkpoint: {restoring_pct:.1}%\n  \
          re-injected channel state: unaligned {ua_re} of {ua_fail} failing runs, \
@@ -122,6 +124,7 @@ fn recovery_preserves_results_in_every_mode() {
         percent(c.applied, c.planned),
         c.failed_while_down,
         percent(failing, c.runs.iter().sum()),
+        c.region_runs,
         c.restored_from_checkpoint,
         c.restored_from_beginning,
         c.duplicate_runs,
@@ -323,6 +326,7 @@ fn a_failure_before_any_checkpoint_completed_restarts_from_the_beginning() {
                         checkpoint,
                         reinjected,
                         duplicates,
+                        ..
                     } => {
                         assert_eq!(*checkpoint, None, "{mode}: restored a checkpoint");
                         assert_eq!((*reinjected, duplicates.len()), (0, 0), "{mode}");
@@ -399,6 +403,7 @@ fn failing_again_while_the_job_is_down_postpones_the_restart() {
                     task,
                     dropped,
                     restart_at,
+                    ..
                 } => {
                     failed.push((sim.now(), *task, *dropped, *restart_at));
                     assert_eq!(sim.restarting_at(), Some(*restart_at));

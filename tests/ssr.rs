@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use abs_playground::engine::coordinator::{CheckpointStatus, CheckpointSummary};
 use abs_playground::engine::record::{ItemKind, Payload, Record};
+use abs_playground::engine::snapshot::Finding;
 use abs_playground::engine::view::{self, MarkKind};
 use abs_playground::i18n::Lang;
 use abs_playground::scenario::presets;
@@ -200,6 +201,13 @@ async fn render_completed_checkpoints(
             id,
             status: CheckpointStatus::Completed,
             consistent: consistent(id),
+            finding: match consistent(id) {
+                Some(false) => Finding::Inconsistent {
+                    duplicated: 1,
+                    lost: 0,
+                },
+                _ => Finding::Consistent,
+            },
             ..one
         })
         .collect();

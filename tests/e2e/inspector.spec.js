@@ -8,6 +8,8 @@
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
 const { runSim, expectedGlobalState, timeAt } = require('./trace');
+const { execFileSync } = require('child_process');
+const sites = require('./sites');
 
 // Steps of trace to read: well past each first completion, so that records an unaligned
 // barrier overtook have arrived and every line read before the snapshot has been split.
@@ -183,5 +185,35 @@ for (const [preset, mode, k] of CASES) {
       'Checkpointed size': `${want.size} B`,
     });
     await app.screenshot(`inspector-${preset}-${mode}-${k}`);
+  });
+}
+
+// One verdict, worded alike wherever it is shown. `recovery` at-least-once: after the failure,
+// the replay counts words twice, and a later checkpoint's cut is exact although its counts
+// carry those duplicates. The narration, the coordinator's list and the inspector say the same
+// of it (the engine's `finding`, read from abs-sim's trace), in English and in Chinese.
+for (const [lang, words] of [
+  ['en', { narrated: 'a consistent cut whose counts carry the duplicates of an earlier replay', short: 'consistent cut, earlier duplicates', head: /^⚠ A consistent cut whose counts carry the duplicates of an earlier replay/ }],
+  ['zh-Hant', { narrated: '是一致割集，但計數帶著先前重放的重複', short: '一致割集，帶先前的重複', head: /^⚠ 一致割集，但計數帶著先前重放的重複/ }],
+]) {
+  test(`one verdict everywhere: a consistent cut that carries earlier duplicates (${lang})`, async ({ page }) => {
+    const out = execFileSync(sites.absSim, ['run', '--preset', 'recovery', '--mode', 'at-least-once', '--steps', '250'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const steps = out.trim().split('\n').map((l) => JSON.parse(l));
+    steps.pop();
+    let carried = null;
+    for (const line of steps) {
+      for (const e of line.events) {
+        if (e.event === 'checkpoint-completed' && e.finding === 'carries-duplicates' && !carried) carried = { step: line.step, n: e.checkpoint };
+      }
+    }
+    expect(carried, 'recovery at-least-once has a consistent cut that carries duplicates by step 250').not.toBeNull();
+    const app = new Playground(page);
+    await app.open(`?preset=recovery&mode=at-least-once&lang=${lang}&step=${carried.step}`);
+    const said = (await app.sentences()).filter((x) => x.step === carried.step).map((x) => x.text).join(' ');
+    expect(said).toContain(words.narrated);
+    await expect(app.testId(`checkpoint-${carried.n}`).first()).toContainText(words.short);
+    await app.openCheckpoint(carried.n);
+    await expect(app.testId('verdict')).toHaveText(words.head);
+    await expect(app.testId('verdict')).toHaveClass(/bad/);
   });
 }

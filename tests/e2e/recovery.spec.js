@@ -59,7 +59,7 @@ test('aligned: Count#1 fails, every task restores checkpoint 2, and the job ends
   await expect(app.testId('dataflow')).toHaveClass(/\bdown\b/);
   await expect(app.testId('dataflow')).toHaveAttribute('data-items', '0');
   const told = (await app.sentences()).filter((s) => s.current).map((s) => s.text).join('\n');
-  expect(told).toMatch(/Count#1 fails! As in Flink, the whole job stops/);
+  expect(told).toMatch(/Count#1 fails! As in Flink, its region stops — here the whole job/);
   await app.screenshot('recovery-aligned-down');
 
   await app.stepFast(restored.step - failed.step);
@@ -191,4 +191,63 @@ test('stop-the-world: the failure abandons the stop under way, checkpoint 1 is r
   await app.stepFast(trace.summary.steps - restored.step);
   await expect(app.testId('final-comparison')).toHaveAttribute('data-equal', 'true');
   expect(trace.summary.final).toEqual(runRecovery('synchronous', { withFailure: false }).summary.final);
+});
+
+// Flink's default failover strategy restarts only the failed task's pipelined region. Two
+// parallel forward pipelines are two regions: when Count#1 fails, its pipeline (Src#1, Split#1,
+// Count#1) goes down and comes back from the checkpoint, while Src#0's pipeline runs on, and
+// the page says so; the engine's own run of the same scenario names the same region.
+test('two forward pipelines: a failure takes down its region only, and the other source reads on', async ({ page }) => {
+  const scenario = {
+    name: 'pipelines', title: 'Two pipelines',
+    graph: {
+      operators: [
+        { name: 'Src', kind: { type: 'source', lines: ['a b', 'c d', 'a c', 'b d', 'a a', 'd c', 'b b', 'c a'], interval: 20, bounded: true }, parallelism: 2 },
+        { name: 'Split', kind: { type: 'split' }, parallelism: 2 },
+        { name: 'Count', kind: { type: 'count' }, parallelism: 2 },
+      ],
+      edges: [
+        { from: 'Src', to: 'Split', partitioning: 'forward' },
+        { from: 'Split', to: 'Count', partitioning: 'forward' },
+      ],
+    },
+    config: { mode: 'aligned', checkpoint_interval: 30, first_trigger: 15, restart_delay: 40 },
+    failures: [{ task: 'Count#1', at: 70 }],
+  };
+  fs.mkdirSync(sites.results, { recursive: true });
+  const file = path.join(sites.results, 'pipelines.json');
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  const out = execFileSync(sites.absSim, ['run', file, '--until-finished'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const trace = { steps: out.trim().split('\n').map((l) => JSON.parse(l)) };
+  trace.steps.pop();
+  const failed = first(trace, 'failed');
+  expect(failed).not.toBeNull();
+
+  const app = new Playground(page);
+  await app.open('?preset=wordcount');
+  await app.testId('editor-open').click();
+  await app.testId('editor').fill(JSON.stringify(scenario, null, 2));
+  await app.testId('editor-apply').click();
+  await expect(app.testId('editor-view')).toHaveCount(0);
+  await app.stepFast(failed.step);
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'down');
+  await expect(app.testId('recovery')).toContainText('Count#1 failed. Its region is down');
+  await expect(app.subtask('Count', 1)).toHaveAttribute('data-status', 'failed');
+  for (const name of ['Src', 'Split']) {
+    await expect(app.subtask(name, 1)).toHaveAttribute('data-status', 'cancelled');
+    await expect(app.subtask(name, 0)).not.toHaveAttribute('data-status', /failed|cancelled/);
+  }
+  // The other pipeline runs on while the region is down (here Src#0 reads its last line and
+  // Split#0 and Count#0 process): every step until the restart narrates its subtasks only.
+  const restored = first(trace, 'restored');
+  expect(restored.event.region).toEqual(failed.event.region);
+  await app.stepFast(restored.step - failed.step - 1);
+  await expect(app.testId('recovery')).toHaveAttribute('data-phase', 'down');
+  const meanwhile = (await app.sentences()).filter((x) => x.step > failed.step).map((x) => x.text);
+  expect(meanwhile.length).toBeGreaterThan(3);
+  expect(meanwhile.join('\n')).toMatch(/Src#0 has read its whole log/);
+  expect(meanwhile.join('\n')).toMatch(/Count#0 processes/);
+  expect(meanwhile.join('\n')).not.toMatch(/#1/);
+  await app.stepFast(1);
+  await expect(app.testId('recovery')).not.toHaveAttribute('data-phase', 'down');
 });

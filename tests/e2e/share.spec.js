@@ -75,6 +75,34 @@ test('a broken link gives a notice and the scenario from its start; a huge value
   await expect(app.lesson()).toContainText('Alignment');
 });
 
+// The export's code is a build of its own (src/bin/abs-export.rs), fetched the first time a
+// picture is asked for: a visit that never exports never loads it, and one that cannot load it
+// is told so in the dialog, in its language, and can try again.
+test.describe(() => {
+  // The blocked download is logged by the browser: provoked on purpose.
+  test.use({ expectedErrors: [/Failed to load resource.*abs-export-[0-9a-f]+_bg\.wasm/] });
+  test('the export build is fetched only when a picture is asked for, and a failed load says why', async ({ page }) => {
+    const fetched = [];
+    page.on('request', (r) => { if (/abs-export-[0-9a-f]+(_bg\.wasm|\.js)$/.test(r.url())) fetched.push(r.url()); });
+    let blocked = true;
+    await page.route(/abs-export-[0-9a-f]+_bg\.wasm$/, (route) => (blocked ? route.abort() : route.continue()));
+    const app = new Playground(page);
+    await app.open('?preset=wordcount&lang=zh-Hant');
+    await app.stepFast(20);
+    await app.testId('share').click();
+    expect(fetched).toEqual([]);
+    await expect(app.testId('export-failed')).toHaveText('');
+    await app.testId('export-svg').click();
+    await expect(app.testId('export-failed')).toHaveText(/^無法製作圖片： \S/);
+    expect(fetched.length).toBeGreaterThan(0);
+    // The network is back: the next click downloads, and the line is cleared.
+    blocked = false;
+    const [svg] = await Promise.all([page.waitForEvent('download'), app.testId('export-svg').click()]);
+    expect(svg.suggestedFilename()).toMatch(/^wordcount-step-\d+\.svg$/);
+    await expect(app.testId('export-failed')).toHaveText('');
+  });
+});
+
 test('the dataflow at this step downloads as SVG and as PNG, for slides', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=alignment');

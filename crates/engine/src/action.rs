@@ -18,15 +18,22 @@ impl Simulation {
         let mut actions = Vec::new();
         if self.life.down_until.is_some() {
             actions.push(Action::Restart);
-            return actions;
+            if self.down_region().is_none() {
+                return actions;
+            }
         }
+        // While a region is down the rest runs on: only its tasks and channels wait.
+        let down = |t: TaskId| self.is_down(t);
         for c in 0..self.net.channels.len() as ChannelId {
-            if self.delivery_hold(c).is_none() {
+            if self.delivery_hold(c).is_none() && !down(self.phys.channels[c as usize].to) {
                 actions.push(Action::Deliver { channel: c });
             }
         }
         for (t, task) in self.tasks.iter().enumerate() {
-            if task.handler.has_replay() && !self.net.flow.has_full_output(t as TaskId) {
+            if task.handler.has_replay()
+                && !self.net.flow.has_full_output(t as TaskId)
+                && !down(t as TaskId)
+            {
                 actions.push(Action::Replay { task: t as TaskId });
             }
         }
@@ -37,12 +44,14 @@ impl Simulation {
             if acts
                 && !task.finished
                 && !task.data_ended
+                && !down(t as TaskId)
                 && !self.net.flow.has_full_output(t as TaskId)
             {
                 actions.push(Action::Emit { task: t as TaskId });
             }
         }
         if !self.life.done
+            && self.life.down_until.is_none()
             && !self.refuses_checkpoints_after_finish()
             && self.coordinator.has_room()
         {
@@ -95,7 +104,19 @@ impl Simulation {
                 | Action::SnapshotAll { .. }
         );
         if runs && self.life.down_until.is_some() {
-            return Err(ActionError::Restarting);
+            // While a region is down the rest of the job runs on; nothing is checkpointed.
+            let waits = match action {
+                Action::Deliver { channel: c } | Action::DeliverNth { channel: c, .. } => self
+                    .phys
+                    .channels
+                    .get(c as usize)
+                    .is_none_or(|ch| self.is_down(ch.to)),
+                Action::Replay { task: t } | Action::Emit { task: t } => self.is_down(t),
+                _ => true,
+            };
+            if waits || self.down_region().is_none() {
+                return Err(ActionError::Restarting);
+            }
         }
         let channel = |c: ChannelId| {
             self.net

@@ -192,6 +192,7 @@ impl Simulation {
         self.events.push(Event::CheckpointCompleted {
             checkpoint: n,
             consistent: gs.verdict.ok(),
+            finding: gs.verdict.finding(),
         });
         // Notify-complete: transactional sinks commit what their snapshot pre-committed.
         for snap in &gs.tasks {

@@ -43,6 +43,11 @@ impl Clock {
     }
 
     /// Forgets every planned event (the job failed: nothing it planned will happen).
+    /// Drops the planned events `keep` says no to.
+    pub(super) fn retain_planned(&mut self, keep: impl FnMut(&super::queue::Due) -> bool) {
+        self.queue.retain(keep);
+    }
+
     pub(super) fn clear_planned(&mut self) {
         self.queue = TimeQueue::default();
     }

@@ -11,7 +11,7 @@ use super::model::Config;
 use super::physical::Physical;
 use super::physical::{ChannelId, TaskId};
 use super::record::{Item, ItemKind, Record, RecordId};
-use super::snapshot::{self, Crossing, CrossingKind, GlobalState, TaskMetrics, TaskSnapshot};
+use super::snapshot::{self, Crossing, CrossingKind, Finding, GlobalState, TaskMetrics, TaskSnapshot};
 use super::sorted_map::SortedMap;
 use super::trace::AbortReason;
 
@@ -47,6 +47,9 @@ pub struct CheckpointSummary {
     /// here so the list can say so after the global state itself is no longer retained.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consistent: Option<bool>,
+    /// Once completed: the verdict's finding ([`Finding`]), as the page words it.
+    #[serde(default, skip_serializing_if = "Finding::is_consistent")]
+    pub finding: Finding,
 }
 
 /// How many ended checkpoints' summaries the coordinator keeps (the newest), as Flink's web UI
@@ -287,6 +290,7 @@ impl Coordinator {
             acked: 0,
             total: tasks,
             consistent: None,
+            finding: Finding::Consistent,
         });
         if self.summaries.len() > CHECKPOINT_HISTORY {
             // The oldest ended ones go, a quarter at a time (never one still running).
@@ -453,6 +457,7 @@ impl Coordinator {
         );
         if let Some(s) = self.summary_mut(id) {
             s.consistent = Some(gs.verdict.ok());
+            s.finding = gs.verdict.finding();
         }
         Some(gs)
     }

@@ -97,9 +97,11 @@ impl FlowControl {
         !std::mem::replace(&mut credit.backpressured, true)
     }
 
-    /// After a failure: no credit owed, nothing stalled (the channels are empty).
-    pub(super) fn reset(&mut self) {
-        for credit in &mut self.tasks {
+    /// After a failure of a region: its tasks owe no credit and wait for nothing (their
+    /// channels are empty).
+    pub(super) fn reset_tasks(&mut self, tasks: &[TaskId]) {
+        for &t in tasks {
+            let credit = &mut self.tasks[t as usize];
             credit.full_outputs = 0;
             credit.backpressured = false;
             credit.stalled.clear();

@@ -18,6 +18,9 @@ pub struct Lifecycle {
     pub(super) down_until: Option<u64>,
     /// The task whose failure brought the job down (none: too many failed checkpoints).
     pub(super) failed_task: Option<TaskId>,
+    /// While down: the tasks that restart, in order — the failed task's region (Flink's
+    /// default failover strategy), or every task.
+    pub(super) region: Vec<TaskId>,
     /// Failures the scenario plans, in the order given.
     pub(super) planned: Vec<PlannedFailure>,
     /// Every restart so far, oldest first.
@@ -40,6 +43,8 @@ pub struct PlannedFailure {
 pub struct Recovery {
     /// The task that failed (none: too many checkpoints failed in a row).
     pub failed: Option<TaskId>,
+    /// The failed task's region, when it is not the whole job (only it restarted).
+    pub region: Option<Vec<TaskId>>,
     pub failed_at: u64,
     /// When the tasks restored (none while the job is still down).
     pub restored_at: Option<u64>,

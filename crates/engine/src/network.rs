@@ -482,22 +482,23 @@ impl Network {
         reinjected
     }
 
-    /// After a restart: every sender whose output the restored channel state filled is
-    /// out of credit.
-    pub(super) fn recount_credit(&mut self, phys: &Physical) {
-        for (c, info) in phys.channels.iter().enumerate() {
-            if self.channels[c].is_full() {
-                self.flow.output_filled(info.from);
-            }
-        }
-    }
-
-    /// After a failure: every channel empty (what was in flight is gone, the channel has
-    /// delivered all it ever will of it), no credit owed, nothing stalled. Returns the
-    /// channels that held items, with how many.
-    pub(super) fn clear(&mut self, phys: &Physical, now: u64) -> Vec<(ChannelId, u32)> {
+    /// After a failure of a region (sorted `tasks`): its channels empty (what was in flight
+    /// is gone, the channel has delivered all it ever will of it), its tasks owe no credit and
+    /// wait for nothing. No channel joins two regions, so nothing else changes. When the
+    /// region is the whole job, buffer debloating starts afresh too. Returns the channels that
+    /// held items, with how many.
+    pub(super) fn clear_region(
+        &mut self,
+        phys: &Physical,
+        tasks: &[TaskId],
+        now: u64,
+    ) -> Vec<(ChannelId, u32)> {
         let mut lost = Vec::new();
-        if let Some(d) = self.debloat.as_mut() {
+        if let Some(d) = self
+            .debloat
+            .as_mut()
+            .filter(|_| tasks.len() == phys.tasks.len())
+        {
             // New tasks start with full-sized buffers and measure afresh.
             d.reset(now);
             for (ch, info) in self.channels.iter_mut().zip(&phys.channels) {
@@ -505,6 +506,9 @@ impl Network {
             }
         }
         for (c, ch) in self.channels.iter_mut().enumerate() {
+            if tasks.binary_search(&phys.channels[c].to).is_err() {
+                continue;
+            }
             if !ch.queue.is_empty() {
                 lost.push((c as ChannelId, ch.queue.len() as u32));
             }
@@ -516,8 +520,17 @@ impl Network {
             ch.overtaking.clear();
             ch.drop_plan();
         }
-        self.flow.reset();
+        self.flow.reset_tasks(tasks);
         lost
+    }
+
+    /// [`Network::recount_credit`] for the channels into a region (sorted `tasks`).
+    pub(super) fn recount_credit_of(&mut self, phys: &Physical, tasks: &[TaskId]) {
+        for (c, info) in phys.channels.iter().enumerate() {
+            if tasks.binary_search(&info.to).is_ok() && self.channels[c].is_full() {
+                self.flow.output_filled(info.from);
+            }
+        }
     }
 }
 

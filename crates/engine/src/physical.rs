@@ -102,6 +102,38 @@ fn fnv1a(s: &str) -> u32 {
 }
 
 impl Physical {
+    /// Flink's pipelined regions: in a streaming job every channel is pipelined, so a region
+    /// is a connected component of the subtask graph — an all-to-all edge joins all its
+    /// subtasks, a pointwise edge only the pairs it connects. Each task's region is named by
+    /// its lowest task.
+    pub fn regions(&self) -> Vec<TaskId> {
+        fn root(parent: &mut [TaskId], mut t: TaskId) -> TaskId {
+            while parent[t as usize] != t {
+                let up = parent[parent[t as usize] as usize];
+                parent[t as usize] = up;
+                t = up;
+            }
+            t
+        }
+        let mut parent: Vec<TaskId> = (0..self.tasks.len() as TaskId).collect();
+        for ch in &self.channels {
+            let (a, b) = (root(&mut parent, ch.from), root(&mut parent, ch.to));
+            parent[a.max(b) as usize] = a.min(b);
+        }
+        (0..self.tasks.len() as TaskId)
+            .map(|t| root(&mut parent, t))
+            .collect()
+    }
+
+    /// The tasks of `t`'s region, in order.
+    pub fn region_of(&self, t: TaskId) -> Vec<TaskId> {
+        let regions = self.regions();
+        let mine = regions.get(t as usize).copied();
+        (0..self.tasks.len() as TaskId)
+            .filter(|&u| Some(regions[u as usize]) == mine)
+            .collect()
+    }
+
     pub fn build(graph: &JobGraph) -> Result<Physical, GraphError> {
         let ops = &graph.operators;
         if ops.is_empty() {

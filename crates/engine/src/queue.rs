@@ -53,6 +53,15 @@ impl TimeQueue {
         Some((time, due))
     }
 
+    /// Keeps only the events `keep` says yes to (a region's failure drops its tasks').
+    pub(super) fn retain(&mut self, mut keep: impl FnMut(&Due) -> bool) {
+        for (_, bucket) in &mut self.buckets {
+            bucket.retain(|due| keep(due));
+        }
+        self.buckets.retain(|(_, bucket)| !bucket.is_empty());
+        self.last_push = 0;
+    }
+
     pub(super) fn first_time(&self) -> Option<u64> {
         self.buckets.last().map(|&(time, _)| time)
     }

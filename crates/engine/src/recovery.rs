@@ -1,9 +1,12 @@
-//! Failure and recovery, as Flink's default (whole-job) restart does it.
+//! Failure and recovery, as Flink's default failover strategy does it: a failed task's
+//! pipelined region restarts (the connected component of the subtask graph, `Physical::
+//! regions`), the rest of the job runs on. In most jobs the region is the whole job; too many
+//! failed checkpoints fail the whole job too.
 //!
-//! A failed task brings the whole job down: every task is cancelled, what was in flight on
-//! the channels and waiting in alignment buffers is lost, and every running checkpoint is
-//! abandoned. After the restart delay every task restores its state from the latest completed
-//! checkpoint — keyed counts, source offsets, sinks — recorded channel state (unaligned
+//! A failure brings its region down: its tasks are cancelled, what was in flight on its
+//! channels and waiting in its alignment buffers is lost, and every running checkpoint is
+//! abandoned. After the restart delay the region's tasks restore their state from the latest
+//! completed checkpoint — keyed counts, source offsets, sinks — recorded channel state (unaligned
 //! in-flight records, the cyclic ABS back-edge log, Chandy-Lamport's channels) goes back on its
 //! channel ahead of new input, and the sources rewind to their restored offsets and read again.
 //! With no completed checkpoint, everything starts from the beginning. Checkpoint ids go on
@@ -65,28 +68,54 @@ impl Simulation {
             .map(|(i, _)| i)
     }
 
-    /// Task `task` fails (none: the job fails because too many checkpoints did). Every task is
-    /// cancelled, channels and alignment buffers are emptied, running checkpoints are
-    /// abandoned, and the restart is due after the restart delay. Failing while the job is
-    /// already down starts the delay again.
+    /// Task `task` fails (none: the job fails because too many checkpoints did). Its region's
+    /// tasks are cancelled (every task for a failure of the job, or when the region is the
+    /// whole job), their channels and alignment buffers are emptied, running checkpoints are
+    /// abandoned, and the restart is due after the restart delay. Failing while a region is
+    /// down adds this one to it and starts the delay again.
     pub(super) fn fail(&mut self, task: Option<TaskId>) {
+        let all = self.phys.task_count();
+        let mut region: Vec<TaskId> = match task {
+            Some(t) => self.phys.region_of(t),
+            None => (0..all).collect(),
+        };
+        if self.life.down_until.is_some() {
+            // With the region already down (kept in order, without a sort of its own).
+            let mut down = vec![false; all as usize];
+            for &t in region.iter().chain(&self.life.region) {
+                down[t as usize] = true;
+            }
+            region = (0..all).filter(|&t| down[t as usize]).collect();
+        }
+        let whole = region.len() as u32 == all;
         // What was in flight is gone: the channel has delivered all it ever will of it.
-        let lost = self.net.clear(&self.phys, self.clock.now);
+        let lost = self.net.clear_region(&self.phys, &region, self.clock.now);
         let mut dropped: u32 = lost.iter().fold(0, |sum, &(_, n)| sum.saturating_add(n));
         let phys = Rc::clone(&self.phys);
         let policies = self.net.policies();
-        for (t, task) in self.tasks.iter_mut().enumerate() {
-            let handler = handler_for(&phys, &self.config, &policies, t as TaskId);
-            dropped = dropped.saturating_add(task.fail(handler, self.clock.now));
+        for &t in &region {
+            let handler = handler_for(&phys, &self.config, &policies, t);
+            dropped = dropped.saturating_add(self.tasks[t as usize].fail(handler, self.clock.now));
         }
-        self.clock.clear_planned();
-        // Stopped sources start again with every task at the restart.
-        self.coordinator.stopped.clear();
+        // The region's own plans go (every plan, the coordinator's too, when the whole job
+        // stops); the other tasks' stay. Its stopped sources start again at the restart.
+        let down = |t: TaskId| region.binary_search(&t).is_ok();
+        self.clock.retain_planned(|due| {
+            !whole
+                && match *due {
+                    Due::Wake(t) | Due::Replay(t) | Due::Emit(t) => !down(t),
+                    Due::Deliver(c, _) => !down(phys.channels[c as usize].to),
+                    _ => true,
+                }
+        });
+        self.coordinator.stopped.retain(|&(t, _)| !down(t));
         let restart_at = self.clock.now.saturating_add(self.config.restart_delay);
+        let partial = (!whole).then(|| region.clone());
         self.events.push(Event::Failed {
             task,
             dropped,
             restart_at,
+            region: partial.clone(),
         });
         let running: Vec<CheckpointId> = self.coordinator.in_progress().collect();
         for id in running {
@@ -98,12 +127,16 @@ impl Simulation {
                     checkpoint: id,
                     reason: AbortReason::Failover,
                 });
+                if !whole {
+                    // The tasks running on are told, as of any abort.
+                    self.notify_aborted_outside(id, &region);
+                }
             }
         }
         // Transactional sinks abort their open transactions: what they received since the
         // last completed checkpoint is not committed and never will be. (Once: a second
         // failure while the job is down finds nothing open.)
-        for t in 0..phys.task_count() {
+        for &t in &region {
             if !phys.operator_of(t).kind.is_transactional() {
                 continue;
             }
@@ -123,10 +156,13 @@ impl Simulation {
             }
         }
         self.life.failing = false;
-        self.coordinator.periodic_waiting = 0;
-        // Flink's coordinator stops its scheduler while the job restarts, and the triggers
-        // queued by hand fail with it.
-        self.coordinator.manual_waiting = 0;
+        if whole {
+            self.coordinator.periodic_waiting = 0;
+            // Flink's coordinator stops its scheduler while the job restarts, and the
+            // triggers queued by hand fail with it. (A region's failover leaves the job
+            // running, and the scheduler with it.)
+            self.coordinator.manual_waiting = 0;
+        }
         // Flink's failure manager clears its count of failed checkpoints when the count fails
         // the job, and otherwise only when a checkpoint completes: a task's failure leaves it.
         if task.is_none() {
@@ -135,10 +171,12 @@ impl Simulation {
         if self.life.down_until.is_none() || task.is_some() {
             self.life.failed_task = task;
         }
+        self.life.region = region;
         self.life.down_until = Some(restart_at);
         self.schedule(restart_at, Due::Restart);
         self.life.recoveries.push(Recovery {
             failed: task,
+            region: partial,
             failed_at: self.clock.now,
             restored_at: None,
             checkpoint: None,
@@ -148,14 +186,29 @@ impl Simulation {
         });
     }
 
+    /// [`Simulation::notify_aborted`] for the tasks outside a restarting region.
+    fn notify_aborted_outside(&mut self, n: CheckpointId, region: &[TaskId]) {
+        let keep: Vec<_> = region
+            .iter()
+            .map(|&t| std::mem::take(&mut self.tasks[t as usize].aborted))
+            .collect();
+        self.notify_aborted(n);
+        for (&t, aborted) in region.iter().zip(keep) {
+            self.tasks[t as usize].aborted = aborted;
+        }
+    }
+
     /// The restart delay is over: every task restores the latest completed checkpoint (or
     /// starts afresh), recorded channel state goes back on its channels, sources rewind.
     pub(super) fn restart(&mut self) {
         self.life.down_until = None;
-        let latest: Option<Rc<GlobalState>> = self.coordinator.retained.back().cloned();
+        let region = std::mem::take(&mut self.life.region);
         let phys = Rc::clone(&self.phys);
+        let whole = region.len() as u32 == phys.task_count();
+        let down = |t: TaskId| whole || region.binary_search(&t).is_ok();
+        let latest: Option<Rc<GlobalState>> = self.coordinator.retained.back().cloned();
         let mut rewound = Vec::new();
-        for t in 0..phys.task_count() {
+        for t in (0..phys.task_count()).filter(|&t| down(t)) {
             let kind = &phys.operator_of(t).kind;
             let snapshot = latest
                 .as_ref()
@@ -197,6 +250,9 @@ impl Simulation {
         // records go back at their head, in the order they were sent, marked as replays.
         let mut reinjected: u32 = 0;
         for (c, info) in phys.channels.iter().enumerate() {
+            if !down(info.to) {
+                continue;
+            }
             let (sent, received) = latest.as_ref().map_or((0, 0), |g| {
                 let sent = g
                     .tasks
@@ -228,23 +284,29 @@ impl Simulation {
                 .restore(c as u32, sent, received, recorded, self.clock.now);
             reinjected = reinjected.saturating_add(back);
         }
-        self.net.recount_credit(&phys);
+        self.net.recount_credit_of(&phys, &region);
         for c in 0..phys.channels.len() {
-            self.schedule_channel(c as u32);
+            if down(phys.channels[c].to) {
+                self.schedule_channel(c as u32);
+            }
         }
         let duplicates: Vec<Crossing> = latest.as_ref().map_or_else(Vec::new, |g| {
             g.verdict
                 .crossings
                 .iter()
-                .filter(|c| c.kind == CrossingKind::Orphan)
+                .filter(|c| {
+                    c.kind == CrossingKind::Orphan && down(phys.channels[c.channel as usize].to)
+                })
                 .copied()
                 .collect()
         });
         let checkpoint = latest.as_ref().map(|g| g.checkpoint);
+        let partial = (!whole).then(|| region.clone());
         self.events.push(Event::Restored {
             checkpoint,
             reinjected,
             duplicates: duplicates.clone(),
+            region: partial,
         });
         for &(task, from, to) in &rewound {
             self.events.push(Event::Rewound { task, from, to });
@@ -255,6 +317,12 @@ impl Simulation {
             r.rewound = rewound;
             r.duplicates = duplicates;
         }
-        self.start();
+        if whole {
+            self.start();
+        } else {
+            self.start_tasks(&region);
+            // Triggers that waited while the region was down go now.
+            self.after_checkpoint_end();
+        }
     }
 }

@@ -253,6 +253,14 @@ impl Simulation {
             .config
             .checkpoint_interval
             .map(|interval| time.saturating_add(interval));
+        if self.life.down_until.is_some() {
+            // A region is restarting: Flink's coordinator declines the trigger (not all
+            // required tasks are running); the timer goes on.
+            if let Some(at) = next {
+                self.schedule(at, Due::Trigger(timer));
+            }
+            return None;
+        }
         if self.refuses_checkpoints_after_finish() {
             // Flink's coordinator declines every trigger from now on (not all required tasks
             // are running): the timer stops here, and a restart starts a new one.
@@ -280,6 +288,7 @@ impl Simulation {
     fn on_queued_trigger_due(&mut self, time: u64) -> Option<Action> {
         if self.life.done
             || self.life.failing
+            || self.life.down_until.is_some()
             || self.refuses_checkpoints_after_finish()
             || self.coordinator.periodic_waiting == 0
             || self.coordinator.manual_waiting > 0
@@ -319,6 +328,7 @@ impl Simulation {
     fn on_manual_trigger_due(&mut self, time: u64) -> Option<Action> {
         if self.life.done
             || self.life.failing
+            || self.life.down_until.is_some()
             || self.refuses_checkpoints_after_finish()
             || self.coordinator.manual_waiting == 0
             || !self.coordinator.has_room()
@@ -370,7 +380,10 @@ impl Simulation {
 
     /// The restart delay is over: every task restores.
     fn on_restart_due(&mut self, time: u64) -> Option<Action> {
-        if self.life.down_until != Some(time) {
+        // Not a restart planned for an earlier failure (a later one moved the restart on).
+        // While a region is down the rest runs on, and a move by hand may have taken the
+        // clock past the planned restart: it is then overdue, and happens now.
+        if self.life.down_until.is_none_or(|d| d > time) {
             return None;
         }
         self.clock.now = time;

@@ -164,9 +164,25 @@ impl Simulation {
     /// Plans the first acts of every task and the first periodic trigger, from now: at the
     /// start, and again when the job restarts after a failure.
     pub(super) fn start(&mut self) {
+        let all: Vec<TaskId> = (0..self.phys.task_count()).collect();
+        self.start_tasks(&all);
+        if self.config.checkpoint_interval.is_some() {
+            // A new timer, as Flink's coordinator starts its scheduler again after a restart.
+            self.coordinator.timer += 1;
+            let timer = self.coordinator.timer;
+            self.schedule(
+                self.clock.now.saturating_add(self.config.first_trigger),
+                Due::Trigger(timer),
+            );
+        }
+    }
+
+    /// Tasks `tasks` start: sources read, processes act (a region's restart keeps the
+    /// coordinator's timer).
+    pub(super) fn start_tasks(&mut self, tasks: &[TaskId]) {
         let phys = Rc::clone(&self.phys);
         let now = self.clock.now;
-        for t in 0..phys.tasks.len() {
+        for t in tasks.iter().map(|&t| t as usize) {
             let info = &phys.tasks[t];
             let op = &phys.graph.operators[info.operator as usize];
             if let OperatorKind::Source { interval, .. } = op.kind {
@@ -189,15 +205,6 @@ impl Simulation {
                 self.tasks[t].act_at = at;
                 self.schedule(at, Due::Emit(t as TaskId));
             }
-        }
-        if self.config.checkpoint_interval.is_some() {
-            // A new timer, as Flink's coordinator starts its scheduler again after a restart.
-            self.coordinator.timer += 1;
-            let timer = self.coordinator.timer;
-            self.schedule(
-                now.saturating_add(self.config.first_trigger),
-                Due::Trigger(timer),
-            );
         }
     }
 
@@ -321,6 +328,17 @@ impl Simulation {
     /// checkpoints failed in a row).
     pub fn failed_task(&self) -> Option<TaskId> {
         self.life.down_until.and(self.life.failed_task)
+    }
+
+    /// Whether task `t` is down, waiting for its region's restart.
+    pub fn is_down(&self, t: TaskId) -> bool {
+        self.life.down_until.is_some() && self.life.region.binary_search(&t).is_ok()
+    }
+
+    /// While a region smaller than the job is down: its tasks (the rest runs on).
+    pub fn down_region(&self) -> Option<&[TaskId]> {
+        let partial = self.life.region.len() < self.tasks.len();
+        (self.life.down_until.is_some() && partial).then_some(self.life.region.as_slice())
     }
 
     /// Every restart so far, oldest first: what was restored, which sources rewound, which

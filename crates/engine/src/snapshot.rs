@@ -216,6 +216,42 @@ impl Verdict {
                 .as_ref()
                 .is_none_or(|c| c.expected == c.found)
     }
+
+    /// The one finding the page words wherever a checkpoint's global state is judged (the
+    /// narration, the coordinator's list, the inspector): so that they never disagree.
+    pub fn finding(&self) -> Finding {
+        if self.ok() {
+            Finding::Consistent
+        } else if self.consistent {
+            Finding::CarriesDuplicates
+        } else {
+            Finding::Inconsistent {
+                duplicated: self.duplicated,
+                lost: self.lost,
+            }
+        }
+    }
+}
+
+/// What a global state is, in one word: [`Verdict::finding`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Finding {
+    /// A consistent cut, and what the scenario checks (word counts, tokens, money) is right.
+    #[default]
+    Consistent,
+    /// A consistent cut of a state that was already wrong: its word counts carry the
+    /// duplicates of an earlier recovery's replay (at-least-once). The cut itself is exact.
+    CarriesDuplicates,
+    /// Not a consistent cut: records counted twice (received inside the cut, sent outside it:
+    /// orphans) and records lost (sent inside it, neither received nor recorded).
+    Inconsistent { duplicated: u64, lost: u64 },
+}
+
+impl Finding {
+    pub fn is_consistent(&self) -> bool {
+        *self == Finding::Consistent
+    }
 }
 
 /// A record on the wrong side of a cut.

@@ -10,7 +10,7 @@ use super::barrier::{BarrierTake, CheckpointId};
 use super::model::Partitioning;
 use super::physical::{ChannelId, TaskId};
 use super::record::{ItemKind, Record};
-use super::snapshot::Crossing;
+use super::snapshot::{Crossing, Finding};
 
 pub use super::vocab::Action;
 
@@ -209,10 +209,13 @@ pub enum Event {
     Drained {
         checkpoint: CheckpointId,
     },
-    /// Every task acknowledged; `consistent` is the checker's verdict on the global state.
+    /// Every task acknowledged; `consistent` is the checker's verdict on the global state,
+    /// `finding` what is wrong with it when it is not (left out when it is consistent).
     CheckpointCompleted {
         checkpoint: CheckpointId,
         consistent: bool,
+        #[serde(default, skip_serializing_if = "Finding::is_consistent")]
+        finding: Finding,
     },
     /// Notify-complete reached a transactional sink: it committed everything up to
     /// `committed` records.
@@ -258,14 +261,19 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         restore: Option<CheckpointId>,
     },
-    /// A task failed (`task`, or none when too many checkpoints failed): every task is
-    /// cancelled, the `dropped` items in flight and in alignment buffers are lost, and the job
-    /// restarts after the restart delay, at `restart_at`.
+    /// A task failed (`task`, or none when too many checkpoints failed): every task of its
+    /// region (`region`, or the whole job) is cancelled, the `dropped` items in flight and in
+    /// alignment buffers there are lost, and they restart after the restart delay, at
+    /// `restart_at`.
     Failed {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         task: Option<TaskId>,
         dropped: u32,
         restart_at: u64,
+        /// Flink restarts only the failed task's pipelined region: its tasks, when that is
+        /// not the whole job (the rest runs on); none: every task.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        region: Option<Vec<TaskId>>,
     },
     /// Every task restored its state from `checkpoint` (none completed: from the beginning);
     /// `reinjected` records of its channel state are back on their channels ahead of new
@@ -277,6 +285,9 @@ pub enum Event {
         reinjected: u32,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         duplicates: Vec<Crossing>,
+        /// Only these tasks restored (a region); none: every task.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        region: Option<Vec<TaskId>>,
     },
     /// A source went back to the offset it restored: it had read up to `from`, it reads from
     /// `to` again.

@@ -9,6 +9,7 @@
 
 use abs_engine::barrier::BarrierTake;
 use abs_engine::record::{ItemKind, Record};
+use abs_engine::snapshot::Finding;
 use abs_engine::view::TokenPlace;
 use abs_engine::{view, ChannelId, CheckpointId, Event, Simulation, TaskId};
 
@@ -93,6 +94,8 @@ pub enum Why {
     Consistent {
         checkpoint: CheckpointId,
         consistent: bool,
+        /// What the verdict found, worded as the page words it elsewhere.
+        finding: Finding,
     },
     /// Snapshot `checkpoint` caught the token at `place`.
     Token {
@@ -308,10 +311,12 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
             let (after, checkpoint) = next_completed(sim)?;
             // A consistent cut (the event's verdict also asks the word counts to match, which
             // a cut can be without after an at-least-once recovery).
-            let consistent = after
+            let verdict = after
                 .coordinator()
                 .global_state(checkpoint)
-                .is_none_or(|g| g.verdict.consistent);
+                .map(|g| &g.verdict);
+            let consistent = verdict.is_none_or(|v| v.consistent);
+            let finding = verdict.map_or(Finding::Consistent, |v| v.finding());
             Ok(Reveal {
                 choices: vec![Choice::Yes, Choice::No],
                 answer: vec![usize::from(!consistent)],
@@ -320,6 +325,7 @@ pub fn reveal(sim: &Simulation, ask: &Ask) -> Result<Reveal, NoAnswer> {
                 why: Why::Consistent {
                     checkpoint,
                     consistent,
+                    finding,
                 },
             })
         }

@@ -95,6 +95,7 @@ fn the_protocol_chooses_the_sentence_of_an_event() {
         task: None,
         dropped: 3,
         restart_at: 9,
+        region: None,
     };
     let buffers = |mode| matches!(of(&failed, mode), Sentence::Failed { buffers: true, .. });
     assert!(buffers(BarrierMode::Aligned));

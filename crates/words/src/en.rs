@@ -153,12 +153,18 @@ pub const STRINGS: Strings = Strings {
     fail_task: "Fail this subtask",
     recovery_planned: |t, at| format!("Planned: {t} fails at t={at}."),
     skip_failure: "Don't fail it",
-    recovery_down: |t, at, n| format!(
-        "{} The job is down; at t={at} every task {}.",
+    recovery_down: |t, at, n, partial| format!(
+        "{} {}; at t={at} {} {}.",
         match t {
             Some(t) => format!("{t} failed."),
             None => "Too many checkpoints failed.".to_string(),
         },
+        if partial {
+            "Its region is down (greyed out), the rest runs on"
+        } else {
+            "The job is down"
+        },
+        if partial { "each task of the region" } else { "every task" },
         match n {
             Some(n) => format!("restores checkpoint {n}"),
             None => "starts from the beginning (no checkpoint has completed)".to_string(),
@@ -351,7 +357,8 @@ pub const STRINGS: Strings = Strings {
     legend_round: "a word on its 2nd time round the loop (↻ is a replay after a recovery)",
     legend_token: "the token",
     legend_money: "a transfer of money",
-    word_check_inherited: |n| format!("✕ {n} word counts differ from the lines before the offsets, although the cut is consistent: the state it captured already held words counted twice after an earlier recovery (at-least-once replays)."),
+    carries_duplicates: "⚠ A consistent cut whose counts carry the duplicates of an earlier replay: every record a task counted as received was counted as sent, but the state it captured already held words counted twice after an earlier recovery (at-least-once replays).",
+    carries_duplicates_short: "consistent cut, earlier duplicates",
     syntax_words: |m| match crate::Syntax::of(m) {
         crate::Syntax::EndInString => "the text ends inside a string: a closing quote \" is missing".into(),
         crate::Syntax::ControlInString => "a line break stands inside a string (a closing quote \" may be missing)".into(),

@@ -169,7 +169,7 @@ fn converted(text: String) -> String {
 fn build() -> Strings {
     converted! {
         fixed: [
-            verdict_column, consistent_short, inconsistent_short, legend_keyed, legend_round,
+            verdict_column, consistent_short, inconsistent_short, carries_duplicates, carries_duplicates_short, legend_keyed, legend_round,
             legend_token, legend_money,
             app_title, page_title, tagline, preset_label, mode_label, lang_label, seeing, step,
             step_back, play, pause, reset, trigger, start_snapshot, manual, manual_hint, speed,
@@ -199,7 +199,7 @@ fn build() -> Strings {
         builders: [
             start_snapshot_at(a), status_aligning(a), status_tracking(a), status_persisting(a),
             status_snapshotting(a), status_replaying(a), status_stopped(a), recovery_planned(a, b),
-            recovery_down(a, b, c), recovery_restored(a, b), recovery_rewound(a, b, c),
+            recovery_down(a, b, c, d), recovery_restored(a, b), recovery_rewound(a, b, c),
             recovery_duplicates(a), final_differs(a), final_word(a, b, c), sink_committed(a, b),
             sink_emitted(a), broken_link(a),
             edited_scenario(a), bad_scenario(a), throughput_latest(a, b, c), throughput_hint(a), state_offset(a),
@@ -210,7 +210,7 @@ fn build() -> Strings {
             acked(a, b), input_n(a), item_kind(a), global_state_of(a), verdict_counts(a, b),
             word_check_ok(a), word_check_bad(a), rows_more(a), narrate(a, b),
             bad_param(a, b, c), refused(a), persisted_figure(a, b),
-            word_check_inherited(a), syntax_words(a),
+            syntax_words(a),
             host_bad_param(a, b, c), mode_unavailable(a, b, c),
             step_past_end(a, b), ignored_step(a), ignored_open(a, b), ignored_sel(a),
             ignored_panel(a), link_error(a), scenario_error(a), ignored_cut(a),

@@ -239,7 +239,9 @@ pub struct Strings {
     pub skip_failure: &'static str,
     /// The job is down: the failed subtask (none: too many failed checkpoints), the restart
     /// time, the checkpoint to restore (none: from the beginning).
-    pub recovery_down: fn(Option<&str>, u64, Option<u64>) -> String,
+    /// The failed task, the restart's time, the checkpoint restored, and whether only a
+    /// region (not the whole job) is down.
+    pub recovery_down: fn(Option<&str>, u64, Option<u64>, bool) -> String,
     /// Restored: the checkpoint (none: from the beginning) and when; then the records the
     /// replay will count twice (at-least-once).
     pub recovery_restored: fn(Option<u64>, u64) -> String,
@@ -438,8 +440,11 @@ pub struct Strings {
     pub legend_round: &'static str,
     pub legend_token: &'static str,
     pub legend_money: &'static str,
-    /// The word counts differ although the cut is consistent: inherited from a recovery.
-    pub word_check_inherited: fn(usize) -> String,
+    /// The inspector's verdict on a consistent cut whose word counts carry the duplicates of
+    /// an earlier replay (`Finding::CarriesDuplicates`), and its short form (the coordinator's
+    /// list, the checkpoint table): worded as the narration words it.
+    pub carries_duplicates: &'static str,
+    pub carries_duplicates_short: &'static str,
     /// A scenario reader's message in words (see [`Syntax`]).
     pub syntax_words: fn(&str) -> String,
     pub rows_more: fn(usize) -> String,

@@ -149,12 +149,14 @@ pub const STRINGS: Strings = Strings {
     fail_task: "讓這個子任務失敗",
     recovery_planned: |t, at| format!("預定：{t} 在 t={at} 失敗。"),
     skip_failure: "不要讓它失敗",
-    recovery_down: |t, at, n| format!(
-        "{}作業停止；在 t={at} 所有任務{}。",
+    recovery_down: |t, at, n, partial| format!(
+        "{}{}；在 t={at} {}{}。",
         match t {
             Some(t) => format!("{t} 失敗了。"),
             None => "失敗的檢查點太多。".to_string(),
         },
+        if partial { "它的區域停止（灰色），其餘部分繼續執行" } else { "作業停止" },
+        if partial { "這個區域的所有任務" } else { "所有任務" },
         match n {
             Some(n) => format!("從檢查點 {n} 恢復"),
             None => "從頭開始（還沒有完成的檢查點）".to_string(),
@@ -346,7 +348,8 @@ pub const STRINGS: Strings = Strings {
     legend_round: "第 2 次繞環的單詞（↻ 是恢復後的重放）",
     legend_token: "令牌",
     legend_money: "一筆轉帳",
-    word_check_inherited: |n| format!("✕ {n} 個單詞計數不符，但割集一致：狀態裡早有先前恢復後被重複計算的單詞（至少一次會重放）。"),
+    carries_duplicates: "⚠ 一致割集，但計數帶著先前重放的重複：每個任務算作已接收的記錄，它的發送者都算作已送出，只是它捕捉的狀態裡早有先前恢復後被重複計算的單詞（至少一次會重放）。",
+    carries_duplicates_short: "一致割集，帶先前的重複",
     syntax_words: super::zh_errors::syntax_words,
     rows_more: |n| format!("……還有 {n} 項"),
 

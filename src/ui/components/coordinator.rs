@@ -5,6 +5,7 @@
 use yew::prelude::*;
 
 use crate::engine::coordinator::{CheckpointStatus, CheckpointSummary};
+use crate::engine::snapshot::Finding;
 use crate::engine::CheckpointId;
 use crate::i18n::Lang;
 use crate::ui::fmt::escape;
@@ -44,19 +45,28 @@ pub fn short_list(checkpoints: &[CheckpointSummary]) -> usize {
 pub fn status_icon(c: &CheckpointSummary) -> &'static str {
     match c.status {
         CheckpointStatus::InProgress => "◔",
-        CheckpointStatus::Completed if c.consistent == Some(false) => "⚠",
+        CheckpointStatus::Completed if !c.finding.is_consistent() => "⚠",
         CheckpointStatus::Completed => "✓",
         CheckpointStatus::Aborted { .. } => "✕",
     }
 }
 
-/// The status in words, with the verdict of a completed one that is not consistent.
+/// The status in words, with the finding of a completed one that is not consistent.
 fn status_words(s: &crate::i18n::Strings, c: &CheckpointSummary) -> String {
     let status = (s.checkpoint_status)(&c.status);
-    if c.consistent == Some(false) {
-        format!("{status} — {}", s.inconsistent_short)
-    } else {
+    if c.finding.is_consistent() {
         status
+    } else {
+        format!("{status} — {}", finding_short(s, c.finding))
+    }
+}
+
+/// A finding in a word or two, as the coordinator's list and the checkpoint table say it.
+pub fn finding_short(s: &crate::i18n::Strings, f: Finding) -> &'static str {
+    match f {
+        Finding::Consistent => s.consistent_short,
+        Finding::CarriesDuplicates => s.carries_duplicates_short,
+        Finding::Inconsistent { .. } => s.inconsistent_short,
     }
 }
 

@@ -83,6 +83,7 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
             failed,
             restart_at,
             checkpoint,
+            partial,
         }) => line(
             "down",
             format!(
@@ -90,7 +91,8 @@ pub fn recovery_line(p: &RecoveryProps) -> Html {
                 escape(&(s.recovery_down)(
                     failed.map(name).as_deref(),
                     restart_at,
-                    checkpoint
+                    checkpoint,
+                    partial
                 ))
             ),
         ),

@@ -99,39 +99,23 @@ fn fetch(lang: Lang, done: impl FnOnce(Result<Texts, String>) + 'static) {
 }
 
 /// Fetches a text file (a language's theory texts, a lesson): its text, or why not (the
-/// browser's reason, or the HTTP status).
+/// browser's reason, or the HTTP status). The fetch itself is index.html's `absFetch`: a
+/// promise and its text, which in Rust would be a future and its executor in every build
+/// (1.2 kB gzip of the student's page).
 #[cfg(target_arch = "wasm32")]
 pub fn fetch_text(url: String, done: impl FnOnce(Result<String, String>) + 'static) {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
+    use wasm_bindgen::prelude::*;
 
-    let describe = |e: wasm_bindgen::JsValue| {
-        e.as_string()
-            .or_else(|| {
-                e.dyn_ref::<js_sys::Error>()
-                    .map(|e| String::from(e.message()))
-            })
-            .unwrap_or_else(|| "the request failed".into())
-    };
-    yew::platform::spawn_local(async move {
-        let result = async {
-            let window = web_sys::window().ok_or("no window")?;
-            let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
-                .await
-                .map_err(describe)?
-                .dyn_into()
-                .map_err(describe)?;
-            if !response.ok() {
-                return Err(format!("{url}: HTTP {}", response.status()));
-            }
-            let text = JsFuture::from(response.text().map_err(describe)?)
-                .await
-                .map_err(describe)?;
-            text.as_string().ok_or_else(|| "not text".to_string())
-        }
-        .await;
-        done(result);
+    #[wasm_bindgen]
+    extern "C" {
+        /// Calls `done(text, true)` once, or `done(why, false)`.
+        #[wasm_bindgen(js_name = absFetch)]
+        fn abs_fetch(url: &str, done: JsValue);
+    }
+    let done = Closure::once_into_js(move |text: String, ok: bool| {
+        done(if ok { Ok(text) } else { Err(text) })
     });
+    abs_fetch(&url, done);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

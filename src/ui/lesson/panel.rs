@@ -155,11 +155,10 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                         checkpoint: *checkpoint,
                     }),
                     Why::Consistent {
-                        checkpoint,
-                        consistent,
+                        checkpoint, finding, ..
                     } => w(T::WhyConsistent {
                         checkpoint: *checkpoint,
-                        consistent: *consistent,
+                        finding: *finding,
                     }),
                     Why::Token { checkpoint, place } => w(T::WhyToken {
                         checkpoint: *checkpoint,

@@ -4,6 +4,7 @@
 
 use super::Unreachable;
 use crate::i18n::hans::to_hans;
+use crate::engine::snapshot::Finding;
 use crate::i18n::Lang;
 use crate::lesson::NoAnswer;
 use crate::text::Quoted;
@@ -47,7 +48,7 @@ pub enum Say<'a> {
     },
     WhyConsistent {
         checkpoint: u64,
-        consistent: bool,
+        finding: Finding,
     },
     /// Snapshot `checkpoint` caught the token at `place` (as the choice names it).
     WhyToken {
@@ -157,8 +158,11 @@ fn en(t: Say) -> String {
         Say::WhyBlocked { task, channel, checkpoint } => format!("Barrier {checkpoint} reached {task} first on {channel}: that input is blocked (①) until the barrier has come on every other input."),
         Say::WhyBuffered { task, held: 0, checkpoint } => format!("None: they all reached {task} before barrier {checkpoint} blocked their input, so they were processed at once."),
         Say::WhyBuffered { task, held, checkpoint } => format!("{held} of them reached {task} on an input that barrier {checkpoint} had already blocked, so they wait in its buffer (②) until the snapshot (③); the others came before the barrier."),
-        Say::WhyConsistent { checkpoint, consistent: true } => format!("Checkpoint {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent."),
-        Say::WhyConsistent { checkpoint, .. } => format!("Checkpoint {checkpoint} is not a consistent cut: records cross it the wrong way (its verdict names them)."),
+        Say::WhyConsistent { checkpoint, finding: Finding::Consistent } => format!("Checkpoint {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent."),
+        Say::WhyConsistent { checkpoint, finding: Finding::CarriesDuplicates } => format!("Checkpoint {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent. Its counts still carry the duplicates of an earlier replay (at-least-once), which no later cut can take back."),
+        Say::WhyConsistent { checkpoint, finding: Finding::Inconsistent { duplicated: 0, .. } } => format!("Checkpoint {checkpoint} is not a consistent cut: a message in flight across it was recorded nowhere — it is lost (its verdict names it)."),
+        Say::WhyConsistent { checkpoint, finding: Finding::Inconsistent { lost: 0, .. } } => format!("Checkpoint {checkpoint} is not a consistent cut: records cross it the wrong way, received inside it but sent outside it (its verdict names them)."),
+        Say::WhyConsistent { checkpoint, .. } => format!("Checkpoint {checkpoint} is not a consistent cut: some records cross it the wrong way and others are lost (its verdict names them)."),
         Say::WhyToken { checkpoint, place } => format!("Snapshot {checkpoint} caught the state “{place}”: each process recorded its own state when the marker reached it, and a channel recorded what arrived after its receiver's snapshot and before that channel's marker — together exactly one token."),
         Say::Unreachable(why) => format!("This step's moment cannot be shown: {}.", match why {
             Unreachable::Link(e) => e.to_string(),
@@ -219,8 +223,11 @@ fn zh(t: Say) -> String {
         Say::WhyBlocked { task, channel, checkpoint } => format!("屏障 {checkpoint} 最先經由 {channel} 到達 {task}：這個輸入被阻塞（①），直到屏障從其他每個輸入都到達。"),
         Say::WhyBuffered { task, held: 0, checkpoint } => format!("一筆都沒有：它們都在屏障 {checkpoint} 阻塞輸入之前到達 {task}，所以立刻被處理。"),
         Say::WhyBuffered { task, held, checkpoint } => format!("其中 {held} 筆到達 {task} 時，屏障 {checkpoint} 已經阻塞了它們的輸入，所以在緩衝區裡等待（②），直到快照（③）；其餘的在屏障之前就到了。"),
-        Say::WhyConsistent { checkpoint, consistent: true } => format!("檢查點 {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。"),
-        Say::WhyConsistent { checkpoint, .. } => format!("檢查點 {checkpoint} 不是一致割集：有記錄以錯誤的方向穿過它（它的判定列出了這些記錄）。"),
+        Say::WhyConsistent { checkpoint, finding: Finding::Consistent } => format!("檢查點 {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。"),
+        Say::WhyConsistent { checkpoint, finding: Finding::CarriesDuplicates } => format!("檢查點 {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。只是它的計數仍帶著先前重放的重複（至少一次），之後的割集也無法收回。"),
+        Say::WhyConsistent { checkpoint, finding: Finding::Inconsistent { duplicated: 0, .. } } => format!("檢查點 {checkpoint} 不是一致割集：一則穿過它傳輸的訊息沒有被任何地方記錄——它遺失了（它的判定列出了它）。"),
+        Say::WhyConsistent { checkpoint, finding: Finding::Inconsistent { lost: 0, .. } } => format!("檢查點 {checkpoint} 不是一致割集：有記錄以錯誤的方向穿過它，在割集內被接收、卻在割集外送出（它的判定列出了這些記錄）。"),
+        Say::WhyConsistent { checkpoint, .. } => format!("檢查點 {checkpoint} 不是一致割集：有些記錄以錯誤的方向穿過它，有些遺失了（它的判定列出了這些記錄）。"),
         Say::WhyToken { checkpoint, place } => format!("快照 {checkpoint} 捕捉到的是「{place}」：每個行程在標記到達時記錄自己的狀態，每條通道記錄接收者快照之後、該通道的標記到達之前收到的東西——合起來恰好一個令牌。"),
         Say::Unreachable(why) => {
             let s = Lang::Zh.strings();
@@ -309,7 +316,19 @@ mod tests {
             },
             Say::WhyConsistent {
                 checkpoint: 3,
-                consistent: false,
+                finding: Finding::Inconsistent { duplicated: 2, lost: 0 },
+            },
+            Say::WhyConsistent {
+                checkpoint: 3,
+                finding: Finding::Inconsistent { duplicated: 0, lost: 1 },
+            },
+            Say::WhyConsistent {
+                checkpoint: 3,
+                finding: Finding::Inconsistent { duplicated: 1, lost: 1 },
+            },
+            Say::WhyConsistent {
+                checkpoint: 3,
+                finding: Finding::CarriesDuplicates,
             },
             Say::NoAnswer(NoAnswer::NothingBlocks),
             Say::Done(3, 4),

@@ -263,10 +263,11 @@ impl Simulation {
         let life = &self.life;
         let _ = write!(
             h,
-            "{} {} {:?}",
+            "{} {} {:?} {:?}",
             life.done,
             life.failing,
-            life.down_until.is_some()
+            life.down_until.is_some(),
+            life.region
         );
         if self.draws_matter() {
             let _ = write!(h, "{:?}", self.clock.rng);

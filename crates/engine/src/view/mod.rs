@@ -82,7 +82,7 @@ pub fn task_status(sim: &Simulation, t: TaskId) -> TaskStatus {
     let Some(task) = sim.tasks().get(t as usize) else {
         return TaskStatus::Running;
     };
-    if sim.restarting_at().is_some() {
+    if sim.is_down(t) {
         return if sim.failed_task() == Some(t) {
             TaskStatus::Failed
         } else {
@@ -481,6 +481,8 @@ pub enum RecoveryPhase {
         failed: Option<TaskId>,
         restart_at: u64,
         checkpoint: Option<CheckpointId>,
+        /// Only the failed task's region is down; the rest runs on.
+        partial: bool,
     },
     /// The job restored `checkpoint` at `at` and has not completed a checkpoint since:
     /// sources are replaying what they had read before the failure.
@@ -499,6 +501,7 @@ pub fn recovery_phase(sim: &Simulation) -> Option<RecoveryPhase> {
             failed: sim.failed_task(),
             restart_at,
             checkpoint: sim.coordinator().latest_completed().map(|g| g.checkpoint),
+            partial: sim.down_region().is_some(),
         });
     }
     if let Some(r) = sim.recoveries().last() {

@@ -11,7 +11,7 @@ mod choose;
 use crate::barrier::CheckpointId;
 use crate::model::Partitioning;
 use crate::record::{ItemKind, Record};
-use crate::snapshot::Crossing;
+use crate::snapshot::{Crossing, Finding};
 use crate::vocab::{ChannelId, TaskId};
 
 /// An input of a task, as a sentence names it: the words find its number and its sender.
@@ -306,13 +306,14 @@ pub enum Sentence {
         n: CheckpointId,
         acked: (u32, u32),
     },
+    /// Worded by its finding, as the coordinator's list and the inspector word it.
     Completed {
         n: CheckpointId,
-        consistent: bool,
+        finding: Finding,
     },
     SnapshotCompleted {
         n: CheckpointId,
-        consistent: bool,
+        finding: Finding,
     },
     AbortedSubsumed {
         n: CheckpointId,
@@ -361,23 +362,29 @@ pub enum Sentence {
         failed: u32,
         restore: Option<CheckpointId>,
     },
-    /// The job stops (`task`: the one that failed; none: the job itself). `buffers`: items
-    /// in alignment buffers were lost too (aligned).
+    /// The failed task's region stops (`task`: the one that failed; none: the job itself).
+    /// `buffers`: items in alignment buffers were lost too (aligned). `region`: the tasks
+    /// that stop, when not the whole job.
     Failed {
         task: Option<TaskId>,
         dropped: u32,
         restart_at: u64,
         buffers: bool,
+        region: Option<Vec<TaskId>>,
     },
     TransactionAborted {
         task: TaskId,
         aborted: u64,
     },
-    RestartedFresh,
+    /// `partial`: only a region restarted.
+    RestartedFresh {
+        partial: bool,
+    },
     Restored {
         n: CheckpointId,
         reinjected: u32,
         duplicates: Vec<Crossing>,
+        partial: bool,
     },
     ProcessesRestored {
         n: CheckpointId,

@@ -4,6 +4,7 @@ use super::plural;
 use crate::Names;
 use abs_engine::physical::TaskId;
 use abs_engine::record::{ItemKind, Record};
+use abs_engine::snapshot::Finding;
 use abs_engine::view::{Forward, Input, Sentence};
 
 pub(super) fn item(names: &Names, item: &ItemKind) -> String {
@@ -319,20 +320,22 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             "{} has the marker of snapshot {n} on every input: its state and channel states are recorded ({a}/{total} processes done).",
             task(t)
         ),
-        Sentence::Completed { n, consistent } => format!(
-            "Checkpoint {n} is complete: every task has acknowledged. {}",
-            if consistent {
-                "Its global state is a consistent cut — open it in the inspector."
-            } else {
-                "Its global state is NOT a consistent cut — open it in the inspector."
+        Sentence::Completed { n, finding } => format!(
+            "Checkpoint {n} is complete: every task has acknowledged. Its global state is {} — open it in the inspector.",
+            match finding {
+                Finding::Consistent => "a consistent cut",
+                Finding::CarriesDuplicates => "a consistent cut whose counts carry the duplicates of an earlier replay (at-least-once)",
+                Finding::Inconsistent { .. } => "NOT a consistent cut",
             }
         ),
-        Sentence::SnapshotCompleted { n, consistent } => format!(
-            "Snapshot {n} is complete: every process recorded its state and every channel its messages. {}",
-            if consistent {
-                "It is a consistent global state — open it in the inspector."
-            } else {
-                "It is NOT a consistent global state — a message crossed the cut the wrong way (channels are not FIFO); open it in the inspector."
+        Sentence::SnapshotCompleted { n, finding } => format!(
+            "Snapshot {n} is complete: every process recorded its state and every channel its messages. It is {}; open it in the inspector.",
+            match finding {
+                Finding::Consistent => "a consistent global state",
+                Finding::CarriesDuplicates => "a consistent cut whose counts carry the duplicates of an earlier replay",
+                Finding::Inconsistent { duplicated: 0, .. } => "NOT a consistent global state — a message sent before the cut arrived after the marker that followed it (channels are not FIFO), so nothing recorded it: it is lost",
+                Finding::Inconsistent { lost: 0, .. } => "NOT a consistent global state — a message sent after the cut arrived before the marker ahead of it (channels are not FIFO): it is received inside the cut but sent outside it",
+                Finding::Inconsistent { .. } => "NOT a consistent global state — messages overtook markers (channels are not FIFO): some are lost, some received inside the cut but sent outside it",
             }
         ),
         Sentence::AbortedSubsumed { n } => format!("Checkpoint {n} is aborted: a newer checkpoint completed first."),
@@ -369,23 +372,36 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
                 None => "from the beginning — no checkpoint has completed yet".into(),
             }
         ),
-        Sentence::Failed { task: t, dropped, restart_at, buffers } => format!(
-            "{} As in Flink, the whole job stops: every task is cancelled, {} {} lost, and checkpoints in progress are abandoned. It restarts at t={restart_at}.",
+        Sentence::Failed { task: t, dropped, restart_at, buffers, region } => format!(
+            "{} {}, {} {} lost, and checkpoints in progress are abandoned. {} at t={restart_at}.",
             match t {
                 Some(t) => format!("{} fails!", task(t)),
                 None => "The job fails.".into(),
             },
+            match (&region, t) {
+                (Some(r), _) => format!(
+                    "As in Flink, only its region stops — {}, the subtasks joined to it by channels — while the rest of the job runs on: they are cancelled",
+                    r.iter().map(|&u| task(u)).collect::<Vec<_>>().join(", ")
+                ),
+                (None, Some(_)) => "As in Flink, its region stops — here the whole job, since its channels connect all its subtasks: every task is cancelled".into(),
+                (None, None) => "As in Flink, the whole job stops: every task is cancelled".into(),
+            },
             plural(dropped, "item", "items"),
-            if buffers { "in flight or in alignment buffers are" } else { "in flight are" }
+            if buffers { "in flight or in alignment buffers are" } else { "in flight are" },
+            if region.is_some() { "The region restarts" } else { "It restarts" }
         ),
         Sentence::TransactionAborted { task: t, aborted } => format!(
             "{} aborts its open transaction: the {aborted} records it had received but not committed are thrown away (its received count drops by {aborted}) and never committed — the replay brings them again.",
             task(t)
         ),
-        Sentence::RestartedFresh => "No checkpoint had completed, so every task starts again from the beginning and the sources read their logs from offset 0.".into(),
-        Sentence::Restored { n, reinjected, duplicates } => {
+        Sentence::RestartedFresh { partial } => format!(
+            "No checkpoint had completed, so {} starts again from the beginning and the sources read their logs from offset 0.",
+            if partial { "every task of the region" } else { "every task" }
+        ),
+        Sentence::Restored { n, reinjected, duplicates, partial } => {
             let mut s = format!(
-                "Recovery: every task restores checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+                "Recovery: {} checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+                if partial { "every task of the region restores its part of" } else { "every task restores" },
                 if reinjected > 0 {
                     format!("; the {} of its channel state go back on their channels, ahead of new input", plural(reinjected, "in-flight record", "in-flight records"))
                 } else {

@@ -3,6 +3,7 @@
 use crate::Names;
 use abs_engine::physical::TaskId;
 use abs_engine::record::{ItemKind, Record};
+use abs_engine::snapshot::Finding;
 use abs_engine::view::{Forward, Input, Sentence};
 
 pub(super) fn item(names: &Names, item: &ItemKind) -> String {
@@ -287,20 +288,22 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             "{} 的每個輸入都已送來快照 {n} 的標記：它的狀態與通道狀態都已記錄（{a}/{total} 個行程完成）。",
             task(t)
         ),
-        Sentence::Completed { n, consistent } => format!(
-            "檢查點 {n} 完成：所有任務都已確認。{}",
-            if consistent {
-                "它的全域狀態是一致割集——在檢查器中打開它。"
-            } else {
-                "它的全域狀態不是一致割集——在檢查器中打開它。"
+        Sentence::Completed { n, finding } => format!(
+            "檢查點 {n} 完成：所有任務都已確認。它的全域狀態{}——在檢查器中打開它。",
+            match finding {
+                Finding::Consistent => "是一致割集",
+                Finding::CarriesDuplicates => "是一致割集，但計數帶著先前重放的重複（至少一次）",
+                Finding::Inconsistent { .. } => "不是一致割集",
             }
         ),
-        Sentence::SnapshotCompleted { n, consistent } => format!(
-            "快照 {n} 完成：每個行程都記錄了狀態，每個通道都記錄了訊息。{}",
-            if consistent {
-                "它是一致的全域狀態——在檢查器中打開它。"
-            } else {
-                "它不是一致的全域狀態——有訊息以錯誤的方向穿過割集（通道不是 FIFO）；在檢查器中打開它。"
+        Sentence::SnapshotCompleted { n, finding } => format!(
+            "快照 {n} 完成：每個行程都記錄了狀態，每個通道都記錄了訊息。它{}；在檢查器中打開它。",
+            match finding {
+                Finding::Consistent => "是一致的全域狀態",
+                Finding::CarriesDuplicates => "是一致割集，但計數帶著先前重放的重複",
+                Finding::Inconsistent { duplicated: 0, .. } => "不是一致的全域狀態——割集之前送出的訊息在它後面的標記之後才到（通道不是 FIFO），沒有人記錄它：它遺失了",
+                Finding::Inconsistent { lost: 0, .. } => "不是一致的全域狀態——割集之後送出的訊息在它前面的標記之前就到了（通道不是 FIFO）：它在割集內被接收，卻在割集外送出",
+                Finding::Inconsistent { .. } => "不是一致的全域狀態——訊息超越了標記（通道不是 FIFO）：有的遺失，有的在割集內被接收卻在割集外送出",
             }
         ),
         Sentence::AbortedSubsumed { n } => format!("檢查點 {n} 中止：更新的檢查點先完成了。"),
@@ -336,22 +339,35 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
                 None => "還沒有任何檢查點完成，將從頭開始".into(),
             }
         ),
-        Sentence::Failed { task: t, dropped, restart_at, buffers } => format!(
-            "{}和 Flink 一樣，整個作業停止：所有任務被取消，{}的 {dropped} 個項目遺失，進行中的檢查點作廢。作業將在 t={restart_at} 重啟。",
+        Sentence::Failed { task: t, dropped, restart_at, buffers, region } => format!(
+            "{}{}，{}的 {dropped} 個項目遺失，進行中的檢查點作廢。{}將在 t={restart_at} 重啟。",
             match t {
                 Some(t) => format!("{} 失敗了！", task(t)),
                 None => "作業失敗。".into(),
             },
-            if buffers { "通道上和對齊緩衝區裡" } else { "通道上" }
+            match (&region, t) {
+                (Some(r), _) => format!(
+                    "和 Flink 一樣，只有它的區域停止——{}，也就是經由通道與它相連的子任務——作業的其餘部分繼續執行：這些任務被取消",
+                    r.iter().map(|&u| task(u)).collect::<Vec<_>>().join("、")
+                ),
+                (None, Some(_)) => "和 Flink 一樣，它的區域停止——這裡就是整個作業，因為通道把所有子任務連成一體：所有任務被取消".into(),
+                (None, None) => "和 Flink 一樣，整個作業停止：所有任務被取消".into(),
+            },
+            if buffers { "通道上和對齊緩衝區裡" } else { "通道上" },
+            if region.is_some() { "這個區域" } else { "作業" }
         ),
         Sentence::TransactionAborted { task: t, aborted } => format!(
             "{} 中止它未提交的交易：已收到但未提交的 {aborted} 筆記錄被丟棄（收到的數量減少 {aborted}），永遠不會提交——重放會再帶來它們。",
             task(t)
         ),
-        Sentence::RestartedFresh => "還沒有任何檢查點完成，所以所有任務從頭開始，資料來源從偏移量 0 重新讀取。".into(),
-        Sentence::Restored { n, reinjected, duplicates } => {
+        Sentence::RestartedFresh { partial } => format!(
+            "還沒有任何檢查點完成，所以{}從頭開始，資料來源從偏移量 0 重新讀取。",
+            if partial { "這個區域的所有任務" } else { "所有任務" }
+        ),
+        Sentence::Restored { n, reinjected, duplicates, partial } => {
             let mut s = format!(
-                "恢復：所有任務從檢查點 {n} 還原狀態——鍵控計數、資料來源偏移量和輸出端交易都回到快照記錄的樣子{}。這就是種子文中的容錯：「基於分布式快照與可部分重發的資料來源」。",
+                "恢復：{}從檢查點 {n} 還原狀態——鍵控計數、資料來源偏移量和輸出端交易都回到快照記錄的樣子{}。這就是種子文中的容錯：「基於分布式快照與可部分重發的資料來源」。",
+                if partial { "這個區域的所有任務" } else { "所有任務" },
                 if reinjected > 0 {
                     format!("；它的 {reinjected} 筆通道狀態記錄重新放回各自的通道，排在新輸入之前")
                 } else {

@@ -377,7 +377,8 @@ pub fn dataflow(p: &DataflowProps) -> Html {
     if bundled {
         class.push("bundled");
     }
-    if sim.restarting_at().is_some() {
+    if sim.restarting_at().is_some() && sim.down_region().is_none() {
+        // The whole job is down; a region's tasks show it on their own.
         class.push("down");
     }
     html! {

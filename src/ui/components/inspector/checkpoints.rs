@@ -8,7 +8,8 @@ use yew::prelude::*;
 use super::super::MAX_ROWS;
 use super::{dt, ms, state_full};
 use crate::engine::coordinator::CheckpointStatus;
-use crate::engine::snapshot::{GlobalState, TaskMetrics};
+use crate::engine::snapshot::{Finding, GlobalState, TaskMetrics};
+use crate::ui::components::coordinator::{finding_short, status_icon};
 use crate::engine::view;
 use crate::engine::{ChannelId, CheckpointId, Simulation};
 use crate::i18n::Strings;
@@ -48,8 +49,7 @@ pub(super) fn checkpoints(
         };
         let dash = || "—".to_string();
         let verdict = match c.consistent {
-            Some(true) => format!("✓ {}", s.consistent_short),
-            Some(false) => format!("⚠ {}", s.inconsistent_short),
+            Some(_) => format!("{} {}", status_icon(c), finding_short(s, c.finding)),
             None => dash(),
         };
         let _ = write!(
@@ -110,10 +110,10 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
         gs.checkpoint,
         palette::checkpoint_class(gs.checkpoint),
         if v.ok() { "ok" } else { "bad" },
-        if v.consistent {
-            s.consistent
-        } else {
-            s.inconsistent
+        match v.finding() {
+            Finding::Consistent => s.consistent,
+            Finding::CarriesDuplicates => s.carries_duplicates,
+            Finding::Inconsistent { .. } => s.inconsistent,
         },
     );
     if !v.consistent {
@@ -122,10 +122,6 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
     if let Some(w) = &v.word_check {
         let text = if w.mismatches.is_empty() {
             (s.word_check_ok)(w.words_checked)
-        } else if v.consistent {
-            // A consistent cut of a state that was already wrong: counted twice by an
-            // earlier recovery's replay (at-least-once).
-            (s.word_check_inherited)(w.mismatches.len())
         } else {
             (s.word_check_bad)(w.mismatches.len())
         };

@@ -276,12 +276,14 @@ impl Sentence {
             }
             Event::CheckpointCompleted {
                 checkpoint: n,
-                consistent,
-            } if cl => Sentence::SnapshotCompleted { n, consistent },
+                finding,
+                ..
+            } if cl => Sentence::SnapshotCompleted { n, finding },
             Event::CheckpointCompleted {
                 checkpoint: n,
-                consistent,
-            } => Sentence::Completed { n, consistent },
+                finding,
+                ..
+            } => Sentence::Completed { n, finding },
             Event::CheckpointAborted {
                 checkpoint: n,
                 reason,
@@ -366,18 +368,24 @@ impl Sentence {
                 task,
                 dropped,
                 restart_at,
+                ref region,
             } => Sentence::Failed {
                 task,
                 dropped,
                 restart_at,
                 buffers: protocol.blocks_inputs,
+                region: region.clone(),
             },
             Event::TransactionAborted { task, aborted } => {
                 Sentence::TransactionAborted { task, aborted }
             }
             Event::Restored {
-                checkpoint: None, ..
-            } => Sentence::RestartedFresh,
+                checkpoint: None,
+                ref region,
+                ..
+            } => Sentence::RestartedFresh {
+                partial: region.is_some(),
+            },
             Event::Restored {
                 checkpoint: Some(n),
                 reinjected,
@@ -387,10 +395,12 @@ impl Sentence {
                 checkpoint: Some(n),
                 reinjected,
                 ref duplicates,
+                ref region,
             } => Sentence::Restored {
                 n,
                 reinjected,
                 duplicates: duplicates.clone(),
+                partial: region.is_some(),
             },
             Event::Rewound { task, from, to } => Sentence::Rewound { task, from, to },
         })
