@@ -182,3 +182,30 @@ fn a_failure_in_a_job_joined_by_a_shuffle_restarts_the_whole_job() {
     }
     assert!(saw && sim.job_finished());
 }
+
+/// A subtask that is down — failed, or cancelled with its region — cannot fail again until the
+/// restart (the page offers no "Fail this subtask" then); a subtask of the region that runs on
+/// can.
+#[test]
+fn a_down_subtask_cannot_fail_again_but_one_of_the_running_region_can() {
+    let mut sim = pipelines(BarrierMode::Aligned, "forward");
+    let (split0, src0, count1) = (
+        task(&sim, "Split#0"),
+        task(&sim, "Src#0"),
+        task(&sim, "Count#1"),
+    );
+    while sim.now() < 30 {
+        sim.step().unwrap();
+    }
+    sim.apply(Action::Fail { task: split0 }).unwrap();
+    for t in [split0, src0] {
+        assert!(sim.is_down(t));
+        assert_eq!(
+            sim.apply(Action::Fail { task: t }),
+            Err(ActionError::Restarting)
+        );
+    }
+    assert!(!sim.is_down(count1));
+    sim.apply(Action::Fail { task: count1 }).unwrap();
+    assert!(sim.is_down(count1));
+}

@@ -48,7 +48,7 @@ pub fn download_text(text: &str, file: &str) {
 /// Downloads the dataflow as `name.svg` or `name.png`, through the export build, which
 /// index.html's `absExport` fetches the first time. When it cannot (the build did not load,
 /// or there is no graph on the page), the share dialog's `export-failed` line says so: `failed`
-/// and the reason.
+/// (which ends in its language's colon and space) and the reason.
 #[cfg(target_arch = "wasm32")]
 pub fn download(format: Format, name: &str, failed: &'static str) {
     use wasm_bindgen::prelude::*;
@@ -70,7 +70,7 @@ pub fn download(format: Format, name: &str, failed: &'static str) {
     say("");
     let done = Closure::once_into_js(move |why: String| {
         if !why.is_empty() {
-            say(&format!("{failed} {why}"));
+            say(&(failed.to_string() + &why));
         }
     });
     if abs_export(format.name(), name, done).is_err() {

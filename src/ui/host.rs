@@ -45,6 +45,13 @@ pub enum HostMessage {
         mode: Option<String>,
         seed: Option<u64>,
     },
+    /// `abs:step` or `abs:seek` (`message`) whose `field` is there but is no whole number from
+    /// 0 (`value`, as sent): nothing is done, and the host is answered with an `abs:error`.
+    BadNumber {
+        message: &'static str,
+        field: &'static str,
+        value: String,
+    },
 }
 
 /// The most steps one `abs:step` or `abs:seek` runs.
@@ -63,7 +70,29 @@ impl HostMessage {
                 .filter(|n| n.is_finite() && *n >= 0.0)
                 .map(|n| (n as u64).min(MAX_HOST_STEPS))
         };
-        Some(match kind?.as_str() {
+        // A count that is there but is not one (a text, a negative number): as sent. Written
+        // without the float printer, which would cost the page kilobytes.
+        let bad = |name: &str| match (field(name), number(name)) {
+            (Some(text), _) => Some(text),
+            (_, Some(n)) if n < 0.0 && n.is_finite() => Some(format!("-{}", -n as u64)),
+            (_, Some(n)) if n.is_nan() => Some("NaN".into()),
+            (_, Some(n)) if n.is_infinite() => Some((if n > 0.0 { "∞" } else { "-∞" }).into()),
+            _ => None,
+        };
+        let kind = kind?;
+        let (message, counted) = match kind.as_str() {
+            "abs:step" => ("abs:step", "count"),
+            "abs:seek" => ("abs:seek", "step"),
+            _ => ("", ""),
+        };
+        if let Some(value) = bad(counted).filter(|_| !counted.is_empty()) {
+            return Some(HostMessage::BadNumber {
+                message,
+                field: counted,
+                value,
+            });
+        }
+        Some(match kind.as_str() {
             "abs:play" => HostMessage::Play,
             "abs:pause" => HostMessage::Pause,
             "abs:step" => HostMessage::Step(count("count").unwrap_or(1)),
@@ -150,7 +179,34 @@ mod tests {
             Some(HostMessage::Seek(40))
         );
         assert_eq!(read("abs:seek", &[], &[]), None, "a seek needs its step");
-        assert_eq!(read("abs:seek", &[], &[("step", f64::NAN)]), None);
+        let bad = |message, field, value: &str| {
+            Some(HostMessage::BadNumber {
+                message,
+                field,
+                value: value.into(),
+            })
+        };
+        assert_eq!(
+            read("abs:seek", &[], &[("step", f64::NAN)]),
+            bad("abs:seek", "step", "NaN")
+        );
+        assert_eq!(
+            read("abs:seek", &[("step", "abc")], &[]),
+            bad("abs:seek", "step", "abc")
+        );
+        assert_eq!(
+            read("abs:step", &[], &[("count", -5.0)]),
+            bad("abs:step", "count", "-5")
+        );
+        assert_eq!(
+            read("abs:step", &[], &[("count", f64::NEG_INFINITY)]),
+            bad("abs:step", "count", "-∞")
+        );
+        // A fraction is taken down to the whole steps in it.
+        assert_eq!(
+            read("abs:step", &[], &[("count", 2.5)]),
+            Some(HostMessage::Step(2))
+        );
         assert_eq!(
             read("abs:step", &[], &[("count", 1e30)]),
             Some(HostMessage::Step(MAX_HOST_STEPS))

@@ -60,6 +60,13 @@ pub enum Notice {
     },
     /// The host page's `abs:load` named neither a preset nor a scenario: nothing changed.
     HostLoadEmpty,
+    /// The host page's `abs:step` or `abs:seek` (`message`) had a `field` that is no whole
+    /// number from 0: nothing changed.
+    HostBadNumber {
+        message: &'static str,
+        field: &'static str,
+        value: String,
+    },
     /// A mode that exists but the scenario cannot run (an ABS mode on a process system): the
     /// scenario is shown in `used`, its own mode. `timeout`: the mode asked for was aligned
     /// with a timeout. `scenario` is the scenario's name (a preset's title is translated),

@@ -186,4 +186,13 @@ test('a bad abs:load is answered with abs:error, and the player says why in a no
   // Neither preset nor scenario.
   await send({ type: 'abs:load' });
   expect((await next('abs:error')).message).toContain('without a preset or a scenario');
+
+  // A step or a seek that is no whole number from 0: answered, and nothing moves.
+  await send({ type: 'abs:step', count: 3 });
+  await expect(frame.getByTestId('step-counter')).toContainText('3');
+  await send({ type: 'abs:seek', step: 'abc' });
+  expect((await next('abs:error')).message).toBe('The page embedding this player sent abs:seek with step “abc”, which is not a whole number from 0; nothing changed.');
+  await send({ type: 'abs:step', count: -5 });
+  expect((await next('abs:error')).message).toContain('abs:step with count “-5”, which is not a whole number from 0');
+  await expect(frame.getByTestId('step-counter')).toContainText('3');
 });

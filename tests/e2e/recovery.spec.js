@@ -237,6 +237,13 @@ test('two forward pipelines: a failure takes down its region only, and the other
     await expect(app.subtask(name, 1)).toHaveAttribute('data-status', 'cancelled');
     await expect(app.subtask(name, 0)).not.toHaveAttribute('data-status', /failed|cancelled/);
   }
+  // A subtask that is down cannot fail again; one of the pipeline that runs on can.
+  await app.subtask('Count', 1).click();
+  await expect(app.testId('fail-task')).toHaveCount(0);
+  await app.subtask('Split', 1).click();
+  await expect(app.testId('fail-task')).toHaveCount(0);
+  await app.subtask('Count', 0).click();
+  await expect(app.testId('fail-task')).toBeVisible();
   // The other pipeline runs on while the region is down (here Src#0 reads its last line and
   // Split#0 and Count#0 process): every step until the restart narrates its subtasks only.
   const restored = first(trace, 'restored');

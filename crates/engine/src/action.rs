@@ -228,6 +228,11 @@ impl Simulation {
                 if self.life.done {
                     return Err(ActionError::JobFinished);
                 }
+                // Failed already, or cancelled with its region: it fails no more until the
+                // restart.
+                if self.is_down(t) {
+                    return Err(ActionError::Restarting);
+                }
             }
             Action::FailJob => {
                 if self.life.done {

@@ -200,7 +200,7 @@ pub const STRINGS: Strings = Strings {
     export_svg: "SVG",
     export_png: "PNG",
     export_title: "Download the dataflow at this step, for slides:",
-    export_failed: "The picture could not be made:",
+    export_failed: "The picture could not be made: ",
     more_checkpoints: |n| format!("{n} more in the Checkpoints tab →"),
     earlier: "Earlier:",
     throughput_title: "Throughput at the sinks",
@@ -396,6 +396,7 @@ pub const STRINGS: Strings = Strings {
         format!("The page embedding this player asks for {param} “{value}”, which does not exist; showing “{used}” instead.")
     },
     host_load_empty: "The page embedding this player sent abs:load without a preset or a scenario; nothing was loaded.",
+    host_bad_number: |message, field, value| format!("The page embedding this player sent {message} with {field} “{value}”, which is not a whole number from 0; nothing changed."),
     mode_unavailable: |mode, scenario, used| {
         format!("The mode “{mode}” is not available for this scenario (“{scenario}”); showing it in “{used}” instead.")
     },

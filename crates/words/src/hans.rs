@@ -18,17 +18,15 @@ use super::Strings;
 /// another Simplified form is here (the test `every_traditional_character_of_zh_is_converted`
 /// says which are missing); `「」` become the mainland's quotation marks.
 const CHARS: &str = "\
-    「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储兒儿內内兩两別别則则動动務务區区協协卻却參参啟启單单圍围圖图執执報报場场塊块壓压學学實实寫写\
-    將将對对屬属帳帐帶带幫帮幾几廢废後后從从復复態态應应戶户捨舍換换擇择擊击擬拟攔拦敗败數数於于時时暫暂會会東东條条棄弃業业樂乐標标樣样機机檔档檢检欄栏\
-    決决沒没減减測测滿满濾滤為为無无狀状現现環环畫画發发盡尽盤盘確确碼码種种稱称積积筆笔範范籤签約约紅红納纳細细終终組组結结絕绝給给統统經经網网線线編编\
-    緩缓縮缩總总繞绕繼继續续脫脱脹胀與与舊旧蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计訊讯記记設设許许詞词試试話话該该詳详誌志認认\
-    語语誤误說说課课調调請请論论證证讀读變变讓让負负費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连進进遊游運运過过達达遞递遠远適适遲迟選选遺遗還还邊边\
-    銀银錄录錢钱錯错鍵键鎖锁鐘钟長长閉闭開开間间關关陣阵隊队際际隨随雖虽雙双離离響响頁页項项順顺須须預预頭头額额顏颜類类顯显餘余饋馈驗验驟骤體体麼么\
-    點点齊齐";
+    「“」”丟丢並并佇伫併并來来個个們们側侧傳传價价優优儲储兒儿內内兩两別别則则動动務务區区協协卻却參参啟启單单圍围圖图執执報报場场塊块壓压學学實实寫写將将對对屬属帳帐帶带幫帮幾几廢废後后從从復复態态應应\
+    戶户捨舍換换擇择擊击擬拟攔拦敗败數数於于時时暫暂會会東东條条棄弃業业樂乐標标樣样機机檔档檢检欄栏決决沒没減减測测滿满濾滤為为無无狀状現现環环畫画發发盡尽盤盘確确碼码種种稱称積积筆笔範范籤签約约紅红納纳\
+    細细終终組组結结絕绝給给統统經经網网線线編编緩缓縮缩總总繞绕繼继續续脫脱脹胀與与舊旧著着蓋盖處处虛虚號号衝冲補补裡里製制複复見见規规觀观觸触訂订計计訊讯記记設设許许詞词試试話话該该詳详誌志認认語语誤误\
+    說说課课調调請请論论證证讀读變变讓让負负費费資资蹤踪軸轴較较載载輯辑輸输轉转這这連连進进遊游運运過过達达遞递遠远適适遲迟選选遺遗還还邊边銀银錄录錢钱錯错鍵键鎖锁鐘钟長长閉闭開开間间關关陣阵隊队際际隨随\
+    雖虽雙双離离響响頁页項项順顺須须預预頭头額额顏颜類类顯显餘余饋馈驗验驟骤體体麼么點点齊齐";
 
 /// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
 /// characters; a longer word comes before any word it starts with.
-const WORDS: [(&str, &str); 42] = [
+const WORDS: [(&str, &str); 41] = [
     ("資料來源", "数据源"),
     ("詳細資料", "详细信息"),
     ("資料", "数据"),
@@ -61,7 +59,6 @@ const WORDS: [(&str, &str); 42] = [
     ("空白鍵", "空格键"),
     ("帳戶", "账户"),
     ("轉帳", "转账"),
-    ("接著", "接着"),
     ("位元組", "字节"),
     ("陣列", "数组"),
     ("布林值", "布尔值"),
@@ -211,7 +208,7 @@ fn build() -> Strings {
             word_check_ok(a), word_check_bad(a), rows_more(a), narrate(a, b),
             bad_param(a, b, c), refused(a), persisted_figure(a, b),
             syntax_words(a),
-            host_bad_param(a, b, c), mode_unavailable(a, b, c),
+            host_bad_param(a, b, c), host_bad_number(a, b, c), mode_unavailable(a, b, c),
             step_past_end(a, b), ignored_step(a), ignored_open(a, b), ignored_sel(a),
             ignored_panel(a), link_error(a), scenario_error(a), ignored_cut(a),
             cut_consistent(a), cut_inconsistent(a), cut_orphan(a, b, c),

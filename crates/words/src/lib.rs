@@ -285,7 +285,8 @@ pub struct Strings {
     pub export_png: &'static str,
     /// Before the export buttons: what they download.
     pub export_title: &'static str,
-    /// The export could not be made; the reason follows.
+    /// The export could not be made; the reason follows (it ends in a colon and a space where
+    /// the language puts one).
     pub export_failed: &'static str,
     /// The coordinator's link to the checkpoints it does not list.
     pub more_checkpoints: fn(usize) -> String,
@@ -460,6 +461,9 @@ pub struct Strings {
     pub host_bad_param: fn(&str, &str, &str) -> String,
     /// Its `abs:load` named neither a preset nor a scenario.
     pub host_load_empty: &'static str,
+    /// The host page's `abs:step` or `abs:seek` (the message, its field, the value as sent)
+    /// with no whole number from 0: nothing changed.
+    pub host_bad_number: fn(&str, &str, &str) -> String,
     /// A mode the scenario cannot run: (the mode's name, the scenario's title, the mode shown).
     pub mode_unavailable: fn(&str, &str, &str) -> String,
     /// A link's step past what the run reaches: (the last step shown, whether the run ended

@@ -520,3 +520,12 @@ fn the_lesson_line_fits_the_mode() {
         }
     }
 }
+
+/// 著 as Taiwan writes the particle (停著, 帶著, 著色) is 着 on the mainland.
+#[test]
+fn the_particle_zhe_is_simplified() {
+    assert_eq!(
+        crate::hans::to_hans("停著不動，帶著重複，接著著色"),
+        "停着不动，带着重复，接着着色"
+    );
+}

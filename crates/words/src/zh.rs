@@ -364,6 +364,7 @@ pub const STRINGS: Strings = Strings {
         format!("嵌入這個播放器的頁面要求的{}「{value}」不存在；改為顯示「{used}」。", param_name(param))
     },
     host_load_empty: "嵌入這個播放器的頁面送來的載入訊息沒有指定情境；沒有載入任何情境。",
+    host_bad_number: |message, field, value| format!("嵌入這個播放器的頁面送來的「{message}」中，「{field}」是「{value}」，不是從 0 起的整數；沒有做任何改變。"),
     mode_unavailable: |mode, scenario, used| {
         format!("「{mode}」模式不適用於這個情境（「{scenario}」）；改以「{used}」顯示。")
     },

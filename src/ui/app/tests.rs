@@ -1,5 +1,6 @@
 use super::*;
 use crate::scenario::presets;
+use crate::ui::state::{Ignored, Notice};
 
 #[test]
 fn aligned_with_a_timeout_tells_the_presets_aligned_lesson_then_the_timeout() {

@@ -185,7 +185,7 @@ fn task_details(s: &Strings, run: &Run, t: TaskId, on_fail: &Callback<TaskId>) -
     html! {
         <div class="details">
             { Html::from_html_unchecked(o.into()) }
-            if !sim.job_finished() {
+            if !sim.job_finished() && !sim.is_down(t) {
                 <button class="fail" data-testid="fail-task" title="X"
                     onclick={on_fail.reform(move |_: MouseEvent| t)}>{ s.fail_task }</button>
             }

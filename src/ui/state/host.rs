@@ -17,6 +17,15 @@ impl Playback {
                 }
             }
             HostMessage::Pause => self.playing = false,
+            HostMessage::BadNumber {
+                message,
+                field,
+                value,
+            } => self.host_refuse(Notice::HostBadNumber {
+                message,
+                field,
+                value,
+            }),
             HostMessage::Step(n) => {
                 self.playing = false;
                 let mut run = self.run.0.borrow_mut();
