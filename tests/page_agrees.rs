@@ -212,7 +212,11 @@ async fn every_place_the_page_says_a_thing_says_the_same() {
             let expected: Vec<(u64, Finding)> = checkpoints
                 .iter()
                 .filter(|c| c.status == CheckpointStatus::Completed)
-                .filter_map(|c| coord.global_state(c.id).map(|g| (c.id, g.verdict.finding())))
+                .filter_map(|c| {
+                    coord
+                        .global_state(c.id)
+                        .map(|g| (c.id, g.verdict.finding()))
+                })
                 .collect();
             let props = move || CoordinatorProps {
                 checkpoints: checkpoints.clone(),
@@ -239,7 +243,11 @@ async fn every_place_the_page_says_a_thing_says_the_same() {
                 );
                 if !finding.is_consistent() {
                     let short = words(finding).1;
-                    assert!(button.contains(short), "{}: {id} not {short}: {button}", v.what);
+                    assert!(
+                        button.contains(short),
+                        "{}: {id} not {short}: {button}",
+                        v.what
+                    );
                 }
                 marks += 1;
             }

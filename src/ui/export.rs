@@ -60,9 +60,11 @@ pub fn download(format: Format, name: &str, failed: &'static str) {
         fn abs_export(format: &str, name: &str, done: JsValue) -> Result<(), JsValue>;
     }
     let say = |text: &str| {
-        let line = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector("[data-testid=export-failed]").ok().flatten());
+        let line = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+            d.query_selector("[data-testid=export-failed]")
+                .ok()
+                .flatten()
+        });
         if let Some(line) = line {
             line.set_text_content(Some(text));
         }
@@ -82,7 +84,11 @@ pub fn download(format: Format, name: &str, failed: &'static str) {
 /// browser's download. False when the page has no graph to export.
 #[cfg(target_arch = "wasm32")]
 pub fn draw(format: &str, name: &str) -> bool {
-    let format = if format == "png" { Format::Png } else { Format::Svg };
+    let format = if format == "png" {
+        Format::Png
+    } else {
+        Format::Svg
+    };
     picture::download(format, name).is_some()
 }
 

@@ -11,7 +11,9 @@ use super::model::Config;
 use super::physical::Physical;
 use super::physical::{ChannelId, TaskId};
 use super::record::{Item, ItemKind, Record, RecordId};
-use super::snapshot::{self, Crossing, CrossingKind, Finding, GlobalState, TaskMetrics, TaskSnapshot};
+use super::snapshot::{
+    self, Crossing, CrossingKind, Finding, GlobalState, TaskMetrics, TaskSnapshot,
+};
 use super::sorted_map::SortedMap;
 use super::trace::AbortReason;
 

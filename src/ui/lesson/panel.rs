@@ -155,7 +155,9 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                         checkpoint: *checkpoint,
                     }),
                     Why::Consistent {
-                        checkpoint, finding, ..
+                        checkpoint,
+                        finding,
+                        ..
                     } => w(T::WhyConsistent {
                         checkpoint: *checkpoint,
                         finding: *finding,

@@ -3,8 +3,8 @@
 //! student's page; these only in the lesson build.
 
 use super::Unreachable;
-use crate::i18n::hans::to_hans;
 use crate::engine::snapshot::Finding;
+use crate::i18n::hans::to_hans;
 use crate::i18n::Lang;
 use crate::lesson::NoAnswer;
 use crate::text::Quoted;
@@ -316,15 +316,24 @@ mod tests {
             },
             Say::WhyConsistent {
                 checkpoint: 3,
-                finding: Finding::Inconsistent { duplicated: 2, lost: 0 },
+                finding: Finding::Inconsistent {
+                    duplicated: 2,
+                    lost: 0,
+                },
             },
             Say::WhyConsistent {
                 checkpoint: 3,
-                finding: Finding::Inconsistent { duplicated: 0, lost: 1 },
+                finding: Finding::Inconsistent {
+                    duplicated: 0,
+                    lost: 1,
+                },
             },
             Say::WhyConsistent {
                 checkpoint: 3,
-                finding: Finding::Inconsistent { duplicated: 1, lost: 1 },
+                finding: Finding::Inconsistent {
+                    duplicated: 1,
+                    lost: 1,
+                },
             },
             Say::WhyConsistent {
                 checkpoint: 3,

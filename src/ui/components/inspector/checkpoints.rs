@@ -9,10 +9,10 @@ use super::super::MAX_ROWS;
 use super::{dt, ms, state_full};
 use crate::engine::coordinator::CheckpointStatus;
 use crate::engine::snapshot::{Finding, GlobalState, TaskMetrics};
-use crate::ui::components::coordinator::{finding_short, status_icon};
 use crate::engine::view;
 use crate::engine::{ChannelId, CheckpointId, Simulation};
 use crate::i18n::Strings;
+use crate::ui::components::coordinator::{finding_short, status_icon};
 use crate::ui::fmt::escape;
 use crate::ui::palette;
 
