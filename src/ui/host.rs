@@ -12,7 +12,8 @@
 //! invalid scenario (these keep what runs), an unknown mode or one the scenario cannot run
 //! (these load the scenario in its own mode) — gives a notice on the player and is answered
 //! with `{"type": "abs:error", "message": "…"}`, the notice's text; then `abs:state` says what
-//! is shown.
+//! is shown. So is an `abs:step` or `abs:seek` whose count is there but is no whole number
+//! from 0 (a text, a negative number): it does nothing.
 //!
 //! Player → host: `{"type": "abs:ready"}` once, then `{"type": "abs:state", "step", "time",
 //! "playing", "preset", "mode", "checkpoints": [{"id", "status"}]}` after each change, at most
