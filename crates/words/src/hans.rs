@@ -26,10 +26,14 @@ const CHARS: &str = "\
 
 /// Words the mainland says differently (Taiwan's term → the mainland's), tried before the
 /// characters; a longer word comes before any word it starts with.
-const WORDS: [(&str, &str); 41] = [
+const WORDS: [(&str, &str); 45] = [
     ("資料來源", "数据源"),
     ("詳細資料", "详细信息"),
     ("資料", "数据"),
+    ("網路", "网络"),
+    ("分散式", "分布式"),
+    ("演算法", "算法"),
+    ("投影片", "幻灯片"),
     ("行程", "进程"),
     ("執行", "运行"),
     ("訊息", "消息"),

@@ -521,6 +521,15 @@ fn the_lesson_line_fits_the_mode() {
     }
 }
 
+/// Taiwan's terms become the mainland's: networks, algorithms, slides, distributed.
+#[test]
+fn taiwan_terms_become_the_mainlands() {
+    assert_eq!(
+        crate::hans::to_hans("網路上的分散式演算法，用於投影片"),
+        "网络上的分布式算法，用于幻灯片"
+    );
+}
+
 /// 著 as Taiwan writes the particle (停著, 帶著, 著色) is 着 on the mainland.
 #[test]
 fn the_particle_zhe_is_simplified() {
@@ -528,4 +537,19 @@ fn the_particle_zhe_is_simplified() {
         crate::hans::to_hans("停著不動，帶著重複，接著著色"),
         "停着不动，带着重复，接着着色"
     );
+}
+
+/// A record is named in quotes wherever a sentence names it: a word from a log ("the",
+/// "next") never opens a sentence bare and capitalised as if it were the sentence's own word
+/// ("The arrived on …"). Chandy-Lamport on the dataflow presets records words as messages.
+#[test]
+fn a_record_opening_a_sentence_is_quoted() {
+    let mut recorded = 0;
+    narrate_all(400, |mode, name, _, b, text| {
+        if let Sentence::MarkerRecorded { .. } = b {
+            recorded += 1;
+            assert!(text.starts_with('“'), "{name} {mode}: {text}");
+        }
+    });
+    assert!(recorded > 0, "no message was recorded as channel state");
 }

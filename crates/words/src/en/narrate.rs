@@ -294,7 +294,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         ),
         Sentence::MarkerRecorded { at, n, record } => format!(
             "{} arrived on {} while it is being recorded: it is part of snapshot {n}'s channel state (it was in flight when the cut was taken).",
-            capitalise(&payload(names, &record)),
+            item(names, &ItemKind::Record(record)),
             link(names, at)
         ),
         Sentence::CancelArrived { n, at } => format!(
@@ -400,7 +400,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         ),
         Sentence::Restored { n, reinjected, duplicates, partial } => {
             let mut s = format!(
-                "Recovery: {} checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+                "Recovery: {} checkpoint {n} — keyed counts, source offsets and sink transactions as the snapshot recorded them{}. This is fault tolerance as the ABS paper builds it: distributed snapshots plus sources that can replay part of their input.",
                 if partial { "every task of the region restores its part of" } else { "every task restores" },
                 if reinjected > 0 {
                     format!("; the {} of its channel state go back on their channels, ahead of new input", plural(reinjected, "in-flight record", "in-flight records"))
@@ -424,7 +424,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             s
         }
         Sentence::ProcessesRestored { n, reinjected } => format!(
-            "Recovery: every process restores its state from snapshot {n}, and the {} it recorded go back on their channels, ahead of new messages. This is the seed's fault tolerance: distributed snapshots plus sources that can replay part of their input.",
+            "Recovery: every process restores its state from snapshot {n}, and the {} it recorded go back on their channels, ahead of new messages. This is fault tolerance by distributed snapshots: the processes' states and the messages in flight across the cut are all it takes to go on.",
             plural(reinjected, "in-flight message", "in-flight messages")
         ),
         Sentence::Rewound { task: t, from, to } => format!(

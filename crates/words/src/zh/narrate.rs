@@ -366,7 +366,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         ),
         Sentence::Restored { n, reinjected, duplicates, partial } => {
             let mut s = format!(
-                "恢復：{}從檢查點 {n} 還原狀態——鍵控計數、資料來源偏移量和輸出端交易都回到快照記錄的樣子{}。這就是種子文中的容錯：「基於分布式快照與可部分重發的資料來源」。",
+                "恢復：{}從檢查點 {n} 還原狀態——鍵控計數、資料來源偏移量和輸出端交易都回到快照記錄的樣子{}。這就是非同步屏障快照論文所建的容錯：分散式快照，加上可以重放部分輸入的資料來源。",
                 if partial { "這個區域的所有任務" } else { "所有任務" },
                 if reinjected > 0 {
                     format!("；它的 {reinjected} 筆通道狀態記錄重新放回各自的通道，排在新輸入之前")
@@ -390,7 +390,7 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             s
         }
         Sentence::ProcessesRestored { n, reinjected } => format!(
-            "恢復：每個行程從快照 {n} 還原狀態，它記錄的 {reinjected} 則傳輸中訊息重新放回各自的通道，排在新訊息之前。這就是種子文中的容錯：「基於分布式快照與可部分重發的資料來源」。"
+            "恢復：每個行程從快照 {n} 還原狀態，它記錄的 {reinjected} 則傳輸中訊息重新放回各自的通道，排在新訊息之前。這就是分散式快照的容錯：各行程的狀態，加上穿過割集的傳輸中訊息，就足以繼續。"
         ),
         Sentence::Rewound { task: t, from, to } => format!(
             "{} 的偏移量從 {from} 倒回 {to}：它重新讀取第 {} 行（重放，標記為 ↻）。",
