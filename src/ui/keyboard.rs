@@ -1,5 +1,10 @@
 //! The keyboard: Space play/pause, → step, ← step back, B trigger, M manual, X fail the
 //! selected subtask, ? shortcuts, Esc close.
+//!
+//! A choice from the Scenario or Mode menu picked from its open list (with the pointer, or
+//! Enter) hands the focus to Play, so that the shortcuts the page names work at once: Space
+//! plays, → steps. A choice made with the arrow keys on the closed menu keeps the focus there,
+//! so that the next arrow goes on choosing, as a menu does.
 
 use super::state::Playback;
 #[cfg(target_arch = "wasm32")]
@@ -7,13 +12,43 @@ use super::state::PlaybackAction;
 use yew::prelude::*;
 
 #[cfg(target_arch = "wasm32")]
-pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events::EventListener> {
+pub fn listen(
+    dispatcher: UseReducerDispatcher<Playback>,
+) -> Option<[gloo::events::EventListener; 2]> {
     use gloo::events::{EventListener, EventListenerOptions};
+    use std::cell::Cell;
+    use std::rc::Rc;
     use wasm_bindgen::JsCast;
 
     let window = web_sys::window()?;
     let options = EventListenerOptions::enable_prevent_default();
-    Some(EventListener::new_with_options(
+    // Whether the last key pressed on a menu was one that chooses on the closed menu (an
+    // arrow, Home, End, a letter): its change keeps the focus on the menu.
+    let choosing = Rc::new(Cell::new(false));
+    let picked = {
+        let choosing = choosing.clone();
+        EventListener::new(&window, "change", move |e| {
+            let menu = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                .filter(|m| {
+                    matches!(
+                        m.get_attribute("data-testid").as_deref(),
+                        Some("preset" | "mode")
+                    )
+                });
+            if menu.is_some() && !choosing.replace(false) {
+                let play = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.query_selector("[data-testid=play]").ok().flatten())
+                    .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+                if let Some(play) = play {
+                    let _ = play.focus();
+                }
+            }
+        })
+    };
+    let keys = EventListener::new_with_options(
         &window,
         "keydown",
         options,
@@ -21,15 +56,23 @@ pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events
             let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
                 return;
             };
-            if e.ctrl_key() || e.meta_key() || e.alt_key() {
-                return;
-            }
             let tag = e
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                 .map(|el| el.tag_name());
-            let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
             let key = e.key();
+            if tag.as_deref() == Some("SELECT") {
+                // Space and Enter open the list; what is picked there goes to Play.
+                choosing.set(
+                    key.starts_with("Arrow")
+                        || matches!(key.as_str(), "Home" | "End" | "PageUp" | "PageDown")
+                        || (key.chars().count() == 1 && key != " "),
+                );
+            }
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
             if in_field && key != "Escape" {
                 return;
             }
@@ -56,7 +99,8 @@ pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events
             e.prevent_default();
             dispatcher.dispatch(action);
         },
-    ))
+    );
+    Some([keys, picked])
 }
 
 /// Nothing to listen to outside the browser (server-side rendering).

@@ -68,3 +68,33 @@ test('speed runs on a log scale from 0.25× to 8×', async ({ page }) => {
   await speed.fill(await speed.getAttribute('max'));
   await expect(app.speedLabel()).toHaveText('8×');
 });
+
+// After a choice picked from the Scenario or Mode menu's list, the page's shortcuts work at
+// once (the focus is on Play): → steps instead of changing the mode again, Space plays. A
+// choice made with the arrow keys on the closed menu keeps the focus there, so the next arrow
+// goes on choosing, as a menu does.
+test('after a menu choice the shortcuts work; choosing with the arrows stays in the menu', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.testId('mode').focus();
+  await app.setMode('unaligned');
+  await expect(app.testId('play')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(app.testId('step-counter')).toContainText('1');
+  await expect(app.testId('mode')).toHaveValue('unaligned');
+  await page.keyboard.press('Space');
+  await expect(app.testId('play')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Space');
+  await expect(app.testId('play')).toHaveAttribute('aria-pressed', 'false');
+
+  await app.testId('preset').focus();
+  await app.setPreset('wordcount');
+  await expect(app.testId('play')).toBeFocused();
+
+  // With the arrows on the closed menu: each arrow chooses, and the menu keeps the focus.
+  await app.testId('mode').focus();
+  const before = await app.testId('mode').inputValue();
+  await page.keyboard.press('ArrowDown');
+  await expect(app.testId('mode')).not.toHaveValue(before);
+  await expect(app.testId('mode')).toBeFocused();
+});
