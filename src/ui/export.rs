@@ -3,7 +3,7 @@
 //! diagram under it when the diagram is open) or a PNG (the same drawn at twice the size).
 //! Browser-only; nothing here is part of the engine's state.
 //!
-//! The code that makes the files ([`picture`]) is a build of its own (`bin/abs-export.rs`),
+//! The code that makes the files (`picture`) is a build of its own (`bin/abs-export.rs`),
 //! which the page fetches the first time a picture is asked for (index.html's `absExport`):
 //! few visits export, and the student's builds are at their budget. The page's builds call
 //! [`download`], which asks for it.
