@@ -69,29 +69,32 @@ test('speed runs on a log scale from 0.25× to 8×', async ({ page }) => {
   await expect(app.speedLabel()).toHaveText('8×');
 });
 
-// After a choice picked from the Scenario or Mode menu's list, the page's shortcuts work at
-// once (the focus is on Play): → steps instead of changing the mode again, Space plays. A
-// choice made with the arrow keys on the closed menu keeps the focus there, so the next arrow
-// goes on choosing, as a menu does.
-test('after a menu choice the shortcuts work; choosing with the arrows stays in the menu', async ({ page }) => {
+// After a choice from the Scenario or Mode menu, the page's shortcuts work where the focus
+// is: → steps instead of choosing the next mode, Space plays. ↑ and ↓ still choose.
+test('after a menu choice the shortcuts work in the menu; the up and down arrows still choose', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=alignment');
   await app.testId('mode').focus();
   await app.setMode('unaligned');
-  await expect(app.testId('play')).toBeFocused();
+  await expect(app.testId('mode')).toBeFocused();
   await page.keyboard.press('ArrowRight');
   await expect(app.testId('step-counter')).toContainText('1');
   await expect(app.testId('mode')).toHaveValue('unaligned');
+  await page.keyboard.press('ArrowLeft');
+  await expect(app.testId('step-counter')).toContainText('0');
   await page.keyboard.press('Space');
   await expect(app.testId('play')).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('Space');
   await expect(app.testId('play')).toHaveAttribute('aria-pressed', 'false');
+  await expect(app.testId('mode')).toHaveValue('unaligned');
 
   await app.testId('preset').focus();
   await app.setPreset('wordcount');
-  await expect(app.testId('play')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(app.testId('preset')).toHaveValue('wordcount');
+  await expect(app.testId('step-counter')).toContainText('1');
 
-  // With the arrows on the closed menu: each arrow chooses, and the menu keeps the focus.
+  // ↓ on the menu chooses the next mode, as a menu does.
   await app.testId('mode').focus();
   const before = await app.testId('mode').inputValue();
   await page.keyboard.press('ArrowDown');
