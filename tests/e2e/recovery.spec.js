@@ -237,6 +237,10 @@ test('two forward pipelines: a failure takes down its region only, and the other
     await expect(app.subtask(name, 1)).toHaveAttribute('data-status', 'cancelled');
     await expect(app.subtask(name, 0)).not.toHaveAttribute('data-status', /failed|cancelled/);
   }
+  // The region is greyed out, as the recovery line says; the other pipeline is not.
+  const opacity = (name, i) => app.subtask(name, i).evaluate((e) => getComputedStyle(e).opacity);
+  expect(await opacity('Split', 1)).toBe('0.45');
+  expect(await opacity('Split', 0)).toBe('1');
   // A subtask that is down cannot fail again; one of the pipeline that runs on can.
   await app.subtask('Count', 1).click();
   await expect(app.testId('fail-task')).toHaveCount(0);
