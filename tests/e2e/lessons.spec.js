@@ -208,8 +208,8 @@ test('an embedding page hears every answer and the end, and can load another les
     await frame.getByTestId('lesson-next').click();
   }
   await expect(frame.getByTestId('lesson-done')).toBeVisible();
-  const got = await page.evaluate(() => window.got.filter((m) => m.type.startsWith('abs:')));
-  expect(got).toEqual([
+  // The messages cross to the host page asynchronously: the last may land after the frame shows it.
+  await expect.poll(() => page.evaluate(() => window.got.filter((m) => m.type.startsWith('abs:')))).toEqual([
     { type: 'abs:answer', lesson: 'fifo', step: 1, correct: true },
     { type: 'abs:answer', lesson: 'fifo', step: 2, correct: true },
     { type: 'abs:lesson-done', lesson: 'fifo', correct: 2, total: 2 },
