@@ -158,7 +158,7 @@ fn a_task_whose_upstream_finished_is_triggered_directly() {
                 && sim.apply(Action::Trigger).is_ok()
             {
                 triggered = sim.last_events().iter().find_map(|e| match e {
-                    Event::CheckpointTriggered { checkpoint } => Some(*checkpoint),
+                    Event::CheckpointTriggered { checkpoint, .. } => Some(*checkpoint),
                     _ => None,
                 });
             }

@@ -646,7 +646,7 @@ impl Hand {
         let n = events
             .iter()
             .find_map(|e| match e {
-                Event::CheckpointTriggered { checkpoint } => Some(*checkpoint),
+                Event::CheckpointTriggered { checkpoint, .. } => Some(*checkpoint),
                 _ => None,
             })
             .expect("initiating triggers a snapshot");

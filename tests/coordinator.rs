@@ -240,7 +240,7 @@ fn check_min_pause(graph: &JobGraph, config: &Config) -> Vec<CheckpointSummary> 
                 let next = by_hand_now.coordinator().checkpoints().len();
                 by_hand_now.apply(Action::Trigger).unwrap();
                 assert!(by_hand_now.last_events().iter().any(|e| matches!(
-                    e, Event::CheckpointTriggered { checkpoint } if *checkpoint as usize > next - 1
+                    e, Event::CheckpointTriggered { checkpoint, .. } if *checkpoint as usize > next - 1
                 )));
                 by_hand += 1;
             }
@@ -350,7 +350,7 @@ fn a_trigger_by_hand_waits_while_the_most_run_and_starts_when_one_ends() {
     assert!(!sim.coordinator().has_room());
     assert!(!sim.enabled_actions().contains(&Action::Trigger));
     sim.apply(Action::Trigger).unwrap();
-    assert_eq!(sim.last_events(), [Event::TriggerDeferred]);
+    assert_eq!(sim.last_events(), [Event::TriggerDeferred { savepoint: false }]);
     assert_eq!(sim.coordinator().manual_waiting(), 1);
     let first = sim.coordinator().in_progress().next().unwrap();
     // It starts in the step after the first one ends, at the same time.
@@ -362,7 +362,7 @@ fn a_trigger_by_hand_waits_while_the_most_run_and_starts_when_one_ends() {
             assert!(sim
                 .last_events()
                 .iter()
-                .any(|e| matches!(e, Event::CheckpointTriggered { checkpoint } if *checkpoint == first + 1)));
+                .any(|e| matches!(e, Event::CheckpointTriggered { checkpoint, .. } if *checkpoint == first + 1)));
             assert_eq!(sim.coordinator().manual_waiting(), 0);
             return;
         }
@@ -399,7 +399,7 @@ fn never_more_checkpoints_in_progress_than_the_maximum() {
                 assert!(!sim.enabled_actions().contains(&Action::Trigger));
                 let mut by_hand = sim.clone();
                 by_hand.apply(Action::Trigger).unwrap();
-                assert_eq!(by_hand.last_events(), [Event::TriggerDeferred]);
+                assert_eq!(by_hand.last_events(), [Event::TriggerDeferred { savepoint: false }]);
                 assert_eq!(by_hand.coordinator().in_progress().count(), max as usize);
             }
             most = most.max(running);
@@ -835,13 +835,13 @@ fn check_rules(
             reached.waited_by_hand = true;
         }
         if by_hand && !had_room {
-            prop_assert_eq!(sim.last_events(), &[Event::TriggerDeferred][..]);
+            prop_assert_eq!(sim.last_events(), &[Event::TriggerDeferred { savepoint: false }][..]);
             prop_assert_eq!(sim.coordinator().manual_waiting(), waiting + 1);
         }
         let mut completed_now: Vec<CheckpointId> = Vec::new();
         for e in sim.last_events() {
             match e {
-                Event::CheckpointTriggered { checkpoint } => {
+                Event::CheckpointTriggered { checkpoint, .. } => {
                     let in_pause = last_completed.is_some_and(|end| sim.now() < end + pause);
                     if by_hand || from_queue {
                         reached.by_hand_in_pause |= in_pause;

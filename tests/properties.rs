@@ -386,7 +386,7 @@ fn run(
                         "records of channel {channel} processed out of order"
                     );
                 }
-                Event::CheckpointTriggered { checkpoint } => {
+                Event::CheckpointTriggered { checkpoint, .. } => {
                     prop_assert!(*checkpoint > last_triggered, "checkpoint ids must grow");
                     last_triggered = *checkpoint;
                 }

@@ -560,7 +560,7 @@ fn checkpoint_ids_keep_growing_and_running_checkpoints_are_aborted_on_failover()
         let scenario = without_failures(recovery(mode));
         let (_, base) = run_to_end(&mut scenario.simulation().unwrap(), 100_000);
         let (t3, _) = events(&base)
-            .find(|(_, e)| matches!(e, Event::CheckpointTriggered { checkpoint: 3 }))
+            .find(|(_, e)| matches!(e, Event::CheckpointTriggered { checkpoint: 3, .. }))
             .unwrap();
         let mut scenario = scenario.clone();
         scenario.failures = vec![Failure {
@@ -617,7 +617,7 @@ fn checkpoint_ids_keep_growing_and_running_checkpoints_are_aborted_on_failover()
         assert_eq!(restored, vec![Some(2)], "{mode}: the latest completed one");
         let triggered: Vec<_> = events(&steps)
             .filter_map(|(_, e)| match e {
-                Event::CheckpointTriggered { checkpoint } => Some(*checkpoint),
+                Event::CheckpointTriggered { checkpoint, .. } => Some(*checkpoint),
                 _ => None,
             })
             .collect();

@@ -30,7 +30,7 @@ fn step_until(sim: &mut Simulation, limit: u64, done: impl Fn(&Event) -> bool) -
 }
 
 fn triggered(n: u64) -> impl Fn(&Event) -> bool {
-    move |e| matches!(e, Event::CheckpointTriggered { checkpoint } if *checkpoint == n)
+    move |e| matches!(e, Event::CheckpointTriggered { checkpoint, .. } if *checkpoint == n)
 }
 
 fn completed(n: u64) -> impl Fn(&Event) -> bool {

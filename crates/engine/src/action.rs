@@ -98,6 +98,7 @@ impl Simulation {
                 | Action::Replay { .. }
                 | Action::Emit { .. }
                 | Action::Trigger
+                | Action::Savepoint
                 | Action::Expire { .. }
                 | Action::TimeOutAlignment { .. }
                 | Action::Initiate { .. }
@@ -175,7 +176,15 @@ impl Simulation {
             }
             // By hand, as Flink takes a triggered checkpoint: the minimum pause does not hold it
             // back, and while the most run that may it waits for one to end (never refused).
-            Action::Trigger => {
+            // A savepoint too, in Flink's modes only; it waits for room only where unaligned
+            // checkpoints are on (elsewhere Flink forces it past the most at once).
+            Action::Trigger | Action::Savepoint => {
+                let mode = self.config.mode;
+                if action == Action::Savepoint
+                    && (mode.processes_initiate() || mode.stops_the_world())
+                {
+                    return Err(ActionError::NoSavepoints);
+                }
                 if self.life.done {
                     return Err(ActionError::JobFinished);
                 }

@@ -31,9 +31,11 @@ impl Simulation {
             return;
         }
         self.coordinator.mark_cut(n, t, self.next_record);
+        let savepoint = self.coordinator.is_savepoint(n);
         let task = &mut self.tasks[t as usize];
-        if task.data_ended && task.final_checkpoint.is_none() {
-            // Its first snapshot after its data ended: its final checkpoint.
+        if task.data_ended && task.final_checkpoint.is_none() && !savepoint {
+            // Its first snapshot after its data ended: its final checkpoint (a savepoint is
+            // never one: no task is notified of its completion).
             task.final_checkpoint = Some(n);
         }
         let at = self.events.len();
@@ -65,7 +67,7 @@ impl Simulation {
         // A stopped world sends no barrier: every task snapshots in the same step.
         let barriers = !self.config.mode.stops_the_world();
         for &c in info.outputs.iter().flatten().filter(|_| barriers) {
-            if self.net.policy(c).overtakes(timed_out) {
+            if self.net.overtakes(c, n, timed_out) {
                 self.send_overtaking(c, n);
                 overtook = true;
             } else {
@@ -111,7 +113,8 @@ impl Simulation {
             sync_duration: 0,
             async_duration: 0,
             processed_in_alignment: take(&mut task.books.processed, n),
-            unaligned: task.handler.snapshots_unaligned() || timed_out,
+            // A savepoint is aligned everywhere, a source's too.
+            unaligned: (task.handler.snapshots_unaligned() && !savepoint) || timed_out,
         };
         // Older bookkeeping can never be used again: ids only grow.
         task.books.first_barrier.retain(|&(id, _)| id > n);
@@ -189,11 +192,21 @@ impl Simulation {
         else {
             return;
         };
+        let savepoint = gs.savepoint;
         self.events.push(Event::CheckpointCompleted {
             checkpoint: n,
             consistent: gs.verdict.ok(),
             finding: gs.verdict.finding(),
+            savepoint,
         });
+        if savepoint {
+            // Flink's coordinator neither notifies the tasks of a completed savepoint (no sink
+            // commits on it, it is no task's final checkpoint) nor drops older checkpoints
+            // for it; the minimum pause still counts from it.
+            self.coordinator.retain(gs);
+            self.after_checkpoint_end();
+            return;
+        }
         // Notify-complete: transactional sinks commit what their snapshot pre-committed.
         for snap in &gs.tasks {
             if !self.phys.operator_of(snap.task).kind.is_transactional() {
@@ -213,12 +226,13 @@ impl Simulation {
             }
         }
         self.coordinator.retain(gs);
-        // Subsumption: a completed checkpoint makes every older running one pointless.
+        // Subsumption: a completed checkpoint makes every older running one pointless (but
+        // a savepoint, which is never subsumed).
         let subsumes = self.config.mode.completion_subsumes();
         let older: Vec<CheckpointId> = self
             .coordinator
             .in_progress()
-            .filter(|&id| subsumes && id < n)
+            .filter(|&id| subsumes && id < n && !self.coordinator.is_savepoint(id))
             .collect();
         for id in older {
             if self
@@ -248,14 +262,31 @@ impl Simulation {
         self.trigger_at(None);
     }
 
+    /// Starts a savepoint: a checkpoint whose barriers go in line on every channel and that
+    /// every task takes aligned (Flink's modes only: [`Action::Savepoint`] checks).
+    ///
+    /// [`Action::Savepoint`]: super::Action::Savepoint
+    pub(super) fn trigger_savepoint(&mut self) {
+        self.begin(None, true);
+    }
+
     /// Starts a new checkpoint. Chandy-Lamport: `initiator` (chosen by hand) or the next of the
     /// configured initiators starts it by the marker rule; the ABS modes inject at the sources.
     pub(super) fn trigger_at(&mut self, initiator: Option<TaskId>) {
+        self.begin(initiator, false);
+    }
+
+    fn begin(&mut self, initiator: Option<TaskId>, savepoint: bool) {
         let n = self
             .coordinator
-            .start(self.clock.now, self.phys.task_count());
-        self.events
-            .push(Event::CheckpointTriggered { checkpoint: n });
+            .start(self.clock.now, self.phys.task_count(), savepoint);
+        if savepoint {
+            self.net.savepoints.push(n);
+        }
+        self.events.push(Event::CheckpointTriggered {
+            checkpoint: n,
+            savepoint,
+        });
         let deadline = self.clock.now.saturating_add(self.coordinator.timeout);
         self.schedule(deadline, Due::Expire(n));
         match self.coordinator.alignment_deadline(n) {
@@ -422,9 +453,11 @@ impl Simulation {
             });
             self.schedule(self.clock.now, Due::FailJob);
         }
-        // A trigger by hand that waited starts now, before a periodic one (Flink's queue puts
-        // requests by hand first; the pause does not hold them back).
-        if self.coordinator.manual_waiting > 0 && self.coordinator.has_room() {
+        // A savepoint or a trigger by hand that waited starts now, before a periodic one
+        // (Flink's queue puts savepoints first, then requests by hand; the pause does not
+        // hold them back).
+        let co = &self.coordinator;
+        if (co.manual_waiting > 0 || co.savepoints_waiting > 0) && co.has_room() {
             self.schedule(self.clock.now, Due::ManualTrigger);
         }
         // A periodic trigger that waited: Flink takes it from its queue now (the pause may

@@ -52,6 +52,20 @@ pub struct CheckpointSummary {
     /// Once completed: the verdict's finding ([`Finding`]), as the page words it.
     #[serde(default, skip_serializing_if = "Finding::is_consistent")]
     pub finding: Finding,
+    /// A savepoint (Flink's checkpoint of kind savepoint), not a checkpoint.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub savepoint: bool,
+}
+
+impl CheckpointSummary {
+    /// Its kind as Flink's REST API names it: `checkpoint` or `savepoint`.
+    pub fn kind(&self) -> &'static str {
+        if self.savepoint {
+            "savepoint"
+        } else {
+            "checkpoint"
+        }
+    }
 }
 
 /// How many ended checkpoints' summaries the coordinator keeps (the newest), as Flink's web UI
@@ -78,6 +92,8 @@ pub(super) struct Pending {
     /// Aligned with a timeout: the checkpoint has run longer than the aligned-checkpoint
     /// timeout and goes on unaligned everywhere.
     pub unaligned: bool,
+    /// A savepoint: aligned everywhere, never times out.
+    pub savepoint: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +118,12 @@ pub struct Coordinator {
     /// Triggers by hand that came while the most checkpoints ran that may: each starts one as
     /// soon as one ends (Flink queues them; the minimum pause does not hold them back).
     pub(super) manual_waiting: u32,
+    /// Savepoints that came while the most checkpoints ran that may (unaligned checkpoints
+    /// on): each starts as soon as one ends, before any other waiting trigger.
+    pub(super) savepoints_waiting: u32,
+    /// Flink forces a savepoint past the most checkpoints at once unless unaligned
+    /// checkpoints are on (`CheckpointProperties.forSavepoint(!unalignedCheckpointsEnabled)`).
+    pub(super) savepoints_forced: bool,
     pub(super) retain: usize,
     pub(super) max_concurrent: u32,
     pub(super) min_pause: u64,
@@ -116,6 +138,9 @@ pub struct Coordinator {
     /// was due to read; they read again once the checkpoint ends.
     pub(super) stopped: Vec<(TaskId, u64)>,
 }
+
+/// How many savepoints' global states are kept beside the retained checkpoints, at most.
+pub const SAVEPOINTS_KEPT: usize = 4;
 
 /// The most trigger requests Flink's coordinator keeps waiting (`CheckpointRequestDecider`).
 pub const MAX_QUEUED: u32 = 1000;
@@ -133,6 +158,10 @@ impl Coordinator {
             periodic_waiting: 0,
             timer: 0,
             manual_waiting: 0,
+            savepoints_waiting: 0,
+            // The aligned-checkpoint timeout is a setting of unaligned checkpoints in Flink.
+            savepoints_forced: !config.mode.description().priority_barriers
+                && !(config.aligned_checkpoint_timeout.is_some() && config.mode.blocks_inputs()),
             retain: config.retained_checkpoints.max(1) as usize,
             max_concurrent: max_concurrent(config),
             // A stopped world runs at least an interval between two checkpoints: at a fixed
@@ -155,11 +184,28 @@ impl Coordinator {
     }
 
     /// When running checkpoint `id` goes on unaligned (aligned with a timeout).
+    /// A savepoint never goes on unaligned.
     pub(super) fn alignment_deadline(&self, id: CheckpointId) -> Option<u64> {
         let after = self.aligned_timeout?;
         self.pending
             .get(&id)
+            .filter(|p| !p.savepoint)
             .map(|p| p.trigger_time.saturating_add(after))
+    }
+
+    /// Whether checkpoint `id` is a savepoint (as long as its summary is kept).
+    pub fn is_savepoint(&self, id: CheckpointId) -> bool {
+        self.summary(id).is_some_and(|s| s.savepoint)
+    }
+
+    /// Whether a savepoint asked for now starts at once: there is room, or Flink forces it.
+    pub(super) fn savepoint_starts(&self) -> bool {
+        self.savepoints_forced || self.has_room()
+    }
+
+    /// Savepoints waiting for a checkpoint to end.
+    pub fn savepoints_waiting(&self) -> u32 {
+        self.savepoints_waiting
     }
 
     /// Whether running checkpoint `id` has gone on unaligned after its alignment timed out.
@@ -204,7 +250,8 @@ impl Coordinator {
         self.summaries.get_mut(i).filter(|s| s.id == id)
     }
 
-    /// Retained global states of completed checkpoints, oldest first.
+    /// Retained global states of completed checkpoints (and of the savepoints among them),
+    /// oldest first.
     pub fn completed(&self) -> impl DoubleEndedIterator<Item = &GlobalState> {
         self.retained.iter().map(|g| g.as_ref())
     }
@@ -213,8 +260,14 @@ impl Coordinator {
         self.completed().find(|g| g.checkpoint == id)
     }
 
+    /// The latest completed checkpoint: what a failover restores (never a savepoint).
     pub fn latest_completed(&self) -> Option<&GlobalState> {
-        self.completed().next_back()
+        self.completed().rev().find(|g| !g.savepoint)
+    }
+
+    /// [`Coordinator::latest_completed`], shared.
+    pub(super) fn latest_restorable(&self) -> Option<Rc<GlobalState>> {
+        self.retained.iter().rev().find(|g| !g.savepoint).cloned()
     }
 
     /// The records recorded so far as channel state of running checkpoint `id` on channel `c`,
@@ -269,7 +322,7 @@ impl Coordinator {
             .map(|p| p.trigger_time.saturating_add(self.timeout))
     }
 
-    pub(super) fn start(&mut self, now: u64, tasks: u32) -> CheckpointId {
+    pub(super) fn start(&mut self, now: u64, tasks: u32, savepoint: bool) -> CheckpointId {
         let id = self.next_id;
         self.next_id += 1;
         self.pending.insert(
@@ -282,6 +335,7 @@ impl Coordinator {
                 cuts: vec![0; tasks as usize],
                 crossings: Vec::new(),
                 unaligned: false,
+                savepoint,
             },
         );
         self.summaries.push(CheckpointSummary {
@@ -293,6 +347,7 @@ impl Coordinator {
             total: tasks,
             consistent: None,
             finding: Finding::Consistent,
+            savepoint,
         });
         if self.summaries.len() > CHECKPOINT_HISTORY {
             // The oldest ended ones go, a quarter at a time (never one still running).
@@ -448,7 +503,7 @@ impl Coordinator {
         self.last_end = Some(now);
         self.failed_in_a_row = 0;
         let tasks = p.snapshots.into_iter().flatten().collect();
-        let gs = snapshot::checked(
+        let mut gs = snapshot::checked(
             id,
             p.trigger_time,
             now,
@@ -457,6 +512,7 @@ impl Coordinator {
             p.crossings,
             phys,
         );
+        gs.savepoint = p.savepoint;
         if let Some(s) = self.summary_mut(id) {
             s.consistent = Some(gs.verdict.ok());
             s.finding = gs.verdict.finding();
@@ -464,9 +520,15 @@ impl Coordinator {
         Some(gs)
     }
 
+    /// Keeps a completed checkpoint's global state: the newest `retain` checkpoints, as
+    /// Flink's completed-checkpoint store does. A savepoint is not in that store; it is kept
+    /// among them to be opened, and goes once every checkpoint before it has gone (or when
+    /// more than [`SAVEPOINTS_KEPT`] are kept).
     pub(super) fn retain(&mut self, gs: GlobalState) {
         self.retained.push_back(Rc::new(gs));
-        while self.retained.len() > self.retain {
+        while self.retained.iter().filter(|g| !g.savepoint).count() > self.retain
+            || self.retained.len() > self.retain + SAVEPOINTS_KEPT
+        {
             self.retained.pop_front();
         }
     }
@@ -478,7 +540,8 @@ impl Coordinator {
         }
         self.set_status(id, CheckpointStatus::Aborted { reason }, now);
         self.last_end = Some(now);
-        if reason.counts_as_failure() {
+        // Flink's failure manager does not count a savepoint that failed.
+        if reason.counts_as_failure() && !self.is_savepoint(id) {
             self.failed_in_a_row += 1;
         }
         true

@@ -45,7 +45,12 @@ impl Simulation {
         let task = &mut self.tasks[t as usize];
         let item = match arriving {
             Some((input, kind)) => {
-                task.handler.receive(input, kind.to_input(), &mut out);
+                match kind {
+                    ItemKind::Barrier(n) if self.net.savepoints.contains(&n) => {
+                        task.handler.receive_savepoint(input, n, &mut out)
+                    }
+                    _ => task.handler.receive(input, kind.to_input(), &mut out),
+                }
                 Some((input, kind))
             }
             None => {
@@ -227,6 +232,8 @@ impl Simulation {
                     need,
                     kept_aligned: self.net.policy(channel).kept_aligned,
                     timed_out,
+                    // Where barriers overtake, a savepoint's are taken aligned all the same.
+                    savepoint: self.net.policy(channel).priority && self.net.savepoints.contains(&id),
                     back_edge: self.phys.channel_is_back_edge(channel),
                 });
             }

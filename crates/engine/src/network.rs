@@ -34,6 +34,9 @@ pub struct Network {
     /// Some channel keeps its barriers aligned (Flink's partitioner rule): asked by every
     /// render, so found once, not by a scan of the channels.
     keeps_aligned: bool,
+    /// The savepoints: their barriers cross every channel in line, whatever its policy
+    /// (Flink's savepoints are always aligned, and never time out).
+    pub(super) savepoints: Vec<CheckpointId>,
     /// Buffer debloating, when the scenario asks for it: channel capacities follow what
     /// their receivers consume.
     pub(super) debloat: Option<Debloater>,
@@ -87,6 +90,7 @@ impl Network {
             channels,
             flow: FlowControl::new(phys.tasks.len()),
             keeps_aligned: policies.iter().any(|p| p.kept_aligned.is_some()),
+            savepoints: Vec::new(),
             policies,
             debloat: debloat.map(|d| Debloater::new(d, phys.channels.len(), phys.tasks.len(), 0)),
         }
@@ -105,6 +109,12 @@ impl Network {
 
     pub(super) fn policy(&self, c: ChannelId) -> BarrierPolicy {
         self.policies.get(c as usize).copied().unwrap_or_default()
+    }
+
+    /// Whether checkpoint `n`'s barrier crosses channel `c` as a priority event, `timed_out`
+    /// saying whether it went on unaligned: never a savepoint's.
+    pub(super) fn overtakes(&self, c: ChannelId, n: CheckpointId, timed_out: bool) -> bool {
+        self.policy(c).overtakes(timed_out) && !self.savepoints.contains(&n)
     }
 
     /// Buffer debloating: when the next recalculation of capacities is due, if ever.
@@ -164,7 +174,8 @@ impl Network {
                 let head = ch.queue.front().map(|i| i.kind);
                 matches!(head, Some(ItemKind::Barrier(n)) if ch.overtaking.contains(&n))
                     || (self.policy(c).priority
-                        && matches!(head, Some(ItemKind::Barrier(_) | ItemKind::Cancel(_))))
+                        && matches!(head, Some(ItemKind::Barrier(n) | ItemKind::Cancel(n))
+                            if !self.savepoints.contains(&n)))
             }
             None => false,
         }

@@ -162,6 +162,7 @@ impl Simulation {
             // triggers queued by hand fail with it. (A region's failover leaves the job
             // running, and the scheduler with it.)
             self.coordinator.manual_waiting = 0;
+            self.coordinator.savepoints_waiting = 0;
         }
         // Flink's failure manager clears its count of failed checkpoints when the count fails
         // the job, and otherwise only when a checkpoint completes: a task's failure leaves it.
@@ -206,7 +207,7 @@ impl Simulation {
         let phys = Rc::clone(&self.phys);
         let whole = region.len() as u32 == phys.task_count();
         let down = |t: TaskId| whole || region.binary_search(&t).is_ok();
-        let latest: Option<Rc<GlobalState>> = self.coordinator.retained.back().cloned();
+        let latest: Option<Rc<GlobalState>> = self.coordinator.latest_restorable();
         let mut rewound = Vec::new();
         for t in (0..phys.task_count()).filter(|&t| down(t)) {
             let kind = &phys.operator_of(t).kind;

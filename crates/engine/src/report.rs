@@ -116,9 +116,8 @@ impl Report {
             .checkpoints()
             .iter()
             .map(|c| {
-                // Savepoints are not modelled: every entry is a checkpoint.
                 let mut line = json!({
-                    "id": c.id, "kind": "checkpoint", "status": c.status, "acked": c.acked,
+                    "id": c.id, "kind": c.kind(), "status": c.status, "acked": c.acked,
                     "total": c.total, "verdict": serde_json::Value::Null,
                 });
                 if c.status == CheckpointStatus::Completed {

@@ -42,6 +42,7 @@ impl Simulation {
                 Due::AlignmentTimeout(n) => self.on_alignment_timeout(n, time),
                 Due::Expire(id) => self.on_expiry_due(id, time),
                 Due::SnapshotAll(n) => super::synchronous::on_drained_due(self, n, time),
+                Due::PlannedSavepoint => self.on_planned_savepoint(time),
                 Due::FailJob => self.on_job_failure_due(time),
                 Due::Restart => self.on_restart_due(time),
             };
@@ -266,7 +267,10 @@ impl Simulation {
             // are running): the timer stops here, and a restart starts a new one.
             return None;
         }
-        if self.coordinator.manual_waiting > 0 || !self.coordinator.has_room() {
+        if self.coordinator.manual_waiting > 0
+            || self.coordinator.savepoints_waiting > 0
+            || !self.coordinator.has_room()
+        {
             // The request waits in the queue; the timer goes on.
             let co = &mut self.coordinator;
             co.periodic_waiting = (co.periodic_waiting + 1).min(super::coordinator::MAX_QUEUED);
@@ -292,6 +296,7 @@ impl Simulation {
             || self.refuses_checkpoints_after_finish()
             || self.coordinator.periodic_waiting == 0
             || self.coordinator.manual_waiting > 0
+            || self.coordinator.savepoints_waiting > 0
             || !self.coordinator.has_room()
         {
             return None;
@@ -324,27 +329,51 @@ impl Simulation {
         }
     }
 
-    /// A trigger by hand waited while the most checkpoints ran that may; one has ended.
+    /// A savepoint or a trigger by hand waited while the most checkpoints ran that may; one
+    /// has ended. Savepoints go first, as in Flink's queue.
     fn on_manual_trigger_due(&mut self, time: u64) -> Option<Action> {
+        let co = &self.coordinator;
         if self.life.done
             || self.life.failing
             || self.life.down_until.is_some()
             || self.refuses_checkpoints_after_finish()
-            || self.coordinator.manual_waiting == 0
-            || !self.coordinator.has_room()
+            || co.manual_waiting + co.savepoints_waiting == 0
+            || !co.has_room()
         {
             return None;
         }
         self.clock.now = time;
         self.clock.steps += 1;
-        self.coordinator.manual_waiting -= 1;
-        self.trigger();
+        let action = if self.coordinator.savepoints_waiting > 0 {
+            self.coordinator.savepoints_waiting -= 1;
+            self.trigger_savepoint();
+            Action::Savepoint
+        } else {
+            self.coordinator.manual_waiting -= 1;
+            self.trigger();
+            Action::Trigger
+        };
         // As Flink takes the next queued request once one is triggered: a completion that
         // subsumed older checkpoints may have made room for more than one.
-        if self.coordinator.manual_waiting > 0 && self.coordinator.has_room() {
+        let co = &self.coordinator;
+        if co.manual_waiting + co.savepoints_waiting > 0 && co.has_room() {
             self.schedule(time, Due::ManualTrigger);
         }
-        Some(Action::Trigger)
+        Some(action)
+    }
+
+    /// A savepoint asked for ahead: it is asked for now, as by hand (it starts, or waits for
+    /// a checkpoint to end), unless the coordinator takes none now.
+    fn on_planned_savepoint(&mut self, time: u64) -> Option<Action> {
+        let now = self.clock.now;
+        self.clock.now = time;
+        match self.apply(Action::Savepoint) {
+            Ok(()) => Some(Action::Savepoint),
+            Err(_) => {
+                self.clock.now = now;
+                None
+            }
+        }
     }
 
     /// Aligned with a timeout: checkpoint `n` has aligned as long as it may.

@@ -347,6 +347,18 @@ impl Simulation {
         &self.life.recoveries
     }
 
+    /// Asks for a savepoint at virtual time `at` (`abs-sim run --savepoint`): the scheduler
+    /// takes it as a savepoint by hand when the clock gets there. Refused at once in a mode
+    /// without savepoints.
+    pub fn plan_savepoint(&mut self, at: u64) -> Result<(), ActionError> {
+        let mode = self.config.mode;
+        if mode.processes_initiate() || mode.stops_the_world() {
+            return Err(ActionError::NoSavepoints);
+        }
+        self.schedule(at, Due::PlannedSavepoint);
+        Ok(())
+    }
+
     /// The failures the scenario plans, with whether each has happened (or was skipped).
     pub fn planned_failures(&self) -> &[PlannedFailure] {
         &self.life.planned
@@ -412,7 +424,13 @@ impl Simulation {
             Action::Trigger if self.coordinator.has_room() => self.trigger(),
             Action::Trigger => {
                 self.coordinator.manual_waiting += 1;
-                self.events.push(Event::TriggerDeferred);
+                self.events
+                    .push(Event::TriggerDeferred { savepoint: false });
+            }
+            Action::Savepoint if self.coordinator.savepoint_starts() => self.trigger_savepoint(),
+            Action::Savepoint => {
+                self.coordinator.savepoints_waiting += 1;
+                self.events.push(Event::TriggerDeferred { savepoint: true });
             }
             Action::Initiate { task } => self.trigger_at(Some(task)),
             Action::TimeOutAlignment { checkpoint } => self.time_out_checkpoint(checkpoint),

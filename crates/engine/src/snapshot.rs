@@ -145,6 +145,9 @@ pub struct GlobalState {
     /// Recorded channel state (in-flight records), only for channels that have some.
     pub channel_state: SortedMap<ChannelId, Vec<Record>>,
     pub verdict: Verdict,
+    /// A savepoint's: kept to be opened, never restored by a failover.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub savepoint: bool,
 }
 
 /// The cut on one channel: what the sender had sent, what the receiver had taken in, and
@@ -309,6 +312,7 @@ pub fn checked(
         completion_time,
         tasks,
         channel_state,
+        savepoint: false,
         verdict: Verdict {
             consistent: true,
             broken: Vec::new(),

@@ -136,6 +136,10 @@ pub enum Event {
         /// the barrier ends the recording of this input's channel state.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         timed_out: bool,
+        /// A savepoint's barrier, taken aligned by a task whose protocol would not align
+        /// (unaligned): Flink's savepoints are always aligned.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        savepoint: bool,
         /// The barrier came round a loop (a back-edge of an iteration).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         back_edge: bool,
@@ -201,8 +205,11 @@ pub enum Event {
         total: u32,
         why: AckKind,
     },
+    /// `savepoint`: it is a savepoint (written only then).
     CheckpointTriggered {
         checkpoint: CheckpointId,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        savepoint: bool,
     },
     /// Stop-the-world: the sources are stopped and every channel is empty, so every task
     /// snapshots checkpoint `checkpoint` now (the snapshots follow).
@@ -216,6 +223,10 @@ pub enum Event {
         consistent: bool,
         #[serde(default, skip_serializing_if = "Finding::is_consistent")]
         finding: Finding,
+        /// A savepoint: kept apart — nothing commits on it, nothing is subsumed by it, no
+        /// failover restores it (written only then).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        savepoint: bool,
     },
     /// Notify-complete reached a transactional sink: it committed everything up to
     /// `committed` records.
@@ -228,9 +239,13 @@ pub enum Event {
         checkpoint: CheckpointId,
         reason: AbortReason,
     },
-    /// A trigger by hand came while the most checkpoints ran that may: it waits, and starts
-    /// one as soon as one ends (as Flink queues a triggered checkpoint).
-    TriggerDeferred,
+    /// A trigger by hand (`savepoint`: of a savepoint, written only then) came while the most
+    /// checkpoints ran that may: it waits, and starts one as soon as one ends (as Flink queues
+    /// a triggered checkpoint; a savepoint goes first).
+    TriggerDeferred {
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        savepoint: bool,
+    },
     PartitionEnded {
         task: TaskId,
         channel: ChannelId,

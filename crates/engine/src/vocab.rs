@@ -33,6 +33,11 @@ pub enum Action {
     Emit { task: TaskId },
     /// The coordinator triggers a new checkpoint (injects barriers at the sources).
     Trigger,
+    /// The coordinator triggers a savepoint (Flink's `triggerSavepoint`): a checkpoint taken
+    /// aligned in every mode of Flink's, that no later checkpoint subsumes, that no failover
+    /// restores and on which no sink commits. Flink's modes only (aligned, unaligned,
+    /// at-least-once).
+    Savepoint,
     /// A checkpoint ran past its timeout and is aborted.
     Expire { checkpoint: CheckpointId },
     /// Aligned with a timeout: the checkpoint has run longer than the aligned-checkpoint
@@ -114,6 +119,8 @@ pub enum ActionError {
     /// Stop-the-world: the checkpoint is not waiting for the job to drain, or a channel still
     /// holds an item.
     NotDrained(CheckpointId),
+    /// Savepoints are Flink's: Chandy-Lamport and stop-the-world take none.
+    NoSavepoints,
 }
 
 impl fmt::Display for ActionError {
@@ -182,6 +189,10 @@ impl fmt::Display for ActionError {
                 "checkpoint {n} cannot snapshot every task now: it is not a synchronous \
                  checkpoint waiting, or a channel still holds an item"
             ),
+            ActionError::NoSavepoints => write!(
+                f,
+                "savepoints are Flink's: only its modes (aligned, unaligned, at-least-once) take them"
+            ),
         }
     }
 }
@@ -199,10 +210,12 @@ pub(crate) enum Due {
     /// The periodic trigger's timer (of this generation: a newer timer drops it); the final
     /// checkpoint's trigger too.
     Trigger(u32),
-    /// A trigger by hand that waited for a checkpoint to end.
+    /// A trigger by hand (or a savepoint) that waited for a checkpoint to end.
     ManualTrigger,
     /// A periodic trigger that waited for a checkpoint to end.
     QueuedTrigger,
+    /// A savepoint asked for ahead, at this time (`abs-sim run --savepoint`).
+    PlannedSavepoint,
     Expire(CheckpointId),
     /// Aligned with a timeout: the checkpoint has run as long as the aligned-checkpoint
     /// timeout allows.

@@ -34,6 +34,7 @@ fn the_protocol_chooses_the_sentence_of_an_event() {
         kept_aligned: None,
         timed_out: false,
         back_edge: false,
+        savepoint: false,
     };
     let told = |mode| of(&first, mode);
     assert_eq!(
@@ -47,6 +48,19 @@ fn the_protocol_chooses_the_sentence_of_an_event() {
     assert_eq!(
         told(BarrierMode::Unaligned),
         Sentence::UnalignedFirst {
+            n: 1,
+            at,
+            waiting: 1
+        }
+    );
+    // A savepoint's barrier, which the unaligned task takes aligned: told as an alignment.
+    let mut savepoint = first.clone();
+    if let Event::Barrier { savepoint: s, .. } = &mut savepoint {
+        *s = true;
+    }
+    assert_eq!(
+        of(&savepoint, BarrierMode::Unaligned),
+        Sentence::AlignmentStarts {
             n: 1,
             at,
             waiting: 1
@@ -112,6 +126,7 @@ fn the_protocol_chooses_the_sentence_of_an_event() {
         kept_aligned: None,
         timed_out: false,
         back_edge: false,
+        savepoint: false,
     };
     assert_eq!(
         of(&only, BarrierMode::Aligned),

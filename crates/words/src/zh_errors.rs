@@ -158,6 +158,9 @@ pub fn action_error(e: &ActionError) -> String {
         ActionError::NotAligning(n) => {
             format!("檢查點 {n} 現在不能改為非對齊（它沒有在超過對齊逾時後仍在對齊）")
         }
+        ActionError::NoSavepoints => {
+            "保存點是 Flink 的：只有它的模式（對齊、非對齊、至少一次）會做保存點".into()
+        }
         ActionError::NotChandyLamport => {
             "只有 Chandy-Lamport 讓行程發起快照（ABS 模式在資料來源觸發）".into()
         }
@@ -430,6 +433,7 @@ mod tests {
             ActionError::BadLatency(0),
             ActionError::NotAligning(2),
             ActionError::NotChandyLamport,
+            ActionError::NoSavepoints,
             ActionError::CannotReachAll(3),
             ActionError::SourceStopped(0),
             ActionError::NotDrained(2),
@@ -475,7 +479,7 @@ mod tests {
             }
             assert!(said.insert(zh.clone()), "said twice: {zh}");
         }
-        assert_eq!(said.len(), 9 + 36 + 20);
+        assert_eq!(said.len(), 9 + 37 + 20);
     }
 
     /// Presets' files broken in many ways, read as the editor reads them: every refusal is

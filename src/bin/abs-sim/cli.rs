@@ -15,7 +15,7 @@ pub const USAGE: &str = "\
 abs-sim: the ABS Playground engine, headless.
 
 usage:
-  abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--fail SUBTASK@TIME]... [--until-finished] [--non-fifo]
+  abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--fail SUBTASK@TIME]... [--savepoint TIME]... [--until-finished] [--non-fifo]
       run a scenario and print its trace as JSON lines, then a summary line
   abs-sim gate --mode MODE --channels N [--finished-channels-align true|false]
       drive one task's barrier handler: arrivals on stdin, what the task does on stdout
@@ -41,11 +41,11 @@ MODE is aligned, at-least-once, unaligned, chandy-lamport or synchronous (stop-t
 describes a command.";
 
 pub const RUN_USAGE: &str = "\
-usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--fail SUBTASK@TIME]... [--until-finished] [--non-fifo] [--replay FILE]
+usage: abs-sim run (--preset NAME | FILE.json) [--mode MODE] [--seed S] [--steps N] [--fail SUBTASK@TIME]... [--savepoint TIME]... [--until-finished] [--non-fifo] [--replay FILE]
 
 Runs a scenario with the scheduler and prints its trace: one JSON line per step, written as
 the step runs, then {\"summary\": {...}}: steps, time, finished, and every checkpoint (or
-Chandy-Lamport snapshot) with its \"kind\" (\"checkpoint\") and, once completed, its
+Chandy-Lamport snapshot) with its \"kind\" (\"checkpoint\" or \"savepoint\") and, once completed, its
 \"verdict\" (\"consistent\" or what is wrong), its \"checkpointed_size\" and
 \"persisted_in_flight\" (bytes, as Flink counts them: the checkpointed size includes the
 persisted in-flight data), its \"subtasks\" ({SUBTASK: Flink's per-subtask statistics:
@@ -68,6 +68,9 @@ and its \"global_state\" ({\"tasks\": {SUBTASK: STATE}, \"channels\": {\"FROM->T
                      time: the job restarts from its latest completed checkpoint; repeatable.
                      The summary lists every planned failure with \"applied\" (a failure
                      after the job has finished does not happen)
+  --savepoint TIME   the coordinator is asked for a savepoint at that virtual time (Flink's
+                     modes only: aligned, unaligned, at-least-once); repeatable. A savepoint
+                     is aligned in every mode, is never subsumed, and no failover restores it
   --replay FILE      play the moves FILE lists (`abs-sim explore`'s counterexample, or its
                      whole output line) instead of scheduling: on the search's model of the
                      scenario (no time: every latency and processing time zero, nothing
@@ -159,6 +162,8 @@ struct RunArgs {
     until_finished: bool,
     /// `--replay`: moves to play instead of scheduling.
     replay: Option<Vec<abs_playground::engine::explore::Move>>,
+    /// `--savepoint TIME`s.
+    savepoints: Vec<u64>,
 }
 
 /// `--fail SUBTASK@TIME`, as `run` and `flink` read it.
@@ -207,6 +212,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
     let mut non_fifo = false;
     let mut replay = None;
     let mut failures = Vec::new();
+    let mut savepoints = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -247,6 +253,10 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
                 replay = Some(super::replay::read_moves(value("--replay")?)?);
                 None
             }
+            "--savepoint" => {
+                savepoints.push(number("--savepoint", value("--savepoint")?)?);
+                None
+            }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             file => Some(scenario_file(file)?),
         };
@@ -265,9 +275,14 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
         }
     }
     scenario.failures.extend(failures);
-    if replay.is_some() && (until_finished || steps.is_some() || !scenario.failures.is_empty()) {
+    if replay.is_some()
+        && (until_finished
+            || steps.is_some()
+            || !scenario.failures.is_empty()
+            || !savepoints.is_empty())
+    {
         return Err(
-            "--replay plays its moves: --steps, --until-finished and --fail do not go with it"
+            "--replay plays its moves: --steps, --until-finished, --fail and --savepoint do not go with it"
                 .into(),
         );
     }
@@ -276,6 +291,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, String> {
         steps,
         until_finished,
         replay,
+        savepoints,
     })
 }
 
@@ -288,6 +304,7 @@ pub fn run(args: &[String]) -> ExitCode {
         steps,
         until_finished,
         replay,
+        savepoints,
     } = match parse_run(args) {
         Ok(a) => a,
         Err(e) => return usage_error("run", &e, RUN_USAGE),
@@ -302,6 +319,11 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    for at in savepoints {
+        if let Err(e) = sim.plan_savepoint(at) {
+            return usage_error("run", &format!("--savepoint: {e}"), RUN_USAGE);
+        }
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     let result = if until_finished {
         run_until_finished(&mut sim, steps.unwrap_or(DEFAULT_FINISH_LIMIT), &mut out)

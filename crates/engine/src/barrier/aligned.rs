@@ -207,6 +207,11 @@ impl<R> Aligned<R> {
         self.cursor.current()
     }
 
+    /// The newest checkpoint it handled.
+    pub(super) fn latest(&self) -> Option<CheckpointId> {
+        self.cursor.latest()
+    }
+
     pub(super) fn is_blocked(&self, ch: ChannelIndex) -> bool {
         self.blocked.contains(ch)
     }

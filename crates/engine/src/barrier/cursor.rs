@@ -20,6 +20,19 @@ impl Cursor {
         self.latest.filter(|_| self.active)
     }
 
+    /// The newest id handled.
+    pub(super) fn latest(&self) -> Option<CheckpointId> {
+        self.latest
+    }
+
+    /// A cursor that has handled `latest` and runs nothing.
+    pub(super) fn after(latest: Option<CheckpointId>) -> Cursor {
+        Cursor {
+            latest,
+            active: false,
+        }
+    }
+
     /// True when `id` is newer than every id handled so far.
     pub(super) fn is_newer(&self, id: CheckpointId) -> bool {
         is_newer(self.latest, id)

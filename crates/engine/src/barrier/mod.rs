@@ -213,6 +213,11 @@ impl Inputs {
 pub struct BarrierHandler<R> {
     inputs: Inputs,
     core: Core<R>,
+    /// An unaligned task aligning a savepoint: its core stepped aside for an aligned one,
+    /// and comes back once that alignment has ended and its held items are replayed.
+    aligning_savepoint: bool,
+    /// The inputs that are back-edges of a loop, for an aligned core taken on later.
+    loops: Vec<ChannelIndex>,
 }
 
 impl<R: Clone> BarrierHandler<R> {
@@ -237,6 +242,8 @@ impl<R: Clone> BarrierHandler<R> {
                 ended: false,
             },
             core: Core::of(kind),
+            aligning_savepoint: false,
+            loops: Vec::new(),
         }
     }
 
@@ -265,7 +272,65 @@ impl<R: Clone> BarrierHandler<R> {
     /// replayed first: a channel's items must reach the operator in the order they were sent.
     pub fn receive(&mut self, ch: ChannelIndex, input: Input<R>, out: &mut Vec<Output<R>>) {
         self.drain_replay(out);
+        if let (true, Input::Barrier(id), Core::Aligned(a)) =
+            (self.aligning_savepoint, &input, &self.core)
+        {
+            if let Some(savepoint) = a.current().filter(|&s| *id > s) {
+                // A newer checkpoint's barrier overtook the savepoint's (which was given up
+                // meanwhile): the savepoint's alignment ends, its held items go on, and the
+                // task takes the checkpoint as its protocol does.
+                with_core!(&mut self.core, p => TaskProtocol::<R>::on_cancel(p, &self.inputs, ch, savepoint, out));
+                self.drain_replay(out);
+                self.settle();
+            }
+        }
         self.arrive(ch, input, out);
+        self.settle();
+    }
+
+    /// A savepoint's barrier of `id` arrives on `ch`. Flink's savepoints are always aligned:
+    /// a task whose protocol snapshots at the first barrier (unaligned) aligns this one,
+    /// blocking and holding as an aligned task does — its core steps aside for an aligned
+    /// one until the alignment has ended and the held items are replayed. A checkpoint still
+    /// running here is given up, as for any newer barrier.
+    pub fn receive_savepoint(&mut self, ch: ChannelIndex, id: CheckpointId, out: &mut Vec<Output<R>>) {
+        self.drain_replay(out);
+        if let Core::Unaligned(u) = &self.core {
+            if is_newer(u.latest(), id) && ch < self.inputs.channels && !self.inputs.ended {
+                if let Some(current) = u.current() {
+                    out.push(Output::Aborted(current));
+                }
+                let mut aligned = Core::of(Handler::Aligned);
+                with_core!(&mut aligned, p => TaskProtocol::<R>::set_back_edges(p, &self.loops));
+                self.core = aligned;
+                self.aligning_savepoint = true;
+            }
+        }
+        // Aligning one already, the aligned core takes a newer savepoint as it takes any
+        // newer barrier.
+        self.arrive(ch, Input::Barrier(id), out);
+        self.settle();
+    }
+
+    /// Whether it aligns a savepoint although its protocol would not.
+    pub fn aligns_savepoint(&self) -> bool {
+        self.aligning_savepoint
+    }
+
+    /// Back from aligning a savepoint once nothing of it is left: no alignment, nothing held
+    /// or to replay, no loop still logged.
+    fn settle(&mut self) {
+        if let (true, Core::Aligned(a)) = (self.aligning_savepoint, &self.core) {
+            let latest = a.latest();
+            let idle = a.current().is_none()
+                && !TaskProtocol::<R>::has_replay(a)
+                && TaskProtocol::<R>::held_count(a) == 0
+                && latest.is_none_or(|n| !TaskProtocol::<R>::is_recording(a, n));
+            if idle {
+                self.core = Core::Unaligned(unaligned::Unaligned::after(latest));
+                self.aligning_savepoint = false;
+            }
+        }
     }
 
     /// Every record the handler holds (in its alignment buffer or waiting to be replayed), for
@@ -292,6 +357,7 @@ impl<R: Clone> BarrierHandler<R> {
         match with_core!(&mut self.core, p => TaskProtocol::<R>::next_replay(p)) {
             Some((ch, input)) => {
                 self.arrive(ch, input, out);
+                self.settle();
                 true
             }
             None => false,
@@ -370,6 +436,7 @@ impl<R: Clone> BarrierHandler<R> {
     /// forwards a barrier once its other inputs delivered it, and logs the back-edges' records
     /// as that checkpoint's channel state until the barrier comes round to them.
     pub fn set_back_edges(&mut self, loops: &[ChannelIndex]) {
+        self.loops = loops.to_vec();
         with_core!(&mut self.core, p => TaskProtocol::<R>::set_back_edges(p, loops));
     }
 

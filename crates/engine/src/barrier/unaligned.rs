@@ -18,6 +18,19 @@ pub(super) struct Unaligned {
 }
 
 impl Unaligned {
+    /// A core that has handled checkpoints up to `latest` (back from aligning a savepoint).
+    pub(super) fn after(latest: Option<CheckpointId>) -> Unaligned {
+        Unaligned {
+            cursor: Cursor::after(latest),
+            delivered: InputSet::default(),
+        }
+    }
+
+    /// The newest checkpoint it handled.
+    pub(super) fn latest(&self) -> Option<CheckpointId> {
+        self.cursor.latest()
+    }
+
     pub(super) fn current(&self) -> Option<CheckpointId> {
         self.cursor.current()
     }

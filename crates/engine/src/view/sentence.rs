@@ -43,7 +43,22 @@ pub enum Sentence {
     SnapshotBegins {
         n: CheckpointId,
     },
-    TriggerDeferred,
+    /// `savepoint`: a savepoint was asked for, and waits (it goes before any other trigger).
+    TriggerDeferred {
+        savepoint: bool,
+    },
+    /// The coordinator triggers savepoint `n`: aligned everywhere (`overtaking`: although
+    /// this mode's barriers overtake).
+    SavepointTriggered {
+        n: CheckpointId,
+        overtaking: bool,
+    },
+    /// Savepoint `n` completed: kept apart — no failover restores it, no sink commits on it,
+    /// it subsumes nothing.
+    SavepointCompleted {
+        n: CheckpointId,
+        finding: Finding,
+    },
     /// Stop-the-world: the coordinator stops the sources for checkpoint `n`.
     WorldStops {
         n: CheckpointId,

@@ -69,7 +69,12 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         Sentence::Drained { n, tasks } => format!(
             "Every channel is empty: all {tasks} tasks snapshot their state for checkpoint {n} at once — no barrier, no channel state. Then the sources read again."
         ),
-        Sentence::TriggerDeferred => "A checkpoint was triggered by hand, but as many as may run at once are in progress: the coordinator starts it as soon as one ends.".into(),
+        Sentence::TriggerDeferred { savepoint: false } => "A checkpoint was triggered by hand, but as many as may run at once are in progress: the coordinator starts it as soon as one ends.".into(),
+        Sentence::TriggerDeferred { savepoint: true } => "A savepoint was asked for, but a checkpoint is in progress and, with unaligned checkpoints on, Flink does not force a savepoint past it: the coordinator starts it as soon as one ends, before any other trigger.".into(),
+        Sentence::SavepointTriggered { n, overtaking } => format!(
+            "The coordinator triggers savepoint {n}: each source records its offset and injects barrier {n}. A savepoint is always aligned{}: every task waits for barrier {n} on all its inputs before it snapshots, and nothing in flight is stored.",
+            if overtaking { ", also in unaligned mode" } else { "" }
+        ),
         Sentence::TokenPassed { task: t, channel } => format!(
             "{} passes the token to {}: it is s0 now, and the token is in flight on {}→{}.",
             task(t),
@@ -322,6 +327,14 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         ),
         Sentence::Completed { n, finding } => format!(
             "Checkpoint {n} is complete: every task has acknowledged. Its global state is {} — open it in the inspector.",
+            match finding {
+                Finding::Consistent => "a consistent cut",
+                Finding::CarriesDuplicates => "a consistent cut whose counts carry the duplicates of an earlier replay (at-least-once)",
+                Finding::Inconsistent { .. } => "NOT a consistent cut",
+            }
+        ),
+        Sentence::SavepointCompleted { n, finding } => format!(
+            "Savepoint {n} is complete: every task has acknowledged. Its global state is {} — open it in the inspector. It is kept apart from the checkpoints: no failover restores it (a new job is started from it by hand), no sink commits on it, and later checkpoints do not replace it.",
             match finding {
                 Finding::Consistent => "a consistent cut",
                 Finding::CarriesDuplicates => "a consistent cut whose counts carry the duplicates of an earlier replay (at-least-once)",

@@ -51,7 +51,12 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         Sentence::Drained { n, tasks } => format!(
             "通道都已清空：{tasks} 個任務同時為檢查點 {n} 做快照，沒有屏障也沒有通道狀態；之後資料來源繼續讀取。"
         ),
-        Sentence::TriggerDeferred => "手動觸發了一個檢查點，但同時進行的檢查點已達上限：協調器會在其中一個結束後立刻開始它。".into(),
+        Sentence::TriggerDeferred { savepoint: false } => "手動觸發了一個檢查點，但同時進行的檢查點已達上限：協調器會在其中一個結束後立刻開始它。".into(),
+        Sentence::TriggerDeferred { savepoint: true } => "要求了一個保存點，但有檢查點正在進行；開啟非對齊檢查點時，和 Flink 一樣不強制插隊：協調器會在它結束後立刻開始保存點，排在其他觸發之前。".into(),
+        Sentence::SavepointTriggered { n, overtaking } => format!(
+            "協調器觸發保存點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。保存點一律對齊{}：每個任務等所有輸入都送來屏障 {n} 才做快照，不儲存任何傳輸中的記錄。",
+            if overtaking { "（在非對齊模式下也一樣）" } else { "" }
+        ),
         Sentence::TokenPassed { task: t, channel } => format!(
             "{} 把令牌傳給 {}：它現在是 s0，令牌正在 {}→{} 上傳輸。",
             task(t),
@@ -290,6 +295,14 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         ),
         Sentence::Completed { n, finding } => format!(
             "檢查點 {n} 完成：所有任務都已確認。它的全域狀態{}——在檢查器中打開它。",
+            match finding {
+                Finding::Consistent => "是一致割集",
+                Finding::CarriesDuplicates => "是一致割集，但計數帶著先前重放的重複（至少一次）",
+                Finding::Inconsistent { .. } => "不是一致割集",
+            }
+        ),
+        Sentence::SavepointCompleted { n, finding } => format!(
+            "保存點 {n} 完成：所有任務都已確認。它的全域狀態{}——在檢查器中打開它。它和檢查點分開保存：失敗後的重啟不會從它恢復（要從它啟動新作業得手動指定），輸出不會因它提交，之後的檢查點也不會取代它。",
             match finding {
                 Finding::Consistent => "是一致割集",
                 Finding::CarriesDuplicates => "是一致割集，但計數帶著先前重放的重複（至少一次）",

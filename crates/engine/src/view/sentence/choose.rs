@@ -15,17 +15,24 @@ impl Sentence {
         let cl = protocol.initiation == Initiation::AnyProcess;
         let input = |task, channel| Input { task, channel };
         Some(match *event {
-            Event::CheckpointTriggered { checkpoint: n } if cl => Sentence::SnapshotBegins { n },
-            Event::CheckpointTriggered { checkpoint: n }
+            Event::CheckpointTriggered { checkpoint: n, .. } if cl => Sentence::SnapshotBegins { n },
+            Event::CheckpointTriggered { checkpoint: n, .. }
                 if protocol.initiation == Initiation::StopsTheWorld =>
             {
                 Sentence::WorldStops { n }
             }
-            Event::CheckpointTriggered { checkpoint: n } => Sentence::Triggered { n },
+            Event::CheckpointTriggered {
+                checkpoint: n,
+                savepoint: true,
+            } => Sentence::SavepointTriggered {
+                n,
+                overtaking: protocol.priority_barriers,
+            },
+            Event::CheckpointTriggered { checkpoint: n, .. } => Sentence::Triggered { n },
             // A stopped world's drain is told with the number of tasks that snapshot (the
             // narration counts them).
             Event::Drained { checkpoint: n } => Sentence::Drained { n, tasks: 0 },
-            Event::TriggerDeferred => Sentence::TriggerDeferred,
+            Event::TriggerDeferred { savepoint } => Sentence::TriggerDeferred { savepoint },
             Event::Sent {
                 task,
                 channel,
@@ -129,6 +136,7 @@ impl Sentence {
                 kept_aligned,
                 timed_out,
                 back_edge,
+                savepoint,
             } => {
                 let at = input(task, channel);
                 let waiting = need.saturating_sub(have);
@@ -159,8 +167,10 @@ impl Sentence {
                 // The engine's decisions: the protocol's handler, or the aligned one where
                 // the task's inputs keep their barriers aligned; an alignment that timed out
                 // goes on as an unaligned checkpoint, so the barrier ends a recording.
-                let blocks = (protocol.blocks_inputs || kept_aligned.is_some()) && !timed_out;
-                let records = protocol.persists_in_flight || timed_out;
+                // A savepoint is aligned everywhere.
+                let blocks =
+                    (protocol.blocks_inputs || kept_aligned.is_some() || savepoint) && !timed_out;
+                let records = (protocol.persists_in_flight && !savepoint) || timed_out;
                 match take {
                     _ if blocks && back_edge => Sentence::LoopBarrierReturned { n, at },
                     _ if blocks && have == need && unawaited > 0 => {
@@ -279,6 +289,12 @@ impl Sentence {
                 finding,
                 ..
             } if cl => Sentence::SnapshotCompleted { n, finding },
+            Event::CheckpointCompleted {
+                checkpoint: n,
+                finding,
+                savepoint: true,
+                ..
+            } => Sentence::SavepointCompleted { n, finding },
             Event::CheckpointCompleted {
                 checkpoint: n,
                 finding,
