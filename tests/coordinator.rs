@@ -350,7 +350,10 @@ fn a_trigger_by_hand_waits_while_the_most_run_and_starts_when_one_ends() {
     assert!(!sim.coordinator().has_room());
     assert!(!sim.enabled_actions().contains(&Action::Trigger));
     sim.apply(Action::Trigger).unwrap();
-    assert_eq!(sim.last_events(), [Event::TriggerDeferred { savepoint: false }]);
+    assert_eq!(
+        sim.last_events(),
+        [Event::TriggerDeferred { savepoint: false }]
+    );
     assert_eq!(sim.coordinator().manual_waiting(), 1);
     let first = sim.coordinator().in_progress().next().unwrap();
     // It starts in the step after the first one ends, at the same time.
@@ -399,7 +402,10 @@ fn never_more_checkpoints_in_progress_than_the_maximum() {
                 assert!(!sim.enabled_actions().contains(&Action::Trigger));
                 let mut by_hand = sim.clone();
                 by_hand.apply(Action::Trigger).unwrap();
-                assert_eq!(by_hand.last_events(), [Event::TriggerDeferred { savepoint: false }]);
+                assert_eq!(
+                    by_hand.last_events(),
+                    [Event::TriggerDeferred { savepoint: false }]
+                );
                 assert_eq!(by_hand.coordinator().in_progress().count(), max as usize);
             }
             most = most.max(running);
@@ -835,7 +841,10 @@ fn check_rules(
             reached.waited_by_hand = true;
         }
         if by_hand && !had_room {
-            prop_assert_eq!(sim.last_events(), &[Event::TriggerDeferred { savepoint: false }][..]);
+            prop_assert_eq!(
+                sim.last_events(),
+                &[Event::TriggerDeferred { savepoint: false }][..]
+            );
             prop_assert_eq!(sim.coordinator().manual_waiting(), waiting + 1);
         }
         let mut completed_now: Vec<CheckpointId> = Vec::new();

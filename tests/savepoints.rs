@@ -52,7 +52,12 @@ fn is_savepoint(sim: &Simulation, id: u64) -> bool {
 #[test]
 fn a_savepoint_is_aligned_in_unaligned_mode_and_the_next_checkpoint_is_not() {
     let mut sim = preset("alignment", BarrierMode::Unaligned);
-    run_until(&mut sim, 500, |_, _| {}, |s| s.coordinator().summary(1).is_some());
+    run_until(
+        &mut sim,
+        500,
+        |_, _| {},
+        |s| s.coordinator().summary(1).is_some(),
+    );
     assert!(!sim.coordinator().has_room(), "checkpoint 1 runs");
     sim.apply(Action::Savepoint).unwrap();
     assert_eq!(
@@ -90,15 +95,27 @@ fn a_savepoint_is_aligned_in_unaligned_mode_and_the_next_checkpoint_is_not() {
                 .any(|c| !c.savepoint && c.id > 2 && c.status == CheckpointStatus::Completed)
         },
     );
-    assert!(is_savepoint(&sim, 2), "the savepoint took the next id, after checkpoint 1");
+    assert!(
+        is_savepoint(&sim, 2),
+        "the savepoint took the next id, after checkpoint 1"
+    );
     assert_eq!(status(&sim, 2), CheckpointStatus::Completed);
-    assert!(held > 0, "the merging task held records while it aligned the savepoint");
+    assert!(
+        held > 0,
+        "the merging task held records while it aligned the savepoint"
+    );
     assert_eq!(persisted, 0, "a savepoint persists nothing in flight");
     assert!(told_aligned >= 2, "its barriers are told as aligned ones");
-    let gs = sim.coordinator().global_state(2).expect("a savepoint can be opened");
+    let gs = sim
+        .coordinator()
+        .global_state(2)
+        .expect("a savepoint can be opened");
     assert!(gs.savepoint && gs.verdict.ok());
     assert!(gs.channel_state.is_empty());
-    assert!(gs.tasks.iter().all(|t| !t.metrics.unaligned), "no subtask unaligned");
+    assert!(
+        gs.tasks.iter().all(|t| !t.metrics.unaligned),
+        "no subtask unaligned"
+    );
     let next = sim
         .coordinator()
         .checkpoints()
@@ -108,7 +125,10 @@ fn a_savepoint_is_aligned_in_unaligned_mode_and_the_next_checkpoint_is_not() {
         .id;
     let after = sim.coordinator().global_state(next).unwrap();
     assert!(
-        after.tasks.iter().any(|t| t.metrics.unaligned && t.metrics.persisted_in_flight > 0),
+        after
+            .tasks
+            .iter()
+            .any(|t| t.metrics.unaligned && t.metrics.persisted_in_flight > 0),
         "the checkpoint after it is unaligned again, with in-flight data persisted"
     );
 }
@@ -133,11 +153,22 @@ fn a_savepoint_is_forced_where_unaligned_checkpoints_are_off() {
             sim.last_events()
         );
         assert_eq!(sim.coordinator().in_progress().count(), 2, "{mode}");
-        run_until(&mut sim, 3_000, |_, _| {}, |s| {
-            s.coordinator().in_progress().count() == 0
-        });
-        let ended: Vec<_> = sim.coordinator().checkpoints().iter().map(|c| c.status).collect();
-        assert!(ended.iter().all(|s| *s == CheckpointStatus::Completed), "{mode}: {ended:?}");
+        run_until(
+            &mut sim,
+            3_000,
+            |_, _| {},
+            |s| s.coordinator().in_progress().count() == 0,
+        );
+        let ended: Vec<_> = sim
+            .coordinator()
+            .checkpoints()
+            .iter()
+            .map(|c| c.status)
+            .collect();
+        assert!(
+            ended.iter().all(|s| *s == CheckpointStatus::Completed),
+            "{mode}: {ended:?}"
+        );
     }
 }
 
@@ -150,7 +181,12 @@ fn a_waiting_savepoint_goes_first() {
     sim.apply(Action::Savepoint).unwrap();
     assert_eq!(sim.coordinator().manual_waiting(), 1);
     assert_eq!(sim.coordinator().savepoints_waiting(), 1);
-    run_until(&mut sim, 2_000, |_, _| {}, |s| s.coordinator().summary(3).is_some());
+    run_until(
+        &mut sim,
+        2_000,
+        |_, _| {},
+        |s| s.coordinator().summary(3).is_some(),
+    );
     assert!(is_savepoint(&sim, 2), "the savepoint starts first");
     assert!(!is_savepoint(&sim, 3), "then the trigger by hand");
 }
@@ -163,7 +199,12 @@ fn savepoints_are_never_subsumed_and_subsume_nothing() {
     s.config.mode = BarrierMode::Aligned;
     s.config.max_concurrent_checkpoints = 3;
     let mut sim = s.simulation().unwrap();
-    run_until(&mut sim, 500, |_, _| {}, |s| s.coordinator().summary(1).is_some());
+    run_until(
+        &mut sim,
+        500,
+        |_, _| {},
+        |s| s.coordinator().summary(1).is_some(),
+    );
     sim.apply(Action::Savepoint).unwrap();
     sim.apply(Action::Trigger).unwrap();
     let mut subsumed = Vec::new();
@@ -184,7 +225,10 @@ fn savepoints_are_never_subsumed_and_subsume_nothing() {
         |s| (1..=3).all(|n| status(s, n) != CheckpointStatus::InProgress),
     );
     assert!(is_savepoint(&sim, 2));
-    assert!(!subsumed.contains(&2), "the savepoint is never subsumed: {subsumed:?}");
+    assert!(
+        !subsumed.contains(&2),
+        "the savepoint is never subsumed: {subsumed:?}"
+    );
     assert_eq!(status(&sim, 2), CheckpointStatus::Completed);
 }
 
@@ -196,7 +240,12 @@ fn a_failover_restores_the_checkpoint_not_the_savepoint_and_no_sink_commits_on_i
     s.failures.clear();
     s.config.mode = BarrierMode::Aligned;
     let mut sim = s.simulation().unwrap();
-    run_until(&mut sim, 3_000, |_, _| {}, |s| s.coordinator().latest_completed().is_some());
+    run_until(
+        &mut sim,
+        3_000,
+        |_, _| {},
+        |s| s.coordinator().latest_completed().is_some(),
+    );
     let checkpoint = sim.coordinator().latest_completed().unwrap().checkpoint;
     while !sim.coordinator().has_room() {
         sim.step().unwrap();
@@ -214,11 +263,18 @@ fn a_failover_restores_the_checkpoint_not_the_savepoint_and_no_sink_commits_on_i
                 }
             }
         },
-        |s| s.coordinator().summary(savepoint).is_some_and(|c| c.end_time.is_some()),
+        |s| {
+            s.coordinator()
+                .summary(savepoint)
+                .is_some_and(|c| c.end_time.is_some())
+        },
     );
     assert!(is_savepoint(&sim, savepoint));
     assert_eq!(status(&sim, savepoint), CheckpointStatus::Completed);
-    assert!(!committed_on.contains(&savepoint), "no sink commits on a savepoint");
+    assert!(
+        !committed_on.contains(&savepoint),
+        "no sink commits on a savepoint"
+    );
     // The latest completed checkpoint is still the one before: a failover restores it.
     let latest = sim.coordinator().latest_completed().unwrap().checkpoint;
     assert!(latest < savepoint, "latest {latest}");
@@ -233,7 +289,11 @@ fn a_failover_restores_the_checkpoint_not_the_savepoint_and_no_sink_commits_on_i
             break n;
         }
     };
-    assert_eq!(restored, Some(latest), "a failover never restores a savepoint");
+    assert_eq!(
+        restored,
+        Some(latest),
+        "a failover never restores a savepoint"
+    );
 }
 
 /// A savepoint is no task's final checkpoint: a bounded job does not finish on it.
@@ -246,10 +306,20 @@ fn a_bounded_job_does_not_finish_on_a_savepoint() {
     s.config.first_trigger = 5_000;
     let mut sim = s.simulation().unwrap();
     // Every source reads its whole log long before the first checkpoint is due.
-    run_until(&mut sim, 5_000, |_, _| {}, |s| s.tasks().iter().all(|t| t.data_ended));
+    run_until(
+        &mut sim,
+        5_000,
+        |_, _| {},
+        |s| s.tasks().iter().all(|t| t.data_ended),
+    );
     assert!(sim.now() < 1_000);
     sim.apply(Action::Savepoint).unwrap();
-    run_until(&mut sim, 5_000, |_, _| {}, |s| status(s, 1) != CheckpointStatus::InProgress);
+    run_until(
+        &mut sim,
+        5_000,
+        |_, _| {},
+        |s| status(s, 1) != CheckpointStatus::InProgress,
+    );
     assert_eq!(status(&sim, 1), CheckpointStatus::Completed);
     assert!(sim.now() < 5_000);
     assert!(
@@ -257,17 +327,33 @@ fn a_bounded_job_does_not_finish_on_a_savepoint() {
         "the savepoint completed, and no task finished on it"
     );
     run_until(&mut sim, 5_000, |_, _| {}, |s| s.job_finished());
-    assert_eq!(status(&sim, 2), CheckpointStatus::Completed, "the final checkpoint");
+    assert_eq!(
+        status(&sim, 2),
+        CheckpointStatus::Completed,
+        "the final checkpoint"
+    );
 }
 
 /// Savepoints are Flink's: Chandy-Lamport and stop-the-world take none, by hand or planned.
 #[test]
 fn only_flinks_modes_take_savepoints() {
     for mode in [BarrierMode::ChandyLamport, BarrierMode::Synchronous] {
-        let name = if mode == BarrierMode::ChandyLamport { "token" } else { "wordcount" };
+        let name = if mode == BarrierMode::ChandyLamport {
+            "token"
+        } else {
+            "wordcount"
+        };
         let mut sim = preset(name, mode);
-        assert_eq!(sim.apply(Action::Savepoint), Err(ActionError::NoSavepoints), "{mode}");
-        assert_eq!(sim.plan_savepoint(10), Err(ActionError::NoSavepoints), "{mode}");
+        assert_eq!(
+            sim.apply(Action::Savepoint),
+            Err(ActionError::NoSavepoints),
+            "{mode}"
+        );
+        assert_eq!(
+            sim.plan_savepoint(10),
+            Err(ActionError::NoSavepoints),
+            "{mode}"
+        );
     }
 }
 
@@ -286,7 +372,12 @@ fn an_expired_savepoint_is_not_counted_as_a_failed_checkpoint() {
         "config": {"mode": "aligned", "checkpoint_interval": null, "timeout": 50, "tolerable_failed_checkpoints": 0}}"#;
     let mut sim = Scenario::from_json(json).unwrap().simulation().unwrap();
     sim.apply(Action::Savepoint).unwrap();
-    run_until(&mut sim, 500, |_, _| {}, |s| status(s, 1) != CheckpointStatus::InProgress);
+    run_until(
+        &mut sim,
+        500,
+        |_, _| {},
+        |s| status(s, 1) != CheckpointStatus::InProgress,
+    );
     assert!(matches!(
         status(&sim, 1),
         CheckpointStatus::Aborted {
@@ -296,7 +387,9 @@ fn an_expired_savepoint_is_not_counted_as_a_failed_checkpoint() {
     for _ in 0..50 {
         sim.step();
         assert!(
-            !sim.last_events().iter().any(|e| matches!(e, Event::JobFailed { .. })),
+            !sim.last_events()
+                .iter()
+                .any(|e| matches!(e, Event::JobFailed { .. })),
             "a failed savepoint does not fail the job with no failure tolerated"
         );
     }
@@ -311,15 +404,47 @@ fn the_minimum_pause_counts_from_a_completed_savepoint() {
     s.config.checkpoint_interval = Some(10);
     s.config.min_pause = 150;
     let mut sim = s.simulation().unwrap();
-    run_until(&mut sim, 500, |_, _| {}, |s| s.coordinator().summary(1).is_some_and(|c| c.end_time.is_some()));
+    run_until(
+        &mut sim,
+        500,
+        |_, _| {},
+        |s| {
+            s.coordinator()
+                .summary(1)
+                .is_some_and(|c| c.end_time.is_some())
+        },
+    );
     sim.apply(Action::Savepoint).unwrap();
     let savepoint = sim.coordinator().checkpoints().last().unwrap().id;
-    run_until(&mut sim, 2_000, |_, _| {}, |s| s.coordinator().summary(savepoint).is_some_and(|c| c.end_time.is_some()));
-    let done = sim.coordinator().summary(savepoint).unwrap().end_time.unwrap();
-    run_until(&mut sim, 2_000, |_, _| {}, |s| s.coordinator().summary(savepoint + 1).is_some());
+    run_until(
+        &mut sim,
+        2_000,
+        |_, _| {},
+        |s| {
+            s.coordinator()
+                .summary(savepoint)
+                .is_some_and(|c| c.end_time.is_some())
+        },
+    );
+    let done = sim
+        .coordinator()
+        .summary(savepoint)
+        .unwrap()
+        .end_time
+        .unwrap();
+    run_until(
+        &mut sim,
+        2_000,
+        |_, _| {},
+        |s| s.coordinator().summary(savepoint + 1).is_some(),
+    );
     let next = sim.coordinator().summary(savepoint + 1).unwrap();
     assert!(!next.savepoint);
-    assert!(next.trigger_time >= done + 150, "{} < {done} + 150", next.trigger_time);
+    assert!(
+        next.trigger_time >= done + 150,
+        "{} < {done} + 150",
+        next.trigger_time
+    );
 }
 
 /// `abs-sim run --savepoint TIME`: the coordinator is asked at that time.

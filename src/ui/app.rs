@@ -555,6 +555,8 @@ pub fn app() -> Html {
                     on_trigger: send(|| PlaybackAction::Trigger),
                     on_manual: send(|| PlaybackAction::ToggleManual),
                     trigger_label,
+                    on_savepoint: (!mode.processes_initiate() && !mode.stops_the_world())
+                        .then(|| send(|| PlaybackAction::Savepoint)),
                 }) }
                 { timeline(&TimelineProps {
                     position: run.position(),

@@ -1,7 +1,8 @@
 //! The host-page API: a course page that embeds the player in an `<iframe>` drives it with
 //! `postMessage` and hears what it does.
 //!
-//! Host → player: `{"type": "abs:play"}`, `{"type": "abs:pause"}`, `{"type": "abs:step",
+//! Host → player: `{"type": "abs:play"}`, `{"type": "abs:pause"}`, `{"type": "abs:trigger"}`
+//! and `{"type": "abs:savepoint"}` (as the page's buttons), `{"type": "abs:step",
 //! "count": n}`, `{"type": "abs:seek", "step": n}`, `{"type": "abs:load", "preset": "…",
 //! "mode": "…", "seed": n}` or `{"type": "abs:load", "scenario": {…}}` (a whole scenario, as the
 //! editor shows it) or `{"type": "abs:load", "lesson": NAME|URL}` (the lesson page opens in
@@ -13,10 +14,12 @@
 //! (these load the scenario in its own mode) — gives a notice on the player and is answered
 //! with `{"type": "abs:error", "message": "…"}`, the notice's text; then `abs:state` says what
 //! is shown. So is an `abs:step` or `abs:seek` whose count is there but is no whole number
-//! from 0 (a text, a negative number): it does nothing.
+//! from 0 (a text, a negative number): it does nothing; and an `abs:trigger` or
+//! `abs:savepoint` the run refuses (a savepoint in Chandy-Lamport mode, a finished job).
 //!
 //! Player → host: `{"type": "abs:ready"}` once, then `{"type": "abs:state", "step", "time",
-//! "playing", "preset", "mode", "checkpoints": [{"id", "status"}]}` after each change, at most
+//! "playing", "preset", "mode", "checkpoints": [{"id", "status"}]}` (a savepoint's entry has
+//! `"kind": "savepoint"` too) after each change, at most
 //! about ten a second while playing. The message text is made here (plain Rust, tested
 //! natively); the page parses it into an object for `postMessage`.
 
@@ -30,6 +33,9 @@ pub enum HostMessage {
     Pause,
     Step(u64),
     Seek(u64),
+    /// `abs:trigger` (a checkpoint, or Chandy-Lamport's snapshot) or, `true`, `abs:savepoint`:
+    /// as the page's buttons.
+    Trigger(bool),
     /// `{"type": "abs:load", "preset": "…"}`; without a preset (nor a scenario) it is
     /// answered with an `abs:error`.
     Load {
@@ -96,6 +102,8 @@ impl HostMessage {
         Some(match kind.as_str() {
             "abs:play" => HostMessage::Play,
             "abs:pause" => HostMessage::Pause,
+            "abs:trigger" => HostMessage::Trigger(false),
+            "abs:savepoint" => HostMessage::Trigger(true),
             "abs:step" => HostMessage::Step(count("count").unwrap_or(1)),
             "abs:seek" => HostMessage::Seek(count("step")?),
             "abs:load" => match field("scenario") {
@@ -133,7 +141,18 @@ pub fn state_message(
 ) -> String {
     let list: Vec<String> = checkpoints
         .iter()
-        .map(|c| format!("{{\"id\":{},\"status\":\"{}\"}}", c.id, c.status.name()))
+        .map(|c| {
+            let kind = if c.savepoint {
+                ",\"kind\":\"savepoint\""
+            } else {
+                ""
+            };
+            format!(
+                "{{\"id\":{},\"status\":\"{}\"{kind}}}",
+                c.id,
+                c.status.name()
+            )
+        })
         .collect();
     format!(
         "{{\"type\":\"abs:state\",\"step\":{step},\"time\":{time},\"playing\":{playing},\"preset\":{},\"mode\":{},\"checkpoints\":[{}]}}",
@@ -170,6 +189,14 @@ mod tests {
     fn the_api_messages_are_read_and_anything_else_is_not() {
         assert_eq!(read("abs:play", &[], &[]), Some(HostMessage::Play));
         assert_eq!(read("abs:pause", &[], &[]), Some(HostMessage::Pause));
+        assert_eq!(
+            read("abs:trigger", &[], &[]),
+            Some(HostMessage::Trigger(false))
+        );
+        assert_eq!(
+            read("abs:savepoint", &[], &[]),
+            Some(HostMessage::Trigger(true))
+        );
         assert_eq!(
             read("abs:step", &[], &[("count", 5.0)]),
             Some(HostMessage::Step(5))

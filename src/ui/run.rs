@@ -537,8 +537,9 @@ mod tests {
 
     #[test]
     fn the_journal_stays_one_window_around_the_newest_step() {
-        let sentences =
-            |n: u64| -> Rc<[Sentence]> { vec![Sentence::TriggerDeferred { savepoint: false }; n as usize % 3].into() };
+        let sentences = |n: u64| -> Rc<[Sentence]> {
+            vec![Sentence::TriggerDeferred { savepoint: false }; n as usize % 3].into()
+        };
         let mut j = Journal::default();
         for s in 10..20 {
             j.insert(s, sentences(s));

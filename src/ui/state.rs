@@ -97,6 +97,8 @@ pub enum PlaybackAction {
     SetSpeed(f64),
     Reset,
     Trigger,
+    /// A savepoint now (Flink's modes).
+    Savepoint,
     ToggleManual,
     /// Manual mode: deliver the head of this channel.
     Deliver(ChannelId),
@@ -462,6 +464,7 @@ impl Reducible for Playback {
                 let initiator = next.snapshot_initiator();
                 next.apply(initiator.map_or(Action::Trigger, |task| Action::Initiate { task }))
             }
+            PlaybackAction::Savepoint => next.apply(Action::Savepoint),
             PlaybackAction::ToggleManual => {
                 next.manual = !next.manual;
                 if next.manual {

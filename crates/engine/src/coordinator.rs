@@ -160,8 +160,8 @@ impl Coordinator {
             manual_waiting: 0,
             savepoints_waiting: 0,
             // The aligned-checkpoint timeout is a setting of unaligned checkpoints in Flink.
-            savepoints_forced: !config.mode.description().priority_barriers
-                && !(config.aligned_checkpoint_timeout.is_some() && config.mode.blocks_inputs()),
+            savepoints_forced: !(config.mode.description().priority_barriers
+                || (config.aligned_checkpoint_timeout.is_some() && config.mode.blocks_inputs())),
             retain: config.retained_checkpoints.max(1) as usize,
             max_concurrent: max_concurrent(config),
             // A stopped world runs at least an interval between two checkpoints: at a fixed

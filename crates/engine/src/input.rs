@@ -233,7 +233,8 @@ impl Simulation {
                     kept_aligned: self.net.policy(channel).kept_aligned,
                     timed_out,
                     // Where barriers overtake, a savepoint's are taken aligned all the same.
-                    savepoint: self.net.policy(channel).priority && self.net.savepoints.contains(&id),
+                    savepoint: self.net.policy(channel).priority
+                        && self.net.savepoints.contains(&id),
                     back_edge: self.phys.channel_is_back_edge(channel),
                 });
             }

@@ -115,6 +115,8 @@ pub const STRINGS: Strings = Strings {
     pause: "Pause",
     reset: "Reset",
     trigger: "Trigger checkpoint",
+    savepoint: "Savepoint",
+    savepoint_hint: "A savepoint is aligned in every mode, no later checkpoint replaces it, no failover restores it and no sink commits on it",
     start_snapshot: "Start snapshot",
     start_snapshot_at: |p| format!("Start snapshot at {p}"),
     manual: "Manual delivery",

@@ -173,7 +173,7 @@ fn build() -> Strings {
             verdict_column, consistent_short, inconsistent_short, carries_duplicates, carries_duplicates_short, legend_keyed, legend_round,
             legend_token, legend_money,
             app_title, page_title, tagline, preset_label, mode_label, lang_label, seeing, step,
-            step_back, play, pause, reset, trigger, start_snapshot, manual, manual_hint, speed,
+            step_back, play, pause, reset, trigger, savepoint, savepoint_hint, start_snapshot, manual, manual_hint, speed,
             step_counter, time, timeline, shortcuts, close, dataflow, pan_hint,
             status_running, status_ending, status_finished, status_backpressured, status_failed,
             status_cancelled, fail_task, skip_failure, final_same, counted_twice, legend_replay,

@@ -202,6 +202,10 @@ pub struct Strings {
     pub pause: &'static str,
     pub reset: &'static str,
     pub trigger: &'static str,
+    /// The savepoint button (and a savepoint's name before its number), and what a savepoint
+    /// is (the button's title, the inspector's note).
+    pub savepoint: &'static str,
+    pub savepoint_hint: &'static str,
     /// Chandy-Lamport's trigger: from the selected process, or the next initiator.
     pub start_snapshot: &'static str,
     pub start_snapshot_at: fn(&str) -> String,

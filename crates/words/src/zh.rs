@@ -111,6 +111,8 @@ pub const STRINGS: Strings = Strings {
     pause: "暫停",
     reset: "重設",
     trigger: "觸發檢查點",
+    savepoint: "保存點",
+    savepoint_hint: "保存點在每種模式下都對齊，不會被之後的檢查點取代，失敗後的重啟不會從它恢復，輸出也不會因它提交",
     start_snapshot: "發起快照",
     start_snapshot_at: |p| format!("從 {p} 發起快照"),
     manual: "手動遞送",

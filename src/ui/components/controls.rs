@@ -1,5 +1,5 @@
 //! Playback controls: step back, play/pause, step, speed (log scale), reset, trigger a
-//! checkpoint now, manual delivery, and the step counter.
+//! checkpoint (or, in Flink's modes, a savepoint) now, manual delivery, and the step counter.
 
 use yew::prelude::*;
 
@@ -24,6 +24,8 @@ pub struct ControlsProps {
     pub on_manual: Callback<()>,
     /// The trigger button's label: "Trigger checkpoint", or Chandy-Lamport's "Start snapshot".
     pub trigger_label: AttrValue,
+    /// A savepoint now: only in Flink's modes (aligned, unaligned, at-least-once).
+    pub on_savepoint: Option<Callback<()>>,
 }
 
 /// "0.25×", "1×", "8×".
@@ -89,6 +91,9 @@ pub fn controls(p: &ControlsProps) -> Html {
             <span class="clock" title={s.time}>{ format!("t = {} ms", p.time) }</span>
             <span class="spacer"></span>
             <button data-testid="trigger-checkpoint" onclick={emit(&p.on_trigger)} title="B">{ p.trigger_label.clone() }</button>
+            if let Some(cb) = &p.on_savepoint {
+                <button data-testid="trigger-savepoint" onclick={emit(cb)} title={s.savepoint_hint}>{ s.savepoint }</button>
+            }
             <button data-testid="manual-mode" onclick={emit(&p.on_manual)} title="M"
                 aria-pressed={if p.manual { "true" } else { "false" }} class={if p.manual { "on" } else { "" }}>
                 { s.manual }

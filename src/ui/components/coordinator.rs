@@ -51,6 +51,17 @@ pub fn status_icon(c: &CheckpointSummary) -> &'static str {
     }
 }
 
+/// A checkpoint's name: "Checkpoint 3", "Savepoint 3", or Chandy-Lamport's "Snapshot 3".
+pub fn checkpoint_name(s: &crate::i18n::Strings, c: &CheckpointSummary, snapshots: bool) -> String {
+    if c.savepoint {
+        format!("{} {}", s.savepoint, c.id)
+    } else if snapshots {
+        (s.snapshot)(c.id)
+    } else {
+        (s.checkpoint)(c.id)
+    }
+}
+
 /// The status in words, with the finding of a completed one that is not consistent.
 fn status_words(s: &crate::i18n::Strings, c: &CheckpointSummary) -> String {
     let status = (s.checkpoint_status)(&c.status);
@@ -86,13 +97,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
     // Written as markup (display only, redrawn with the app; smaller in the wasm than element
     // builders): one listener opens the checkpoint of the button clicked, by its `data-id`.
     use std::fmt::Write;
-    let name = |id| {
-        if p.snapshots {
-            (s.snapshot)(id)
-        } else {
-            (s.checkpoint)(id)
-        }
-    };
+    let name = |c: &CheckpointSummary| checkpoint_name(s, c, p.snapshots);
     let open = |id| if p.open == Some(id) { " open" } else { "" };
     let mut o = String::from(r#"<ul class="checkpoints">"#);
     for c in p.checkpoints.iter().rev().take(shown) {
@@ -104,12 +109,13 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
         let acked = escape(&(s.acked)(c.acked, c.total));
         let _ = write!(
             o,
-            r#"<li><button data-id="{id}" class="checkpoint {st} {k}{op}" data-testid="checkpoint-{id}" data-status="{st}"><span class="swatch"></span><span class="cp-name">{name}</span><span class="cp-status">{icon} {words}</span><span class="progress" role="progressbar" aria-label="{acked}" aria-valuemin="0" aria-valuemax="{total}" aria-valuenow="{n}"><svg class="bar" viewBox="0 0 100 1" preserveAspectRatio="none"><rect width="{w}" height="1"/></svg></span><span class="cp-acked">{acked}</span></button></li>"#,
+            r#"<li><button data-id="{id}" class="checkpoint {st} {k}{op}{sp}" data-testid="checkpoint-{id}" data-status="{st}"><span class="swatch"></span><span class="cp-name">{name}</span><span class="cp-status">{icon} {words}</span><span class="progress" role="progressbar" aria-label="{acked}" aria-valuemin="0" aria-valuemax="{total}" aria-valuenow="{n}"><svg class="bar" viewBox="0 0 100 1" preserveAspectRatio="none"><rect width="{w}" height="1"/></svg></span><span class="cp-acked">{acked}</span></button></li>"#,
             id = c.id,
             st = c.status.name(),
             k = palette::checkpoint_class(c.id),
             op = open(c.id),
-            name = escape(&name(c.id)),
+            sp = if c.savepoint { " savepoint" } else { "" },
+            name = escape(&name(c)),
             icon = status_icon(c),
             words = escape(&status_words(s, c)),
             total = c.total,
@@ -125,7 +131,7 @@ pub fn coordinator(p: &CoordinatorProps) -> Html {
             escape(s.earlier)
         );
         for c in &earlier {
-            let label = escape(&format!("{}: {}", name(c.id), status_words(s, c)));
+            let label = escape(&format!("{}: {}", name(c), status_words(s, c)));
             let _ = write!(
                 o,
                 r#"<li><button data-id="{id}" class="chip {st}{op}" data-testid="checkpoint-{id}" data-status="{st}" aria-label="{label}" title="{label}"><span class="swatch {k}"></span>{id} {icon}</button></li>"#,

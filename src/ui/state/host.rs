@@ -3,6 +3,7 @@
 //! that the page also sends back to the host.
 
 use super::{resolve_for, Leave, Notice, Playback, Scenario};
+use crate::engine::Action;
 use crate::scenario::presets;
 use crate::ui::host::HostMessage;
 
@@ -17,6 +18,18 @@ impl Playback {
                 }
             }
             HostMessage::Pause => self.playing = false,
+            HostMessage::Trigger(savepoint) => {
+                let action = match self.snapshot_initiator() {
+                    _ if savepoint => Action::Savepoint,
+                    Some(task) => Action::Initiate { task },
+                    None => Action::Trigger,
+                };
+                let result = self.run.0.borrow_mut().apply(action);
+                match result {
+                    Ok(()) => self.settling.set(true),
+                    Err(e) => self.host_refuse(Notice::Refused(e)),
+                }
+            }
             HostMessage::BadNumber {
                 message,
                 field,

@@ -293,7 +293,12 @@ impl<R: Clone> BarrierHandler<R> {
     /// blocking and holding as an aligned task does — its core steps aside for an aligned
     /// one until the alignment has ended and the held items are replayed. A checkpoint still
     /// running here is given up, as for any newer barrier.
-    pub fn receive_savepoint(&mut self, ch: ChannelIndex, id: CheckpointId, out: &mut Vec<Output<R>>) {
+    pub fn receive_savepoint(
+        &mut self,
+        ch: ChannelIndex,
+        id: CheckpointId,
+        out: &mut Vec<Output<R>>,
+    ) {
         self.drain_replay(out);
         if let Core::Unaligned(u) = &self.core {
             if is_newer(u.latest(), id) && ch < self.inputs.channels && !self.inputs.ended {

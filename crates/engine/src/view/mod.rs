@@ -350,7 +350,9 @@ pub fn marks(events: &[Event]) -> Vec<(CheckpointId, MarkKind)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::CheckpointTriggered { checkpoint, .. } => Some((*checkpoint, MarkKind::Triggered)),
+            Event::CheckpointTriggered { checkpoint, .. } => {
+                Some((*checkpoint, MarkKind::Triggered))
+            }
             Event::CheckpointCompleted { checkpoint, .. } => {
                 Some((*checkpoint, MarkKind::Completed))
             }

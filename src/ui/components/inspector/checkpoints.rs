@@ -12,7 +12,7 @@ use crate::engine::snapshot::{Finding, GlobalState, TaskMetrics};
 use crate::engine::view;
 use crate::engine::{ChannelId, CheckpointId, Simulation};
 use crate::i18n::Strings;
-use crate::ui::components::coordinator::{finding_short, status_icon};
+use crate::ui::components::coordinator::{checkpoint_name, finding_short, status_icon};
 use crate::ui::fmt::escape;
 use crate::ui::palette;
 
@@ -52,13 +52,19 @@ pub(super) fn checkpoints(
             Some(_) => format!("{} {}", status_icon(c), finding_short(s, c.finding)),
             None => dash(),
         };
+        let name = escape(&checkpoint_name(s, c, false));
         let _ = write!(
             o,
-            r#"<tr data-id="{id}" class="{}" data-status="{}"><th scope="row"><button class="link" data-testid="checkpoint-row-{id}" aria-label="{}"><span class="swatch {}"></span>{id}</button></th>"#,
+            r#"<tr data-id="{id}" class="{}" data-status="{}" data-kind="{}"><th scope="row"><button class="link" data-testid="checkpoint-row-{id}" aria-label="{name}"><span class="swatch {}"></span>{}</button></th>"#,
             if open == Some(c.id) { "open" } else { "" },
             c.status.name(),
-            (s.checkpoint)(c.id),
+            c.kind(),
             palette::checkpoint_class(c.id),
+            if c.savepoint {
+                name.clone()
+            } else {
+                c.id.to_string()
+            },
             id = c.id,
         );
         let cells = [(s.checkpoint_status)(&c.status), verdict, e2e]
@@ -101,6 +107,8 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
     let aligned = sim.mode().blocks_inputs();
     let title = escape(&if sim.mode().processes_initiate() {
         (s.global_state_of_snapshot)(gs.checkpoint)
+    } else if gs.savepoint {
+        format!("{} · {}", (s.global_state_of)(gs.checkpoint), s.savepoint)
     } else {
         (s.global_state_of)(gs.checkpoint)
     });
@@ -118,6 +126,13 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
     );
     if !v.consistent {
         let _ = write!(o, "<br>{}", (s.verdict_counts)(v.duplicated, v.lost));
+    }
+    if gs.savepoint {
+        let _ = write!(
+            o,
+            r#"<br><span data-testid="savepoint-note">{}</span>"#,
+            s.savepoint_hint
+        );
     }
     if let Some(w) = &v.word_check {
         let text = if w.mismatches.is_empty() {

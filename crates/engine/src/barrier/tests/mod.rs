@@ -3,7 +3,7 @@
 //! Cases are written in a small shorthand so that a sequence reads like the rules:
 //! inputs `"0:a1 1:b3 2:c2 0:eop"` are record `a1` on channel 0, barrier 3 on channel 1,
 //! cancellation marker 2 on channel 2 and an end of partition on channel 0 (and, fed to
-//! `Task::feed`, `0:p2` is savepoint 2's barrier on channel 0); outputs are the
+//! `Task::feed`, `0:SP2` is savepoint 2's barrier on channel 0); outputs are the
 //! record name, `T3` (triggered), `A2` (aborted), `E0` (end of partition of channel 0) and
 //! `S1/0:a4` (record `a4` of channel 0 persisted as channel state of checkpoint 1).
 
@@ -71,8 +71,11 @@ impl Task {
     fn feed(&mut self, inputs: &str) -> String {
         let mut out = Vec::new();
         for token in inputs.split_whitespace() {
-            // `0:p2`: savepoint 2's barrier on channel 0.
-            match token.split_once(":p").map(|(ch, id)| (ch.parse(), id.parse())) {
+            // `0:SP2`: savepoint 2's barrier on channel 0.
+            match token
+                .split_once(":SP")
+                .map(|(ch, id)| (ch.parse(), id.parse()))
+            {
                 Some((Ok(ch), Ok(id))) => self.handler.receive_savepoint(ch, id, &mut out),
                 _ => {
                     let (ch, item) = input(token);

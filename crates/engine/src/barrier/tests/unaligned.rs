@@ -93,10 +93,10 @@ fn the_end_of_input_drops_the_pending_checkpoint_without_a_report() {
 fn a_savepoint_is_aligned_and_the_task_goes_back_to_unaligned_after_it() {
     let mut task = Task::new(Unaligned, 2, true);
     assert_eq!(task.feed("0:b1 1:a1 1:b1"), "T1 S1/1:a1 a1");
-    assert_eq!(task.feed("0:p2 0:x1 1:y1"), "y1");
+    assert_eq!(task.feed("0:SP2 0:x1 1:y1"), "y1");
     assert!(task.handler.is_blocked(0) && task.handler.aligns_savepoint());
     assert_eq!(task.held_on(0), "x1");
-    assert_eq!(task.feed("1:p2 0:x2 1:a2"), "T2 x1 x2 a2");
+    assert_eq!(task.feed("1:SP2 0:x2 1:a2"), "T2 x1 x2 a2");
     assert!(!task.handler.aligns_savepoint(), "back to its own protocol");
     assert_eq!(task.feed("0:b3 1:z1 1:b3"), "T3 S3/1:z1 z1");
     assert!(task.handler.snapshots_unaligned());
@@ -108,7 +108,7 @@ fn a_savepoint_is_aligned_and_the_task_goes_back_to_unaligned_after_it() {
 fn a_newer_barrier_ends_a_savepoints_alignment() {
     let mut task = Task::new(Unaligned, 2, true);
     assert_eq!(
-        task.feed("0:p2 0:x1 1:y1 1:b3 0:x2 0:b3"),
+        task.feed("0:SP2 0:x1 1:y1 1:b3 0:x2 0:b3"),
         "y1 A2 x1 T3 S3/0:x2 x2"
     );
     assert!(!task.handler.aligns_savepoint());
@@ -119,5 +119,5 @@ fn a_newer_barrier_ends_a_savepoints_alignment() {
 #[test]
 fn a_savepoint_gives_up_a_pending_checkpoint() {
     let mut task = Task::new(Unaligned, 2, true);
-    assert_eq!(task.feed("0:b1 0:p2 1:a1 1:b1 1:p2"), "T1 A1 a1 T2");
+    assert_eq!(task.feed("0:b1 0:SP2 1:a1 1:b1 1:SP2"), "T1 A1 a1 T2");
 }

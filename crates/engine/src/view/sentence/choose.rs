@@ -15,7 +15,9 @@ impl Sentence {
         let cl = protocol.initiation == Initiation::AnyProcess;
         let input = |task, channel| Input { task, channel };
         Some(match *event {
-            Event::CheckpointTriggered { checkpoint: n, .. } if cl => Sentence::SnapshotBegins { n },
+            Event::CheckpointTriggered { checkpoint: n, .. } if cl => {
+                Sentence::SnapshotBegins { n }
+            }
             Event::CheckpointTriggered { checkpoint: n, .. }
                 if protocol.initiation == Initiation::StopsTheWorld =>
             {
