@@ -18,10 +18,11 @@ while IFS= read -r f; do
   printf '| %-44s | %9s | %9s |\n' "${f#"$dir"/}" "$(wc -c <"$f")" "$(gz "$f")"
 done < <(find "$dir" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.html' -o -name '*.txt' \) | sort)
 index=$(gz "$dir/index.html")
-for build in en zh lessons; do
+for build in en zh zh-Hans lessons; do
   case $build in
     en) pattern='abs-playground-[0-9a-f]*' ;;
     zh) pattern='abs-playground-zh-[0-9a-f]*' ;;
+    zh-Hans) pattern='abs-playground-hans-[0-9a-f]*' ;;
     lessons) pattern='abs-lessons-[0-9a-f]*' ;;
   esac
   js=$(find "$dir" -maxdepth 1 -name "$pattern.js" | head -n1)

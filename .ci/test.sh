@@ -12,7 +12,7 @@ cargo clippy --locked --workspace --all-targets -- -D warnings
 step "clippy (wasm32)"
 cargo clippy --locked --target wasm32-unknown-unknown --lib --bins -- -D warnings
 # The page is built once per language (index.html), each build with one language's feature.
-for lang in en zh; do
+for lang in en zh hans; do
   step "clippy (wasm32, the $lang build alone)"
   cargo clippy --locked --target wasm32-unknown-unknown --no-default-features --features "$lang" \
     --lib --bins -- -D warnings

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What each part of the page's wasm costs in gzip (tools/wasm_parts.py): builds one language's
 # page as the release build does (index.html's cargo features and wasm-opt settings), keeping
-# the function names, and prints the table. `.ci/wasm-parts.sh [en|zh]` (default en); about two
+# the function names, and prints the table. `.ci/wasm-parts.sh [en|zh|hans]` (default en); about two
 # minutes. Not part of the test command: it measures, it does not check.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -10,7 +10,8 @@ lang="${1:-en}"
 case "$lang" in
   en) bin=abs-playground ;;
   zh) bin=abs-playground-zh ;;
-  *) echo "wasm-parts: en or zh, not $lang" >&2; exit 2 ;;
+  hans) bin=abs-playground-hans ;;
+  *) echo "wasm-parts: en, zh or hans, not $lang" >&2; exit 2 ;;
 esac
 target_dir="$(cargo metadata --locked --no-deps --format-version 1 \
   | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"

@@ -34,7 +34,7 @@ import re
 import subprocess
 import sys
 
-BUILDS = ["abs-playground", "abs-playground-zh", "abs-views", "abs-lessons", "abs-big", "abs-export"]
+BUILDS = ["abs-playground", "abs-playground-zh", "abs-playground-hans", "abs-views", "abs-lessons", "abs-big", "abs-export"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TERSER = os.path.join(ROOT, "tests", "e2e", "node_modules", ".bin", "terser")
 

@@ -1,6 +1,6 @@
-//! The playground page, in Chinese (Traditional and Simplified): the same program as
+//! The playground page, in Traditional Chinese: the same program as
 //! `main.rs`, built with the feature `zh` instead of `en` (index.html loads it when the address
-//! or the browser asks for Chinese). A binary of its own so that the two builds, which Trunk
+//! or the browser asks for Traditional Chinese). A binary of its own so that the builds, which Trunk
 //! runs side by side, do not write the same file.
 
 /// The page's allocator, as in `main.rs`.

@@ -50,7 +50,9 @@ pub const VIEWS: Build = Build("abs-views");
 pub const LESSONS: Build = Build("abs-lessons");
 /// The second player: a job of real size (`?big`, or a preset only it has).
 pub const BIG: Build = Build("abs-big");
-/// The student's page in Chinese and in English (the address's `lang`, else the browser's).
+/// The student's page in Simplified and Traditional Chinese and in English (the address's
+/// `lang`, else the browser's).
+pub const STUDENT_HANS: Build = Build("abs-playground-hans");
 pub const STUDENT_ZH: Build = Build("abs-playground-zh");
 pub const STUDENT_EN: Build = Build("abs-playground");
 
@@ -83,6 +85,8 @@ pub fn loader() -> String {
             big_presets().join("|")
         ),
         format!("  ? {}", files(BIG)),
+        "  : hans".to_string(),
+        format!("  ? {}", files(STUDENT_HANS)),
         "  : zh".to_string(),
         format!("  ? {}", files(STUDENT_ZH)),
         format!("  : {};", files(STUDENT_EN)),

@@ -1,12 +1,14 @@
-// The page is built once per language (index.html): English, and Chinese (Traditional and
-// Simplified). A visit loads exactly one build, the one of the language the app then shows,
-// and the language menu reaches the other build by loading the same moment again in it.
+// The page is built once per language (index.html): English, Traditional Chinese and
+// Simplified Chinese (whose texts are the Traditional converted when it is built). A visit
+// loads exactly one build, the one of the language the app then shows, and the language menu
+// reaches another build by loading the same moment again in it.
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
 const sites = require('./sites');
 
 const EN = /\/abs-playground-[0-9a-f]{16}_bg\.wasm$/;
 const ZH = /\/abs-playground-zh-[0-9a-f]{16}_bg\.wasm$/;
+const HANS = /\/abs-playground-hans-[0-9a-f]{16}_bg\.wasm$/;
 
 /** Records the wasm files the page fetches. */
 function wasmRequests(page) {
@@ -22,11 +24,12 @@ test('each address loads one build, the one of the language the app shows', asyn
     { query: '', locale: 'en-US', build: EN, lang: 'en' },
     { query: '', locale: 'fr-FR', build: EN, lang: 'en' },
     { query: '', locale: 'zh-TW', build: ZH, lang: 'zh-Hant' },
-    { query: '', locale: 'zh-CN', build: ZH, lang: 'zh-Hans' },
+    { query: '', locale: 'zh-CN', build: HANS, lang: 'zh-Hans' },
     { query: '?lang=zh', locale: 'en-US', build: ZH, lang: 'zh-Hant' },
     { query: '?lang=ZH-tw', locale: 'en-US', build: ZH, lang: 'zh-Hant' },
-    { query: '?lang=zh-Hans', locale: 'en-US', build: ZH, lang: 'zh-Hans' },
-    { query: '?lang=zh-hans-cn', locale: 'en-US', build: ZH, lang: 'zh-Hans' },
+    { query: '?lang=zh-Hans', locale: 'en-US', build: HANS, lang: 'zh-Hans' },
+    { query: '?lang=zh-hans-cn', locale: 'en-US', build: HANS, lang: 'zh-Hans' },
+    { query: '?lang=zh-CN', locale: 'zh-TW', build: HANS, lang: 'zh-Hans' },
     { query: '?lang=en', locale: 'zh-CN', build: EN, lang: 'en' },
     { query: '?lang=fr', locale: 'zh-CN', build: EN, lang: 'en', notice: true },
     { query: '?lang=zh-XX', locale: 'zh-TW', build: EN, lang: 'en', notice: true },
@@ -112,12 +115,15 @@ test('the language menu opens the same moment in the other build, and back', asy
   await expect.poll(() => params().has('autoplay')).toBe(false);
   expect(fetched).toHaveLength(3);
   expect(fetched[2]).toMatch(EN);
-  // Traditional to Simplified needs no other build: no load.
+  // Traditional to Simplified is a build of its own too: the same moment, loaded in it.
   await app.setLang('zh');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await app.setLang('zh-Hans');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
-  expect(fetched).toHaveLength(4);
+  await expect(app.testId('step')).toHaveText(/下一步/);
+  expect(fetched).toHaveLength(5);
+  expect(fetched[3]).toMatch(ZH);
+  expect(fetched[4]).toMatch(HANS);
 });
 
 test('by keyboard: an arrow key in the language menu opens the other build with the menu focused', async ({ page }) => {
@@ -130,7 +136,7 @@ test('by keyboard: an arrow key in the language menu opens the other build with 
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await expect(app.testId('lang')).toBeFocused();
   expect(new URL(page.url()).hash).toBe('');
-  // 繁體中文 → 简体中文 is the same build: no load, the focus stays.
+  // 繁體中文 → 简体中文 loads the Simplified build, the menu focused again.
   await page.keyboard.press('ArrowDown');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
   await expect(app.testId('lang')).toBeFocused();

@@ -344,10 +344,12 @@ test.describe(() => {
     await app.setMode('unaligned');
     await expect(app.testId('theory')).toContainText('Count');
     expect(fetched.length).toBe(before);
-    // Simplified Chinese is the Traditional file, converted.
+    // Simplified Chinese is its own file (the Traditional one converted), in its own build.
     await app.testId('lang').selectOption('zh-Hans');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
     await expect(app.testId('theory')).toContainText('数');
-    expect(fetched.filter((p) => p.endsWith('/theory/zh-Hant.txt')).length).toBe(1);
+    expect(fetched.filter((p) => p.endsWith('/theory/zh-Hans.txt')).length).toBe(1);
+    expect(fetched.filter((p) => p.endsWith('/theory/zh-Hant.txt')).length).toBe(0);
   });
 });
 

@@ -1,6 +1,6 @@
 //! Every sentence the page shows, in English and Chinese (Traditional, with the seed's terms:
 //! 屏障 barrier, 對齊 alignment, 快照 snapshot, 檢查點 checkpoint, 通道 channel, 緩衝 buffer;
-//! and Simplified, converted from the Traditional at run time by `hans.rs`).
+//! and Simplified, the Traditional converted when the crate is built: `build.rs`, `hans.rs`).
 //!
 //! Each language is a value of [`Strings`]; a string missing from one language is a compile
 //! error, because every field must be given. Sentences with parameters are `fn` fields; the
@@ -8,7 +8,7 @@
 
 #[cfg(feature = "en")]
 mod en;
-#[cfg(feature = "zh")]
+#[cfg(feature = "hans")]
 pub mod hans;
 mod names;
 pub mod theory;
@@ -16,9 +16,14 @@ pub mod theory;
 mod zh;
 #[cfg(feature = "zh")]
 mod zh_errors;
+/// The Simplified Chinese strings: `zh.rs` and its sentences converted by `build.rs`.
+#[cfg(feature = "hans")]
+mod zh_hans {
+    include!(concat!(env!("OUT_DIR"), "/zh_hans.rs"));
+}
 
-#[cfg(not(any(feature = "en", feature = "zh")))]
-compile_error!("build with at least one language: the feature `en`, `zh` or both");
+#[cfg(not(any(feature = "en", feature = "zh", feature = "hans")))]
+compile_error!("build with at least one language: the feature `en`, `zh`, `hans` or several");
 
 use serde::{Deserialize, Serialize};
 
@@ -128,7 +133,8 @@ impl Lang {
     pub fn is_built(self) -> bool {
         match self {
             Lang::En => cfg!(feature = "en"),
-            Lang::Zh | Lang::ZhHans => cfg!(feature = "zh"),
+            Lang::Zh => cfg!(feature = "zh"),
+            Lang::ZhHans => cfg!(feature = "hans"),
         }
     }
 
@@ -139,8 +145,8 @@ impl Lang {
             Lang::En => &en::STRINGS,
             #[cfg(feature = "zh")]
             Lang::Zh => &zh::STRINGS,
-            #[cfg(feature = "zh")]
-            Lang::ZhHans => hans::strings(),
+            #[cfg(feature = "hans")]
+            Lang::ZhHans => &zh_hans::STRINGS,
             #[allow(unreachable_patterns)]
             _ => Lang::built().strings(),
         }
@@ -150,8 +156,10 @@ impl Lang {
     pub fn built() -> Lang {
         if cfg!(feature = "en") {
             Lang::En
-        } else {
+        } else if cfg!(feature = "zh") {
             Lang::Zh
+        } else {
+            Lang::ZhHans
         }
     }
 }
