@@ -251,7 +251,10 @@ impl Simulation {
         let mode = self.config.mode;
         let keeps_aligned = self.net.keeps_aligned();
         Capabilities {
-            blocks_inputs: mode.blocks_inputs() || keeps_aligned,
+            // Unaligned tasks align a savepoint: once one is taken, inputs block there too.
+            blocks_inputs: mode.blocks_inputs()
+                || keeps_aligned
+                || (mode.description().priority_barriers && !self.net.savepoints.is_empty()),
             persists_in_flight: self.persists_in_flight(),
             logs_back_edges: mode.blocks_inputs() && !self.phys.back_edges.is_empty(),
             holds_channel_state: self.holds_channel_state(),

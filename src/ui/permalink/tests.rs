@@ -10,6 +10,7 @@ fn every_action_round_trips_through_the_code() {
         Action::Replay { task: 2 },
         Action::Emit { task: 0 },
         Action::Trigger,
+        Action::Savepoint,
         Action::Expire { checkpoint: 7 },
         Action::TimeOutAlignment { checkpoint: 2 },
         Action::SnapshotAll { checkpoint: 3 },
