@@ -539,6 +539,28 @@ async fn chandy_lamport_texts_name_the_controls_as_they_are_labelled() {
                 s.coordinator
             };
             assert_eq!(tab, name, "{lang:?} {preset}");
+            // A selected process is a process, a selected subtask a subtask.
+            let props = move || {
+                let run = Run::new(presets::by_name(preset).unwrap()).unwrap();
+                let run = RunRef(Rc::new(RefCell::new(run)));
+                inspector_props(run, Some(Selection::Task(0)), Tab::Details, None, lang)
+            };
+            let html = ServerRenderer::<Inspector>::with_props(props)
+                .render()
+                .await;
+            let (who, not) = if snapshots {
+                (s.process, s.subtask)
+            } else {
+                (s.subtask, s.process)
+            };
+            assert!(
+                html.contains(&format!("<h3>{who} ")),
+                "{lang:?} {preset}: {html}"
+            );
+            assert!(
+                !html.contains(&format!("<h3>{not} ")),
+                "{lang:?} {preset}: {html}"
+            );
         }
     }
 }

@@ -201,9 +201,13 @@ test('an embedding page hears every answer and the end, and can load another les
   const steps = engine(path.join(dir('en'), 'fifo.json'));
   for (const step of steps) {
     if (step.ask) {
+      // A Chandy-Lamport moment: the question and its answer say snapshot, as the page does.
+      await expect(frame.getByTestId('lesson-question').locator('legend')).toContainText('the next snapshot');
       await pick(frame, step.answer);
       await frame.getByTestId('lesson-check').click();
       await expect(frame.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', 'true');
+      await expect(frame.getByTestId('lesson-feedback')).toContainText('Snapshot ');
+      await expect(frame.getByTestId('lesson-feedback')).not.toContainText('heckpoint');
     }
     await frame.getByTestId('lesson-next').click();
   }

@@ -28,9 +28,14 @@ impl Simulation {
         task.data_ended = true;
         let finishes_now = !self.waits_for_final_checkpoint();
         if !self.phys.operator_of(t).kind.is_source() {
+            // A loop's head: its back-edge's end of data is its own, and comes round later.
+            let phys = &self.phys;
+            let looped = (phys.tasks[t as usize].inputs.iter())
+                .any(|&c| phys.is_back_edge(phys.channels[c as usize].edge));
             self.events.push(Event::DataEnded {
                 task: t,
                 finishes_now,
+                looped,
             });
         }
         self.broadcast(t, ItemKind::EndOfData);

@@ -98,6 +98,10 @@ pub enum Event {
         /// As for [`Event::SourceEnded`].
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         finishes_now: bool,
+        /// The task heads a loop: its regular inputs ended and nothing is left going round;
+        /// its back-edge's end of data is the one it sends now, and comes round later.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        looped: bool,
     },
     /// An item reached the task's barrier handler from `channel`.
     Arrived {

@@ -300,6 +300,7 @@ pub const STRINGS: Strings = Strings {
     tab_details: "Details",
     tab_checkpoints: "Checkpoints",
     select_hint: "Click a subtask, a channel or a moving item to see its details here.",
+    process: "Process",
     subtask: "Subtask",
     operator: "Operator",
     status: "Status",

@@ -389,6 +389,8 @@ pub struct Strings {
     pub tab_details: &'static str,
     pub tab_checkpoints: &'static str,
     pub select_hint: &'static str,
+    /// A process of a Chandy-Lamport system (token, bank), where the dataflow says subtask.
+    pub process: &'static str,
     pub subtask: &'static str,
     pub operator: &'static str,
     pub status: &'static str,

@@ -404,6 +404,14 @@ fn a_task_is_said_to_have_finished_only_when_it_has() {
             );
             return;
         }
+        if let Sentence::DataEnded { task, looped, .. } = *b {
+            // "every input" — or, heading a loop, "every regular input": its back-edge's
+            // end of data is its own and has not come round yet.
+            let phys = sim.physical();
+            let back = (phys.tasks[task as usize].inputs.iter())
+                .any(|&c| phys.is_back_edge(phys.channels[c as usize].edge));
+            assert_eq!(looped, back, "{name} {mode}: {text}");
+        }
         if let Sentence::SourceEnded {
             task,
             finishes_now: false,
@@ -411,6 +419,7 @@ fn a_task_is_said_to_have_finished_only_when_it_has() {
         | Sentence::DataEnded {
             task,
             finishes_now: false,
+            ..
         } = *b
         {
             // "keeps running until a checkpoint … has completed": it has not finished.

@@ -291,6 +291,7 @@ pub const STRINGS: Strings = Strings {
     tab_details: "詳細資料",
     tab_checkpoints: "檢查點",
     select_hint: "點擊子任務、通道或移動中的項目，在這裡查看詳細資料。",
+    process: "行程",
     subtask: "子任務",
     operator: "算子",
     status: "狀態",

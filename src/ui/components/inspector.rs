@@ -140,7 +140,13 @@ fn task_details(s: &Strings, run: &Run, t: TaskId, on_fail: &Callback<TaskId>) -
     };
     let op = &phys.graph.operators[info.operator as usize];
     let status = view::task_status(sim, t);
-    let mut o = format!("<h3>{} {}</h3><dl>", s.subtask, escape(&info.name));
+    // A process of a Chandy-Lamport system is no subtask of a dataflow.
+    let who = if op.kind.is_process() {
+        s.process
+    } else {
+        s.subtask
+    };
+    let mut o = format!("<h3>{who} {}</h3><dl>", escape(&info.name));
     dt(
         &mut o,
         s.operator,

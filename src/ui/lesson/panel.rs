@@ -71,6 +71,8 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
     let run = p.run.0.borrow();
     let sim = run.sim();
     let phys = sim.physical();
+    // Chandy-Lamport's checkpoints are snapshots, as the page names them.
+    let snapshots = sim.mode().processes_initiate();
     let word = |w: u32| phys.words.get(w as usize).map_or("", |w| w.as_str());
     let label = |c: &Choice| match *c {
         Choice::Channel(c) => phys.channel_label(c),
@@ -107,7 +109,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
             let prompt = match ask {
                 Ask::BlockedInput => w(T::AskBlocked),
                 Ask::Buffered => w(T::AskBuffered),
-                Ask::Consistent => w(T::AskConsistent),
+                Ask::Consistent => w(T::AskConsistent(snapshots)),
                 Ask::GlobalState => w(T::AskGlobalState),
                 Ask::CountedTwice => w(T::AskCountedTwice),
                 Ask::Choice { prompt, .. } => prompt.clone(),
@@ -161,6 +163,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                     } => w(T::WhyConsistent {
                         checkpoint: *checkpoint,
                         finding: *finding,
+                        snapshot: snapshots,
                     }),
                     Why::Token { checkpoint, place } => w(T::WhyToken {
                         checkpoint: *checkpoint,

@@ -32,7 +32,8 @@ pub enum Say<'a> {
     Wrong,
     AskBlocked,
     AskBuffered,
-    AskConsistent,
+    /// `true`: a Chandy-Lamport moment, whose checkpoints are snapshots.
+    AskConsistent(bool),
     AskGlobalState,
     AskCountedTwice,
     WhyBlocked {
@@ -46,9 +47,11 @@ pub enum Say<'a> {
         held: usize,
         checkpoint: u64,
     },
+    /// `snapshot`: a Chandy-Lamport moment, whose checkpoints are snapshots.
     WhyConsistent {
         checkpoint: u64,
         finding: Finding,
+        snapshot: bool,
     },
     /// Snapshot `checkpoint` caught the token at `place` (as the choice names it).
     WhyToken {
@@ -149,7 +152,7 @@ fn en(t: Say) -> String {
         Say::Wrong => "Not quite.".into(),
         Say::AskBlocked => "Which input blocks next? Pick it here, or click its channel.".into(),
         Say::AskBuffered => "Which of these records will wait in the alignment buffer? Tick them here, or click them in the dataflow.".into(),
-        Say::AskConsistent => "Will the next checkpoint to complete be a consistent global state?".into(),
+        Say::AskConsistent(snapshot) => format!("Will the next {} to complete be a consistent global state?", if snapshot { "snapshot" } else { "checkpoint" }),
         Say::AskGlobalState => "Which global state will the next snapshot to complete capture? Pick it here, or click where the token will be.".into(),
         Say::AskCountedTwice => "Which words will be counted twice after this failure? Tick each one — or none.".into(),
         Say::WhyCountedTwice { checkpoint: None, .. } => "No checkpoint had completed: every task starts again from nothing and the sources from offset 0, so no word is counted twice.".into(),
@@ -158,11 +161,11 @@ fn en(t: Say) -> String {
         Say::WhyBlocked { task, channel, checkpoint } => format!("Barrier {checkpoint} reached {task} first on {channel}: that input is blocked (①) until the barrier has come on every other input."),
         Say::WhyBuffered { task, held: 0, checkpoint } => format!("None: they all reached {task} before barrier {checkpoint} blocked their input, so they were processed at once."),
         Say::WhyBuffered { task, held, checkpoint } => format!("{held} of them reached {task} on an input that barrier {checkpoint} had already blocked, so they wait in its buffer (②) until the snapshot (③); the others came before the barrier."),
-        Say::WhyConsistent { checkpoint, finding: Finding::Consistent } => format!("Checkpoint {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent."),
-        Say::WhyConsistent { checkpoint, finding: Finding::CarriesDuplicates } => format!("Checkpoint {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent. Its counts still carry the duplicates of an earlier replay (at-least-once), which no later cut can take back."),
-        Say::WhyConsistent { checkpoint, finding: Finding::Inconsistent { duplicated: 0, .. } } => format!("Checkpoint {checkpoint} is not a consistent cut: a message in flight across it was recorded nowhere — it is lost (its verdict names it)."),
-        Say::WhyConsistent { checkpoint, finding: Finding::Inconsistent { lost: 0, .. } } => format!("Checkpoint {checkpoint} is not a consistent cut: records cross it the wrong way, received inside it but sent outside it (its verdict names them)."),
-        Say::WhyConsistent { checkpoint, .. } => format!("Checkpoint {checkpoint} is not a consistent cut: some records cross it the wrong way and others are lost (its verdict names them)."),
+        Say::WhyConsistent { checkpoint, snapshot, finding: Finding::Consistent } => format!("{} {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent.", if snapshot { "Snapshot" } else { "Checkpoint" }),
+        Say::WhyConsistent { checkpoint, snapshot, finding: Finding::CarriesDuplicates } => format!("{} {checkpoint} is a consistent cut: nothing it counts as received is missing from what it counts as sent. Its counts still carry the duplicates of an earlier replay (at-least-once), which no later cut can take back.", if snapshot { "Snapshot" } else { "Checkpoint" }),
+        Say::WhyConsistent { checkpoint, snapshot, finding: Finding::Inconsistent { duplicated: 0, .. } } => format!("{} {checkpoint} is not a consistent cut: a message in flight across it was recorded nowhere — it is lost (its verdict names it).", if snapshot { "Snapshot" } else { "Checkpoint" }),
+        Say::WhyConsistent { checkpoint, snapshot, finding: Finding::Inconsistent { lost: 0, .. } } => format!("{} {checkpoint} is not a consistent cut: records cross it the wrong way, received inside it but sent outside it (its verdict names them).", if snapshot { "Snapshot" } else { "Checkpoint" }),
+        Say::WhyConsistent { checkpoint, snapshot, .. } => format!("{} {checkpoint} is not a consistent cut: some records cross it the wrong way and others are lost (its verdict names them).", if snapshot { "Snapshot" } else { "Checkpoint" }),
         Say::WhyToken { checkpoint, place } => format!("Snapshot {checkpoint} caught the state “{place}”: each process recorded its own state when the marker reached it, and a channel recorded what arrived after its receiver's snapshot and before that channel's marker — together exactly one token."),
         Say::Unreachable(why) => format!("This step's moment cannot be shown: {}.", match why {
             Unreachable::Link(e) => e.to_string(),
@@ -214,7 +217,7 @@ fn zh(t: Say) -> String {
         Say::Wrong => "不太對。".into(),
         Say::AskBlocked => "接下來哪個輸入會被阻塞？在這裡選，或點擊它的通道。".into(),
         Say::AskBuffered => "這些記錄中，哪些會在對齊緩衝區裡等待？在這裡勾選，或在資料流圖中點擊它們。".into(),
-        Say::AskConsistent => "下一個完成的檢查點會不會是一致的全域狀態？".into(),
+        Say::AskConsistent(snapshot) => format!("下一個完成的{}會不會是一致的全域狀態？", if snapshot { "快照" } else { "檢查點" }),
         Say::AskGlobalState => "下一個完成的快照會捕捉到哪一種全域狀態？在這裡選，或點擊令牌將在的位置。".into(),
         Say::AskCountedTwice => "這次失敗之後，哪些字會被計算兩次？每個都勾選——或者一個也不選。".into(),
         Say::WhyCountedTwice { checkpoint: None, .. } => "之前沒有任何檢查點完成：每個任務從零開始，來源從偏移量 0 讀起，所以沒有字被計算兩次。".into(),
@@ -223,11 +226,11 @@ fn zh(t: Say) -> String {
         Say::WhyBlocked { task, channel, checkpoint } => format!("屏障 {checkpoint} 最先經由 {channel} 到達 {task}：這個輸入被阻塞（①），直到屏障從其他每個輸入都到達。"),
         Say::WhyBuffered { task, held: 0, checkpoint } => format!("一筆都沒有：它們都在屏障 {checkpoint} 阻塞輸入之前到達 {task}，所以立刻被處理。"),
         Say::WhyBuffered { task, held, checkpoint } => format!("其中 {held} 筆到達 {task} 時，屏障 {checkpoint} 已經阻塞了它們的輸入，所以在緩衝區裡等待（②），直到快照（③）；其餘的在屏障之前就到了。"),
-        Say::WhyConsistent { checkpoint, finding: Finding::Consistent } => format!("檢查點 {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。"),
-        Say::WhyConsistent { checkpoint, finding: Finding::CarriesDuplicates } => format!("檢查點 {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。只是它的計數仍帶著先前重放的重複（至少一次），之後的割集也無法收回。"),
-        Say::WhyConsistent { checkpoint, finding: Finding::Inconsistent { duplicated: 0, .. } } => format!("檢查點 {checkpoint} 不是一致割集：一則穿過它傳輸的訊息沒有被任何地方記錄——它遺失了（它的判定列出了它）。"),
-        Say::WhyConsistent { checkpoint, finding: Finding::Inconsistent { lost: 0, .. } } => format!("檢查點 {checkpoint} 不是一致割集：有記錄以錯誤的方向穿過它，在割集內被接收、卻在割集外送出（它的判定列出了這些記錄）。"),
-        Say::WhyConsistent { checkpoint, .. } => format!("檢查點 {checkpoint} 不是一致割集：有些記錄以錯誤的方向穿過它，有些遺失了（它的判定列出了這些記錄）。"),
+        Say::WhyConsistent { checkpoint, snapshot, finding: Finding::Consistent } => format!("{} {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。", if snapshot { "快照" } else { "檢查點" }),
+        Say::WhyConsistent { checkpoint, snapshot, finding: Finding::CarriesDuplicates } => format!("{} {checkpoint} 是一致割集：它算作已接收的，沒有一筆不在已送出之中。只是它的計數仍帶著先前重放的重複（至少一次），之後的割集也無法收回。", if snapshot { "快照" } else { "檢查點" }),
+        Say::WhyConsistent { checkpoint, snapshot, finding: Finding::Inconsistent { duplicated: 0, .. } } => format!("{} {checkpoint} 不是一致割集：一則穿過它傳輸的訊息沒有被任何地方記錄——它遺失了（它的判定列出了它）。", if snapshot { "快照" } else { "檢查點" }),
+        Say::WhyConsistent { checkpoint, snapshot, finding: Finding::Inconsistent { lost: 0, .. } } => format!("{} {checkpoint} 不是一致割集：有記錄以錯誤的方向穿過它，在割集內被接收、卻在割集外送出（它的判定列出了這些記錄）。", if snapshot { "快照" } else { "檢查點" }),
+        Say::WhyConsistent { checkpoint, snapshot, .. } => format!("{} {checkpoint} 不是一致割集：有些記錄以錯誤的方向穿過它，有些遺失了（它的判定列出了這些記錄）。", if snapshot { "快照" } else { "檢查點" }),
         Say::WhyToken { checkpoint, place } => format!("快照 {checkpoint} 捕捉到的是「{place}」：每個行程在標記到達時記錄自己的狀態，每條通道記錄接收者快照之後、該通道的標記到達之前收到的東西——合起來恰好一個令牌。"),
         Say::Unreachable(why) => {
             let s = Lang::Zh.strings();
@@ -277,7 +280,8 @@ mod tests {
             Say::Step(2, 7),
             Say::AskBlocked,
             Say::AskBuffered,
-            Say::AskConsistent,
+            Say::AskConsistent(false),
+            Say::AskConsistent(true),
             Say::AskGlobalState,
             Say::AskCountedTwice,
             Say::WhyCountedTwice {
@@ -316,6 +320,7 @@ mod tests {
             },
             Say::WhyConsistent {
                 checkpoint: 3,
+                snapshot: false,
                 finding: Finding::Inconsistent {
                     duplicated: 2,
                     lost: 0,
@@ -323,6 +328,7 @@ mod tests {
             },
             Say::WhyConsistent {
                 checkpoint: 3,
+                snapshot: false,
                 finding: Finding::Inconsistent {
                     duplicated: 0,
                     lost: 1,
@@ -330,6 +336,7 @@ mod tests {
             },
             Say::WhyConsistent {
                 checkpoint: 3,
+                snapshot: false,
                 finding: Finding::Inconsistent {
                     duplicated: 1,
                     lost: 1,
@@ -337,6 +344,7 @@ mod tests {
             },
             Say::WhyConsistent {
                 checkpoint: 3,
+                snapshot: false,
                 finding: Finding::CarriesDuplicates,
             },
             Say::NoAnswer(NoAnswer::NothingBlocks),

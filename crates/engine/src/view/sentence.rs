@@ -105,9 +105,11 @@ pub enum Sentence {
         at: Input,
     },
     /// Every input of a task delivered its end of data: its operator finished.
+    /// `looped`: the task heads a loop, whose end of data it sends round itself.
     DataEnded {
         task: TaskId,
         finishes_now: bool,
+        looped: bool,
     },
     SourceSnapshot {
         task: TaskId,

@@ -114,13 +114,17 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             task(at.task),
             names.sender(at)
         ),
-        Sentence::DataEnded { task: t, finishes_now: false } => format!(
-            "Every input of {} has ended its data: its operator finishes and it sends end of data on. It keeps running until a checkpoint it takes from now on has completed.",
-            task(t)
-        ),
-        Sentence::DataEnded { task: t, finishes_now: true } => format!(
-            "Every input of {} has ended its data: its operator finishes, and the task finishes as soon as its inputs close (checkpoints after tasks finish are off).",
-            task(t)
+        Sentence::DataEnded { task: t, finishes_now, looped } => format!(
+            "{} {} has ended its data{}: its operator finishes and it sends end of data on{}. {}",
+            if looped { "Every regular input of" } else { "Every input of" },
+            task(t),
+            if looped { " and nothing is left going round its loop" } else { "" },
+            if looped { ", round the loop to itself too" } else { "" },
+            if finishes_now {
+                "The task finishes as soon as its inputs close (checkpoints after tasks finish are off)."
+            } else {
+                "It keeps running until a checkpoint it takes from now on has completed."
+            }
         ),
         Sentence::SourceSnapshot { task: t, n, offset, acked } => format!(
             "{} records offset {offset} in checkpoint {n} and injects barrier {n} into its output channels{}.",

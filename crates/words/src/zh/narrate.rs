@@ -94,13 +94,17 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             "{}送來了資料結束標記：那裡不會再有記錄，但屏障仍會來。",
             input(names, at)
         ),
-        Sentence::DataEnded { task: t, finishes_now: false } => format!(
-            "{} 的每個輸入都已送來資料結束標記：它的運算子結束，並把標記往下傳；它繼續執行，直到它此後的某個檢查點完成。",
-            task(t)
-        ),
-        Sentence::DataEnded { task: t, finishes_now: true } => format!(
-            "{} 的每個輸入都已送來資料結束標記：它的運算子結束，輸入一關閉它就結束（任務結束後的檢查點沒有開啟）。",
-            task(t)
+        Sentence::DataEnded { task: t, finishes_now, looped } => format!(
+            "{} 的每個{}輸入都已送來資料結束標記{}：它的運算子結束，並把標記往下傳{}；{}",
+            task(t),
+            if looped { "一般" } else { "" },
+            if looped { "，環上也沒有記錄在繞" } else { "" },
+            if looped { "，也沿回饋邊傳回自己" } else { "" },
+            if finishes_now {
+                "輸入一關閉它就結束（任務結束後的檢查點沒有開啟）。"
+            } else {
+                "它繼續執行，直到它此後的某個檢查點完成。"
+            }
         ),
         Sentence::SourceSnapshot { task: t, n, offset, acked } => format!(
             "{} 把偏移量 {offset} 記入檢查點 {n}，並向輸出通道注入屏障 {n}{}。",

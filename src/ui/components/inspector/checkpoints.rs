@@ -97,6 +97,16 @@ pub(super) fn checkpoints(
     }
 }
 
+/// What the tables call a task: a process in a Chandy-Lamport system, a subtask otherwise.
+fn who(s: &Strings, sim: &Simulation) -> &'static str {
+    let graph = &sim.physical().graph;
+    if graph.operators.iter().all(|o| o.kind.is_process()) {
+        s.process
+    } else {
+        s.subtask
+    }
+}
+
 /// A completed checkpoint's global state: title, verdict, figures, the task and channel
 /// state tables. Written as one string of markup (names and payloads escaped): it only shows.
 pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> String {
@@ -184,7 +194,7 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
         dt(&mut o, label, &value);
     }
     let heads = [
-        &[s.subtask, s.state, s.start_delay, s.ack_time][..],
+        &[who(s, sim), s.state, s.start_delay, s.ack_time][..],
         &mode_heads(s, figures),
         &[s.state_size],
     ]
@@ -229,7 +239,7 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
     );
     let unit = |label: &str, unit: &str| format!("{label} ({unit})");
     let heads = [
-        s.subtask.to_string(),
+        who(s, sim).to_string(),
         unit(s.alignment_duration, "ms"),
         unit(s.async_duration, "ms"),
         unit(s.persisted_data, "B"),

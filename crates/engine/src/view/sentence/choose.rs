@@ -70,7 +70,15 @@ impl Sentence {
             Event::EndOfData { task, channel } => Sentence::EndOfData {
                 at: input(task, channel),
             },
-            Event::DataEnded { task, finishes_now } => Sentence::DataEnded { task, finishes_now },
+            Event::DataEnded {
+                task,
+                finishes_now,
+                looped,
+            } => Sentence::DataEnded {
+                task,
+                finishes_now,
+                looped,
+            },
             Event::Snapshot {
                 task,
                 checkpoint: n,
