@@ -455,6 +455,11 @@ pub fn app() -> Html {
                             timeout,
                             debloat,
                             failed: fetch_failed,
+                            before: sim
+                                .coordinator()
+                                .checkpoints()
+                                .is_empty()
+                                .then(|| mode.processes_initiate()),
                             on_retry: retry_texts,
                         }) }
                     }

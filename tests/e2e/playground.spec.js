@@ -302,6 +302,16 @@ test('the theory panel says why the preset matters, for the mode on screen', asy
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
   await expect(app.testId('theory')).toContainText('Merge#0');
+  // At step 0 the lock and the buffer it speaks of are still ahead, and it says so; once
+  // checkpoint 1 has started, no more.
+  await expect(app.testId('theory-before')).toContainText('first checkpoint is under way');
+  await app.stepUntil(async () => (await app.checkpointStatus(1)) !== null);
+  await expect(app.testId('theory-before')).toHaveCount(0);
+  await app.open('?preset=token');
+  await app.testId('theory-toggle').click();
+  await expect(app.testId('theory-before')).toContainText('first snapshot');
+  await app.open('?preset=alignment');
+  await toggle.click();
   const aligned = await app.testId('theory').textContent();
   expect(aligned).toMatch(/consistent cut/);
   await app.setMode('at-least-once');

@@ -106,6 +106,12 @@ pub const STRINGS: Strings = Strings {
     cut_orphan: |id, from, to| format!("#{id}: {to} receives it inside your cut, {from} sends it outside."),
     theory_loading: "Loading…",
     theory_failed: "This text could not be loaded.",
+    theory_before: |snapshot| {
+        format!(
+            "What follows is what the run shows once its first {} is under way: press Play or Step to get there.",
+            if snapshot { "snapshot" } else { "checkpoint" }
+        )
+    },
     theory_retry: "Try again",
     seeing: "What you're seeing:",
 

@@ -200,6 +200,9 @@ pub struct Strings {
     /// While the theory texts are loading, and when they could not be, with a button to retry.
     pub theory_loading: &'static str,
     pub theory_failed: &'static str,
+    /// Above the text while the run has not started its first checkpoint (`true`: snapshot,
+    /// Chandy-Lamport's) yet.
+    pub theory_before: fn(bool) -> String,
     pub theory_retry: &'static str,
     pub seeing: &'static str,
 

@@ -102,6 +102,12 @@ pub const STRINGS: Strings = Strings {
     spacetime_hint: "每個子任務一條線，時間由左到右，顯示最近的步驟。點是快照；穿過同一個檢查點各點的線是它的切面。帶圈的記錄在切面時正在傳輸（通道狀態），實心的則反向越過切面，紅圈的正在傳輸卻沒被記錄：快照遺失了它。",
     theory_loading: "載入中…",
     theory_failed: "無法載入這段文字。",
+    theory_before: |snapshot| {
+        format!(
+            "下面說的是第一個{}開始之後才會看到的：按播放或下一步前進到那裡。",
+            if snapshot { "快照" } else { "檢查點" }
+        )
+    },
     theory_retry: "再試一次",
     seeing: "你看到的是：",
 

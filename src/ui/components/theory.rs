@@ -53,6 +53,9 @@ pub struct TheoryProps {
     pub debloat: Option<u64>,
     /// The last fetch of the texts ended without them: a retry is offered.
     pub failed: bool,
+    /// No checkpoint has started yet (`Some(true)`: no snapshot, Chandy-Lamport's): what the
+    /// text describes is still ahead.
+    pub before: Option<bool>,
     pub on_retry: Callback<MouseEvent>,
 }
 
@@ -64,6 +67,9 @@ pub fn theory(p: &TheoryProps) -> Html {
     let body = match &texts {
         Some(texts) => match texts.get(&p.preset, p.mode) {
             Some(text) => html! { <>
+                if let Some(snapshot) = p.before {
+                    <p class="hint" data-testid="theory-before">{ (s.theory_before)(snapshot) }</p>
+                }
                 <p>{ text.to_string() }</p>
                 if let Some(note) = p.timeout.and_then(|t| texts.timeout_note(t)) {
                     <p data-testid="theory-timeout">{ note }</p>
