@@ -312,6 +312,7 @@ test('the theory panel says why the preset matters, for the mode on screen', asy
   await expect(app.testId('theory-before')).toContainText('first snapshot');
   await app.open('?preset=alignment');
   await toggle.click();
+  await expect(app.testId('theory')).toContainText('Merge#0');
   const aligned = await app.testId('theory').textContent();
   expect(aligned).toMatch(/consistent cut/);
   await app.setMode('at-least-once');
