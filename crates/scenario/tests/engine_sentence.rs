@@ -228,3 +228,38 @@ fn a_barrier_after_the_timeout_is_told_as_ending_a_recording() {
     assert!(timed_out, "no alignment timed out");
     assert!(after_timeout > 0, "no barrier came after a timeout");
 }
+
+/// A savepoint is told as Flink takes it: aligned in the exactly-once modes (in unaligned mode
+/// although its barriers would overtake), tracked at-least-once.
+#[test]
+fn a_savepoint_is_told_by_how_the_mode_takes_it() {
+    let triggered = Event::CheckpointTriggered {
+        checkpoint: 4,
+        savepoint: true,
+    };
+    let told = |mode| of(&triggered, mode);
+    assert_eq!(
+        told(BarrierMode::Aligned),
+        Sentence::SavepointTriggered {
+            n: 4,
+            overtaking: false,
+            exactly_once: true
+        }
+    );
+    assert_eq!(
+        told(BarrierMode::Unaligned),
+        Sentence::SavepointTriggered {
+            n: 4,
+            overtaking: true,
+            exactly_once: true
+        }
+    );
+    assert_eq!(
+        told(BarrierMode::AtLeastOnce),
+        Sentence::SavepointTriggered {
+            n: 4,
+            overtaking: false,
+            exactly_once: false
+        }
+    );
+}

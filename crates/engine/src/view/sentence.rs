@@ -48,10 +48,12 @@ pub enum Sentence {
         savepoint: bool,
     },
     /// The coordinator triggers savepoint `n`: aligned everywhere (`overtaking`: although
-    /// this mode's barriers overtake).
+    /// this mode's barriers overtake); at-least-once (`!exactly_once`), tracked as any
+    /// checkpoint is.
     SavepointTriggered {
         n: CheckpointId,
         overtaking: bool,
+        exactly_once: bool,
     },
     /// Savepoint `n` completed: kept apart — no failover restores it, no sink commits on it,
     /// it subsumes nothing.

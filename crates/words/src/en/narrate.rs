@@ -71,7 +71,10 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         ),
         Sentence::TriggerDeferred { savepoint: false } => "A checkpoint was triggered by hand, but as many as may run at once are in progress: the coordinator starts it as soon as one ends.".into(),
         Sentence::TriggerDeferred { savepoint: true } => "A savepoint was asked for, but a checkpoint is in progress and, with unaligned checkpoints on, Flink does not force a savepoint past it: the coordinator starts it as soon as one ends, before any other trigger.".into(),
-        Sentence::SavepointTriggered { n, overtaking } => format!(
+        Sentence::SavepointTriggered { n, exactly_once: false, .. } => format!(
+            "The coordinator triggers savepoint {n}: each source records its offset and injects barrier {n}. At-least-once, a savepoint is taken as any checkpoint is: no input waits for its barriers."
+        ),
+        Sentence::SavepointTriggered { n, overtaking, .. } => format!(
             "The coordinator triggers savepoint {n}: each source records its offset and injects barrier {n}. A savepoint is always aligned{}: every task waits for barrier {n} on all its inputs before it snapshots, and nothing in flight is stored.",
             if overtaking { ", also in unaligned mode" } else { "" }
         ),

@@ -53,7 +53,10 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
         ),
         Sentence::TriggerDeferred { savepoint: false } => "手動觸發了一個檢查點，但同時進行的檢查點已達上限：協調器會在其中一個結束後立刻開始它。".into(),
         Sentence::TriggerDeferred { savepoint: true } => "要求了一個保存點，但有檢查點正在進行；開啟非對齊檢查點時，和 Flink 一樣不強制插隊：協調器會在它結束後立刻開始保存點，排在其他觸發之前。".into(),
-        Sentence::SavepointTriggered { n, overtaking } => format!(
+        Sentence::SavepointTriggered { n, exactly_once: false, .. } => format!(
+            "協調器觸發保存點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。至少一次模式下，保存點和一般檢查點一樣：沒有輸入會等它的屏障。"
+        ),
+        Sentence::SavepointTriggered { n, overtaking, .. } => format!(
             "協調器觸發保存點 {n}：每個資料來源記錄自己的偏移量，並注入屏障 {n}。保存點一律對齊{}：每個任務等所有輸入都送來屏障 {n} 才做快照，不儲存任何傳輸中的記錄。",
             if overtaking { "（在非對齊模式下也一樣）" } else { "" }
         ),

@@ -29,6 +29,7 @@ impl Sentence {
             } => Sentence::SavepointTriggered {
                 n,
                 overtaking: protocol.priority_barriers,
+                exactly_once: protocol.blocks_inputs || protocol.persists_in_flight,
             },
             Event::CheckpointTriggered { checkpoint: n, .. } => Sentence::Triggered { n },
             // A stopped world's drain is told with the number of tasks that snapshot (the
