@@ -8,6 +8,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use abs_playground::engine::coordinator::CheckpointStatus;
+use abs_playground::engine::record::ItemKind;
 use abs_playground::engine::trace::AbortReason;
 use abs_playground::engine::{Action, ActionError, BarrierMode, Event, Simulation};
 use abs_playground::scenario::{presets, Scenario};
@@ -461,4 +462,51 @@ fn a_planned_savepoint_is_asked_for_at_its_time() {
         }
     };
     assert_eq!(at, 55);
+}
+
+/// Under backpressure an unaligned barrier is a priority event, taken by a receiver with no
+/// output credit; a savepoint's barrier is not: it waits for credit like a record.
+#[test]
+fn a_savepoints_barrier_waits_for_credit_where_an_unaligned_one_does_not() {
+    let mut sim = preset("slow-sink", BarrierMode::Unaligned);
+    let (mut priority, mut in_line, mut asked) = (0, 0, 0);
+    for _ in 0..20_000 {
+        let before: Vec<bool> = (0..sim.physical().task_count())
+            .map(|t| sim.flow().is_backpressured(t))
+            .collect();
+        if sim.step().is_none() {
+            break;
+        }
+        for e in sim.last_events() {
+            let Event::Arrived {
+                task,
+                item: ItemKind::Barrier(n),
+                ..
+            } = e
+            else {
+                continue;
+            };
+            let savepoint = sim.coordinator().is_savepoint(*n);
+            match (before[*task as usize], savepoint) {
+                (true, true) => panic!("savepoint {n} taken by a backpressured task {task}"),
+                (true, false) => priority += 1,
+                (false, true) => in_line += 1,
+                (false, false) => {}
+            }
+        }
+        // A savepoint after each completed checkpoint, a few times.
+        let completed = sim.coordinator().latest_completed().map(|g| g.checkpoint);
+        if asked < 4 && completed.is_some() && sim.coordinator().has_room() {
+            if sim.apply(Action::Savepoint).is_ok() {
+                asked += 1;
+            }
+        }
+    }
+    println!("unaligned barriers taken without credit: {priority}; savepoint barriers taken in line: {in_line}");
+    assert_eq!(asked, 4);
+    assert!(
+        priority > 0,
+        "no unaligned barrier met a backpressured receiver: the case is not reached"
+    );
+    assert!(in_line > 0);
 }
