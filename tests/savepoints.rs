@@ -496,10 +496,12 @@ fn a_savepoints_barrier_waits_for_credit_where_an_unaligned_one_does_not() {
         }
         // A savepoint after each completed checkpoint, a few times.
         let completed = sim.coordinator().latest_completed().map(|g| g.checkpoint);
-        if asked < 4 && completed.is_some() && sim.coordinator().has_room() {
-            if sim.apply(Action::Savepoint).is_ok() {
-                asked += 1;
-            }
+        if asked < 4
+            && completed.is_some()
+            && sim.coordinator().has_room()
+            && sim.apply(Action::Savepoint).is_ok()
+        {
+            asked += 1;
         }
     }
     println!("unaligned barriers taken without credit: {priority}; savepoint barriers taken in line: {in_line}");
