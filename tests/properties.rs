@@ -629,6 +629,9 @@ fn invariants_hold_after_every_step() {
             let timeout_runs = std::cell::RefCell::new([0u64; 3]);
             // With buffer debloating: how many runs, resized a buffer, resized and completed.
             let debloat_runs = std::cell::RefCell::new([0u64; 3]);
+            // With operator chaining, in the mode drawn: how many runs chained a channel, and
+            // of those, completed a checkpoint, backpressured a chain's head, failed a task.
+            let chained_runs = std::cell::RefCell::new([0u64; 4]);
             let coverage = std::cell::RefCell::new(Coverage::default());
             let mut runner = proptest::test_runner::TestRunner::new(config);
             let result = runner.run(
@@ -667,6 +670,25 @@ fn invariants_hold_after_every_step() {
                         ..config.clone()
                     });
                     let (_, d) = run(&graph, &debloated, seed, &moves)?;
+                    // Operator chaining: a chained channel is a method call, every invariant
+                    // holds as on a channel (it is never more than momentarily occupied).
+                    let chained = at_once(Config {
+                        mode: twice,
+                        aligned_checkpoint_timeout: None,
+                        chaining: true,
+                        ..config.clone()
+                    });
+                    let chains = Simulation::new(&graph, &chained, seed)
+                        .map(|s| s.chains().any())
+                        .unwrap_or(false);
+                    if chains {
+                        let (_, ch) = run(&graph, &chained, seed, &moves)?;
+                        let mut r = chained_runs.borrow_mut();
+                        r[0] += 1;
+                        r[1] += u64::from(ch.completed);
+                        r[2] += u64::from(ch.backpressured);
+                        r[3] += u64::from(ch.failed);
+                    }
                     {
                         let mut r = debloat_runs.borrow_mut();
                         r[0] += 1;
@@ -752,6 +774,17 @@ fn invariants_hold_after_every_step() {
                 r[0],
                 percent(r[1], r[0])
             );
+            let r = chained_runs.into_inner();
+            let chained_pct = percent(r[0], runs / 5);
+            let chained_completed_pct = percent(r[1], r[0]);
+            eprintln!(
+                "with operator chaining, {} runs had a chain ({chained_pct:.1}% of the cases): \
+                 completed a checkpoint {chained_completed_pct:.1}%, backpressured a task {:.1}%, \
+                 failed a task {:.1}%",
+                r[0],
+                percent(r[2], r[0]),
+                percent(r[3], r[0])
+            );
             let t = timeout_runs.into_inner();
             let timed_out_pct = percent(t[2], t[0]);
             eprintln!(
@@ -783,6 +816,11 @@ fn invariants_hold_after_every_step() {
                 resized_pct >= 30.0,
                 "only {resized_pct:.1}% of the runs with buffer debloating resized a buffer and \
                  completed a checkpoint (target 30%)"
+            );
+            assert!(
+                chained_pct >= 20.0 && chained_completed_pct >= 50.0,
+                "only {chained_pct:.1}% of the cases had a chain, and {chained_completed_pct:.1}% \
+                 of those completed a checkpoint (targets 20% and 50%)"
             );
             assert!(
                 backpressured_pct >= 20.0,

@@ -215,6 +215,9 @@ impl Simulation {
             }
             Action::Pause { channel: c, .. } | Action::SetFifo { channel: c, .. } => {
                 channel(c)?;
+                if self.net.chains.is_chained(c) {
+                    return Err(ActionError::Chained(c));
+                }
             }
             Action::Initiate { task: t } => {
                 task(t)?;
@@ -264,6 +267,9 @@ impl Simulation {
                 latency,
             } => {
                 channel(c)?;
+                if self.net.chains.is_chained(c) {
+                    return Err(ActionError::Chained(c));
+                }
                 if !(1..=MAX_LATENCY).contains(&latency) {
                     return Err(ActionError::BadLatency(latency));
                 }

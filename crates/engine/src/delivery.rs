@@ -54,12 +54,44 @@ impl Simulation {
 
     /// Sends `kind` on channel `c`.
     pub(super) fn send(&mut self, c: ChannelId, kind: ItemKind) {
+        if self.net.chains.is_chained(c) {
+            self.hand_over(c, kind);
+            return;
+        }
         let was_full = self.net.channels[c as usize].is_full();
         if self.net.push(c, kind, self.clock.now, &mut self.clock.rng) {
             self.forget_waiting(c);
         }
         self.schedule_channel(c);
         self.refresh_credit(c, was_full);
+    }
+
+    /// Channel `c` joins two chained operators: what the sender sends, the receiver takes at
+    /// once, in the same thread — no queue, no latency, no credit. Its work follows the
+    /// sender's work so far, and the sender is busy until it is done (one thread).
+    fn hand_over(&mut self, c: ChannelId, kind: ItemKind) {
+        let info = &self.phys.channels[c as usize];
+        let (from, t, input) = (info.from, info.to, info.input_index);
+        if matches!(kind, ItemKind::Record(_)) {
+            self.net.channels[c as usize].records_sent += 1;
+        }
+        self.events.push(Event::Arrived {
+            task: t,
+            channel: c,
+            item: kind,
+        });
+        if let ItemKind::Barrier(n) = kind {
+            self.tasks[t as usize]
+                .books
+                .barrier_arrived(n, self.clock.now);
+        }
+        let start = self.tasks[from as usize].busy_until;
+        let task = &mut self.tasks[t as usize];
+        task.busy_until = task.busy_until.max(start);
+        self.hand_to_handler(t, Some((input, kind)));
+        let done = self.tasks[t as usize].busy_until;
+        let sender = &mut self.tasks[from as usize];
+        sender.busy_until = sender.busy_until.max(done);
     }
 
     /// Sends record `r` of task `t` on its output edges, as their partitionings route it.
@@ -123,7 +155,8 @@ impl Simulation {
     /// After channel `c`'s occupancy changed: when its sender's last full output got room,
     /// the sender resumes what it stalled (input deliveries, replays, source reads).
     pub(super) fn refresh_credit(&mut self, c: ChannelId, was_full: bool) {
-        let from = self.phys.channels[c as usize].from;
+        // A chained operator's output is its chain's: the head holds the credit.
+        let from = self.net.chains.head_of(self.phys.channels[c as usize].from);
         let Some(Relief { stalled, emit }) = self.net.refresh_credit(c, from, was_full) else {
             return;
         };

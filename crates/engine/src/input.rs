@@ -175,10 +175,17 @@ impl Simulation {
             self.tasks[t as usize].act_at = at;
             self.schedule(at, Due::Emit(t));
         }
+        // Told before what it sends is taken: a chained operator takes it at once.
+        self.events.push(Event::Processed {
+            task: t,
+            channel,
+            record,
+            emitted: out.len() as u32,
+            early,
+        });
         for &(r, edges) in &out {
             self.send_record_on(t, r, edges);
         }
-        let emitted = out.len() as u32;
         out.clear();
         self.outbox = out;
         let task = &mut self.tasks[t as usize];
@@ -186,13 +193,6 @@ impl Simulation {
             .busy_until
             .max(self.clock.now)
             .saturating_add(op.processing_time);
-        self.events.push(Event::Processed {
-            task: t,
-            channel,
-            record,
-            emitted,
-            early,
-        });
     }
 
     /// Carries out one decision of the handler about `item` (what arrived or was replayed).
@@ -236,6 +236,7 @@ impl Simulation {
                     savepoint: self.net.policy(channel).priority
                         && self.net.savepoints.contains(&id),
                     back_edge: self.phys.channel_is_back_edge(channel),
+                    chained: self.net.chains.is_chained(channel),
                 });
             }
             Output::Held { ch, held } => {

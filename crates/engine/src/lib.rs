@@ -41,6 +41,7 @@
 pub mod action;
 mod acts;
 pub mod barrier;
+pub mod chaining;
 pub mod channel;
 mod checkpoint;
 pub mod clock;

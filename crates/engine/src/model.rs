@@ -413,6 +413,12 @@ pub struct Config {
         deserialize_with = "read_setting"
     )]
     pub buffer_debloat: Option<BufferDebloat>,
+    /// Operator chaining (Flink's `pipeline.operator-chaining.enabled`, on by default in
+    /// Flink): an operator whose only input is a forward edge from one of equal parallelism
+    /// runs in its sender's task — no channel, no barrier between them. Off here unless a
+    /// scenario asks (the presets show every channel); imported Flink plans follow Flink.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub chaining: bool,
 }
 
 /// The restart delay when a scenario sets none.
@@ -434,6 +440,7 @@ impl Default for Config {
             aligned_checkpoint_timeout: None,
             restart_delay: DEFAULT_RESTART_DELAY,
             buffer_debloat: None,
+            chaining: false,
         }
     }
 }

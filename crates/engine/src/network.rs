@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::barrier::BarrierPolicy;
+use super::chaining::Chains;
 use super::channel::{Channel, Hold};
 use super::debloat::{BufferDebloat, Debloater};
 use super::flow::{FlowControl, Relief};
@@ -40,6 +41,9 @@ pub struct Network {
     /// Buffer debloating, when the scenario asks for it: channel capacities follow what
     /// their receivers consume.
     pub(super) debloat: Option<Debloater>,
+    /// Operator chaining: which channels are a chain's method calls rather than channels,
+    /// and each task's chain head, which owns the chain's credit (fixed once built, shared).
+    pub(super) chains: Rc<Chains>,
 }
 
 /// What the rule of delivery needs to know of a channel's receiver.
@@ -66,6 +70,7 @@ impl Network {
         phys: &Physical,
         policies: Rc<[BarrierPolicy]>,
         debloat: Option<BufferDebloat>,
+        chains: Rc<Chains>,
     ) -> Network {
         let channels = phys
             .channels
@@ -93,6 +98,7 @@ impl Network {
             savepoints: Vec::new(),
             policies,
             debloat: debloat.map(|d| Debloater::new(d, phys.channels.len(), phys.tasks.len(), 0)),
+            chains,
         }
     }
 
@@ -395,8 +401,9 @@ impl Network {
     }
 
     /// Credit-based flow control: after channel `c`'s occupancy changed, keeps its sender's
-    /// count of full outputs right. When the sender's last full output got room and it was
-    /// backpressured, returns what it resumes.
+    /// count of full outputs right (`sender`: the channel's sender, or where it is chained,
+    /// its chain's head, which owns the chain's credit). When the sender's last full output
+    /// got room and it was backpressured, returns what it resumes.
     pub(super) fn refresh_credit(
         &mut self,
         c: ChannelId,
@@ -407,6 +414,7 @@ impl Network {
         if now_full == was_full {
             return None;
         }
+
         if now_full {
             self.flow.output_filled(sender);
             return None;
@@ -421,12 +429,16 @@ impl Network {
         if !self.flow.mark_backpressured(t) {
             return None;
         }
-        phys.tasks[t as usize]
-            .outputs
-            .iter()
-            .flatten()
-            .copied()
-            .find(|&c| self.channels[c as usize].is_full())
+        // The full output may be a chained operator's, further along the chain.
+        let channels = &self.channels;
+        self.chains.members(t).find_map(|u| {
+            phys.tasks[u as usize]
+                .outputs
+                .iter()
+                .flatten()
+                .copied()
+                .find(|&c| channels[c as usize].is_full())
+        })
     }
 
     /// The receiver took a record of channel `c` (its operator processes it).
@@ -539,7 +551,7 @@ impl Network {
     pub(super) fn recount_credit_of(&mut self, phys: &Physical, tasks: &[TaskId]) {
         for (c, info) in phys.channels.iter().enumerate() {
             if tasks.binary_search(&info.to).is_ok() && self.channels[c].is_full() {
-                self.flow.output_filled(info.from);
+                self.flow.output_filled(self.chains.head_of(info.from));
             }
         }
     }

@@ -13,6 +13,7 @@
 use std::rc::Rc;
 
 use super::barrier::{BarrierHandler, BarrierMode, BarrierPolicy, Description, Handler, Output};
+use super::chaining::Chains;
 use super::channel::Channel;
 use super::clock::Clock;
 use super::coordinator::Coordinator;
@@ -140,7 +141,8 @@ impl Simulation {
                 )
             })
             .collect();
-        let net = Network::new(&phys, policies, config.buffer_debloat);
+        let chains = Rc::new(Chains::new(&phys, config.chaining));
+        let net = Network::new(&phys, policies, config.buffer_debloat, chains);
         let mut sim = Simulation {
             coordinator: Coordinator::new(config),
             config: config.clone(),
@@ -305,6 +307,11 @@ impl Simulation {
 
     pub fn channels(&self) -> &[Channel] {
         &self.net.channels
+    }
+
+    /// Operator chaining: which channels are a chain's method calls, and each task's head.
+    pub fn chains(&self) -> &Chains {
+        &self.net.chains
     }
 
     /// Credit-based flow control: which tasks have a full output, which are backpressured.

@@ -147,6 +147,10 @@ pub enum Event {
         /// The barrier came round a loop (a back-edge of an iteration).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         back_edge: bool,
+        /// The barrier was handed over inside a chain (operator chaining): the task takes
+        /// the checkpoint with its chain's head, in the same call — no barrier crossed.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        chained: bool,
     },
     /// The item arrived on a blocked channel and went into the alignment buffer, which now
     /// holds `held` items of that channel (step ②).

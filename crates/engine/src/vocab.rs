@@ -121,6 +121,9 @@ pub enum ActionError {
     NotDrained(CheckpointId),
     /// Savepoints are Flink's: Chandy-Lamport and stop-the-world take none.
     NoSavepoints,
+    /// The channel joins two chained operators: it is a method call in one thread, with no
+    /// queue to pause, slow down or reorder.
+    Chained(ChannelId),
 }
 
 impl fmt::Display for ActionError {
@@ -192,6 +195,10 @@ impl fmt::Display for ActionError {
             ActionError::NoSavepoints => write!(
                 f,
                 "savepoints are Flink's: only its modes (aligned, unaligned, at-least-once) take them"
+            ),
+            ActionError::Chained(c) => write!(
+                f,
+                "channel {c} joins two chained operators: a method call in one task, with nothing to pause, slow down or reorder"
             ),
         }
     }

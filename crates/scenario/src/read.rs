@@ -566,6 +566,7 @@ fn read_config(n: &Node) -> Result<Config, At> {
             "aligned_checkpoint_timeout",
             "restart_delay",
             "buffer_debloat",
+            "chaining",
         ],
     )?;
     let d = Config::default();
@@ -605,6 +606,7 @@ fn read_config(n: &Node) -> Result<Config, At> {
         buffer_debloat: f.or("buffer_debloat", d.buffer_debloat, |n| {
             option_of(n, read_debloat).map(Option::flatten)
         })?,
+        chaining: f.or("chaining", d.chaining, bool_of)?,
     })
 }
 

@@ -158,6 +158,9 @@ pub fn action_error(e: &ActionError) -> String {
         ActionError::NotAligning(n) => {
             format!("檢查點 {n} 現在不能改為非對齊（它沒有在超過對齊逾時後仍在對齊）")
         }
+        ActionError::Chained(c) => {
+            format!("通道 {c} 連接兩個串接成鏈的運算子：它是同一個任務裡的一次呼叫，沒有可以暫停、放慢或打亂順序的東西")
+        }
         ActionError::NoSavepoints => {
             "保存點是 Flink 的：只有它的模式（對齊、非對齊、至少一次）會做保存點".into()
         }
@@ -434,6 +437,7 @@ mod tests {
             ActionError::NotAligning(2),
             ActionError::NotChandyLamport,
             ActionError::NoSavepoints,
+            ActionError::Chained(0),
             ActionError::CannotReachAll(3),
             ActionError::SourceStopped(0),
             ActionError::NotDrained(2),
@@ -479,7 +483,7 @@ mod tests {
             }
             assert!(said.insert(zh.clone()), "said twice: {zh}");
         }
-        assert_eq!(said.len(), 9 + 37 + 20);
+        assert_eq!(said.len(), 9 + 38 + 20);
     }
 
     /// Presets' files broken in many ways, read as the editor reads them: every refusal is

@@ -139,6 +139,12 @@ pub enum Sentence {
         n: CheckpointId,
         task: TaskId,
     },
+    /// Operator chaining: the task runs in its chain's head's thread and takes the
+    /// checkpoint with it, in the same call; no barrier crosses between them.
+    ChainedBarrier {
+        n: CheckpointId,
+        at: Input,
+    },
     /// Aligned, cyclic: the barrier came round the loop on a back-edge.
     LoopBarrierReturned {
         n: CheckpointId,

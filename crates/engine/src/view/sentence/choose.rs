@@ -148,8 +148,12 @@ impl Sentence {
                 timed_out,
                 back_edge,
                 savepoint,
+                chained,
             } => {
                 let at = input(task, channel);
+                if chained {
+                    return Some(Sentence::ChainedBarrier { n, at });
+                }
                 let waiting = need.saturating_sub(have);
                 if cl {
                     return Some(match take {
