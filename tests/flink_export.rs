@@ -41,6 +41,23 @@ fn setting(java: &str, key: &str) -> Option<String> {
 }
 
 #[test]
+fn a_scenario_with_chaining_keeps_flinks_chaining_on() {
+    let dir = common::scratch("flink-export", "chaining-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = abs_sim(&["preset", "wordcount"]);
+    let mut scenario: Value = serde_json::from_slice(&out.stdout).unwrap();
+    scenario["config"]["chaining"] = Value::Bool(true);
+    let file = dir.join("chained.json");
+    std::fs::write(&file, scenario.to_string()).unwrap();
+    let java = ok("chained", &[file.to_str().unwrap()]);
+    assert!(!java.contains("disableOperatorChaining"));
+    assert_eq!(
+        setting(&java, "pipeline.operator-chaining.enabled").as_deref(),
+        Some("true")
+    );
+}
+
+#[test]
 fn wordcount_keeps_its_topology_and_checkpoint_settings() {
     let java = ok("wc", &["--preset", "wordcount"]);
     // Each operator a task with its parallelism; each edge its partitioning.

@@ -88,6 +88,9 @@ fn completed_checkpoints(scenario: &Scenario, mode: BarrierMode, steps: u32) -> 
 fn a_flink_1_15_plan_keeps_its_shape_and_says_what_it_guessed() {
     let p = plan(&fixture("plan-1.15.json"));
     let s = &p.scenario;
+    // A vertex chains two operators, and no edge between vertices is one Flink would chain:
+    // chaining was on, and stays on.
+    assert!(s.config.chaining);
     let ops: Vec<(&str, &str, u32)> = s
         .graph
         .operators
@@ -224,6 +227,16 @@ fn an_execution_plan_reads_as_the_rest_plan_does() {
     ]})
     .to_string();
     let p = plan(&text);
+    // Operators before chaining: Flink chains Source → Flat Map (forward, parallelism 1, its
+    // only input) and Keyed Aggregation → Sink (forward, 3 and 3), and so will the simulation.
+    assert!(p.scenario.config.chaining);
+    let sim = p.scenario.simulation().unwrap();
+    assert_eq!(
+        (0..sim.channels().len() as u32)
+            .filter(|&c| sim.chains().is_chained(c))
+            .count(),
+        1 + 3
+    );
     let kinds: Vec<(&str, &str)> = p
         .scenario
         .graph

@@ -27,6 +27,8 @@ pub struct Capabilities {
     /// Some channels keep their barriers aligned although the run's would overtake (Flink's
     /// partitioner rule): their receivers align (so `blocks_inputs` holds too).
     pub keeps_aligned: bool,
+    /// Some operators are chained (operator chaining): one task, no channel between them.
+    pub chained: bool,
 }
 
 /// The barrier modes a job graph runs in (with `config`'s other settings): building the

@@ -94,7 +94,11 @@ impl Network {
         Network {
             channels,
             flow: FlowControl::new(phys.tasks.len()),
-            keeps_aligned: policies.iter().any(|p| p.kept_aligned.is_some()),
+            // A chained channel's receiver takes no barrier: it keeps none aligned.
+            keeps_aligned: policies
+                .iter()
+                .enumerate()
+                .any(|(c, p)| p.kept_aligned.is_some() && !chains.is_chained(c as ChannelId)),
             savepoints: Vec::new(),
             policies,
             debloat: debloat.map(|d| Debloater::new(d, phys.channels.len(), phys.tasks.len(), 0)),

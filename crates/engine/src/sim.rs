@@ -264,6 +264,7 @@ impl Simulation {
             processes_initiate: mode.processes_initiate(),
             sends_barriers: !mode.stops_the_world(),
             keeps_aligned,
+            chained: self.net.chains.any(),
         }
     }
 
@@ -274,7 +275,11 @@ impl Simulation {
 
     /// Where channel `c`'s barriers stay aligned although the run's would overtake (Flink's
     /// partitioner rule): the partitioning of the receiver's input edge that keeps them so.
+    /// A chained channel has no barrier to keep: none.
     pub fn kept_aligned(&self, c: ChannelId) -> Option<crate::model::Partitioning> {
+        if self.net.chains.is_chained(c) {
+            return None;
+        }
         self.net.policy(c).kept_aligned
     }
 

@@ -169,6 +169,9 @@ fn of_config(c: &Config) -> Json<'_> {
         let target = vec![("target", Json::Number(b.target))];
         fields.push(("buffer_debloat", Json::Object(target)));
     }
+    if c.chaining {
+        fields.push(("chaining", Json::Bool(true)));
+    }
     Json::Object(fields)
 }
 

@@ -36,6 +36,10 @@ pub struct ChannelProps {
     /// receiver's input that keeps them so (Flink's rule).
     #[prop_or_default]
     pub kept_aligned: Option<AttrValue>,
+    /// It joins two chained operators (operator chaining): a method call in one task, drawn
+    /// as a solid link with nothing on it.
+    #[prop_or_default]
+    pub chained: bool,
     /// While the job is down after a failure: the items this channel lost.
     #[prop_or_default]
     pub dropped: u32,
@@ -76,6 +80,9 @@ pub fn channel(p: &ChannelProps) -> Html {
     if p.kept_aligned.is_some() {
         class.push("kept-aligned");
     }
+    if p.chained {
+        class.push("chained");
+    }
     let to = p.path.to;
     // Over the tail, or under it where another input's items would be under the word.
     let label = p.path.blocked_label_at();
@@ -95,7 +102,7 @@ pub fn channel(p: &ChannelProps) -> Html {
             aria-label={p.label.clone()} aria-pressed={p.label.as_ref().map(|_| if p.selected { "true" } else { "false" })}
             data-recording={p.recording.map(|n| n.to_string())} data-fifo={if p.non_fifo { "false" } else { "true" }}
             data-capacity={p.capacity.map(|n| n.to_string())}
-            data-kept-aligned={p.kept_aligned.clone()}>
+            data-kept-aligned={p.kept_aligned.clone()} data-chained={p.chained.then_some("true")}>
             if let Some(n) = p.recording {
                 <path class="recording" d={d.0.clone()} stroke={palette::checkpoint(n)} />
             }
@@ -107,6 +114,16 @@ pub fn channel(p: &ChannelProps) -> Html {
                     let at = p.path.point_at(p.path.length() * 0.6);
                     format!("M{} {}v8M{} {}v8", fmt(at.x - 2.0), fmt(at.y - 4.0), fmt(at.x + 2.0), fmt(at.y - 4.0))
                 }} />
+            }
+            if p.chained {
+                // Two links of a chain across the middle of the line.
+                <g class="chain-links" transform={{
+                    let at = p.path.point_at(p.path.length() * 0.5);
+                    format!("translate({} {})", fmt(at.x), fmt(at.y))
+                }}>
+                    <rect x="-9" y="-3.5" width="10" height="7" rx="3.5" />
+                    <rect x="-1" y="-3.5" width="10" height="7" rx="3.5" />
+                </g>
             }
             if p.blocked {
                 <path class="blocked-tail" d={d.1.clone()} />

@@ -296,6 +296,9 @@ fn channel_details(
             <dl>
                 { row(s.from, phys.tasks[info.from as usize].name.clone()) }
                 { row(s.to, format!("{} ({})", phys.tasks[info.to as usize].name, (s.input_n)(info.input_index))) }
+                if sim.chains().is_chained(c) {
+                    { row(s.chained, html! { <span data-testid="chained-note">{ s.chained_note }</span> }) }
+                } else {
                 { row(s.latency, ms(ch.latency)) }
                 { row(s.fifo, {
                     let on_fifo = on_fifo.clone();
@@ -311,6 +314,7 @@ fn channel_details(
                 { row(s.blocked, if view::is_blocked(sim, c) { s.yes } else { s.no }) }
                 if sim.config().may_go_unaligned() {
                     { row(s.barriers, super::channel::barriers(s, sim, c)) }
+                }
                 }
                 { row(s.in_flight, html! {
                     <>{ queue.len() }

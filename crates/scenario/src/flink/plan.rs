@@ -64,6 +64,9 @@ struct Vertex {
     parallelism: u32,
     /// (upstream vertex index, ship strategy), distinct upstreams, in input order.
     inputs: Vec<(usize, String)>,
+    /// A node of an execution plan (`pact`): one operator of the stream graph, before Flink
+    /// chains any; a REST plan's vertex is a task, its chain collapsed already.
+    before_chaining: bool,
     consumers: u32,
 }
 
@@ -149,7 +152,20 @@ pub(super) fn import(top: Obj) -> Result<PlanImport, ImportError> {
             *i = interval;
         }
     }
-    let config = Config::default();
+    // Chaining as Flink has it. An execution plan lists operators before chaining: Flink
+    // chains them by default, as the engine will. A REST plan's vertices are tasks, their
+    // chains collapsed: chaining was on if some vertex chains operators, and the scenario
+    // keeps it on only if the engine would chain no edge between the vertices, which Flink
+    // evidently left unchained (chaining off for that operator, another slot sharing group).
+    let flink_chained = vertices.iter().any(|v| v.parts.len() > 1);
+    let chains_left = abs_engine::chaining::chainable_edges(&graph, &[])
+        .into_iter()
+        .any(|c| c);
+    let before_chaining = vertices.iter().all(|v| v.before_chaining);
+    let config = Config {
+        chaining: before_chaining || (flink_chained && !chains_left),
+        ..Config::default()
+    };
     notices.insert(
         0,
         PlanNotice::Defaults {
@@ -247,6 +263,7 @@ fn read_vertices(
             parallelism,
             inputs: Vec::new(),
             consumers: 0,
+            before_chaining: o.str("pact")?.is_some(),
         });
     }
     // Inputs, once every id is known (a plan need not list a vertex after its inputs).

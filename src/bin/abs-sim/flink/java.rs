@@ -36,7 +36,9 @@ fn java_str(s: &str) -> String {
 pub fn settings(job: &Job) -> Vec<(&'static str, String)> {
     let c = &job.scenario.config;
     let t = |ticks: u64| format!("{} ms", ms(ticks, job.tick_us));
-    let mut s = vec![("pipeline.operator-chaining.enabled", "false".to_string())];
+    // Chaining as the scenario has it (off unless it asks, so each operator is a vertex of
+    // its own in Flink's web UI and REST API, as on the page).
+    let mut s = vec![("pipeline.operator-chaining.enabled", c.chaining.to_string())];
     if let Some(i) = c.checkpoint_interval {
         s.push((
             "execution.checkpointing.interval",
@@ -218,7 +220,9 @@ fn generated(job: &Job) -> String {
     }
     j.push_str("        return conf;\n    }\n\n");
     j.push_str("    static void build(StreamExecutionEnvironment env, String results) {\n");
-    j.push_str("        env.disableOperatorChaining();\n");
+    if !s.config.chaining {
+        j.push_str("        env.disableOperatorChaining();\n");
+    }
     for i in topological(s) {
         let o = &ops[i];
         let var = format!("s{i}");
