@@ -1,0 +1,60 @@
+// Operator chaining, as Flink does it by default: a scenario with "chaining" draws each
+// chained pair of subtasks as one task (a dashed frame), its link as a method call with nothing
+// on it, and says what chaining removes — in the narration, the inspector and the legend.
+const { test, expect } = require('./fixtures');
+const { Playground } = require('./page');
+
+/** Opens word count in `mode` and turns chaining on through the scenario editor. */
+async function chained(page, mode, lang = '') {
+  const app = new Playground(page);
+  await app.open(`?preset=wordcount&mode=${mode}${lang}`);
+  await app.testId('editor-open').click();
+  const scenario = JSON.parse(await app.testId('editor').inputValue());
+  scenario.config.chaining = true;
+  await app.testId('editor').fill(JSON.stringify(scenario, null, 2));
+  await app.testId('editor-apply').click();
+  await expect(app.testId('editor-view')).toHaveCount(0);
+  return app;
+}
+
+for (const mode of ['aligned', 'unaligned', 'at-least-once']) {
+  test(`${mode}: a chained pair is one task, its link never carries an item, and its barrier is taken in the same call`, async ({ page }) => {
+    const app = await chained(page, mode);
+    // Sentences → Split is forward with equal parallelism into Split's only input: chained.
+    for (const i of [0, 1]) {
+      await expect(app.testId(`chain-Sentences#${i}`)).toHaveAttribute('data-members', `Sentences#${i} Split#${i}`);
+    }
+    // Split → Count is a shuffle and Count → Sink a rebalance: channels as before.
+    await expect(page.locator('[data-testid^="chain-"]')).toHaveCount(2);
+    const links = page.locator('.channel[data-chained="true"]');
+    await expect(links).toHaveCount(2);
+    await expect(page.locator('.channel.kept-aligned[data-chained="true"]')).toHaveCount(0);
+    await expect(page.locator('.legend')).toContainText('chained operators: one task, one thread');
+    let told = false;
+    await app.stepUntil(async () => {
+      for (const q of await links.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-queue'))))) {
+        expect(q).toBe(0);
+      }
+      told = told || (await app.currentSentences().filter({ hasText: 'is chained to' }).count()) > 0;
+      return told && (await app.checkpointStatus(1)) === 'completed';
+    }, 400);
+    await expect(app.narration()).toContainText('Split#0 is chained to Sentences#0');
+    await expect(app.narration()).toContainText('no barrier crosses between them');
+    // No buffer is drawn at a chained port.
+    await expect(app.buffer('Sentences#0', 'Split#0')).toHaveCount(0);
+    // The inspector says what chaining removes.
+    await app.selectChannel('Sentences#0', 'Split#0');
+    await expect(app.testId('chained-note')).toContainText('no channel here');
+    await expect(app.testId('chained-note')).toContainText('snapshots both operators in the same call');
+    await expect(app.testId('fifo-toggle')).toHaveCount(0);
+  });
+}
+
+test('in Chinese the chain is told and explained in Chinese', async ({ page }) => {
+  const app = await chained(page, 'aligned', '&lang=zh');
+  await expect(page.locator('.legend')).toContainText('串接成鏈的運算子');
+  await app.stepUntil(async () => (await app.checkpointStatus(1)) === 'completed', 400);
+  await expect(app.narration()).toContainText('與 Sentences#0 串接成鏈');
+  await app.selectChannel('Sentences#0', 'Split#0');
+  await expect(app.testId('chained-note')).toContainText('這裡沒有通道');
+});
