@@ -43,7 +43,7 @@ done
 big_js=$(find "$dir" -maxdepth 1 -name 'abs-big-[0-9a-f]*.js' | head -n1)
 big_wasm=$(find "$dir" -maxdepth 1 -name 'abs-big-[0-9a-f]*_bg.wasm' | head -n1)
 if [[ -n "$big_js" && -n "$big_wasm" ]]; then
-  echo "page, big build (not budgeted: loaded only for a job of real size): $((index + $(gz "$big_js") + $(gz "$big_wasm"))) bytes gzip"
+  echo "page, big build (not budgeted: loaded only for a job of real size or a chained one): $((index + $(gz "$big_js") + $(gz "$big_wasm"))) bytes gzip"
 fi
 if [[ -n "$over" ]]; then
   echo "bundle-size: over the budget of $budget bytes gzip per visit:$over" >&2

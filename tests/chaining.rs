@@ -71,8 +71,7 @@ fn flink_chains_a_forward_edge_of_equal_parallelism_into_an_operator_with_no_oth
               "edges": [{edges}]}}}}"#
         );
         let s = Scenario::from_json(&json).unwrap();
-        let phys = s.simulation().unwrap().physical().clone();
-        chainable_edges(&phys.graph, &phys.back_edges)
+        chainable_edges(s.simulation().unwrap().physical())
     };
     let e = |from: &str, to: &str, p: &str| {
         format!(r#"{{"from": "{from}", "to": "{to}", "partitioning": "{p}"}}"#)

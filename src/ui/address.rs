@@ -278,9 +278,10 @@ pub fn initial_playback() -> Playback {
             None
         }
     });
-    // A job the student's build does not draw (bundled) opens in the build that does.
+    // A job the student's build does not draw (bundled, or chained) opens in the build that
+    // does.
     #[cfg(not(feature = "views"))]
-    if whole.as_ref().is_some_and(super::layout::too_big) {
+    if whole.as_ref().is_some_and(super::layout::for_second_player) {
         if let Some(w) = web_sys::window() {
             let search = w.location().search().unwrap_or_default();
             open_big(&format!("{search}&big"));

@@ -117,6 +117,14 @@ pub const BUNDLED_MIN_CHANNELS: usize = 8_192;
 pub fn too_big(s: &crate::scenario::Scenario) -> bool {
     s.channel_count() > BUNDLED_MIN_CHANNELS as u64
 }
+
+/// Whether a job needs what the student's builds leave out: the bundled drawing (a job too
+/// large for them) or the drawing of chained operators (`components::chains`): a scenario
+/// that turns chaining on, which no preset does (it comes from the editor, a link or an
+/// imported Flink plan). The page leaves for the second player (`state::Leave::Big`).
+pub fn for_second_player(s: &crate::scenario::Scenario) -> bool {
+    too_big(s) || s.config.chaining
+}
 /// The most channels of a band whose items are drawn: a person sees a band, not each of its
 /// thousands of channels.
 const BUNDLE_SAMPLE: u32 = 1_024;

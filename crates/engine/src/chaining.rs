@@ -9,35 +9,36 @@
 //! what the sender sends is taken at once by the receiver, whose work lengthens the sender's
 //! (one thread), and whose full outputs hold back the chain's head (its credit is the head's).
 
-use super::model::{JobGraph, Partitioning};
+use super::model::Partitioning;
 use super::physical::{ChannelId, Physical, TaskId};
 
-/// Which edges Flink would chain, by edge index, whether or not chaining is on: a forward,
-/// FIFO edge that is not a back-edge, into an operator with no other input, from an operator
-/// of the same parallelism; neither end a process of Chandy-Lamport's systems (they act on
-/// their own), the receiver not a source. (Flink's `StreamingJobGraphGenerator.isChainable`:
-/// one input edge, the forward partitioner, equal parallelism, one slot sharing group, which
-/// every job here has, and operators that allow it, which every operator here does.)
-pub fn chainable_edges(graph: &JobGraph, back_edges: &[u32]) -> Vec<bool> {
-    let index = |name: &str| graph.operators.iter().position(|o| o.name == name);
-    let inputs = |to: &str| graph.edges.iter().filter(|e| e.to == to).count();
-    graph
+/// Whether this build runs chains: natively always; in the page, only the builds that draw
+/// them (feature `chaining`). Elsewhere a scenario with chaining runs unchained — the student's
+/// builds never run one: they send it to the second player.
+pub const BUILT: bool = cfg!(any(not(target_arch = "wasm32"), feature = "chaining"));
+
+/// Which edges of `phys` Flink would chain, by edge index, whether or not chaining is on: a
+/// forward, FIFO edge that is not a back-edge, into an operator with no other input, from an
+/// operator of the same parallelism; neither end a process of Chandy-Lamport's systems (they
+/// act on their own). (Flink's `StreamingJobGraphGenerator.isChainable`: one input edge, the
+/// forward partitioner, equal parallelism, one slot sharing group, which every job here has,
+/// and operators that allow it, which every operator here does.)
+pub fn chainable_edges(phys: &Physical) -> Vec<bool> {
+    let (ops, ends) = (&phys.graph.operators, &phys.operator_edges);
+    phys.graph
         .edges
         .iter()
+        .zip(ends)
         .enumerate()
-        .map(|(i, e)| {
-            let (Some(a), Some(b)) = (index(&e.from), index(&e.to)) else {
-                return false;
-            };
-            let (up, down) = (&graph.operators[a], &graph.operators[b]);
+        .map(|(i, (e, &(a, b)))| {
+            let (up, down) = (&ops[a as usize], &ops[b as usize]);
             e.partitioning == Partitioning::Forward
                 && e.fifo
-                && !back_edges.contains(&(i as u32))
-                && inputs(&e.to) == 1
+                && !phys.is_back_edge(i as u32)
+                && ends.iter().filter(|&&(_, to)| to == b).count() == 1
                 && up.parallelism == down.parallelism
                 && !up.kind.is_process()
                 && !down.kind.is_process()
-                && !down.kind.is_source()
         })
         .collect()
 }
@@ -54,11 +55,10 @@ pub struct Chains {
 impl Chains {
     /// The chains of `phys` with chaining on (`enabled`), or none.
     pub fn new(phys: &Physical, enabled: bool) -> Chains {
-        let edges = if enabled {
-            chainable_edges(&phys.graph, &phys.back_edges)
-        } else {
-            Vec::new()
-        };
+        if !(enabled && BUILT) {
+            return Chains::default();
+        }
+        let edges = chainable_edges(phys);
         let chained: Vec<bool> = phys
             .channels
             .iter()
@@ -82,23 +82,26 @@ impl Chains {
 
     /// Whether channel `c` joins two operators of one chain.
     pub fn is_chained(&self, c: ChannelId) -> bool {
-        self.chained.get(c as usize).copied().unwrap_or(false)
+        BUILT && self.chained.get(c as usize).copied().unwrap_or(false)
     }
 
     /// Whether any channel is chained.
     pub fn any(&self) -> bool {
-        self.chained.iter().any(|&c| c)
+        BUILT && self.chained.iter().any(|&c| c)
     }
 
     /// The head of `t`'s chain: the task whose credit and thread it shares.
     pub fn head_of(&self, t: TaskId) -> TaskId {
+        if !BUILT {
+            return t;
+        }
         self.head.get(t as usize).copied().unwrap_or(t)
     }
 
     /// The tasks of the chain `t` heads, `t` first (just `t` when it heads none).
     pub fn members(&self, t: TaskId) -> impl Iterator<Item = TaskId> + '_ {
-        std::iter::once(t).chain(
-            (0..self.head.len() as TaskId).filter(move |&u| u != t && self.head[u as usize] == t),
-        )
+        let others = if BUILT { self.head.len() } else { 0 };
+        std::iter::once(t)
+            .chain((0..others as TaskId).filter(move |&u| u != t && self.head[u as usize] == t))
     }
 }

@@ -198,7 +198,7 @@ impl fmt::Display for ActionError {
             ),
             ActionError::Chained(c) => write!(
                 f,
-                "channel {c} joins two chained operators: a method call in one task, with nothing to pause, slow down or reorder"
+                "channel {c} is a method call between chained operators: nothing to pause, slow down or reorder"
             ),
         }
     }

@@ -288,12 +288,6 @@ pub const STRINGS: Strings = Strings {
     legend_eod: "end of data (only barriers follow)",
     legend_eop: "end of partition",
     legend_kept_aligned: "forward, rescale or broadcast edge: barriers stay aligned and its task aligns, as in Flink",
-    legend_chained: "chained operators: one task, one thread — no channel, no barrier between them",
-    chained: "chained",
-    chain_task: "one task",
-    chained_note: "Chained (Flink's operator chaining): both operators run in one task, in one thread. \
-        There is no channel here — a record is handed over by a method call, with no buffer, no latency \
-        and no credit — and no barrier: the task snapshots both operators in the same call.",
     legend_blocked: "blocked input (①)",
     legend_held: "held in the alignment buffer (②)",
     legend_persisted: "record saved as channel state (unaligned)",

@@ -370,12 +370,6 @@ pub struct Strings {
     pub legend_eod: &'static str,
     pub legend_eop: &'static str,
     pub legend_kept_aligned: &'static str,
-    /// Operator chaining: the legend's entry, a chained link's label, the frame around a
-    /// chain's subtasks (one task), and the inspector's note on what chaining removes.
-    pub legend_chained: &'static str,
-    pub chained: &'static str,
-    pub chain_task: &'static str,
-    pub chained_note: &'static str,
     pub legend_blocked: &'static str,
     pub legend_held: &'static str,
     pub legend_persisted: &'static str,

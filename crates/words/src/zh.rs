@@ -279,11 +279,6 @@ pub const STRINGS: Strings = Strings {
     legend_eod: "資料結束（之後只有屏障）",
     legend_eop: "分區結束",
     legend_kept_aligned: "forward、rescale 或 broadcast 邊：屏障保持對齊，它通往的任務對齊所有輸入（與 Flink 相同）",
-    legend_chained: "串接成鏈的運算子：同一個任務、同一條執行緒，它們之間沒有通道，也沒有屏障",
-    chained: "串接",
-    chain_task: "同一任務",
-    chained_note: "串接成鏈（Flink 的運算子鏈）：兩個運算子在同一個任務、同一條執行緒裡執行。\
-        這裡沒有通道：記錄由一次方法呼叫交出，沒有緩衝區、沒有延遲、也沒有信用額度；也沒有屏障：任務在同一次呼叫裡為兩個運算子做快照。",
     legend_blocked: "被阻塞的輸入（①）",
     legend_held: "在對齊緩衝（buffer）中等待（②）",
     legend_persisted: "存為通道狀態的記錄（非對齊）",

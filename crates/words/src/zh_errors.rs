@@ -159,7 +159,7 @@ pub fn action_error(e: &ActionError) -> String {
             format!("檢查點 {n} 現在不能改為非對齊（它沒有在超過對齊逾時後仍在對齊）")
         }
         ActionError::Chained(c) => {
-            format!("通道 {c} 連接兩個串接成鏈的運算子：它是同一個任務裡的一次呼叫，沒有可以暫停、放慢或打亂順序的東西")
+            format!("通道 {c} 是串接成鏈的運算子之間的一次呼叫：沒有可以暫停、放慢或打亂順序的東西")
         }
         ActionError::NoSavepoints => {
             "保存點是 Flink 的：只有它的模式（對齊、非對齊、至少一次）會做保存點".into()

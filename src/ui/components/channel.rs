@@ -37,7 +37,7 @@ pub struct ChannelProps {
     #[prop_or_default]
     pub kept_aligned: Option<AttrValue>,
     /// It joins two chained operators (operator chaining): a method call in one task, drawn
-    /// as a solid link with nothing on it.
+    /// as a solid link with nothing on it (its links across: `chains.rs`).
     #[prop_or_default]
     pub chained: bool,
     /// While the job is down after a failure: the items this channel lost.
@@ -114,16 +114,6 @@ pub fn channel(p: &ChannelProps) -> Html {
                     let at = p.path.point_at(p.path.length() * 0.6);
                     format!("M{} {}v8M{} {}v8", fmt(at.x - 2.0), fmt(at.y - 4.0), fmt(at.x + 2.0), fmt(at.y - 4.0))
                 }} />
-            }
-            if p.chained {
-                // Two links of a chain across the middle of the line.
-                <g class="chain-links" transform={{
-                    let at = p.path.point_at(p.path.length() * 0.5);
-                    format!("translate({} {})", fmt(at.x), fmt(at.y))
-                }}>
-                    <rect x="-9" y="-3.5" width="10" height="7" rx="3.5" />
-                    <rect x="-1" y="-3.5" width="10" height="7" rx="3.5" />
-                </g>
             }
             if p.blocked {
                 <path class="blocked-tail" d={d.1.clone()} />

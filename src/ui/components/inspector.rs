@@ -116,6 +116,12 @@ fn details(
     match selection {
         None => html! { <p class="hint">{ s.select_hint }</p> },
         Some(Selection::Task(t)) => task_details(s, run, t, on_fail),
+        // A chained link: what chaining removes (the second build; the student's builds send a
+        // scenario with chaining there).
+        #[cfg(feature = "views")]
+        Some(Selection::Channel(c)) if sim.chains().is_chained(c) => {
+            super::chains::details(sim, c, lang)
+        }
         Some(Selection::Channel(c)) => channel_details(s, sim, c, on_fifo, on_select),
         Some(Selection::Item { channel, item }) => item_details(s, sim, channel, item),
         // A card or a band of the bundled drawing.
@@ -296,9 +302,6 @@ fn channel_details(
             <dl>
                 { row(s.from, phys.tasks[info.from as usize].name.clone()) }
                 { row(s.to, format!("{} ({})", phys.tasks[info.to as usize].name, (s.input_n)(info.input_index))) }
-                if sim.chains().is_chained(c) {
-                    { row(s.chained, html! { <span data-testid="chained-note">{ s.chained_note }</span> }) }
-                } else {
                 { row(s.latency, ms(ch.latency)) }
                 { row(s.fifo, {
                     let on_fifo = on_fifo.clone();
@@ -314,7 +317,6 @@ fn channel_details(
                 { row(s.blocked, if view::is_blocked(sim, c) { s.yes } else { s.no }) }
                 if sim.config().may_go_unaligned() {
                     { row(s.barriers, super::channel::barriers(s, sim, c)) }
-                }
                 }
                 { row(s.in_flight, html! {
                     <>{ queue.len() }

@@ -181,12 +181,12 @@ pub fn legend(p: &LegendProps) -> Html {
             s.legend_kept_aligned,
         );
     }
+    #[cfg(feature = "views")]
     if p.caps.chained {
-        // A solid line with two links across it, in a dashed frame: one task.
         entry(
             &mut o,
-            r#"<g class="chain-swatch"><rect class="chain-frame" x="1" y="3" width="28" height="14" rx="4"/><path d="M3 10H27" stroke="currentColor" stroke-width="2"/><rect x="7" y="7" width="9" height="6" rx="3" fill="none" stroke="currentColor" stroke-width="1.4"/><rect x="14" y="7" width="9" height="6" rx="3" fill="none" stroke="currentColor" stroke-width="1.4"/></g>"#.to_string(),
-            s.legend_chained,
+            super::chains::SWATCH.to_string(),
+            &super::chains::legend(p.lang),
         );
     }
     let k = palette::checkpoint(1);

@@ -9,6 +9,8 @@
 pub mod buffer;
 #[cfg(feature = "views")]
 pub mod bundled;
+#[cfg(feature = "views")]
+pub mod chains;
 pub mod channel;
 pub mod controls;
 pub mod coordinator;

@@ -89,7 +89,10 @@ impl Playback {
                 let read = Scenario::from_json(&json);
                 let scenario = match read {
                     // The student's builds send a job of real size to the build that draws it.
-                    Ok(s) if !crate::ui::layout::BUNDLES && crate::ui::layout::too_big(&s) => {
+                    Ok(s)
+                        if !crate::ui::layout::BUNDLES
+                            && crate::ui::layout::for_second_player(&s) =>
+                    {
                         return self.leave(Leave::Big(format!(
                             "?big&embed&lang={}&scenario={}",
                             self.lang.code(),

@@ -140,10 +140,12 @@ pub enum Sentence {
         task: TaskId,
     },
     /// Operator chaining: the task runs in its chain's head's thread and takes the
-    /// checkpoint with it, in the same call; no barrier crosses between them.
+    /// checkpoint (`snapshot`: Chandy-Lamport's snapshot) with it, in the same call; no
+    /// barrier crosses between them.
     ChainedBarrier {
         n: CheckpointId,
         at: Input,
+        snapshot: bool,
     },
     /// Aligned, cyclic: the barrier came round the loop on a back-edge.
     LoopBarrierReturned {

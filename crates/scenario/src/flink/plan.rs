@@ -158,9 +158,8 @@ pub(super) fn import(top: Obj) -> Result<PlanImport, ImportError> {
     // keeps it on only if the engine would chain no edge between the vertices, which Flink
     // evidently left unchained (chaining off for that operator, another slot sharing group).
     let flink_chained = vertices.iter().any(|v| v.parts.len() > 1);
-    let chains_left = abs_engine::chaining::chainable_edges(&graph, &[])
-        .into_iter()
-        .any(|c| c);
+    let chains_left = abs_engine::physical::Physical::build(&graph)
+        .is_ok_and(|phys| abs_engine::chaining::chainable_edges(&phys).contains(&true));
     let before_chaining = vertices.iter().all(|v| v.before_chaining);
     let config = Config {
         chaining: before_chaining || (flink_chained && !chains_left),

@@ -173,10 +173,11 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             by.as_str(),
             others(waiting)
         ),
-        Sentence::ChainedBarrier { n, at } => format!(
-            "{} is chained to {}: one task, one thread, so it takes checkpoint {n} in the same call. No channel joins them, so no barrier crosses between them and nothing waits.",
+        Sentence::ChainedBarrier { n, at, snapshot } => format!(
+            "{} is chained to {}: one task, one thread, so it takes {} {n} in the same call. No channel joins them, so no barrier crosses between them and nothing waits.",
             task(at.task),
-            names.sender(at)
+            names.sender(at),
+            if snapshot { "snapshot" } else { "checkpoint" }
         ),
         Sentence::KeptAlignedOnlyInput { n, task: t, by } => format!(
             "Barrier {n} arrived at {} on its only input, in line behind every record sent before it: Flink sends no unaligned barrier over a {} edge, so nothing here becomes channel state.",

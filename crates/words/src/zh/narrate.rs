@@ -150,10 +150,11 @@ pub(super) fn narrate(b: &Sentence, names: &Names) -> String {
             task(at.task),
             by.as_str()
         ),
-        Sentence::ChainedBarrier { n, at } => format!(
-            "{} 與 {} 串接成鏈：同一個任務、同一條執行緒，所以它在同一次呼叫裡做檢查點 {n}。它們之間沒有通道，沒有屏障要傳，也沒有東西要等。",
+        Sentence::ChainedBarrier { n, at, snapshot } => format!(
+            "{} 與 {} 串接成鏈：同一個任務、同一條執行緒，所以它在同一次呼叫裡做{} {n}。它們之間沒有通道，沒有屏障要傳，也沒有東西要等。",
             task(at.task),
-            names.sender(at)
+            names.sender(at),
+            if snapshot { "快照" } else { "檢查點" }
         ),
         Sentence::KeptAlignedOnlyInput { n, task: t, by } => format!(
             "屏障 {n} 從唯一的輸入依序到達 {}，排在它之前送出的每筆記錄之後：「{}」邊上沒有非對齊屏障，所以這裡沒有任何記錄成為通道狀態。",

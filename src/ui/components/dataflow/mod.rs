@@ -170,7 +170,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         let fold = !(detailed
             || !ch.fifo
             || deliverable.contains(&id)
-            || sim.chains().is_chained(id)
+            || (cfg!(feature = "views") && sim.chains().is_chained(id))
             || p.selection == Some(Selection::Channel(id))
             || view::persisting_checkpoint(sim, id).is_some());
         if !fold {
@@ -237,7 +237,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             recording: view::persisting_checkpoint(sim, id),
             non_fifo: !ch.fifo,
             kept_aligned: sim.kept_aligned(id).map(|p| AttrValue::Static(p.as_str())),
-            chained: sim.chains().is_chained(id),
+            chained: cfg!(feature = "views") && sim.chains().is_chained(id),
             dropped: view::dropped_on(sim, id),
             capacity: debloating.then(|| ch.capacity()),
             resized: resized.contains(&id),
@@ -258,7 +258,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         }
         let id = c as ChannelId;
         // A chained channel is a method call: nothing waits at its receiver's port.
-        if sim.chains().is_chained(id) {
+        if cfg!(feature = "views") && sim.chains().is_chained(id) {
             return None;
         }
         if let Some((n, log)) = view::back_edge_log(sim, id) {
@@ -314,39 +314,11 @@ pub fn dataflow(p: &DataflowProps) -> Html {
             })
         });
 
-    // Operator chaining: a frame round each chain's subtasks, one task in Flink.
-    let chains = sim.chains();
-    let frames = (0..phys.task_count())
-        .filter(|&t| !bundled && chains.any() && chains.head_of(t) == t)
-        .filter_map(|t| {
-            let members: Vec<TaskId> = chains.members(t).collect();
-            if members.len() < 2 {
-                return None;
-            }
-            let rects = members.iter().map(|&u| layout.subtasks[u as usize].rect);
-            let pad = if detailed { 5.0 } else { 3.0 };
-            let (x0, y0, x1, y1) = rects.fold(
-                (f64::MAX, f64::MAX, f64::MIN, f64::MIN),
-                |(a, b, c, d), r| (a.min(r.x), b.min(r.y), c.max(r.x + r.w), d.max(r.y + r.h)),
-            );
-            let names: Vec<&str> = members.iter().map(|&u| phys.tasks[u as usize].name.as_str()).collect();
-            let label = if detailed {
-                html! {
-                    <text class="chain-label" x={super::item::fmt((x0 + x1) / 2.0)} y={super::item::fmt(y0 - pad - 3.0)}
-                        text-anchor="middle">{ s.chain_task }</text>
-                }
-            } else {
-                html! {}
-            };
-            Some(html! {
-                <g class="chain" data-testid={format!("chain-{}", phys.tasks[t as usize].name)}
-                    data-members={names.join(" ")}>
-                    <rect class="chain-frame" x={super::item::fmt(x0 - pad)} y={super::item::fmt(y0 - pad)}
-                        width={super::item::fmt(x1 - x0 + 2.0 * pad)} height={super::item::fmt(y1 - y0 + 2.0 * pad)} rx="7" />
-                    { label }
-                </g>
-            })
-        });
+    // Operator chaining: a frame round each chain, one task in Flink (the second build's).
+    #[cfg(feature = "views")]
+    let frames = super::chains::frames(sim, layout, p.lang);
+    #[cfg(not(feature = "views"))]
+    let frames = Html::default();
 
     let onclick = {
         let run = p.run.clone();
@@ -432,7 +404,7 @@ pub fn dataflow(p: &DataflowProps) -> Html {
                     { folded }
                     { for channels }
                 </g>
-                <g class="chains">{ for frames }</g>
+                <g class="chains">{ frames }</g>
                 <g class="subtasks">{ for subtasks }</g>
                 <g class="buffers">{ for buffers }</g>
             </svg>

@@ -151,8 +151,12 @@ impl Sentence {
                 chained,
             } => {
                 let at = input(task, channel);
-                if chained {
-                    return Some(Sentence::ChainedBarrier { n, at });
+                if chained && crate::chaining::BUILT {
+                    return Some(Sentence::ChainedBarrier {
+                        n,
+                        at,
+                        snapshot: cl,
+                    });
                 }
                 let waiting = need.saturating_sub(have);
                 if cl {
