@@ -33,16 +33,20 @@ for (const mode of ['aligned', 'unaligned', 'at-least-once']) {
     await expect(links).toHaveCount(2);
     await expect(page.locator('.channel.kept-aligned[data-chained="true"]')).toHaveCount(0);
     await expect(page.locator('.legend')).toContainText('chained operators: one task, one thread');
-    let told = false;
+    // The sentences that told a chained barrier, as they were said.
+    const told = [];
     await app.stepUntil(async () => {
       for (const q of await links.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-queue'))))) {
         expect(q).toBe(0);
       }
-      told = told || (await app.currentSentences().filter({ hasText: 'is chained to' }).count()) > 0;
-      return told && (await app.checkpointStatus(1)) === 'completed';
+      told.push(...await app.currentSentences().filter({ hasText: 'is chained to' }).allTextContents());
+      return told.length >= 2 && (await app.checkpointStatus(1)) === 'completed';
     }, 400);
-    await expect(app.narration()).toContainText('Split#0 is chained to Sentences#0');
-    await expect(app.narration()).toContainText('no barrier crosses between them');
+    const said = told.join('\n');
+    expect(said).toContain('Split#0 is chained to Sentences#0');
+    expect(said).toContain('Split#1 is chained to Sentences#1');
+    expect(said).toContain('takes checkpoint 1 in the same call');
+    expect(said).toContain('no barrier crosses between them');
     // No buffer is drawn at a chained port.
     await expect(app.buffer('Sentences#0', 'Split#0')).toHaveCount(0);
     // The inspector says what chaining removes.
@@ -56,8 +60,12 @@ for (const mode of ['aligned', 'unaligned', 'at-least-once']) {
 test('in Chinese the chain is told and explained in Chinese', async ({ page }) => {
   const app = await chained(page, 'aligned', '&lang=zh');
   await expect(page.locator('.legend')).toContainText('串接成鏈的運算子');
-  await app.stepUntil(async () => (await app.checkpointStatus(1)) === 'completed', 400);
-  await expect(app.narration()).toContainText('與 Sentences#0 串接成鏈');
+  const told = [];
+  await app.stepUntil(async () => {
+    told.push(...await app.currentSentences().filter({ hasText: '串接成鏈' }).allTextContents());
+    return told.length > 0 && (await app.checkpointStatus(1)) === 'completed';
+  }, 400);
+  expect(told.join('\n')).toMatch(/Split#\d 與 Sentences#\d 串接成鏈/);
   await app.selectChannel('Sentences#0', 'Split#0');
   await expect(app.testId('chained-note')).toContainText('這裡沒有通道');
 });

@@ -1,6 +1,7 @@
 //! The narration's sentences (`abs_engine::view`), told of the presets.
 
 use abs_engine::barrier::BarrierTake;
+use abs_engine::model::Partitioning;
 use abs_engine::trace::Event;
 use abs_engine::view::*;
 use abs_engine::BarrierMode;
@@ -35,6 +36,7 @@ fn the_protocol_chooses_the_sentence_of_an_event() {
         timed_out: false,
         back_edge: false,
         savepoint: false,
+        chained: false,
     };
     let told = |mode| of(&first, mode);
     assert_eq!(
@@ -127,11 +129,45 @@ fn the_protocol_chooses_the_sentence_of_an_event() {
         timed_out: false,
         back_edge: false,
         savepoint: false,
+        chained: false,
     };
     assert_eq!(
         of(&only, BarrierMode::Aligned),
         Sentence::BarrierOnOnlyInput { n: 1, task: merge }
     );
+    // Handed over inside a chain: told as the chain's one call in every mode, a snapshot's in
+    // Chandy-Lamport's words, even where a forward edge would otherwise keep it aligned.
+    let mut chained = only.clone();
+    if let Event::Barrier {
+        chained: c,
+        kept_aligned: k,
+        ..
+    } = &mut chained
+    {
+        (*c, *k) = (true, Some(Partitioning::Forward));
+    }
+    for mode in [
+        BarrierMode::Aligned,
+        BarrierMode::Unaligned,
+        BarrierMode::AtLeastOnce,
+    ] {
+        assert_eq!(
+            of(&chained, mode),
+            Sentence::ChainedBarrier {
+                n: 1,
+                at: Input {
+                    task: merge,
+                    channel
+                },
+                snapshot: false
+            },
+            "{mode}"
+        );
+    }
+    assert!(matches!(
+        of(&chained, BarrierMode::ChandyLamport),
+        Sentence::ChainedBarrier { snapshot: true, .. }
+    ));
 }
 
 /// After an aligned checkpoint times out, its tasks forward their barriers as priority events

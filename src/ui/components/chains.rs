@@ -52,7 +52,8 @@ pub fn frames(sim: &Simulation, layout: &Layout, lang: Lang) -> Html {
         if chains.head_of(t) != t || members.len() < 2 {
             continue;
         }
-        let pad = if detailed { 5.0 } else { 3.0 };
+        // Within the gap between two subtasks of an operator, so that frames never touch.
+        let pad = if detailed { 3.0 } else { 1.5 };
         let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
         for &u in &members {
             let r = layout.subtasks[u as usize].rect;
@@ -74,11 +75,16 @@ pub fn frames(sim: &Simulation, layout: &Layout, lang: Lang) -> Html {
             fmt(y1 - y0 + 2.0 * pad)
         );
         if detailed {
+            // Inside the frame, over the link between its first two subtasks.
+            let (a, b) = (
+                layout.subtasks[members[0] as usize].rect,
+                layout.subtasks[members[1] as usize].rect,
+            );
             let _ = write!(
                 svg,
                 r#"<text class="chain-label" x="{}" y="{}" text-anchor="middle">{one_task}</text>"#,
-                fmt((x0 + x1) / 2.0),
-                fmt(y0 - pad - 3.0)
+                fmt((a.x + a.w + b.x) / 2.0),
+                fmt(y0 + 10.0)
             );
         }
         svg.push_str("</g>");
