@@ -6,10 +6,11 @@
 //! its chain's head.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
 use abs_playground::engine::chaining::chainable_edges;
-use abs_playground::engine::snapshot::TaskState;
 use abs_playground::engine::{Action, ActionError, BarrierMode, Event, Simulation};
 use abs_playground::scenario::Scenario;
+use common::word_counts;
 
 /// Src → Split (forward) → Count (hash) → Sink (forward), parallelism 2, bounded: with
 /// chaining two chains per subtask index, Src+Split and Count+Sink.
@@ -43,18 +44,6 @@ const FLINK_MODES: [BarrierMode; 3] = [
 
 fn task(sim: &Simulation, name: &str) -> u32 {
     sim.physical().task_by_name(name).unwrap()
-}
-
-fn counts(sim: &Simulation) -> Vec<(u32, u64)> {
-    let mut all = std::collections::BTreeMap::new();
-    for t in sim.tasks() {
-        if let TaskState::Count { counts } = &t.state {
-            for (&w, &n) in counts {
-                *all.entry(w).or_insert(0) += n;
-            }
-        }
-    }
-    all.into_iter().collect()
 }
 
 #[test]
@@ -179,7 +168,7 @@ fn a_chained_channel_never_holds_an_item_and_its_barrier_is_taken_in_the_same_st
         // The same counts as the job without chaining: chaining changes no result.
         let mut plain = wordcount(mode, false, "");
         while plain.step().is_some() {}
-        assert_eq!(counts(&sim), counts(&plain), "{mode}");
+        assert_eq!(word_counts(&sim), word_counts(&plain), "{mode}");
         for gs in sim.coordinator().completed() {
             assert!(
                 gs.verdict.ok(),
@@ -319,7 +308,11 @@ fn a_failure_in_a_chain_restores_every_operator_of_it_exactly_once() {
                 .any(|e| matches!(e, Event::Restored { .. }));
         }
         assert!(restored, "{mode}");
-        assert_eq!(counts(&sim), counts(&clean), "{mode}: exactly once");
+        assert_eq!(
+            word_counts(&sim),
+            word_counts(&clean),
+            "{mode}: exactly once"
+        );
         let arrived_on_chain = sim
             .channels()
             .iter()

@@ -4,10 +4,11 @@
 //! whole job.
 #![cfg(not(target_arch = "wasm32"))]
 
-use abs_playground::engine::snapshot::TaskState;
+mod common;
 use abs_playground::engine::view::{self, TaskStatus};
 use abs_playground::engine::{Action, ActionError, BarrierMode, Event, Simulation};
 use abs_playground::scenario::Scenario;
+use common::word_counts;
 
 /// Src → Split → Count, each with parallelism 2: forward edges make two pipelines, a hash
 /// edge into Count joins them.
@@ -33,19 +34,6 @@ fn pipelines(mode: BarrierMode, into_count: &str) -> Simulation {
 
 fn task(sim: &Simulation, name: &str) -> u32 {
     sim.physical().task_by_name(name).unwrap()
-}
-
-/// The words counted, over both Count subtasks.
-fn counts(sim: &Simulation) -> Vec<(u32, u64)> {
-    let mut all = std::collections::BTreeMap::new();
-    for t in sim.tasks() {
-        if let TaskState::Count { counts } = &t.state {
-            for (&w, &n) in counts {
-                *all.entry(w).or_insert(0) += n;
-            }
-        }
-    }
-    all.into_iter().collect()
 }
 
 #[test]
@@ -150,7 +138,7 @@ fn a_failure_in_one_pipeline_leaves_the_other_running_and_counts_stay_exact() {
         );
         assert!(sim.job_finished(), "{mode}");
         // Exactly once: the same counts as a run without the failure.
-        assert_eq!(counts(&sim), counts(&clean), "{mode}");
+        assert_eq!(word_counts(&sim), word_counts(&clean), "{mode}");
         for gs in sim.coordinator().completed() {
             assert!(
                 gs.verdict.ok(),

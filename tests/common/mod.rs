@@ -24,3 +24,16 @@ pub fn scratch(prefix: &str, name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("{prefix}-{}-{name}", std::process::id()))
 }
+
+/// The words counted over every Count subtask of `sim`, by word.
+pub fn word_counts(sim: &abs_playground::engine::Simulation) -> Vec<(u32, u64)> {
+    let mut all = std::collections::BTreeMap::new();
+    for t in sim.tasks() {
+        if let abs_playground::engine::snapshot::TaskState::Count { counts } = &t.state {
+            for (&w, &n) in counts {
+                *all.entry(w).or_insert(0) += n;
+            }
+        }
+    }
+    all.into_iter().collect()
+}

@@ -23,8 +23,7 @@ impl Simulation {
         let Some(Taken { kind, overtook }) = self.net.take(c, self.clock.now) else {
             return;
         };
-        let info = &self.phys.channels[c as usize];
-        let (t, input) = (info.to, info.input_index);
+        let t = self.phys.channels[c as usize].to;
         if let Some((n, jumped)) = overtook {
             for r in &jumped {
                 self.coordinator.record_channel_state(n, c, *r);
@@ -36,17 +35,7 @@ impl Simulation {
                 overtaken: jumped.len() as u64,
             });
         }
-        self.events.push(Event::Arrived {
-            task: t,
-            channel: c,
-            item: kind,
-        });
-        if let ItemKind::Barrier(n) = kind {
-            self.tasks[t as usize]
-                .books
-                .barrier_arrived(n, self.clock.now);
-        }
-        self.hand_to_handler(t, Some((input, kind)));
+        self.take_in(c, kind);
         self.schedule_channel(c);
         self.refresh_credit(c, was_full);
         super::synchronous::snapshot_when_drained(self);
@@ -71,10 +60,24 @@ impl Simulation {
     /// sender's work so far, and the sender is busy until it is done (one thread).
     fn hand_over(&mut self, c: ChannelId, kind: ItemKind) {
         let info = &self.phys.channels[c as usize];
-        let (from, t, input) = (info.from, info.to, info.input_index);
+        let (from, t) = (info.from, info.to);
         if matches!(kind, ItemKind::Record(_)) {
-            self.net.channels[c as usize].records_sent += 1;
+            self.net.record_sent(c);
         }
+        let start = self.tasks[from as usize].busy_until;
+        let task = &mut self.tasks[t as usize];
+        task.busy_until = task.busy_until.max(start);
+        self.take_in(c, kind);
+        let done = self.tasks[t as usize].busy_until;
+        let sender = &mut self.tasks[from as usize];
+        sender.busy_until = sender.busy_until.max(done);
+    }
+
+    /// The receiver of channel `c` takes `kind` (delivered, or handed over in a chain): it
+    /// arrives, a barrier is noted for the statistics, and the barrier handler decides.
+    fn take_in(&mut self, c: ChannelId, kind: ItemKind) {
+        let info = &self.phys.channels[c as usize];
+        let (t, input) = (info.to, info.input_index);
         self.events.push(Event::Arrived {
             task: t,
             channel: c,
@@ -85,13 +88,7 @@ impl Simulation {
                 .books
                 .barrier_arrived(n, self.clock.now);
         }
-        let start = self.tasks[from as usize].busy_until;
-        let task = &mut self.tasks[t as usize];
-        task.busy_until = task.busy_until.max(start);
         self.hand_to_handler(t, Some((input, kind)));
-        let done = self.tasks[t as usize].busy_until;
-        let sender = &mut self.tasks[from as usize];
-        sender.busy_until = sender.busy_until.max(done);
     }
 
     /// Sends record `r` of task `t` on its output edges, as their partitionings route it.

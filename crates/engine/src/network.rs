@@ -445,6 +445,11 @@ impl Network {
         })
     }
 
+    /// A record was handed over on chained channel `c`, which it never waits on.
+    pub(super) fn record_sent(&mut self, c: ChannelId) {
+        self.channels[c as usize].records_sent += 1;
+    }
+
     /// The receiver took a record of channel `c` (its operator processes it).
     pub(super) fn record_received(&mut self, c: ChannelId) {
         self.channels[c as usize].records_received += 1;
