@@ -300,8 +300,9 @@ fn by_default_an_expired_checkpoint_fails_the_job() {
 }
 
 /// Flink's statistics, subtask by subtask, as `abs-sim run`'s summary gives them under each
-/// completed checkpoint (`report::subtasks_json`): in unaligned mode Merge#0 of `alignment`
-/// takes unaligned snapshots and persists what its barriers overtook, while Sink#0 (behind a
+/// completed checkpoint (`report::subtasks_json`): `unaligned_checkpoint` is whether the subtask
+/// persisted in-flight data, as Flink sets it; in unaligned mode Merge#0 of `alignment` takes
+/// unaligned snapshots and persists what its barriers overtook, while Sink#0 (behind a
 /// forward edge, kept aligned) takes aligned ones and persists nothing; aligned and
 /// at-least-once take none unaligned; a task processes records between its first and its last
 /// barrier in every mode (Flink's processed data); the subtasks' sizes add up to the
@@ -341,6 +342,12 @@ fn each_subtask_reports_flinks_statistics() {
                         assert!(s[k].is_u64(), "{mode} {name}: {k} in {s}");
                     }
                     let unaligned = s["unaligned_checkpoint"].as_bool().unwrap();
+                    // Flink's flag: the subtask persisted in-flight data.
+                    assert_eq!(
+                        unaligned,
+                        field(s, "persisted_data") > 0,
+                        "{mode} {name}: {s}"
+                    );
                     match (mode, name.as_str()) {
                         (BarrierMode::Unaligned, "Merge#0") => {
                             merge_unaligned += u32::from(unaligned);
@@ -350,7 +357,8 @@ fn each_subtask_reports_flinks_statistics() {
                             assert!(!unaligned, "the forward edge keeps Sink#0 aligned: {s}");
                             assert_eq!(field(s, "persisted_data"), 0, "{s}");
                         }
-                        (BarrierMode::Unaligned, _) => assert!(unaligned, "{name}: {s}"),
+                        // A source has no input to persist, and keeps no output buffer here.
+                        (BarrierMode::Unaligned, _) => assert!(!unaligned, "{name}: {s}"),
                         _ => {
                             assert!(!unaligned, "{mode} {name}: {s}");
                             assert_eq!(field(s, "persisted_data"), 0, "{mode} {name}: {s}");

@@ -93,9 +93,12 @@ impl Simulation {
             .coordinator
             .summary(n)
             .map_or(self.clock.now, |s| s.trigger_time);
+        let reached = task.books.first_barrier.iter().any(|&(id, _)| id == n);
         let first = take(&mut task.books.first_barrier, n).max(trigger_time);
-        // Stopped: the start delay is the time the job took to drain.
-        let first = if info.inputs.is_empty() || !barriers {
+        // Stopped: the start delay is the time the job took to drain. Triggered directly (its
+        // upstream had finished, as Flink triggers such a task): no barrier came, the wait for
+        // the end of its input is its start delay, and it aligned nothing.
+        let first = if info.inputs.is_empty() || !barriers || !reached {
             self.clock.now
         } else {
             first
@@ -113,8 +116,9 @@ impl Simulation {
             sync_duration: 0,
             async_duration: 0,
             processed_in_alignment: take(&mut task.books.processed, n),
-            // A savepoint is aligned everywhere, a source's too.
-            unaligned: (task.handler.snapshots_unaligned() && !savepoint) || timed_out,
+            // Set when it acknowledges (`acknowledge`): Flink's flag says whether the subtask
+            // persisted in-flight data, whatever barriers it took.
+            unaligned: false,
         };
         // Older bookkeeping can never be used again: ids only grow.
         task.books.first_barrier.retain(|&(id, _)| id > n);
@@ -164,9 +168,13 @@ impl Simulation {
         &mut self,
         t: TaskId,
         n: CheckpointId,
-        snapshot: TaskSnapshot,
+        mut snapshot: TaskSnapshot,
         why: AckKind,
     ) {
+        // Flink's per-subtask `unaligned_checkpoint` is whether it persisted any in-flight
+        // data (CheckpointMetricsBuilder): an unaligned snapshot with nothing to overtake says
+        // false, as does a savepoint's, which is aligned everywhere.
+        snapshot.metrics.unaligned = snapshot.metrics.persisted_in_flight > 0;
         let Some(acked) = self.coordinator.ack(n, snapshot) else {
             return;
         };

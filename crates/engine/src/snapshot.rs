@@ -99,8 +99,9 @@ pub struct TaskMetrics {
     /// data, in records; bytes: [`TaskMetrics::processed_bytes`]).
     #[serde(default)]
     pub processed_in_alignment: u64,
-    /// The task's snapshot was an unaligned one (Flink's per-subtask `unaligned_checkpoint`):
-    /// it ran the unaligned handler, or its alignment timed out.
+    /// Flink's per-subtask `unaligned_checkpoint`: the task persisted in-flight data (Flink
+    /// sets it from the bytes persisted, not from the barriers' kind: a task that snapshots at
+    /// its first barrier with nothing to overtake reports false).
     #[serde(default)]
     pub unaligned: bool,
 }

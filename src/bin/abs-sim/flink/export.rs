@@ -57,6 +57,7 @@ pub struct FlinkFailure {
 }
 
 /// What `export` writes.
+#[derive(Clone)]
 pub struct Job {
     /// The scenario as given (its sources' own lines).
     pub original: Scenario,
@@ -69,6 +70,8 @@ pub struct Job {
     /// Planned failures the simulation does not apply (after the job has finished).
     pub skipped: Vec<String>,
     pub notes: Vec<String>,
+    /// Flink settings given with `--flink-option KEY=VALUE`, in place of the scenario's.
+    pub overrides: Vec<(String, String)>,
 }
 
 /// The mode a scenario runs in, `--mode` (if given) overriding the scenario's own.
@@ -310,6 +313,7 @@ pub fn prepare(
         failures,
         skipped,
         notes,
+        overrides: Vec::new(),
     })
 }
 

@@ -1,4 +1,5 @@
-//! Just enough HTTP/1.1 to read Flink's REST API on 127.0.0.1: a GET, its status and its JSON.
+//! Just enough HTTP/1.1 for Flink's REST API on 127.0.0.1: a GET, a POST (JSON, or one file as
+//! multipart/form-data) and a DELETE; the status, and the answer's JSON.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -6,19 +7,92 @@ use std::time::Duration;
 
 /// GETs `path` from `addr`; the body parsed as JSON when the status is 200.
 pub fn get_json(addr: SocketAddr, path: &str) -> Result<serde_json::Value, String> {
+    request(addr, "GET", path, None)
+}
+
+/// POSTs `body` as JSON to `path`; the answer's body parsed as JSON when the status is 2xx.
+pub fn post_json(
+    addr: SocketAddr,
+    path: &str,
+    body: &serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    let text = body.to_string();
+    request(
+        addr,
+        "POST",
+        path,
+        Some(("application/json", text.as_bytes())),
+    )
+}
+
+/// POSTs one file as a multipart/form-data body (what `curl -F field=@file` sends: Flink's
+/// `/jars/upload` takes the jar so, under the field `jarfile`); the answer parsed as JSON.
+pub fn post_file(
+    addr: SocketAddr,
+    path: &str,
+    field: &str,
+    filename: &str,
+    bytes: &[u8],
+) -> Result<serde_json::Value, String> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let boundary = format!("----abs-sim-{}-{nanos:x}", std::process::id());
+    let body = multipart(field, filename, bytes, &boundary);
+    let kind = format!("multipart/form-data; boundary={boundary}");
+    request(addr, "POST", path, Some((&kind, &body)))
+}
+
+/// A multipart/form-data body of one file part.
+fn multipart(field: &str, filename: &str, bytes: &[u8], boundary: &str) -> Vec<u8> {
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; \
+         filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    body
+}
+
+/// DELETEs `path` (Flink answers `{}`).
+pub fn delete(addr: SocketAddr, path: &str) -> Result<(), String> {
+    request(addr, "DELETE", path, None).map(|_| ())
+}
+
+/// Sends one request (`body`: its content type and bytes); the answer's body parsed as JSON
+/// when the status is 2xx, else an error naming the status and what Flink said.
+pub fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<(&str, &[u8])>,
+) -> Result<serde_json::Value, String> {
     let timeout = Duration::from_secs(5);
     let mut stream = TcpStream::connect_timeout(&addr, timeout).map_err(|e| e.to_string())?;
     stream
         .set_read_timeout(Some(timeout))
         .and_then(|()| stream.set_write_timeout(Some(timeout)))
         .map_err(|e| e.to_string())?;
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json\r\nConnection: \
-         close\r\n\r\n"
-    );
-    stream
-        .write_all(request.as_bytes())
-        .map_err(|e| e.to_string())?;
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json\r\nConnection: \
+         close\r\n"
+    )
+    .into_bytes();
+    if let Some((kind, bytes)) = body {
+        request.extend_from_slice(
+            format!(
+                "Content-Type: {kind}\r\nContent-Length: {}\r\n",
+                bytes.len()
+            )
+            .as_bytes(),
+        );
+        request.extend_from_slice(b"\r\n");
+        request.extend_from_slice(bytes);
+    } else {
+        request.extend_from_slice(b"\r\n");
+    }
+    stream.write_all(&request).map_err(|e| e.to_string())?;
     // Flink keeps the connection open whatever the request says: read by Content-Length.
     let mut raw = Vec::new();
     let mut buf = [0u8; 16 * 1024];
@@ -69,9 +143,12 @@ pub fn get_json(addr: SocketAddr, path: &str) -> Result<serde_json::Value, Strin
     }) {
         body = dechunk(&body)?;
     }
-    if status != 200 {
+    if !(200..300).contains(&status) {
         let text = String::from_utf8_lossy(&body);
-        return Err(format!("HTTP {status} for {path}: {}", text.trim()));
+        return Err(format!(
+            "HTTP {status} for {method} {path}: {}",
+            text.trim()
+        ));
     }
     serde_json::from_slice(&body).map_err(|e| format!("{path} is not JSON: {e}"))
 }
@@ -110,5 +187,14 @@ mod tests {
             b"abcde"
         );
         assert!(dechunk(b"9\r\nabc").is_err());
+    }
+
+    #[test]
+    fn a_file_is_one_multipart_part() {
+        assert_eq!(
+            super::multipart("jarfile", "job.jar", b"PK\x03", "b0"),
+            b"--b0\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\"job.jar\"\r\n\
+              Content-Type: application/octet-stream\r\n\r\nPK\x03\r\n--b0--\r\n"
+        );
     }
 }

@@ -33,7 +33,19 @@ fn java_str(s: &str) -> String {
 }
 
 /// The Flink settings the scenario's config becomes, as (key, value).
-pub fn settings(job: &Job) -> Vec<(&'static str, String)> {
+pub fn settings(job: &Job) -> Vec<(String, String)> {
+    let mut s = scenario_settings(job);
+    for (k, v) in &job.overrides {
+        match s.iter_mut().find(|(key, _)| key == k) {
+            Some(setting) => setting.1.clone_from(v),
+            None => s.push((k.clone(), v.clone())),
+        }
+    }
+    s
+}
+
+/// The Flink settings the scenario's own configuration becomes.
+fn scenario_settings(job: &Job) -> Vec<(String, String)> {
     let c = &job.scenario.config;
     let t = |ticks: u64| format!("{} ms", ms(ticks, job.tick_us));
     // Chaining as the scenario has it (off unless it asks, so each operator is a vertex of
@@ -116,7 +128,7 @@ pub fn settings(job: &Job) -> Vec<(&'static str, String)> {
         ));
         s.push(("restart-strategy.fixed-delay.delay", t(c.restart_delay)));
     }
-    s
+    s.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
 /// The scenario's part of the Java source: names, lines, latencies, failures, settings and
@@ -214,7 +226,7 @@ fn generated(job: &Job) -> String {
         let _ = writeln!(
             j,
             "        conf.setString({}, {});",
-            java_str(k),
+            java_str(&k),
             java_str(&v)
         );
     }

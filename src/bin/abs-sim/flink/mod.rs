@@ -9,6 +9,7 @@ use abs_playground::scenario::{presets, Scenario};
 
 use crate::cli::{failure_arg, name_once, scenario_file};
 
+mod cluster;
 mod export;
 mod files;
 mod http;
@@ -19,7 +20,7 @@ pub const USAGE: &str = "\
 usage:
   abs-sim flink export (--preset NAME | FILE.json) [--mode M] [--fail SUBTASK@TIME]... [--passes N] [--tick-us U] --out DIR
       write the scenario as a self-contained Flink 2.x job (Java source, run script, README)
-  abs-sim flink run (--preset NAME | FILE.json) [--mode M] [--fail SUBTASK@TIME]... [--passes N] [--tick-us U] [--timeout S] [--port P] --out RUN.json
+  abs-sim flink run (--preset NAME | FILE.json) [--mode M] [--fail SUBTASK@TIME]... [--passes N] [--tick-us U] [--flink-option K=V]... [--savepoint T]... [--timeout S] [--port P] [--cluster URL] --out RUN.json
       export, compile and run the job on a local Flink, polling its REST API; write one
       JSON bundle: flink_version, plan, checkpoints, exceptions, final counts
 
@@ -36,8 +37,20 @@ usage:
                        millisecond, as the page shows it); rates, latencies and checkpoint
                        settings are scaled by it
   --out DIR|RUN.json   where the job (export) or the bundle (run) goes
+  --flink-option KEY=VALUE
+                       a Flink setting the job uses in place of the scenario's (repeatable),
+                       e.g. to see what Flink does with a setting the simulation refuses
+  --savepoint TIME     run: ask Flink's REST API for a savepoint TIME ticks after the job
+                       started (repeatable), as `abs-sim run --savepoint TIME` does
   --timeout S          run: give up, stop Flink and exit 1 after S seconds (default 300)
   --port P             run: the REST API's port on 127.0.0.1 (default: any free one)
+  --cluster URL        run: on the running Flink 2.3 cluster whose REST API is at URL (e.g.
+                       http://127.0.0.1:8081; .ci/flink-cluster.sh starts one), not a local
+                       Flink: the job is uploaded as a jar, run and polled, and its jar deleted;
+                       past --timeout it is cancelled. The cluster must be able to write to the
+                       results folder (an absolute path in this machine's temp folder): a
+                       cluster on this machine. The job restarts as the cluster's restart
+                       strategy says, unless --flink-option sets a restart-strategy setting
   -h, --help           this text
 
 `run` needs Java 17 (javac, java) and Flink's jars: set ABS_FLINK_HOME to the folder holding
@@ -54,6 +67,12 @@ pub struct Args {
     pub out: PathBuf,
     pub timeout: u64,
     pub port: u16,
+    /// `--flink-option KEY=VALUE`: Flink settings in place of the scenario's.
+    pub overrides: Vec<(String, String)>,
+    /// `--savepoint TIME`: ticks after the job started when a savepoint is asked for (run).
+    pub savepoints: Vec<u64>,
+    /// `--cluster URL`: run on the Flink cluster whose REST API is at URL (run).
+    pub cluster: Option<String>,
 }
 
 fn number<T: std::str::FromStr>(flag: &str, v: &str, what: &str) -> Result<T, String> {
@@ -70,6 +89,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
     let mut timeout = 300;
     let mut port = 0;
     let mut failures = Vec::new();
+    let mut overrides = Vec::new();
+    let mut savepoints = Vec::new();
+    let mut cluster = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -112,6 +134,24 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 out = Some(PathBuf::from(value("--out")?));
                 None
             }
+            "--flink-option" => {
+                let v = value("--flink-option")?;
+                let (k, val) = v
+                    .split_once('=')
+                    .filter(|(k, _)| !k.trim().is_empty())
+                    .ok_or_else(|| format!("--flink-option needs KEY=VALUE, not {v:?}"))?;
+                overrides.push((k.trim().to_string(), val.trim().to_string()));
+                None
+            }
+            "--savepoint" => {
+                let v = value("--savepoint")?;
+                savepoints.push(number("--savepoint", v, "a time in ticks")?);
+                None
+            }
+            "--cluster" => {
+                cluster = Some(value("--cluster")?.clone());
+                None
+            }
             "--fail" => {
                 failures.push(failure_arg(value("--fail")?)?);
                 None
@@ -132,6 +172,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
         out: out.ok_or("--out is required")?,
         timeout,
         port,
+        overrides,
+        savepoints,
+        cluster,
     })
 }
 
@@ -162,7 +205,10 @@ pub fn main(args: &[String]) -> ExitCode {
     let job = match export::mode_of(&a.scenario, a.mode.as_deref())
         .and_then(|mode| export::prepare(&a.scenario, mode, a.passes, a.tick_us))
     {
-        Ok(job) => job,
+        Ok(mut job) => {
+            job.overrides.clone_from(&a.overrides);
+            job
+        }
         Err(e) => {
             say(&format!("{} cannot be exported: {e}.", a.scenario.name));
             return ExitCode::from(2);
@@ -185,7 +231,11 @@ pub fn main(args: &[String]) -> ExitCode {
             }
         };
     }
-    match run::run(&job, &a) {
+    let ran = match &a.cluster {
+        Some(url) => cluster::run(&job, &a, url),
+        None => run::run(&job, &a),
+    };
+    match ran {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             say(&e);

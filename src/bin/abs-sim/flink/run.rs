@@ -26,7 +26,7 @@ struct Heard {
 }
 
 /// The folder holding Flink's jars: ABS_FLINK_HOME, checked.
-fn flink_lib() -> Result<PathBuf, String> {
+pub(super) fn flink_lib() -> Result<PathBuf, String> {
     let missing = || {
         format!(
             "Flink's jars were not found: set ABS_FLINK_HOME to the folder holding \
@@ -45,7 +45,7 @@ fn flink_lib() -> Result<PathBuf, String> {
 }
 
 /// Runs `javac -version`: Java is there or the one sentence why not.
-fn check_java() -> Result<(), String> {
+pub(super) fn check_java() -> Result<(), String> {
     for tool in ["javac", "java"] {
         match Command::new(tool)
             .arg("-version")
@@ -66,14 +66,14 @@ fn check_java() -> Result<(), String> {
     Ok(())
 }
 
-fn scratch_dir() -> PathBuf {
+pub(super) fn scratch_dir() -> PathBuf {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     std::env::temp_dir().join(format!("abs-sim-flink-{}-{nanos}", std::process::id()))
 }
 
-fn compile(dir: &Path, lib: &Path) -> Result<(), String> {
+pub(super) fn compile(dir: &Path, lib: &Path) -> Result<(), String> {
     let classpath = format!("{}/*", lib.display());
     let out = Command::new("javac")
         .current_dir(dir)
@@ -133,7 +133,7 @@ fn last_error(dir: &Path) -> String {
 
 /// The REST answers gathered while the job runs, the completed checkpoints' details included.
 #[derive(Default)]
-struct Polled {
+pub(super) struct Polled {
     checkpoints: Option<Value>,
     details: Map<String, Value>,
 }
@@ -142,7 +142,7 @@ impl Polled {
     /// Reads the checkpoint history, and the details and per-subtask figures of each
     /// completed checkpoint not read yet. Errors (the REST API not up yet) are left for the
     /// next poll.
-    fn poll(&mut self, addr: SocketAddr, job: &str) -> Option<Value> {
+    pub(super) fn poll(&mut self, addr: SocketAddr, job: &str) -> Option<Value> {
         let history = http::get_json(addr, &format!("/jobs/{job}/checkpoints")).ok()?;
         for c in history["history"].as_array().into_iter().flatten() {
             let (Some(id), Some("COMPLETED")) = (c["id"].as_u64(), c["status"].as_str()) else {
@@ -173,7 +173,7 @@ impl Polled {
     }
 }
 
-fn progress(started: Instant, status: &str, history: &Value) {
+pub(super) fn progress(started: Instant, status: &str, history: &Value) {
     let counts = &history["counts"];
     let _ = writeln!(
         io::stderr(),
@@ -205,14 +205,14 @@ fn final_counts(dir: &Path) -> Value {
 }
 
 /// Stops the JVM: closes its stdin (it then stops its Flink and exits), and kills it if it
-/// has not exited within 30 s.
+/// has not exited within 10 s.
 fn stop(child: &mut Child, stdin: Option<ChildStdin>) {
     // The pipe closes as `stdin` leaves this block (not `drop`: on wasm32, where the CLI is
     // only type-checked, a child's stdin has no `Drop`, and clippy says so).
     {
         let _closed = stdin;
     }
-    let until = Instant::now() + Duration::from_secs(30);
+    let until = Instant::now() + Duration::from_secs(10);
     while Instant::now() < until {
         if let Ok(Some(_)) = child.try_wait() {
             return;
@@ -256,7 +256,9 @@ fn run_in(job: &Job, args: &Args, dir: &Path, lib: &Path) -> Result<(), String> 
     let mut heard = Heard::default();
     let mut polled = Polled::default();
     let mut last_poll = Instant::now() - Duration::from_secs(1);
+    let mut last_history = last_poll;
     let mut status = "STARTING".to_string();
+    let mut savepoints = Savepoints::new(&args.savepoints, job.tick_us);
     loop {
         if Instant::now() > deadline {
             stop(&mut child, stdin.take());
@@ -298,18 +300,28 @@ fn run_in(job: &Job, args: &Args, dir: &Path, lib: &Path) -> Result<(), String> 
         let (Some(addr), Some(id)) = (heard.rest, heard.job.clone()) else {
             continue;
         };
-        if heard.end.is_none() && last_poll.elapsed() < Duration::from_millis(500) {
+        if heard.end.is_none() {
+            savepoints.ask_if_due(&status, addr, &id, dir);
+        }
+        let (due, every) = (savepoints.due(), savepoints.poll_every());
+        if heard.end.is_none() && !due && last_poll.elapsed() < every {
             continue;
         }
         last_poll = Instant::now();
         if let Ok(j) = http::get_json(addr, &format!("/jobs/{id}")) {
             status = j["state"].as_str().unwrap_or("?").to_string();
         }
-        if let Some(history) = polled.poll(addr, &id) {
-            progress(started, &status, &history);
+        if heard.end.is_some() || last_history.elapsed() >= Duration::from_millis(500) {
+            last_history = Instant::now();
+            if let Some(history) = polled.poll(addr, &id) {
+                progress(started, &status, &history);
+            }
         }
         if let Some(end) = heard.end.clone() {
-            let bundle = gather(job, addr, &id, &mut polled, dir);
+            let bundle = gather(job, addr, &id, &mut polled, dir).map(|mut b| {
+                b["savepoints_asked"] = Value::Array(savepoints.asked.clone());
+                b
+            });
             stop(&mut child, stdin.take());
             let bundle = bundle?;
             let text = serde_json::to_string_pretty(&bundle).map_err(|e| e.to_string())? + "\n";
@@ -334,8 +346,71 @@ fn run_in(job: &Job, args: &Args, dir: &Path, lib: &Path) -> Result<(), String> 
     }
 }
 
+/// The savepoints `--savepoint` asks for, at ticks counted from when the job was first seen
+/// running, and what Flink answered to each.
+pub(super) struct Savepoints {
+    left: Vec<u64>,
+    tick_us: u64,
+    running_since: Option<Instant>,
+    pub asked: Vec<Value>,
+}
+
+impl Savepoints {
+    pub(super) fn new(at: &[u64], tick_us: u64) -> Self {
+        let mut left = at.to_vec();
+        left.sort_unstable();
+        Savepoints {
+            left,
+            tick_us,
+            running_since: None,
+            asked: Vec::new(),
+        }
+    }
+
+    fn at(&self, tick: u64) -> Duration {
+        Duration::from_micros(tick.saturating_mul(self.tick_us))
+    }
+
+    /// Whether the next one is due now.
+    pub(super) fn due(&self) -> bool {
+        (self.left.first().zip(self.running_since))
+            .is_some_and(|(&at, since)| since.elapsed() >= self.at(at))
+    }
+
+    /// How often to poll: every half second, every 20 ms while one is still to be asked for.
+    pub(super) fn poll_every(&self) -> Duration {
+        Duration::from_millis(if self.left.is_empty() { 500 } else { 20 })
+    }
+
+    /// Asks for those due, once the job (in `status`) runs.
+    pub(super) fn ask_if_due(&mut self, status: &str, addr: SocketAddr, id: &str, dir: &Path) {
+        if status != "RUNNING" {
+            return;
+        }
+        self.running_since.get_or_insert_with(Instant::now);
+        while self.due() {
+            let at = self.left.remove(0);
+            self.asked.push(ask_savepoint(addr, id, dir, at));
+        }
+    }
+}
+
+/// Asks Flink for a savepoint of the running job, into `dir`/savepoints: what it answered,
+/// or why not.
+fn ask_savepoint(addr: SocketAddr, id: &str, dir: &Path, at: u64) -> Value {
+    let target = format!("file://{}", dir.join("savepoints").display());
+    let body = json!({"target-directory": target, "cancel-job": false});
+    match http::post_json(addr, &format!("/jobs/{id}/savepoints"), &body) {
+        Ok(answer) => {
+            let _ = writeln!(io::stderr(), "flink: savepoint asked for at tick {at}");
+            json!({"at": at, "request-id": answer["request-id"]})
+        }
+        Err(e) => json!({"at": at, "error": e}),
+    }
+}
+
 /// The bundle, read once the job has ended (its Flink still up).
-fn gather(
+pub(super) fn gather(
     job: &Job,
     addr: SocketAddr,
     id: &str,
@@ -361,6 +436,29 @@ fn gather(
         .poll(addr, id)
         .ok_or("the REST API did not give the checkpoint history")?;
     let exceptions = get(format!("/jobs/{id}/exceptions"))?;
+    // Each vertex's subtasks: their attempt numbers (how often a failover restarted each) and
+    // their states and times (when each finished).
+    let mut vertices = Vec::new();
+    for node in plan["plan"]["nodes"].as_array().into_iter().flatten() {
+        let Some(vid) = node["id"].as_str() else {
+            continue;
+        };
+        let v = get(format!("/jobs/{id}/vertices/{vid}"))?;
+        let subtasks: Vec<Value> = v["subtasks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| {
+                json!({
+                    "subtask": s["subtask"], "attempt": s["attempt"], "status": s["status"],
+                    "start-time": s["start-time"], "end-time": s["end-time"],
+                })
+            })
+            .collect();
+        vertices.push(json!({
+            "id": vid, "name": v["name"], "parallelism": v["parallelism"], "subtasks": subtasks,
+        }));
+    }
     let mut checkpoints = polled.checkpoints.clone().unwrap_or(Value::Null);
     checkpoints["details"] = Value::Object(polled.details.clone());
     Ok(json!({
@@ -375,6 +473,7 @@ fn gather(
         "plan": plan["plan"].clone(),
         "checkpoints": checkpoints,
         "exceptions": exceptions,
+        "vertices": vertices,
         "final": {"counts": final_counts(dir)},
     }))
 }
