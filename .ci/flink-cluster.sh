@@ -222,8 +222,10 @@ EOF
 
   local url="http://127.0.0.1:$rest_port" slots=0 until=$((began + start_limit))
   while :; do
-    slots="$(curl -fsS --max-time 2 "$url/overview" 2>/dev/null \
-      | sed -n 's/.*"slots-total":\([0-9]*\).*/\1/p')" || true
+    # python3, not curl: a fresh machine has the one (the tools are Python), not always the other.
+    slots="$(python3 -c 'import json, sys, urllib.request
+print(json.load(urllib.request.urlopen(sys.argv[1] + "/overview", timeout=2))["slots-total"])' \
+      "$url" 2>/dev/null)" || true
     [ "${slots:-0}" -ge 8 ] && break
     for name in "${names[@]}"; do
       if ! pid_of "$name" >/dev/null; then

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The simulation against Flink (issue 23, docs/flink.md): installs the JDK and Flink's jars
-# when missing, builds abs-sim, and runs tools/flink_compare.py, which prints one table and
-# fails when a property that must hold in both does not.
+# The simulation against Flink (docs/flink.md): installs the JDK and Flink's jars when
+# missing, builds abs-sim, and runs tools/flink_compare.py, which prints the job-level table and
+# the facts subtask by subtask (a standalone cluster started and stopped on the way), and
+# fails when a property that must hold in both does not, or a difference docs/flink.md does not
+# list appears.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -436,3 +436,81 @@ fn buffer_debloating_becomes_flinks_own_settings() {
     assert_eq!(key("target").as_deref(), Some("40 ms"));
     assert_eq!(key("period").as_deref(), Some("8 ms"));
 }
+
+/// `--flink-option KEY=VALUE` replaces one of the scenario's settings in the job, or adds one;
+/// anything but KEY=VALUE is a usage error.
+#[test]
+fn a_flink_option_replaces_or_adds_a_setting() {
+    let java = ok(
+        "option",
+        &[
+            "--preset",
+            "alignment",
+            "--mode",
+            "unaligned",
+            "--flink-option",
+            "execution.checkpointing.max-concurrent-checkpoints=2",
+            "--flink-option",
+            "state.backend.type = hashmap",
+        ],
+    );
+    assert_eq!(
+        setting(&java, "execution.checkpointing.max-concurrent-checkpoints").as_deref(),
+        Some("2")
+    );
+    assert_eq!(
+        java.matches("execution.checkpointing.max-concurrent-checkpoints")
+            .count(),
+        1,
+        "replaced, not repeated"
+    );
+    assert_eq!(
+        setting(&java, "state.backend.type").as_deref(),
+        Some("hashmap")
+    );
+    for bad in ["no-equals", "=2"] {
+        let out = abs_sim(&[
+            "flink",
+            "export",
+            "--preset",
+            "alignment",
+            "--flink-option",
+            bad,
+            "--out",
+            "unused",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            text(&out.stderr).contains("--flink-option needs KEY=VALUE"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// `--cluster` takes the REST API's URL; anything else is one sentence and status 1, before
+/// any Flink is needed.
+#[test]
+fn a_cluster_is_named_by_its_rest_url() {
+    let out = Command::new(env!("CARGO_BIN_EXE_abs-sim"))
+        .args([
+            "flink",
+            "run",
+            "--preset",
+            "wordcount",
+            "--cluster",
+            "localhost",
+        ])
+        .arg("--out")
+        .arg(common::scratch("flink-export", "cluster.json"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--cluster needs the REST API's URL, like http://127.0.0.1:8081"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
