@@ -1,14 +1,20 @@
 //! Importing what a Flink cluster says about a job (issue 23 §3): a REST plan becomes a
 //! scenario that runs, REST checkpoint statistics and the export bundle a checkpoint history,
-//! a run's checkpoints the same history (bad JSON: `flink_import_errors.rs`). The fixtures in
-//! `tests/flink/` are written by hand from the REST API's documented field names.
+//! a run's checkpoints the same history (bad JSON: `flink_import_errors.rs`). The plans,
+//! checkpoint lists and the bundle in `tests/flink/` are written by hand from the REST API's
+//! documented field names; `details-2.x.json`, `subtasks-2.x.json`,
+//! `checkpoint-config-2.x.json`, `exceptions-2.x.json` (stack traces cut to 5 lines),
+//! `vertex-2.x.json` and `config-2.x.json` are Flink 2.3's own responses, from one run of
+//! `abs-sim flink run --preset wordcount --mode unaligned --fail Count#1@200 --cluster …` on
+//! `.ci/flink-cluster.sh`'s cluster (issue 48 §4: the other documents the view reads).
 #![cfg(not(target_arch = "wasm32"))]
 
 use abs_playground::engine::view::checkpoint_figures;
 use abs_playground::engine::{BarrierMode, OperatorKind, Partitioning, Simulation};
 use abs_playground::scenario::flink::{
-    import_flink_json, CheckpointHistory, FlinkImport, HistoryCheckpoint, HistorySource,
-    HistoryStatus, Phase, PlanImport, PlanNotice, SubtaskTiming,
+    import_flink_json, CheckpointConfig, CheckpointHistory, FlinkImport, HistoryCheckpoint,
+    HistorySource, HistoryStatus, ImportError, JobException, Phase, PlanImport, PlanNotice,
+    SubtaskAttempt, SubtaskTiming, TaskAggregate, VertexAttempts, VertexSubtasks,
 };
 use abs_playground::scenario::{presets, Scenario};
 use serde_json::{json, Value};
@@ -353,6 +359,7 @@ fn a_1_15_checkpoint_list_reads_as_a_history_oldest_first() {
         subtask_count: 11,
         failure: None,
         subtasks: Vec::new(),
+        tasks: Vec::new(),
     };
     assert_eq!(
         h.checkpoints,
@@ -683,4 +690,542 @@ fn a_run_aligned_with_a_timeout_says_which_checkpoints_went_unaligned() {
     assert!(completed
         .iter()
         .any(|c| c.unaligned && c.persisted_bytes > 0));
+}
+
+// ----- the other documents the view reads: Flink 2.3's own responses -----
+
+fn subtasks(text: &str) -> VertexSubtasks {
+    match import_flink_json(text) {
+        Ok(FlinkImport::Subtasks(v)) => v,
+        other => panic!("expected one vertex's subtasks, got {other:?}"),
+    }
+}
+
+fn config(text: &str) -> CheckpointConfig {
+    match import_flink_json(text) {
+        Ok(FlinkImport::Config(c)) => c,
+        other => panic!("expected a checkpoint configuration, got {other:?}"),
+    }
+}
+
+/// The vertex ids of the run the samples come from, and the name `/details` alone gives each.
+const COUNT: &str = "b1e531cbbe0476059ef9a2c162ba2ee2";
+
+#[test]
+fn one_checkpoints_details_keep_each_vertexs_figures() {
+    let h = history(&fixture("details-2.x.json"));
+    let [c] = &h.checkpoints[..] else {
+        panic!("{:?}", h.checkpoints)
+    };
+    assert_eq!(
+        (c.id, c.status, c.unaligned),
+        (2, HistoryStatus::Completed, true)
+    );
+    // `/details` has no subtask statistics: the vertices' figures only.
+    assert!(c.subtasks.is_empty());
+    let figures: Vec<(&str, Option<u64>, u64, u32)> = c
+        .tasks
+        .iter()
+        .map(|t| {
+            (
+                &t.vertex[..8],
+                t.latest_ack_ms.map(|a| a - c.trigger_ms),
+                t.checkpointed_size,
+                t.subtask_count,
+            )
+        })
+        .collect();
+    assert_eq!(
+        figures,
+        [
+            ("837a29e0", Some(52), 1499, 1),
+            ("8620727f", Some(52), 394, 2),
+            ("b1e531cb", Some(52), 4417, 2),
+            ("f66e4a01", Some(50), 2795, 2),
+        ]
+    );
+    // Without a plan, by vertex id.
+    assert_eq!(
+        c.tasks[2],
+        TaskAggregate {
+            vertex: COUNT.into(),
+            name: "Vertex b1e531cb".into(),
+            latest_ack_ms: Some(1_796_468_547_256),
+            checkpointed_size: 4417,
+            subtask_count: 2,
+        }
+    );
+    // A checkpoint list's entries have an empty `tasks`; a run has none.
+    let list = history(&fixture("checkpoints-2.x.json"));
+    assert!(list.checkpoints.iter().all(|c| c.tasks.is_empty()));
+}
+
+#[test]
+fn one_vertexs_subtasks_in_one_checkpoint_read_unnamed() {
+    let v = subtasks(&fixture("subtasks-2.x.json"));
+    assert_eq!(
+        (
+            v.checkpoint,
+            v.status,
+            v.latest_ack_ms,
+            v.checkpointed_size,
+            v.subtask_count
+        ),
+        (
+            2,
+            HistoryStatus::Completed,
+            Some(1_796_468_547_256),
+            4417,
+            2
+        )
+    );
+    assert_eq!(
+        v.subtasks,
+        [
+            timing("", 0, [22, 10, 0, 20, 52, 1815, 612], true),
+            timing("", 1, [21, 16, 0, 16, 43, 2602, 1404], true),
+        ]
+    );
+    // Without its end-to-end duration, a subtask lasts from the trigger (the vertex's latest
+    // acknowledgement less its duration) to its own acknowledgement.
+    let mut doc = fixture_value("subtasks-2.x.json");
+    doc["subtasks"][1]
+        .as_object_mut()
+        .unwrap()
+        .remove("end_to_end_duration");
+    assert_eq!(subtasks(&doc.to_string()).subtasks[1].ack_ms, 43);
+}
+
+#[test]
+fn the_checkpoint_configuration_reads_with_its_mode_and_interval() {
+    let c = config(&fixture("checkpoint-config-2.x.json"));
+    assert_eq!(
+        c,
+        CheckpointConfig {
+            exactly_once: true,
+            interval_ms: Some(90),
+            timeout_ms: 10_000,
+            min_pause_ms: 0,
+            max_concurrent: 1,
+            unaligned: true,
+            aligned_timeout_ms: 0,
+            tolerable_failed: Some(0),
+            after_tasks_finish: Some(true),
+        }
+    );
+    // Periodic checkpoints off: Flink writes Long.MAX_VALUE.
+    let mut doc = fixture_value("checkpoint-config-2.x.json");
+    doc["interval"] = json!(9_223_372_036_854_775_807u64);
+    doc["mode"] = json!("at_least_once");
+    doc.as_object_mut()
+        .unwrap()
+        .remove("checkpoints_after_tasks_finish");
+    let c = config(&doc.to_string());
+    assert_eq!(
+        (c.exactly_once, c.interval_ms, c.after_tasks_finish),
+        (false, None, None)
+    );
+}
+
+#[test]
+fn the_exceptions_read_newest_first_with_their_task() {
+    let Ok(FlinkImport::Exceptions(e)) = import_flink_json(&fixture("exceptions-2.x.json")) else {
+        panic!("expected exceptions");
+    };
+    assert_eq!(
+        e,
+        [JobException {
+            time_ms: 1_796_468_538_737,
+            name: "java.lang.RuntimeException".into(),
+            message: "planned failure: Count#1 fails after 33 records".into(),
+            task: Some("Count (2/2) - execution #0".into()),
+        }]
+    );
+    // Flink 1.x: the root cause, then the subtasks' failures (the root's own not twice).
+    let old = json!({
+        "root-exception": "org.apache.flink.runtime.JobException: Recovery is suppressed\n\tat x",
+        "timestamp": 20,
+        "all-exceptions": [
+            {"exception": "java.io.IOException: disk full\n\tat y", "task": "Sink (1/1)",
+             "location": "tm:1", "timestamp": 10},
+            {"exception": "org.apache.flink.runtime.JobException: Recovery is suppressed\n\tat x",
+             "task": "Map (1/2)", "timestamp": 20}
+        ],
+        "truncated": false
+    });
+    let Ok(FlinkImport::Exceptions(e)) = import_flink_json(&old.to_string()) else {
+        panic!("expected exceptions");
+    };
+    let got: Vec<(u64, &str, &str, Option<&str>)> = e
+        .iter()
+        .map(|e| (e.time_ms, &e.name[..], &e.message[..], e.task.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                20,
+                "org.apache.flink.runtime.JobException",
+                "Recovery is suppressed",
+                None
+            ),
+            (10, "java.io.IOException", "disk full", Some("Sink (1/1)")),
+        ]
+    );
+    // No failure yet: an empty list, in either form.
+    for empty in [
+        json!({"exceptionHistory": {"entries": [], "truncated": false}}),
+        json!({"root-exception": null, "timestamp": null, "all-exceptions": [], "truncated": false}),
+    ] {
+        assert_eq!(
+            import_flink_json(&empty.to_string()),
+            Ok(FlinkImport::Exceptions(Vec::new()))
+        );
+    }
+    // At most 1,000, the newest.
+    let entry = |t: u64| json!({"exceptionName": "E", "stacktrace": "E", "timestamp": t});
+    let many: Vec<Value> = (0..1_200u64).rev().map(entry).collect();
+    let doc = json!({"exceptionHistory": {"entries": many, "truncated": true}});
+    let Ok(FlinkImport::Exceptions(e)) = import_flink_json(&doc.to_string()) else {
+        panic!("expected exceptions");
+    };
+    assert_eq!(
+        (e.len(), e[0].time_ms, &e[0].message[..]),
+        (1_000, 1_199, "")
+    );
+}
+
+#[test]
+fn a_vertex_reads_with_its_subtasks_attempts() {
+    let Ok(FlinkImport::Vertex(v)) = import_flink_json(&fixture("vertex-2.x.json")) else {
+        panic!("expected a vertex");
+    };
+    let finished = |index| SubtaskAttempt {
+        index,
+        // The job restarted once (Count#1 failed): every subtask runs its second attempt.
+        attempt: 1,
+        status: "FINISHED".into(),
+    };
+    assert_eq!(
+        v,
+        VertexAttempts {
+            id: COUNT.into(),
+            name: "Count".into(),
+            subtasks: vec![finished(0), finished(1)],
+        }
+    );
+}
+
+#[test]
+fn the_clusters_configuration_says_its_version() {
+    assert_eq!(
+        import_flink_json(&fixture("config-2.x.json")),
+        Ok(FlinkImport::Cluster {
+            version: "2.3.0".into()
+        })
+    );
+}
+
+#[test]
+fn a_vertexs_subtasks_are_named_by_the_details_figures_they_share() {
+    let mut h = history(&fixture("details-2.x.json"));
+    let v = subtasks(&fixture("subtasks-2.x.json"));
+    assert_eq!(h.add_vertex(v.clone()), "Vertex b1e531cb");
+    let named: Vec<(&str, u32)> = h.checkpoints[0]
+        .subtasks
+        .iter()
+        .map(|s| (s.task.as_str(), s.index))
+        .collect();
+    assert_eq!(named, [("Vertex b1e531cb", 0), ("Vertex b1e531cb", 1)]);
+    // Pasted again: the same vertex, its subtasks replaced, not doubled.
+    assert_eq!(h.add_vertex(v.clone()), "Vertex b1e531cb");
+    assert_eq!(h.checkpoints[0].subtasks.len(), 2);
+    // Figures no vertex of the checkpoint has: an unknown vertex, numbered.
+    let other = |size| VertexSubtasks {
+        checkpointed_size: size,
+        ..v.clone()
+    };
+    assert_eq!(h.add_vertex(other(1)), "Vertex ?1");
+    assert_eq!(h.add_vertex(other(2)), "Vertex ?2");
+    assert_eq!(h.checkpoints[0].subtasks.len(), 6);
+    // With the plan's names (a bundle's details), the plan's name.
+    let doc = fixture_value("details-2.x.json");
+    let wrapped = json!({"flink_version": "2.3.0", "checkpoints": {"history": [doc.clone()],
+        "details": {"2": doc.clone()}},
+        "plan": {"jid": "j", "name": "wordcount", "nodes": [
+            {"id": "8620727fa2e78983d1f17365a82e3908", "parallelism": 2, "description": "Source: Sentences"},
+            {"id": "f66e4a017c3dd19b3e549d8c17157a7a", "parallelism": 2, "description": "Split",
+             "inputs": [{"num": 0, "id": "8620727fa2e78983d1f17365a82e3908", "ship_strategy": "FORWARD"}]},
+            {"id": COUNT, "parallelism": 2, "description": "Count",
+             "inputs": [{"num": 0, "id": "f66e4a017c3dd19b3e549d8c17157a7a", "ship_strategy": "HASH"}]},
+            {"id": "837a29e000477e8f2fff90adaaa5696e", "parallelism": 1, "description": "Sink",
+             "inputs": [{"num": 0, "id": COUNT, "ship_strategy": "REBALANCE"}]}]}});
+    let Ok(FlinkImport::Bundle(mut b)) = import_flink_json(&wrapped.to_string()) else {
+        panic!("expected a bundle");
+    };
+    assert_eq!(b.history.add_vertex(v.clone()), "Count");
+    // A checkpoint the history lacks is added, with what the response says of it.
+    let mut empty = CheckpointHistory {
+        source: HistorySource::Flink { version: None },
+        checkpoints: Vec::new(),
+    };
+    assert_eq!(empty.add_vertex(v.clone()), "Vertex ?1");
+    let c = &empty.checkpoints[0];
+    assert_eq!(
+        (
+            c.id,
+            c.trigger_ms,
+            c.duration_ms,
+            c.checkpointed_size,
+            c.persisted_bytes
+        ),
+        (2, 0, 52, 4417, 2016)
+    );
+    assert_eq!((c.acknowledged, c.subtask_count, c.unaligned), (2, 2, true));
+}
+
+#[test]
+fn merging_keeps_the_subtasks_and_figures_a_newer_document_lacks() {
+    let mut h = history(&fixture("details-2.x.json"));
+    h.add_vertex(subtasks(&fixture("subtasks-2.x.json")));
+    let before = h.checkpoints[0].clone();
+    // The checkpoint list of the same job later: checkpoint 2 without subtasks or figures,
+    // and a newer checkpoint 3.
+    let mut entry = fixture_value("details-2.x.json");
+    entry["tasks"] = json!({});
+    entry["checkpoint_type"] = json!("CHECKPOINT");
+    let mut third = entry.clone();
+    third["id"] = json!(3);
+    let list = history(&json!({"history": [third, entry]}).to_string());
+    h.merge(list);
+    let ids: Vec<u64> = h.checkpoints.iter().map(|c| c.id).collect();
+    assert_eq!(ids, [2, 3]);
+    let two = &h.checkpoints[0];
+    assert_eq!(
+        (&two.subtasks, &two.tasks),
+        (&before.subtasks, &before.tasks)
+    );
+    // The newer entry's own figures replace the older's.
+    assert!(before.unaligned && !two.unaligned);
+    assert_eq!(h.source, HistorySource::Flink { version: None });
+    // A newer document that says the version: it is known from then on.
+    let Ok(FlinkImport::Bundle(b)) = import_flink_json(&fixture("bundle-2.x.json")) else {
+        panic!("expected a bundle");
+    };
+    h.merge(b.history);
+    assert_eq!(
+        h.source,
+        HistorySource::Flink {
+            version: Some("2.1.0".into())
+        }
+    );
+    let ids: Vec<u64> = h.checkpoints.iter().map(|c| c.id).collect();
+    assert_eq!(ids, [1, 2, 3]);
+    // The bundle's checkpoint 2 has subtasks of its own: they replace the pasted vertex's.
+    assert!(h.checkpoints[1]
+        .subtasks
+        .iter()
+        .all(|s| s.task != "Vertex b1e531cb"));
+    assert_eq!(h.checkpoints[1].tasks, before.tasks);
+}
+
+#[test]
+fn a_checkpoint_configuration_sets_the_scenarios_mode_and_interval() {
+    let flink = config(&fixture("checkpoint-config-2.x.json"));
+    let base = presets::by_name("wordcount").unwrap();
+    let mut s = base.clone();
+    assert_eq!(flink.apply(&mut s), Vec::<String>::new());
+    assert_eq!(
+        (
+            s.config.mode,
+            s.config.checkpoint_interval,
+            s.config.timeout
+        ),
+        (BarrierMode::Unaligned, Some(90), 10_000)
+    );
+    assert_eq!(
+        (
+            s.config.max_concurrent_checkpoints,
+            s.config.min_pause,
+            s.config.tolerable_failed_checkpoints,
+            s.config.finished_channels_align,
+            s.config.aligned_checkpoint_timeout,
+        ),
+        (1, 0, Some(0), true, None)
+    );
+    s.validate().unwrap();
+    // Aligned, unaligned after a timeout; at-least-once; aligned; periodic checkpoints off.
+    let cases = [
+        (true, true, 40, BarrierMode::Aligned, Some(40)),
+        (false, false, 0, BarrierMode::AtLeastOnce, None),
+        (true, false, 0, BarrierMode::Aligned, None),
+    ];
+    for (exactly_once, unaligned, aligned_timeout_ms, mode, timeout) in cases {
+        let mut s = base.clone();
+        let c = CheckpointConfig {
+            exactly_once,
+            unaligned,
+            aligned_timeout_ms,
+            interval_ms: None,
+            ..flink.clone()
+        };
+        assert!(c.apply(&mut s).is_empty());
+        assert_eq!(
+            (s.config.mode, s.config.aligned_checkpoint_timeout),
+            (mode, timeout)
+        );
+        assert_eq!(s.config.checkpoint_interval, None);
+    }
+    // What the scenario would not run with keeps the scenario's value, and says why.
+    let mut s = base.clone();
+    let bad = CheckpointConfig {
+        interval_ms: Some(0),
+        timeout_ms: 0,
+        max_concurrent: 3,
+        ..flink.clone()
+    };
+    let said = bad.apply(&mut s);
+    assert_eq!(
+        said,
+        [
+            format!(
+                "Kept the scenario's checkpoint interval ({} ms), not Flink's (0 ms): \
+                 checkpoint_interval is 0; it must be at least 1 (or null, to trigger \
+                 checkpoints only by hand).",
+                base.config.checkpoint_interval.unwrap()
+            ),
+            format!(
+                "Kept the scenario's checkpoint timeout ({} ms), not Flink's (0 ms): timeout \
+                 is 0; it must be at least 1.",
+                base.config.timeout
+            ),
+            "Kept the scenario's number of concurrent checkpoints (1), not Flink's (3): Flink \
+             refuses to start this job: max_concurrent_checkpoints is 3, but with unaligned \
+             checkpoints on (the unaligned mode, or aligned with a timeout) at most 1 may run at \
+             once (“maxConcurrentCheckpoints can't be > 1 if UnalignedCheckpoints enabled”); \
+             set it to 1."
+                .to_string(),
+        ]
+    );
+    // The rest is Flink's: unaligned, one checkpoint at a time.
+    assert_eq!(
+        (
+            s.config.mode,
+            s.config.checkpoint_interval,
+            s.config.timeout,
+            s.config.max_concurrent_checkpoints
+        ),
+        (
+            BarrierMode::Unaligned,
+            base.config.checkpoint_interval,
+            base.config.timeout,
+            1
+        )
+    );
+    s.validate().unwrap();
+}
+
+#[test]
+fn an_unrecognised_document_is_told_what_to_paste() {
+    let e = import_flink_json(r#"{"jobs": [], "foo": 1}"#).unwrap_err();
+    let said = e.to_string();
+    for path in [
+        "`/jobs/<id>/plan`",
+        "`/jobs/<id>/checkpoints`",
+        "`/jobs/<id>/checkpoints/details/<cid>`",
+        "`/jobs/<id>/checkpoints/details/<cid>/subtasks/<vertex id>`",
+        "`/jobs/<id>/checkpoints/config`",
+        "`/jobs/<id>/exceptions`",
+        "`/jobs/<id>/vertices/<vertex id>`",
+        "`/config`",
+        "`abs-sim flink run`",
+    ] {
+        assert!(said.contains(path), "{said} lacks {path}");
+    }
+    assert!(said.ends_with("; its fields are `jobs`, `foo`"), "{said}");
+    let e = import_flink_json("[1]").unwrap_err();
+    assert!(e.to_string().contains("flink's REST API"), "{e}");
+}
+
+#[test]
+fn a_wrong_type_in_each_new_document_names_its_path() {
+    type Edit = fn(&mut Value);
+    let cases: [(&str, Edit, &str, &str); 9] = [
+        (
+            "subtasks-2.x.json",
+            |v| v["subtasks"][1]["index"] = json!("1"),
+            "subtasks[1].index",
+            "a whole number",
+        ),
+        (
+            "subtasks-2.x.json",
+            |v| v["subtasks"] = json!({}),
+            "subtasks",
+            "an array",
+        ),
+        (
+            "subtasks-2.x.json",
+            |v| v["latest_ack_timestamp"] = json!(1.5),
+            "latest_ack_timestamp",
+            "a whole number",
+        ),
+        (
+            "checkpoint-config-2.x.json",
+            |v| v["interval"] = json!("90"),
+            "interval",
+            "a whole number",
+        ),
+        (
+            "checkpoint-config-2.x.json",
+            |v| v["mode"] = json!("twice"),
+            "mode",
+            "\"exactly_once\" or \"at_least_once\"",
+        ),
+        (
+            "checkpoint-config-2.x.json",
+            |v| v["unaligned_checkpoints"] = json!(1),
+            "unaligned_checkpoints",
+            "a boolean",
+        ),
+        (
+            "exceptions-2.x.json",
+            |v| v["exceptionHistory"]["entries"][0]["timestamp"] = json!("now"),
+            "exceptionHistory.entries[0].timestamp",
+            "a whole number",
+        ),
+        (
+            "vertex-2.x.json",
+            |v| v["subtasks"][1]["attempt"] = json!(true),
+            "subtasks[1].attempt",
+            "a whole number",
+        ),
+        (
+            "config-2.x.json",
+            |v| v["flink-version"] = json!(2),
+            "flink-version",
+            "a string",
+        ),
+    ];
+    for (name, edit, at, wanted) in cases {
+        let mut v = fixture_value(name);
+        edit(&mut v);
+        match import_flink_json(&v.to_string()) {
+            Err(ImportError::WrongType { path, expected, .. }) => {
+                assert_eq!((&path[..], expected), (at, wanted), "{name}")
+            }
+            other => panic!("{name}, {at}: {other:?}"),
+        }
+    }
+    // A vertex without a name, a field of the wrong kind in old exceptions: refused, no panic.
+    let mut v = fixture_value("vertex-2.x.json");
+    v.as_object_mut().unwrap().remove("name");
+    assert!(matches!(
+        import_flink_json(&v.to_string()),
+        Err(ImportError::Missing { .. })
+    ));
+    let old = json!({"root-exception": "E", "all-exceptions": [{"exception": 3}]});
+    assert!(matches!(
+        import_flink_json(&old.to_string()),
+        Err(ImportError::WrongType { path, .. }) if path == "all-exceptions[0].exception"
+    ));
 }

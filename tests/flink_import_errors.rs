@@ -39,6 +39,14 @@ fn line_plan(n: usize) -> Value {
     json!({"jid": "j", "name": "line", "nodes": nodes})
 }
 
+/// What the view says of a document it does not read: every one it does, with its REST path.
+const UNREAD: &str = "this JSON is none of the documents the flink view reads: paste a job's \
+    plan (`/jobs/<id>/plan`), its checkpoint list (`/jobs/<id>/checkpoints`), one checkpoint \
+    (`/jobs/<id>/checkpoints/details/<cid>`), one vertex's subtasks in it \
+    (`/jobs/<id>/checkpoints/details/<cid>/subtasks/<vertex id>`), the checkpoint configuration \
+    (`/jobs/<id>/checkpoints/config`), the job's exceptions (`/jobs/<id>/exceptions`), a vertex \
+    (`/jobs/<id>/vertices/<vertex id>`), the cluster's configuration (`/config`), or the bundle \
+    `abs-sim flink run` writes";
 #[test]
 fn bad_or_unknown_json_gives_a_precise_error() {
     let plan15 = fixture_value("plan-1.15.json");
@@ -59,15 +67,13 @@ fn bad_or_unknown_json_gives_a_precise_error() {
         ),
         (
             "[1, 2]".into(),
-            "this JSON is an array, not an object: expected a flink job plan, a checkpoint \
-             history or an export bundle"
+            "this JSON is an array, not an object: expected a response of flink's REST API (a \
+             job plan, checkpoints, a vertex, exceptions or a configuration) or an export bundle"
                 .into(),
         ),
         (
             "{\"jobs\": [], \"foo\": 1}".into(),
-            "this JSON has neither `nodes` (a plan) nor `history` (a checkpoint list) nor \
-             `flink_version` (an export bundle); its fields are `jobs`, `foo`"
-                .into(),
+            format!("{UNREAD}; its fields are `jobs`, `foo`"),
         ),
         (
             presets::by_name("wordcount").unwrap().to_json(),
@@ -77,9 +83,7 @@ fn bad_or_unknown_json_gives_a_precise_error() {
         ),
         (
             "{}".into(),
-            "this JSON has neither `nodes` (a plan) nor `history` (a checkpoint list) nor \
-             `flink_version` (an export bundle); it is an empty object"
-                .into(),
+            format!("{UNREAD}; it is an empty object"),
         ),
         (
             edit(&cps, &|v| v["history"][2]["status"] = json!(3)),

@@ -68,7 +68,8 @@ test('the Flink view of the running scenario imports a history, a bundle and a p
   // In the address's language.
   await expect(page.getByTestId('flink-import-apply')).toHaveText('匯入');
 
-  // A checkpoint history: one row per checkpoint, oldest first, with the document's figures.
+  // A checkpoint history: one row per checkpoint, the newest first as in Flink's web UI, with
+  // the document's figures.
   const doc = JSON.parse(fixture('checkpoints-2.x.json'));
   await paste(page, fixture('checkpoints-2.x.json'));
   const table = page.getByTestId('flink-checkpoints');
@@ -78,7 +79,7 @@ test('the Flink view of the running scenario imports a history, a bundle and a p
     duration: c.end_to_end_duration,
     persisted: c.persisted_data,
     unaligned: String(c.checkpoint_type === 'UNALIGNED_CHECKPOINT'),
-  })).sort((a, b) => a.id - b.id);
+  })).sort((a, b) => b.id - a.id);
   await expect(table.locator('tbody tr')).toHaveCount(want.length);
   expect(await rows(table)).toEqual(want);
   // No per-subtask statistics in this document: a click says so.
@@ -127,9 +128,10 @@ test('the Flink view of the running scenario imports a history, a bundle and a p
   await expect(page.locator('h2', { hasText: '模擬的檢查點' })).not.toContainText('Backpressure');
   expect(simRows.some((r) => r.unaligned === 'true' && r.persisted > 0)).toBe(true);
   for (const r of simRows) if (r.unaligned === 'false') expect(r.persisted).toBe(0);
-  // A retained checkpoint of the run has its subtasks.
+  // A retained checkpoint of the run (the newest, listed first) has its subtasks.
   const done = simRows.filter((r) => r.status === 'completed');
-  await sim.locator(`tbody tr[data-id="${done[done.length - 1].id}"]`).click();
+  expect(done[0].id).toBe(Math.max(...done.map((r) => r.id)));
+  await sim.locator(`tbody tr[data-id="${done[0].id}"]`).click();
   expect(await page.getByTestId('sim-checkpoints-bars').locator('g.subtask').count()).toBeGreaterThan(0);
 });
 
@@ -189,4 +191,67 @@ test('on a phone the page does not scroll sideways: each table scrolls in its ow
   }));
   expect(widths.page).toBeLessThanOrEqual(widths.view);
   expect(widths.box).toBeLessThanOrEqual(widths.view);
+});
+
+test('several REST responses build up one job: its details, a vertex\'s subtasks, the configuration, the exceptions and the attempts', async ({ page }) => {
+  // The simulation beside runs the address's scenario, aligned until a configuration says otherwise.
+  await page.goto('index.html?view=flink&preset=wordcount&mode=aligned&lang=en');
+  const sim = page.getByTestId('sim-checkpoints');
+  await expect(sim.locator('tbody tr').first()).toBeVisible();
+  expect((await rows(sim)).every((r) => r.unaligned === 'false')).toBe(true);
+  const table = page.getByTestId('flink-checkpoints');
+
+  // One checkpoint's details: its row; then one of its vertices' subtasks, named by the
+  // details' figures for that vertex.
+  const details = JSON.parse(fixture('details-2.x.json'));
+  await paste(page, fixture('details-2.x.json'));
+  await expect(table.locator(`tbody tr[data-id="${details.id}"]`)).toHaveCount(1);
+  const subtasks = JSON.parse(fixture('subtasks-2.x.json'));
+  await paste(page, fixture('subtasks-2.x.json'));
+  await expect(page.getByTestId('flink-import-error')).toHaveCount(0);
+  await table.locator(`tbody tr[data-id="${subtasks.id}"]`).click();
+  const bars = page.getByTestId('flink-checkpoints-bars');
+  await expect(bars.locator('g.subtask')).toHaveCount(subtasks.subtasks.length);
+  const named = await bars.locator('g.subtask').first().getAttribute('data-task');
+  expect(named).not.toMatch(/^Vertex \?/);
+
+  // The configuration: shown under Flink's names, and the simulation runs in its mode.
+  const config = JSON.parse(fixture('checkpoint-config-2.x.json'));
+  await paste(page, fixture('checkpoint-config-2.x.json'));
+  await expect(page.getByTestId('flink-config').locator('tr[data-key="execution.checkpointing.unaligned.enabled"]'))
+    .toContainText(String(config.unaligned_checkpoints));
+  if (config.unaligned_checkpoints) {
+    await expect.poll(async () => (await rows(sim)).some((r) => r.unaligned === 'true')).toBe(true);
+  }
+
+  // The exceptions, newest first, and the attempts of a vertex.
+  await paste(page, fixture('exceptions-2.x.json'));
+  const exceptions = page.getByTestId('flink-exceptions').locator('tbody tr');
+  expect(await exceptions.count()).toBeGreaterThan(0);
+  const times = await exceptions.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.time)));
+  expect([...times].sort((a, b) => b - a)).toEqual(times);
+  const vertex = JSON.parse(fixture('vertex-2.x.json'));
+  await paste(page, fixture('vertex-2.x.json'));
+  const attempts = page.getByTestId('flink-attempts').locator('tbody tr');
+  await expect(attempts).toHaveCount(vertex.subtasks.length);
+  expect(await attempts.first().getAttribute('data-attempt')).toBe(String(vertex.subtasks[0].attempt));
+  await paste(page, fixture('config-2.x.json'));
+
+  // What the job holds so far, one item per document; the table is still the one job.
+  await expect(page.getByTestId('flink-so-far').locator('li')).toHaveCount(6);
+  await expect(table.locator(`tbody tr[data-id="${details.id}"]`)).toHaveCount(1);
+
+  // Both drawings on one axis: a checkpoint of the simulation beside the job's.
+  const simDone = (await rows(sim)).filter((r) => r.status === 'completed');
+  await sim.locator(`tbody tr[data-id="${simDone[0].id}"]`).click();
+  const simBars = page.getByTestId('sim-checkpoints-bars');
+  await expect(simBars).toBeVisible();
+  await expect.poll(async () => (await simBars.getAttribute('data-axis-end')) === (await bars.getAttribute('data-axis-end'))).toBe(true);
+
+  // A document the view does not read says what to paste instead; start over empties the job.
+  await paste(page, '{"nope":1}');
+  await expect(page.getByTestId('flink-import-error')).toContainText('/checkpoints/config');
+  await page.getByTestId('flink-clear').click();
+  await expect(page.getByTestId('flink-so-far')).toHaveCount(0);
+  await expect(table).toHaveCount(0);
 });

@@ -15,6 +15,21 @@ pub struct BarsProps {
     pub checkpoint: u64,
     pub subtasks: Rc<Vec<SubtaskTiming>>,
     pub testid: AttrValue,
+    /// The axis's end, when another drawing shares it (the job's and the simulation's, side
+    /// by side); its own last acknowledgement, if that is later.
+    #[prop_or_default]
+    pub axis_end: Option<u64>,
+}
+
+/// Where a checkpoint's drawing ends on its own: the last acknowledgement (at least 1 ms, so
+/// a checkpoint of no time still draws).
+pub fn own_end(subtasks: &[SubtaskTiming]) -> u64 {
+    subtasks
+        .iter()
+        .flat_map(|s| s.spans().map(|(_, _, to)| to))
+        .max()
+        .unwrap_or(0)
+        .max(1)
 }
 
 // The drawing is about as wide as its column (half the view), so a unit is about a pixel and
@@ -66,15 +81,8 @@ fn phase_index(p: Phase) -> usize {
 #[function_component(SubtaskBars)]
 pub fn subtask_bars(p: &BarsProps) -> Html {
     let w = p.lang.words();
-    // The axis runs to the last acknowledgement (at least 1 ms, so a checkpoint of no time
-    // still draws).
-    let end = p
-        .subtasks
-        .iter()
-        .flat_map(|s| s.spans().map(|(_, _, to)| to))
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    // The axis runs to the last acknowledgement, or further when it is shared.
+    let end = own_end(&p.subtasks).max(p.axis_end.unwrap_or(0));
     let x = |ms: u64| LABEL + PLOT * ms as f64 / end as f64;
     let plot_bottom = TOP + ROW * p.subtasks.len() as f64;
     let height = plot_bottom + AXIS;
@@ -116,6 +124,7 @@ pub fn subtask_bars(p: &BarsProps) -> Html {
     html! {
         <figure class="flink-bars">
             <svg data-testid={p.testid.clone()} data-checkpoint={p.checkpoint.to_string()}
+                data-axis-end={end.to_string()}
                 viewBox={format!("0 0 {} {height:.1}", LABEL + PLOT + 10.0)}
                 width={format!("{:.0}", LABEL + PLOT + 10.0)} role="img" aria-label={format!("{} {}", w.id, p.checkpoint)}>
                 { for legend }

@@ -4,7 +4,10 @@
 //! only when the address asks for it, so the student's page does not carry it.
 
 mod bars;
+mod job;
+mod job_words;
 pub mod run;
+mod sections;
 mod table;
 pub mod words;
 
@@ -12,38 +15,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::scenario::flink::{import_flink_json, CheckpointHistory, FlinkImport, PlanImport};
+use crate::scenario::flink::import_flink_json;
 use crate::ui::kit::{add_style, address, playground_link};
+use job::Job;
 use table::CheckpointTable;
 use words::{edge_note, import_error, notice, ViewLang};
 
 pub use table::status_code;
-
-/// What the last good import showed: a plan, a history, or both (a bundle).
-#[derive(Clone, Default, PartialEq)]
-struct Shown {
-    plan: Option<Rc<PlanImport>>,
-    history: Option<Rc<CheckpointHistory>>,
-}
-
-impl From<FlinkImport> for Shown {
-    fn from(import: FlinkImport) -> Shown {
-        match import {
-            FlinkImport::Plan(plan) => Shown {
-                plan: Some(Rc::new(plan)),
-                history: None,
-            },
-            FlinkImport::History(history) => Shown {
-                plan: None,
-                history: Some(Rc::new(history)),
-            },
-            FlinkImport::Bundle(b) => Shown {
-                plan: b.plan.map(Rc::new),
-                history: Some(Rc::new(b.history)),
-            },
-        }
-    }
-}
 
 /// The view's own style: it is not in the page's style sheet, which every student loads.
 /// Added to that sheet rule by rule ([`add_style`](crate::ui::kit::add_style)): a `<style>` element of its own would be
@@ -60,6 +38,7 @@ const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .phase.start-delay{fill:#95a5a6}.phase.alignment{fill:#e67e22}\
 .phase.sync{fill:#2980b9}.phase.async{fill:#27ae60}\
 .flink-scroll{overflow-x:auto}.flink-history{min-width:0}\
+.flink-view p,.flink-view li{overflow-wrap:anywhere}\
 .flink-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(480px,100%),1fr));gap:1rem}";
 
 #[function_component(FlinkView)]
@@ -69,12 +48,17 @@ pub fn flink_view() -> Html {
     let lang = ViewLang::from_param(at.lang.as_deref());
     let w = lang.words();
     let text = use_node_ref();
-    let shown = use_state(Shown::default);
+    let job = use_state(Job::default);
     let error = use_state(|| None::<String>);
-    let sim = use_memo((), {
+    // The ends of the two chosen checkpoints' drawings: both are drawn to the later one.
+    let job_end = use_state(|| None::<u64>);
+    let sim_end = use_state(|| None::<u64>);
+    let axis_end = (*job_end).max(*sim_end);
+    // The simulation runs again when an imported configuration changes it.
+    let sim = use_memo(job.config.clone(), {
         let at = at.clone();
-        move |_| {
-            run::run(&at).map(|(s, h)| {
+        move |config| {
+            run::run(&at, config.as_deref()).map(|(s, h, kept)| {
                 let edges = aligned_edges(&s);
                 // A preset is titled in the view's language, as the playground titles it.
                 let title = match (lang, at.scenario.is_none()) {
@@ -82,19 +66,29 @@ pub fn flink_view() -> Html {
                         .map_or(s.title, |(title, _)| title.to_string()),
                     _ => s.title,
                 };
-                (title, edges, Rc::new(h))
+                (title, edges, Rc::new(h), kept)
             })
         }
     });
-    // Bad input keeps what is shown and says why; good input replaces it.
+    // Bad input keeps what is shown and says why; good input is added to the job.
     let import = {
-        let (shown, error) = (shown.clone(), error.clone());
+        let (job, error) = (job.clone(), error.clone());
         Callback::from(move |doc: String| match import_flink_json(&doc) {
             Ok(import) => {
-                shown.set(import.into());
+                job.set(job.with(import));
                 error.set(None);
             }
             Err(e) => error.set(Some(import_error(lang, &e))),
+        })
+    };
+    let clear = {
+        let (job, error, text) = (job.clone(), error.clone(), text.clone());
+        Callback::from(move |_: MouseEvent| {
+            job.set(Job::default());
+            error.set(None);
+            if let Some(area) = text.cast::<web_sys::HtmlTextAreaElement>() {
+                area.set_value("");
+            }
         })
     };
     let apply = {
@@ -126,7 +120,7 @@ pub fn flink_view() -> Html {
             });
         })
     };
-    let plan = shown.plan.as_ref().map(|plan| {
+    let plan = job.plan.as_ref().map(|plan| {
         let notices = plan.notices.iter().map(|n| html! { <li>{ notice(lang, n) }</li> });
         html! {
             <section class="flink-plan" data-testid="flink-plan">
@@ -136,14 +130,31 @@ pub fn flink_view() -> Html {
             </section>
         }
     });
-    let imported = shown.history.as_ref().map(|h| {
-        html! { <CheckpointTable {lang} history={h.clone()} testid="flink-checkpoints" caption={w.imported} /> }
+    let on_job_chosen = {
+        let job_end = job_end.clone();
+        Callback::from(move |end: Option<u64>| job_end.set(end))
+    };
+    let on_sim_chosen = {
+        let sim_end = sim_end.clone();
+        Callback::from(move |end: Option<u64>| sim_end.set(end))
+    };
+    let imported = job.history.as_ref().map(|h| {
+        html! { <CheckpointTable {lang} history={h.clone()} testid="flink-checkpoints" caption={w.imported}
+            on_chosen={on_job_chosen} {axis_end} /> }
     });
+    let kept: &[String] = match &*sim {
+        Ok((_, _, _, kept)) => kept,
+        Err(_) => &[],
+    };
+    let config = job.config.as_ref().map(|c| sections::config(lang, c, kept));
+    let exceptions = (!job.exceptions.is_empty()).then(|| sections::exceptions(lang, &job));
+    let attempts = (!job.vertices.is_empty()).then(|| sections::attempts(lang, &job));
+    let so_far = (!job.is_empty()).then(|| sections::so_far(lang, &job, clear));
     let simulated = match &*sim {
-        Ok((title, edges, h)) => html! {
+        Ok((title, edges, h, _)) => html! {
             <section>
                 <CheckpointTable {lang} history={h.clone()} testid="sim-checkpoints"
-                    caption={format!("{} — {}", w.simulated, title)} />
+                    caption={format!("{} — {}", w.simulated, title)} on_chosen={on_sim_chosen} {axis_end} />
                 if !edges.is_empty() {
                     <p class="hint" data-testid="flink-edge-note">{ edge_note(lang, edges) }</p>
                 }
@@ -168,11 +179,18 @@ pub fn flink_view() -> Html {
             if let Some(e) = &*error {
                 <p class="flink-error" role="alert" data-testid="flink-import-error">{ format!("{}{}{e}", w.error, w.colon) }</p>
             }
+            { for so_far }
             { for plan }
+            { for config }
+            if job.history.is_some() {
+                <p class="hint">{ lang.job_words().axis_note }</p>
+            }
             <div class="flink-columns">
                 { for imported }
                 { simulated }
             </div>
+            { for attempts }
+            { for exceptions }
         </main>
     }
 }

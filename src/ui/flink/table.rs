@@ -1,12 +1,13 @@
-//! A checkpoint history as a table, one row per checkpoint, the imported job's and the run's
-//! alike (so the two read side by side); a click on a row draws that checkpoint's subtasks.
+//! A checkpoint history as a table, one row per checkpoint, the newest first as in Flink's web
+//! UI, the imported job's and the run's alike (so the two read side by side); a click on a row
+//! draws that checkpoint's subtasks, on an axis the view may share between the two tables.
 //! The rows' `data-*` attributes are the figures unformatted, for tests and for copying.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::bars::SubtaskBars;
+use super::bars::{own_end, SubtaskBars};
 use super::words::{bytes, trigger, ViewLang};
 use crate::scenario::flink::{CheckpointHistory, HistorySource, HistoryStatus};
 
@@ -17,6 +18,13 @@ pub struct TableProps {
     /// The table's test id (`flink-checkpoints`, `sim-checkpoints`).
     pub testid: AttrValue,
     pub caption: AttrValue,
+    /// Told the end of the chosen checkpoint's drawing (none: nothing chosen), so that the
+    /// view can draw both tables' subtasks on one axis.
+    #[prop_or_default]
+    pub on_chosen: Callback<Option<u64>>,
+    /// The shared axis's end (see [`SubtaskBars`]).
+    #[prop_or_default]
+    pub axis_end: Option<u64>,
 }
 
 /// How a status is written in `data-status`.
@@ -37,8 +45,18 @@ pub fn checkpoint_table(p: &TableProps) -> Html {
         let selected = selected.clone();
         use_effect_with(p.history.clone(), move |_| selected.set(None));
     }
+    let chosen = selected.and_then(|id| p.history.checkpoints.iter().find(|c| c.id == id));
+    // The view hears where the chosen checkpoint's drawing ends.
+    {
+        let end = chosen
+            .filter(|c| !c.subtasks.is_empty())
+            .map(|c| own_end(&c.subtasks));
+        let on_chosen = p.on_chosen.clone();
+        use_effect_with(end, move |end| on_chosen.emit(*end));
+    }
     let simulated = p.history.source == HistorySource::Simulation;
-    let rows = p.history.checkpoints.iter().map(|c| {
+    // The newest first, as Flink's web UI lists them.
+    let rows = p.history.checkpoints.iter().rev().map(|c| {
         let id = c.id;
         let onclick = {
             let selected = selected.clone();
@@ -66,7 +84,6 @@ pub fn checkpoint_table(p: &TableProps) -> Html {
             </tr>
         }
     });
-    let chosen = selected.and_then(|id| p.history.checkpoints.iter().find(|c| c.id == id));
     let detail = match chosen {
         None => html! { <p class="hint">{ w.pick_row }</p> },
         Some(c) if c.subtasks.is_empty() => html! {
@@ -74,7 +91,7 @@ pub fn checkpoint_table(p: &TableProps) -> Html {
         },
         Some(c) => html! {
             <SubtaskBars lang={p.lang} checkpoint={c.id} subtasks={Rc::new(c.subtasks.clone())}
-                testid={format!("{}-bars", p.testid)} />
+                testid={format!("{}-bars", p.testid)} axis_end={p.axis_end} />
         },
     };
     html! {

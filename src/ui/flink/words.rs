@@ -66,8 +66,12 @@ pub struct Words {
 
 const EN: Words = Words {
     title: "Flink checkpoints, side by side with the simulation",
-    intro: "Paste what Flink's REST API returns — a job plan (/jobs/<id>/plan), its checkpoint \
-            history (/jobs/<id>/checkpoints) or an export bundle — or open a file.",
+    intro: "Paste what Flink's REST API returns, or open a file: a job plan (/jobs/<id>/plan), \
+            its checkpoints (/jobs/<id>/checkpoints, …/checkpoints/details/<cid>, \
+            …/details/<cid>/subtasks/<vertex id>), its checkpoint configuration \
+            (…/checkpoints/config), its exceptions (/jobs/<id>/exceptions), a vertex \
+            (/jobs/<id>/vertices/<vertex id>), or a bundle of abs-sim flink run. One response \
+            after another builds up one job.",
     paste: "Flink JSON",
     file: "Or a file",
     apply: "Import",
@@ -100,8 +104,11 @@ const EN: Words = Words {
 
 const ZH: Words = Words {
     title: "Flink 的檢查點，與模擬的並排",
-    intro: "貼上 Flink REST API 的回應——作業計畫（/jobs/<id>/plan）、檢查點歷史\
-            （/jobs/<id>/checkpoints）或匯出包——或開啟檔案。",
+    intro: "貼上 Flink REST API 的回應，或開啟檔案：作業計畫（/jobs/<id>/plan）、檢查點\
+            （/jobs/<id>/checkpoints、…/checkpoints/details/<cid>、\
+            …/details/<cid>/subtasks/<vertex id>）、檢查點設定（…/checkpoints/config）、異常\
+            （/jobs/<id>/exceptions）、頂點（/jobs/<id>/vertices/<vertex id>），或 abs-sim flink run \
+            的匯出包。一份接一份貼上，合成同一個作業。",
     paste: "Flink JSON",
     file: "或開啟檔案",
     apply: "匯入",
@@ -232,12 +239,20 @@ pub fn import_error(lang: ViewLang, e: &ImportError) -> String {
             (zh.syntax_words)(message)
         ),
         ImportError::NotAnObject { found } => format!(
-            "這份 JSON 是{}，不是物件：應為 Flink 作業計畫、檢查點紀錄或匯出包",
+            "這份內容是{}，不是物件：應為叢集 `REST API` 的回應（作業計畫、檢查點、頂點、例外或設定）\
+             或匯出包",
             zh_kind(found)
         ),
         ImportError::Unrecognised { fields } => {
-            let kind = "這份 JSON 既沒有 `nodes`（計畫），也沒有 `history`（檢查點清單）或 \
-                        `flink_version`（匯出包）";
+            let kind = "這份內容不是此檢視讀取的任何一種文件：請貼上作業計畫（`/jobs/<id>/plan`）、\
+                        它的檢查點清單（`/jobs/<id>/checkpoints`）、\
+                        單一檢查點（`/jobs/<id>/checkpoints/details/<cid>`）、\
+                        其中一個頂點的子任務\
+                        （`/jobs/<id>/checkpoints/details/<cid>/subtasks/<vertex id>`）、\
+                        檢查點設定（`/jobs/<id>/checkpoints/config`）、\
+                        作業的例外（`/jobs/<id>/exceptions`）、\
+                        一個頂點（`/jobs/<id>/vertices/<vertex id>`）、叢集設定（`/config`），\
+                        或 `abs-sim flink run` 寫出的匯出包";
             if fields.is_empty() {
                 format!("{kind}；它是空物件")
             } else {
@@ -251,7 +266,12 @@ pub fn import_error(lang: ViewLang, e: &ImportError) -> String {
             path,
             expected,
             found,
-        } => format!("{path}：應為{}，卻是{}", zh_kind(expected), zh_kind(found)),
+        } => format!(
+            "{path}：應為{}，卻是{}",
+            // The configuration's `mode`: `"exactly_once" or "at_least_once"`.
+            zh_kind(expected).replace("\" or \"", "\" 或 \""),
+            zh_kind(found)
+        ),
         ImportError::Missing { path, field } => format!("{path}：缺少欄位 `{field}`"),
         ImportError::UnknownStatus { path, status } => format!(
             "{path}：未知的檢查點狀態 {}；應為 COMPLETED、FAILED 或 IN_PROGRESS",
@@ -268,7 +288,14 @@ pub fn import_error(lang: ViewLang, e: &ImportError) -> String {
             what,
             count,
             max,
-        } => format!("{path}：{count} {}；最多匯入 {max}", zh_counted(what)),
+        } => {
+            let what = match *what {
+                "subtask statistics" => "筆子任務統計",
+                "subtasks" => "個子任務",
+                other => zh_counted(other),
+            };
+            format!("{path}：{count} {what}；最多匯入 {max}")
+        }
         ImportError::NoNodes => "nodes：計畫中沒有節點".into(),
         ImportError::DuplicateNode { path, id } => {
             format!("{path}：第二個 id 為 {} 的節點", Quoted(id))

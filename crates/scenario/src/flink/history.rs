@@ -72,6 +72,25 @@ pub struct HistoryCheckpoint {
     /// Per-subtask timings, when the document has them (a job's `/details` with subtask
     /// statistics; a run's retained global state), by task then index.
     pub subtasks: Vec<SubtaskTiming>,
+    /// Per-vertex figures, when the document has them (a job's `/details`, whose `tasks` maps
+    /// each vertex id to them), in the plan's order when it is known, else by vertex id;
+    /// empty for a checkpoint list's entries and for a run.
+    pub tasks: Vec<TaskAggregate>,
+}
+
+/// One vertex's part of a checkpoint, as a checkpoint's `/details` sums it up in its `tasks`
+/// object. These figures are what tells which vertex a pasted `…/subtasks/<vertex id>`
+/// response is about: that response does not say its vertex id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskAggregate {
+    /// The vertex id.
+    pub vertex: String,
+    /// The plan's name for it, or `Vertex ` and the start of its id.
+    pub name: String,
+    /// `None` while no subtask has acknowledged (Flink's `-1`).
+    pub latest_ack_ms: Option<u64>,
+    pub checkpointed_size: u64,
+    pub subtask_count: u32,
 }
 
 /// One subtask's part of a checkpoint, in ms from the checkpoint's trigger.
@@ -189,6 +208,29 @@ fn finish(mut checkpoints: Vec<HistoryCheckpoint>, version: Option<String>) -> C
     }
 }
 
+/// A checkpoint's (or a vertex's part's) `status`: `COMPLETED`, `FAILED` or `IN_PROGRESS`.
+pub(super) fn status_of(o: Obj) -> Result<HistoryStatus, ImportError> {
+    let status_text = o.need_str("status")?;
+    match status_text.to_ascii_uppercase().as_str() {
+        "COMPLETED" => Ok(HistoryStatus::Completed),
+        "FAILED" => Ok(HistoryStatus::Failed),
+        "IN_PROGRESS" => Ok(HistoryStatus::InProgress),
+        _ => Err(ImportError::UnknownStatus {
+            path: path_text(&o.path.key("status")),
+            status: status_text.to_string(),
+        }),
+    }
+}
+
+/// The checkpointed data size. Since 1.15 `checkpointed_size` is the checkpointed data size
+/// and `state_size` the full state; before, `state_size` was the checkpointed data size.
+pub(super) fn checkpointed_size_of(o: Obj) -> Result<u64, ImportError> {
+    match o.num("checkpointed_size")? {
+        Some(n) => Ok(n),
+        None => o.figure("state_size"),
+    }
+}
+
 /// One checkpoint's statistics (a `history` entry or a `/details` response), with the
 /// subtasks its `tasks` hold.
 fn checkpoint(
@@ -197,24 +239,8 @@ fn checkpoint(
     budget: &mut usize,
 ) -> Result<HistoryCheckpoint, ImportError> {
     let id = o.need_num("id")?;
-    let status_text = o.need_str("status")?;
-    let status = match status_text.to_ascii_uppercase().as_str() {
-        "COMPLETED" => HistoryStatus::Completed,
-        "FAILED" => HistoryStatus::Failed,
-        "IN_PROGRESS" => HistoryStatus::InProgress,
-        _ => {
-            return Err(ImportError::UnknownStatus {
-                path: path_text(&o.path.key("status")),
-                status: status_text.to_string(),
-            })
-        }
-    };
-    // Since 1.15 `checkpointed_size` is the checkpointed data size and `state_size` the full
-    // state; before, `state_size` was the checkpointed data size.
-    let checkpointed_size = match o.num("checkpointed_size")? {
-        Some(n) => n,
-        None => o.figure("state_size")?,
-    };
+    let status = status_of(o)?;
+    let checkpointed_size = checkpointed_size_of(o)?;
     let kind = o.str("checkpoint_type")?.unwrap_or("");
     let unaligned = kind.to_ascii_uppercase().contains("UNALIGNED")
         || o.bool("is_unaligned")?.unwrap_or(false)
@@ -238,16 +264,44 @@ fn checkpoint(
         subtask_count: small(o.figure("num_subtasks")?),
         failure: o.str("failure_message")?.map(str::to_string),
         subtasks: Vec::new(),
+        tasks: Vec::new(),
     };
     if let Some(tasks) = o.get("tasks") {
         let tp = o.path.key("tasks");
-        tasks_into(Obj::of(tasks, &tp)?, &[], &mut c, vertices, budget)?;
+        let tasks = Obj::of(tasks, &tp)?;
+        c.tasks = aggregates(tasks, vertices)?;
+        tasks_into(tasks, &[], &mut c, vertices, budget)?;
     }
     Ok(c)
 }
 
-fn small(n: u64) -> u32 {
+pub(super) fn small(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The per-vertex figures of a `tasks` object (vertex id → task statistics).
+fn aggregates(
+    tasks: Obj,
+    vertices: &[(String, String)],
+) -> Result<Vec<TaskAggregate>, ImportError> {
+    let mut out = Vec::with_capacity(tasks.fields.len());
+    for (_, vid, node) in tasks.fields {
+        let p = tasks.path.key(vid);
+        let task = Obj::of(node, &p)?;
+        out.push(TaskAggregate {
+            vertex: vid.clone(),
+            name: vertex_name(vid, vertices),
+            latest_ack_ms: task.num("latest_ack_timestamp")?,
+            checkpointed_size: checkpointed_size_of(task)?,
+            subtask_count: small(task.figure("num_subtasks")?),
+        });
+    }
+    // Flink writes them in no particular order: the plan's, else by id.
+    out.sort_by_key(|t| {
+        let at = vertices.iter().position(|(id, _)| *id == t.vertex);
+        (at.unwrap_or(usize::MAX), t.vertex.clone())
+    });
+    Ok(out)
 }
 
 /// The subtasks of a `tasks` object (vertex id → task statistics), where they have any,
@@ -336,7 +390,12 @@ fn details_into(
     }
     if let Some(tasks) = d.get("tasks") {
         let tp = d.path.key("tasks");
-        tasks_into(Obj::of(tasks, &tp)?, &read, c, vertices, budget)?;
+        let tasks = Obj::of(tasks, &tp)?;
+        // A `/checkpoints` history entry has an empty `tasks`: the details' figures count.
+        if c.tasks.is_empty() {
+            c.tasks = aggregates(tasks, vertices)?;
+        }
+        tasks_into(tasks, &read, c, vertices, budget)?;
     }
     Ok(())
 }
@@ -384,7 +443,7 @@ fn position(task: &str, vertices: &[(String, String)]) -> usize {
 /// "end_to_end_duration", "checkpointed_size", "checkpoint": {"sync", "async"}, "alignment":
 /// {"buffered", "processed", "persisted", "duration"}, "start_delay",
 /// "unaligned_checkpoint"}`, or `{"index", "status": "pending_or_failed"}`.
-fn subtask(o: Obj, task: &str, trigger_ms: u64) -> Result<SubtaskTiming, ImportError> {
+pub(super) fn subtask(o: Obj, task: &str, trigger_ms: u64) -> Result<SubtaskTiming, ImportError> {
     let index = small(o.need_num("index")?);
     let acknowledged = o
         .str("status")?
@@ -472,17 +531,21 @@ impl CheckpointHistory {
                     subtask_count: s.total,
                     failure,
                     subtasks: Vec::new(),
+                    tasks: Vec::new(),
                 };
                 if let Some(g) = coord.global_state(s.id) {
                     let f = checkpoint_figures(g);
                     c.checkpointed_size = f.checkpointed_size;
                     c.persisted_bytes = f.persisted_bytes;
+                    // Retained, its subtasks say it as Flink's do: unaligned is what persisted
+                    // in-flight data (Flink's checkpoint type is unaligned when any did).
+                    c.unaligned = false;
                     for t in &g.tasks {
                         let Some(info) = phys.tasks.get(t.task as usize) else {
                             continue;
                         };
                         let m = &t.metrics;
-                        let unaligned = mode_persists || m.persisted_in_flight > 0;
+                        let unaligned = m.unaligned;
                         c.unaligned |= unaligned;
                         c.subtasks.push(SubtaskTiming {
                             task: phys.operator_of(t.task).name.clone(),

@@ -12,23 +12,38 @@
 //!   `GET /jobs/<id>/checkpoints/details/<cid>` — a [`CheckpointHistory`] ([`history`]);
 //! - the export bundle (`{"flink_version", "plan", "checkpoints", "exceptions", "final"}`) —
 //!   both, joined: the history's tasks named as the scenario's operators, plus the job's final
-//!   word counts ([`Bundle`]).
+//!   word counts ([`Bundle`]);
+//! - one vertex's subtasks in one checkpoint (`…/details/<cid>/subtasks/<vertex id>`), the
+//!   checkpoint configuration (`GET /jobs/<id>/checkpoints/config`), the job's exceptions
+//!   (`GET /jobs/<id>/exceptions`), a vertex's subtask attempts
+//!   (`GET /jobs/<id>/vertices/<vertex id>`) and the cluster's `GET /config`
+//!   ([`documents`]). A view builds a job up from several of these: histories merge
+//!   ([`CheckpointHistory::merge`]), a vertex's subtasks join their checkpoint
+//!   ([`CheckpointHistory::add_vertex`]), a configuration sets a scenario's
+//!   ([`CheckpointConfig::apply`]).
 //!
 //! [`CheckpointHistory::from_simulation`] builds the same history from a run, so a run and a
 //! real job read side by side. Everything here is pure (no IO) and never panics on input: a
 //! document that is none of these, or has a field of the wrong type, is an [`ImportError`]
 //! naming the field's path.
 
+mod combine;
+pub mod documents;
 pub mod history;
 mod json;
 pub mod names;
 mod notice;
 pub mod plan;
+mod settings;
 
 use std::fmt;
 
+pub use documents::{
+    CheckpointConfig, JobException, SubtaskAttempt, VertexAttempts, VertexSubtasks,
+};
 pub use history::{
     CheckpointHistory, HistoryCheckpoint, HistorySource, HistoryStatus, Phase, SubtaskTiming,
+    TaskAggregate,
 };
 pub use plan::{GuessReason, PlanImport, PlanNotice};
 
@@ -53,7 +68,37 @@ pub enum FlinkImport {
     /// An export bundle: the history, the plan when the bundle has one, and the job's final
     /// word counts when it has them.
     Bundle(Bundle),
+    /// One vertex's subtasks in one checkpoint (`…/details/<cid>/subtasks/<vertex id>`).
+    Subtasks(VertexSubtasks),
+    /// The job's checkpoint configuration (`/jobs/<id>/checkpoints/config`).
+    Config(CheckpointConfig),
+    /// The job's exceptions (`/jobs/<id>/exceptions`), newest first, at most
+    /// [`documents::MAX_EXCEPTIONS`].
+    Exceptions(Vec<JobException>),
+    /// A vertex's subtasks and their attempts (`/jobs/<id>/vertices/<vertex id>`).
+    Vertex(VertexAttempts),
+    /// The cluster's configuration (`/config`): its Flink version.
+    Cluster { version: String },
 }
+
+/// The REST responses [`import_flink_json`] reads, as `(what, where)`: what an
+/// unrecognised document is told to paste instead (or an export bundle).
+const DOCUMENTS: [(&str, &str); 8] = [
+    ("a job's plan", "/jobs/<id>/plan"),
+    ("its checkpoint list", "/jobs/<id>/checkpoints"),
+    ("one checkpoint", "/jobs/<id>/checkpoints/details/<cid>"),
+    (
+        "one vertex's subtasks in it",
+        "/jobs/<id>/checkpoints/details/<cid>/subtasks/<vertex id>",
+    ),
+    (
+        "the checkpoint configuration",
+        "/jobs/<id>/checkpoints/config",
+    ),
+    ("the job's exceptions", "/jobs/<id>/exceptions"),
+    ("a vertex", "/jobs/<id>/vertices/<vertex id>"),
+    ("the cluster's configuration", "/config"),
+];
 
 /// An export bundle, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,15 +183,19 @@ impl fmt::Display for ImportError {
             ),
             ImportError::NotAnObject { found } => write!(
                 f,
-                "this JSON is {found}, not an object: expected a flink job plan, \
-                 a checkpoint history or an export bundle"
+                "this JSON is {found}, not an object: expected a response of flink's REST API \
+                 (a job plan, checkpoints, a vertex, exceptions or a configuration) or an \
+                 export bundle"
             ),
             ImportError::Unrecognised { fields } => {
                 write!(
                     f,
-                    "this JSON has neither `nodes` (a plan) nor `history` (a checkpoint list) \
-                     nor `flink_version` (an export bundle)"
+                    "this JSON is none of the documents the flink view reads: paste "
                 )?;
+                for (what, at) in DOCUMENTS {
+                    write!(f, "{what} (`{at}`), ")?;
+                }
+                write!(f, "or the bundle `abs-sim flink run` writes")?;
                 if fields.is_empty() {
                     write!(f, "; it is an empty object")
                 } else {
@@ -216,8 +265,11 @@ impl std::error::Error for ImportError {}
 /// make a bundle; `nodes` a plan, as does `plan` (the `/plan` response and the job details
 /// wrap it); `history` a checkpoint list; `tasks` with `trigger_timestamp` one checkpoint's
 /// details. A scenario file of the playground's own (`graph`) is
-/// [`ImportError::PlaygroundScenario`]; anything else [`ImportError::Unrecognised`], listing
-/// the fields it has.
+/// [`ImportError::PlaygroundScenario`]. Then `subtasks` with `parallelism` is a vertex,
+/// `subtasks` with `num_subtasks` or `num_acknowledged_subtasks` one vertex's subtasks in one
+/// checkpoint; `mode` with `interval` the checkpoint configuration; `exceptionHistory`,
+/// `root-exception` or `all-exceptions` the exceptions; `flink-version` the cluster's
+/// configuration. Anything else is [`ImportError::Unrecognised`], listing the fields it has.
 pub fn import_flink_json(text: &str) -> Result<FlinkImport, ImportError> {
     if text.len() > MAX_IMPORT_BYTES {
         return Err(ImportError::TooLarge {
@@ -252,6 +304,21 @@ pub fn import_flink_json(text: &str) -> Result<FlinkImport, ImportError> {
     }
     if top.has("graph") {
         return Err(ImportError::PlaygroundScenario);
+    }
+    if top.has("subtasks") && top.has("parallelism") {
+        return documents::vertex(top).map(FlinkImport::Vertex);
+    }
+    if top.has("subtasks") && (top.has("num_subtasks") || top.has("num_acknowledged_subtasks")) {
+        return documents::subtasks(top).map(FlinkImport::Subtasks);
+    }
+    if top.has("mode") && top.has("interval") {
+        return documents::config(top).map(FlinkImport::Config);
+    }
+    if top.has("exceptionHistory") || top.has("root-exception") || top.has("all-exceptions") {
+        return documents::exceptions(top).map(FlinkImport::Exceptions);
+    }
+    if top.has("flink-version") {
+        return documents::cluster_version(top).map(|version| FlinkImport::Cluster { version });
     }
     Err(ImportError::Unrecognised {
         fields: top.keys().take(8).map(str::to_string).collect(),
