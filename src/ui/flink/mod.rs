@@ -38,7 +38,7 @@ const STYLE: &str = ".flink-view{max-width:1100px;margin:0 auto;padding:1rem}\
 .phase.start-delay{fill:#95a5a6}.phase.alignment{fill:#e67e22}\
 .phase.sync{fill:#2980b9}.phase.async{fill:#27ae60}\
 .flink-scroll{overflow-x:auto}.flink-history{min-width:0}\
-.flink-view p,.flink-view li{overflow-wrap:anywhere}\
+.flink-view p,.flink-view li{overflow-wrap:anywhere}.flink-job table{width:auto}\
 .flink-columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(480px,100%),1fr));gap:1rem}";
 
 #[function_component(FlinkView)]
@@ -179,18 +179,24 @@ pub fn flink_view() -> Html {
             if let Some(e) = &*error {
                 <p class="flink-error" role="alert" data-testid="flink-import-error">{ format!("{}{}{e}", w.error, w.colon) }</p>
             }
-            { for so_far }
-            { for plan }
-            { for config }
-            if job.history.is_some() {
-                <p class="hint">{ lang.job_words().axis_note }</p>
-            }
+            // Each part that comes and goes is inside a box that is always there: the page's
+            // children keep their places, and the tables (with their chosen checkpoints) stay.
+            <div class="flink-job">
+                { for so_far }
+                { for plan }
+                { for config }
+                if job.history.is_some() {
+                    <p class="hint">{ lang.job_words().axis_note }</p>
+                }
+            </div>
             <div class="flink-columns">
                 { for imported }
                 { simulated }
             </div>
-            { for attempts }
-            { for exceptions }
+            <div class="flink-job">
+                { for attempts }
+                { for exceptions }
+            </div>
         </main>
     }
 }
