@@ -298,7 +298,7 @@ def cluster_cases(abs_sim, work, problems):
               + "; ".join(run([str(CLUSTER), "status", str(cluster)]).stdout.splitlines()[:3]))
         s = json.loads(run([abs_sim, "preset", "wordcount"], check=True).stdout)
         s["failures"] = []
-        for name, passes, kill in (("wordcount-cluster-aligned", 6, False),
+        for name, passes, kill in (("wordcount-cluster-aligned", 12, False),
                                    ("wordcount-cluster-kill-aligned", 300, True)):
             base = work / f"{name}.json"
             base.write_text(json.dumps(s))
