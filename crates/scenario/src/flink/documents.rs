@@ -3,7 +3,7 @@
 //!
 //! - `GET /jobs/<id>/checkpoints/details/<cid>/subtasks/<vertex id>` — one vertex's subtasks
 //!   in one checkpoint ([`VertexSubtasks`]; the response does not say its vertex id, so
-//!   [`CheckpointHistory::add_vertex`] names it by the checkpoint's per-vertex figures);
+//!   [`CheckpointHistory::add_vertex`](super::CheckpointHistory::add_vertex) names it by the checkpoint's per-vertex figures);
 //! - `GET /jobs/<id>/checkpoints/config` — the job's checkpointing settings
 //!   ([`CheckpointConfig`], which [`CheckpointConfig::apply`] sets on a scenario);
 //! - `GET /jobs/<id>/exceptions` — the job's failures ([`JobException`]);
