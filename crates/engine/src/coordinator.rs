@@ -55,6 +55,13 @@ pub struct CheckpointSummary {
     /// A savepoint (Flink's checkpoint of kind savepoint), not a checkpoint.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub savepoint: bool,
+    /// Once completed: Flink's checkpointed size and the in-flight data persisted (bytes),
+    /// kept here, as the verdict is, for when its global state is no longer retained: one size
+    /// for a checkpoint wherever it is shown.
+    #[serde(default)]
+    pub checkpointed_size: u64,
+    #[serde(default)]
+    pub persisted_bytes: u64,
 }
 
 impl CheckpointSummary {
@@ -348,6 +355,8 @@ impl Coordinator {
             consistent: None,
             finding: Finding::Consistent,
             savepoint,
+            checkpointed_size: 0,
+            persisted_bytes: 0,
         });
         if self.summaries.len() > CHECKPOINT_HISTORY {
             // The oldest ended ones go, a quarter at a time (never one still running).
@@ -516,6 +525,9 @@ impl Coordinator {
         if let Some(s) = self.summary_mut(id) {
             s.consistent = Some(gs.verdict.ok());
             s.finding = gs.verdict.finding();
+            let metrics = gs.tasks.iter().map(|t| &t.metrics);
+            s.checkpointed_size = metrics.clone().map(|m| m.checkpointed_size()).sum();
+            s.persisted_bytes = metrics.map(|m| m.persisted_bytes()).sum();
         }
         Some(gs)
     }

@@ -94,6 +94,26 @@ mod tests {
         assert_eq!(kept.len(), 1, "{kept:?}");
     }
 
+    /// One size for a checkpoint wherever it is shown: a completed checkpoint whose global
+    /// state is no longer retained keeps the size the inspector showed while it was.
+    #[test]
+    fn every_completed_checkpoint_keeps_its_size() {
+        let (_, history, _) = run(&at(Some("wordcount"), None, Some("unaligned")), None).unwrap();
+        let done: Vec<_> = history
+            .checkpoints
+            .iter()
+            .filter(|c| c.status == HistoryStatus::Completed)
+            .collect();
+        assert!(
+            done.iter().any(|c| c.subtasks.is_empty()),
+            "none dropped its global state"
+        );
+        assert!(done.iter().all(|c| c.checkpointed_size > 0), "{done:?}");
+        for c in done {
+            assert_eq!(c.unaligned, c.persisted_bytes > 0, "checkpoint {}", c.id);
+        }
+    }
+
     #[test]
     fn a_scenario_in_the_address_wins_over_the_preset() {
         let s = crate::scenario::presets::by_name("wordcount").unwrap();

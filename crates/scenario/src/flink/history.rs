@@ -493,7 +493,7 @@ impl CheckpointHistory {
     /// The history of a run so far, from what the page shows of it: the coordinator's
     /// checkpoint list, and each retained global state's figures ([`checkpoint_figures`], the
     /// inspector's) and per-task metrics. A completed checkpoint no longer retained keeps its
-    /// status, times and counts; its sizes read 0 and it has no subtasks.
+    /// status, times, counts and sizes (the coordinator keeps them), but has no subtasks.
     pub fn from_simulation(sim: &Simulation) -> CheckpointHistory {
         let coord = sim.coordinator();
         let phys = sim.physical();
@@ -523,10 +523,15 @@ impl CheckpointHistory {
                     savepoint: false,
                     trigger_ms: s.trigger_time,
                     duration_ms,
-                    checkpointed_size: 0,
-                    persisted_bytes: 0,
+                    // Kept by the coordinator, also once its global state has gone.
+                    checkpointed_size: s.checkpointed_size,
+                    persisted_bytes: s.persisted_bytes,
                     processed_bytes: 0,
-                    unaligned: mode_persists || timed_out,
+                    unaligned: if status == HistoryStatus::Completed {
+                        s.persisted_bytes > 0
+                    } else {
+                        mode_persists || timed_out
+                    },
                     acknowledged: s.acked,
                     subtask_count: s.total,
                     failure,
