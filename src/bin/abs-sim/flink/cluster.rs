@@ -333,24 +333,7 @@ fn run_jar(
         .map(|(k, v)| (k, Value::String(v)))
         .collect();
     bundle["cluster"] = json!({"url": url, "job_id": id, "restart_strategy": restart});
-    let text = serde_json::to_string_pretty(&bundle).map_err(|e| e.to_string())? + "\n";
-    std::fs::write(&args.out, text)
-        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-    let _ = writeln!(
-        io::stderr(),
-        "abs-sim flink: {status} in {:.1} s on {url}; wrote {}",
-        started.elapsed().as_secs_f64(),
-        args.out.display()
-    );
-    if status != "FINISHED" {
-        let root = bundle["exceptions"]["root-exception"]
-            .as_str()
-            .and_then(|s| s.lines().next())
-            .unwrap_or("no exception was reported")
-            .to_string();
-        return Err(format!("the job failed for good ({status}): {root}"));
-    }
-    Ok(())
+    run::finish(&bundle, args, &status, started, &format!(" on {url}"))
 }
 
 #[cfg(test)]

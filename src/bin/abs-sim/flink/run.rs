@@ -323,27 +323,40 @@ fn run_in(job: &Job, args: &Args, dir: &Path, lib: &Path) -> Result<(), String> 
                 b
             });
             stop(&mut child, stdin.take());
-            let bundle = bundle?;
-            let text = serde_json::to_string_pretty(&bundle).map_err(|e| e.to_string())? + "\n";
-            std::fs::write(&args.out, text)
-                .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-            let _ = writeln!(
-                io::stderr(),
-                "abs-sim flink: {end} in {:.1} s; wrote {}",
-                started.elapsed().as_secs_f64(),
-                args.out.display()
-            );
-            if end != "FINISHED" {
-                let root = bundle["exceptions"]["root-exception"]
-                    .as_str()
-                    .and_then(|s| s.lines().next())
-                    .unwrap_or("no exception was reported")
-                    .to_string();
-                return Err(format!("the job failed for good ({end}): {root}"));
-            }
-            return Ok(());
+            return finish(&bundle?, args, &end, started, "");
         }
     }
+}
+
+/// Writes the bundle and says how the job ended (`place`: where it ran, "" for here); the
+/// first line of Flink's newest exception when it did not finish.
+pub(super) fn finish(
+    bundle: &Value,
+    args: &Args,
+    status: &str,
+    started: Instant,
+    place: &str,
+) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(bundle).map_err(|e| e.to_string())? + "\n";
+    std::fs::write(&args.out, text)
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    let _ = writeln!(
+        io::stderr(),
+        "abs-sim flink: {status} in {:.1} s{place}; wrote {}",
+        started.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    if status == "FINISHED" {
+        return Ok(());
+    }
+    // Flink 2.x lists exceptions under `exceptionHistory` (newest first); 1.x also had
+    // `root-exception`.
+    let exceptions = &bundle["exceptions"];
+    let root = (exceptions["root-exception"].as_str())
+        .or_else(|| exceptions["exceptionHistory"]["entries"][0]["stacktrace"].as_str())
+        .and_then(|s| s.lines().next())
+        .unwrap_or("no exception was reported");
+    Err(format!("the job failed for good ({status}): {root}"))
 }
 
 /// The savepoints `--savepoint` asks for, at ticks counted from when the job was first seen
