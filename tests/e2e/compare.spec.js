@@ -27,12 +27,28 @@ test('backpressure in three modes: run to t = 3000 in slices, the lanes together
   for (const mode of ['aligned', 'unaligned', 'at-least-once']) {
     await expect(page.getByTestId(`compare-lane-${mode}`).getByTestId('dataflow')).toBeVisible();
   }
+  // Before anything ran, no figure looks like a measurement: the table's cells are "–", the
+  // failure column says there was none, each chart says what it waits for.
+  const cells = () => page.getByTestId('compare-table').locator('tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent)));
+  for (const row of await cells()) expect(row).toEqual(['–', '–', '–', '–', '–', '–', 'no failure']);
+  await expect(page.getByTestId('cmp-throughput').locator('.cmp-empty')).toHaveText('Nothing measured yet: press Play or Run.');
+  await expect(page.getByTestId('cmp-latency').locator('.cmp-empty')).toHaveText('No record has reached a sink yet.');
+  await expect(page.getByTestId('cmp-size').locator('.cmp-empty')).toHaveText('No checkpoint has completed yet.');
+  // Backpressure's edges all rebalance: no barrier is kept aligned, so no note about it.
+  await expect(page.getByTestId('compare-kept-aligned')).toHaveCount(0);
   await page.getByTestId('compare-target').fill('3000');
   await page.getByTestId('compare-target').dispatchEvent('change');
   await page.getByTestId('compare-run').click();
   await expect(view).toHaveAttribute('data-time', '3000', { timeout: 60_000 });
   await expect(page.getByTestId('compare-run')).toBeEnabled();
   await expect(page.getByTestId('compare-time')).toHaveText('Virtual time: 3000 ms');
+  // Measured now: numbers where there are figures, still no failure, no chart waiting.
+  for (const row of await cells()) {
+    expect(row.slice(0, 6).every((c) => /^[0-9.]+$/.test(c)), row.join(' | ')).toBe(true);
+    expect(row[6]).toBe('no failure');
+  }
+  await expect(page.locator('.cmp-empty')).toHaveCount(0);
   // Lockstep: every lane's engine is at the view's time (an event due by then may run a
   // moment later, never earlier).
   for (const mode of ['aligned', 'unaligned', 'at-least-once']) {
@@ -52,7 +68,7 @@ test('backpressure in three modes: run to t = 3000 in slices, the lanes together
     expect(Number(await chart.getAttribute('data-x-max'))).toBe(3000);
     expect(Number(await chart.getAttribute('data-y-max'))).toBeGreaterThan(0);
   }
-  await expect(page.getByTestId('cmp-latency').locator('polyline')).toHaveCount(6); // p50 and p99 per mode
+  await expect(page.getByTestId('cmp-latency').locator('polyline')).toHaveCount(6); // mean and p99 per mode
   await expect(page.getByTestId('cmp-held').locator('polyline')).toHaveCount(3);
   {
     await page.screenshot({ path: `${sites.screenshots}/compare-backpressure.png`, fullPage: true });
@@ -123,6 +139,16 @@ test('the ABS paper\'s figure: the overhead against the interval, the same figur
   await expect(page.getByTestId('cmp-overhead-chart').locator('polyline')).toHaveCount(3);
 });
 
+test('where Flink keeps barriers aligned (a forward edge), the unaligned lanes say so and name the operator', async ({ page }) => {
+  await page.goto('index.html?compare=aligned,unaligned,at-least-once&preset=wordcount&lang=en');
+  // Sentences → Split is forward: Split aligns in unaligned mode too; the other edges overtake.
+  await expect(page.getByTestId('compare-kept-aligned')).toHaveText(
+    'In “Unaligned”, barriers do not overtake on forward, rescale and broadcast edges, as in Flink 2.3: in those modes too, every checkpoint is taken aligned at Split.');
+  await page.goto('index.html?compare=aligned,at-least-once&preset=wordcount&lang=en');
+  await expect(page.getByTestId('compare-table')).toBeVisible();
+  await expect(page.getByTestId('compare-kept-aligned')).toHaveCount(0);
+});
+
 test('runs that end before the time asked for say so', async ({ page }) => {
   await page.goto('index.html?compare=aligned,at-least-once&preset=recovery&lang=en');
   await page.getByTestId('compare-target').fill('100000');
@@ -137,6 +163,9 @@ test('runs that end before the time asked for say so', async ({ page }) => {
     Object.fromEntries(trs.map((tr) => [tr.dataset.mode, Number(tr.dataset.duplicates)])));
   expect(rows.aligned).toBe(0);
   expect(rows['at-least-once']).toBeGreaterThan(0);
+  // The failure happened in both lanes: the column counts, 0 included.
+  const shown = await page.getByTestId('compare-table').locator('tbody tr td:last-child').allTextContents();
+  expect(shown).toEqual(['0', String(rows['at-least-once'])]);
 });
 
 test('slow-sink with buffer debloating as one more lane: its buffers drawn, checkpoints near unaligned\'s, nothing in flight stored', async ({ page }) => {

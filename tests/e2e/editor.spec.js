@@ -183,5 +183,19 @@ test('start from a preset, and a host page loads a whole scenario', async ({ pag
   // An invalid one gives a notice and keeps what runs.
   await page.evaluate(() => window.postMessage({ type: 'abs:load', scenario: { name: 'x' } }, '*'));
   await expect(app.testId('notice')).toContainText('could not be loaded');
+  // The student's build says where to see why (it carries no words of the checks: the editor,
+  // in the second build, does).
+  await expect(app.testId('notice')).toContainText('the editor says why');
   await expect(app.lesson()).toContainText('One token, from the host page');
+});
+
+test('a scenario that does not read, sent by the host page to the Chinese page, is refused in Chinese and says where to see why', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment&lang=zh');
+  // A number where the title's string belongs: said with its line.
+  await page.evaluate(() => window.postMessage({ type: 'abs:load', scenario: { title: 3 } }, '*'));
+  await expect(app.testId('notice')).toContainText('第 1 行');
+  await expect(app.testId('notice')).toContainText('情境編輯器會說明原因');
+  await expect(app.testId('notice')).not.toContainText('editor');
+  await expect(app.subtask('Merge', 0)).toBeVisible();
 });

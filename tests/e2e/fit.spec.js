@@ -250,3 +250,67 @@ test('the word "blocked" of a two-input operator covers nothing: not the other i
   expect(overlap(hits.box, { left: port.x - 60, right: port.x + 20, top: port.y - 20, bottom: port.y + 40 })).toBe(true);
   await app.screenshot('fit-blocked-label');
 });
+
+// No graph text under 9 px anywhere (issue 49): an embed, the desktop at 1024×640, a compare
+// lane, the lesson page on a phone. Where the stage cannot fit the graph at that size it
+// scrolls, says so, and keeps the items' canvas over the graph.
+const MIN_TEXT = 9;
+const readableCheck = async (page, where) => {
+  await page.waitForTimeout(200); // a frame for the animation loop to mark a scrolling stage
+  const stages = page.locator('[data-testid="dataflow"]');
+  const n = await stages.count();
+  expect(n, `${where}: a graph is drawn`).toBeGreaterThan(0);
+  let pans = 0;
+  for (let i = 0; i < n; i++) {
+    const stage = stages.nth(i);
+    const sizes = await stage.locator('svg.graph').evaluate((svg) => {
+      const scale = svg.getScreenCTM().a;
+      return [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() !== '' && t.getClientRects().length)
+        .map((t) => ({ text: t.textContent, cls: t.getAttribute('class'), px: parseFloat(getComputedStyle(t).fontSize) * scale }));
+    });
+    expect(sizes.length, `${where}: the graph has text`).toBeGreaterThan(2);
+    expect(sizes.filter((s) => s.px < MIN_TEXT - 0.05), `${where}: text under ${MIN_TEXT} px`).toEqual([]);
+    const box = await stage.evaluate((s) => ({ sw: s.scrollWidth, cw: s.clientWidth, sh: s.scrollHeight, ch: s.clientHeight }));
+    const scrolls = box.sw > box.cw + 1 || box.sh > box.ch + 1;
+    const hint = stage.locator('xpath=following-sibling::p[@data-testid="pan-hint"][1]');
+    if (scrolls) {
+      pans++;
+      await expect(hint, `${where}: a stage that scrolls says so`).toBeVisible();
+    } else {
+      await expect(hint, `${where}: a stage that fits says nothing`).toBeHidden();
+    }
+  }
+  expect(await page.evaluate(() => document.scrollingElement.scrollWidth - innerWidth), `${where}: no sideways scroll of the page`).toBeLessThanOrEqual(0.5);
+  return pans;
+};
+
+for (const preset of PRESETS) {
+  test(`${preset}: no graph text under ${MIN_TEXT} px embedded at 480×360 nor at 1024×640`, async ({ page }) => {
+    test.setTimeout(120_000);
+    const app = new Playground(page);
+    await page.setViewportSize({ width: 480, height: 360 });
+    await app.open(`?embed&preset=${preset}&step=30`);
+    const pans = await readableCheck(page, `embed ${preset}`);
+    if (preset === 'wordcount') {
+      expect(pans, 'the word count does not fit 480×360 at 9 px: it scrolls').toBe(1);
+      await app.screenshot('fit-embed-480x360-wordcount-readable');
+    }
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await readableCheck(page, `1024×640 ${preset}`);
+  });
+}
+
+test(`compare lanes and the lesson page on a phone: no graph text under ${MIN_TEXT} px`, async ({ page }) => {
+  test.setTimeout(120_000);
+  const app = new Playground(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('index.html?compare=aligned,unaligned,at-least-once&preset=wordcount');
+  await expect(page.locator('[data-testid="dataflow"]')).toHaveCount(3);
+  expect(await readableCheck(page, 'compare wordcount')).toBe(3);
+  await app.screenshot('fit-compare-lanes-readable');
+  await page.setViewportSize(PHONE);
+  await page.goto('index.html?lesson=alignment');
+  await expect(page.locator('[data-testid="dataflow"]')).toHaveCount(1);
+  await readableCheck(page, 'lesson on a phone');
+  await app.screenshot('fit-lesson-phone-readable');
+});

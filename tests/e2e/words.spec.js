@@ -55,23 +55,29 @@ test('a Chinese page says in Chinese why a link or a host page was refused', asy
     expect(englishWords(text), `${query}: ${text}`).toEqual([]);
   }
 
-  // The host page loads a scenario whose forward edge joins parallelism 2 to 1.
-  await app.open('?preset=alignment&lang=zh');
-  await page.evaluate(() => window.postMessage({
-    type: 'abs:load',
-    scenario: {
-      name: 'x', title: 'x',
-      graph: {
-        operators: [
-          { name: 'Src', parallelism: 2, kind: { type: 'source', lines: ['a b'], interval: 5, bounded: false } },
-          { name: 'Sink', parallelism: 1, kind: { type: 'sink' } },
-        ],
-        edges: [{ from: 'Src', to: 'Sink', partitioning: 'forward', latency: 3 }],
-      },
+  // The host page loads a scenario whose forward edge joins parallelism 2 to 1: the student's
+  // page refuses it in Chinese and says where to see why — the scenario editor, which says it
+  // in Chinese too, naming the edge.
+  const bad = {
+    name: 'x', title: 'x',
+    graph: {
+      operators: [
+        { name: 'Src', parallelism: 2, kind: { type: 'source', lines: ['a b'], interval: 5, bounded: false } },
+        { name: 'Sink', parallelism: 1, kind: { type: 'sink' } },
+      ],
+      edges: [{ from: 'Src', to: 'Sink', partitioning: 'forward', latency: 3 }],
     },
-  }, '*'));
-  await expect(notice.first()).toContainText('forward');
-  const text = await notice.first().innerText();
+  };
+  await app.open('?preset=alignment&lang=zh');
+  await page.evaluate((s) => window.postMessage({ type: 'abs:load', scenario: s }, '*'), bad);
+  await expect(notice.first()).toContainText('情境編輯器會說明原因');
+  expect(englishWords(await notice.first().innerText())).toEqual([]);
+  await app.testId('editor-open').click();
+  await app.testId('editor').fill(JSON.stringify(bad, null, 2));
+  await app.testId('editor-apply').click();
+  const error = app.testId('editor-error');
+  await expect(error).toContainText('forward');
+  const text = await error.innerText();
   expect(text).toContain('「Src」');
   expect(englishWords(text.replace(/forward|rebalance|hash/g, ' ')), text).toEqual([]);
 });

@@ -10,7 +10,7 @@ use super::names::{self, NameIndex};
 use super::sorted_map::SortedMap;
 
 pub use super::vocab::{ChannelId, TaskId, MAX_CHANNELS, MAX_LINES, MAX_TASKS};
-pub use error::{GraphError, FLINK_CONCURRENT_UNALIGNED};
+pub use error::{ConcurrentRefusal, GraphError, FLINK_CONCURRENT_UNALIGNED};
 use order::{back_edges, longest_path_layers, pointwise_receivers, topological_order};
 
 mod error;

@@ -100,6 +100,28 @@ pub enum ScenarioError {
     },
 }
 
+/// The student's builds word only what they meet: a link's or the host page's scenario that
+/// does not read (where, and where to see why: the scenario editor of the second build) and
+/// Flink's refusal of concurrent unaligned checkpoints. Their page then carries no other
+/// sentence of the graph's and settings' checks.
+#[cfg(all(target_arch = "wasm32", not(feature = "all-presets")))]
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScenarioError::Graph(GraphError::ConcurrentUnaligned { asked }) => {
+                abs_engine::physical::ConcurrentRefusal(*asked).fmt(f)
+            }
+            ScenarioError::UnknownPreset(n) => write!(f, "there is no preset named {}", Quoted(n)),
+            // Short: a notice shows 40 characters of it.
+            ScenarioError::Syntax { line, column, .. } => {
+                write!(f, "line {line}, column {column} (the editor says why)")
+            }
+            _ => write!(f, "not valid: the scenario editor says why"),
+        }
+    }
+}
+
+#[cfg(any(not(target_arch = "wasm32"), feature = "all-presets"))]
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

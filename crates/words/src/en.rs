@@ -145,7 +145,7 @@ pub const STRINGS: Strings = Strings {
     close: "Close",
 
     dataflow: "Dataflow",
-    pan_hint: "Swipe the graph sideways to see all of it.",
+    pan_hint: "Scroll or swipe the graph to see all of it.",
     status_running: "running",
     status_aligning: |n| format!("aligning {n}"),
     status_tracking: |n| format!("tracking {n}"),

@@ -141,7 +141,7 @@ pub const STRINGS: Strings = Strings {
     close: "關閉",
 
     dataflow: "資料流",
-    pan_hint: "左右滑動圖形，即可看到全部。",
+    pan_hint: "滑動圖形，即可看到全部。",
     status_running: "執行中",
     status_aligning: |n| format!("對齊 {n}"),
     status_tracking: |n| format!("追蹤 {n}"),
@@ -192,7 +192,12 @@ pub const STRINGS: Strings = Strings {
     open_full: "在完整的遊樂場中開啟 ↗",
     broken_link: |why| format!("無法開啟這個連結（{why}）；改為從頭顯示這個情境。"),
     link_error: super::zh_errors::link_error,
+    // The student's builds word only the refusals they meet (`zh_errors::scenario_error_short`);
+    // the second build and `abs-sim` every error.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "all-presets"))]
     scenario_error: super::zh_errors::scenario_error,
+    #[cfg(all(target_arch = "wasm32", not(feature = "all-presets")))]
+    scenario_error: super::zh_errors::scenario_error_short,
     lessons_open: "互動課程",
     editor_open: "編輯",
     edited_scenario: |title| format!("✎ {title}（已編輯）"),

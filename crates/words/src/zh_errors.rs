@@ -9,6 +9,11 @@ use abs_engine::{ActionError, GraphError};
 use abs_scenario::codec::LinkError;
 use abs_scenario::{ScenarioError, MAX_SCENARIO_BYTES};
 
+/// Every scenario error, worded whole (the second build, `abs-sim`).
+#[cfg_attr(
+    all(target_arch = "wasm32", not(feature = "all-presets")),
+    allow(dead_code)
+)]
 pub fn scenario_error(e: &ScenarioError) -> String {
     match e {
         ScenarioError::TooLarge(n) => {
@@ -35,6 +40,35 @@ pub fn scenario_error(e: &ScenarioError) -> String {
             known.join("、")
         ),
     }
+}
+
+/// A scenario error as the student's builds word it: they meet only a link's or the host
+/// page's scenario that does not read (said with where, and where to see why: the editor,
+/// in the second build; a notice shows 40 characters of it) and Flink's refusal of concurrent unaligned checkpoints, in full.
+#[cfg(all(target_arch = "wasm32", not(feature = "all-presets")))]
+pub fn scenario_error_short(e: &ScenarioError) -> String {
+    match e {
+        ScenarioError::Graph(GraphError::ConcurrentUnaligned { asked }) => {
+            concurrent_unaligned(*asked)
+        }
+        ScenarioError::UnknownPreset(n) => format!("沒有名為「{n}」的預設情境"),
+        // Short: a notice shows 40 characters of it.
+        ScenarioError::Syntax { line, column, .. } => {
+            format!("第 {line} 行第 {column} 列有誤（情境編輯器會說明原因）")
+        }
+        _ => "情境無效（情境編輯器會說明原因）".into(),
+    }
+}
+
+#[cfg(any(not(target_arch = "wasm32"), feature = "all-presets"))]
+use self::scenario_error as scenario_words;
+#[cfg(all(target_arch = "wasm32", not(feature = "all-presets")))]
+use self::scenario_error_short as scenario_words;
+
+fn concurrent_unaligned(asked: u32) -> String {
+    format!(
+        "Flink 拒絕啟動這個作業：max_concurrent_checkpoints 是 {asked}，但啟用非對齊檢查點時（非對齊模式，或帶逾時的對齊模式）同時最多只能進行 1 個（「{FLINK_CONCURRENT_UNALIGNED}」）；請設為 1"
+    )
 }
 
 fn graph_error(e: &GraphError) -> String {
@@ -68,9 +102,7 @@ fn graph_error(e: &GraphError) -> String {
         GraphError::TwoTokens(a, b) => {
             format!("行程「{a}」和「{b}」一開始都持有令牌；最多只能有一個")
         }
-        GraphError::ConcurrentUnaligned { asked } => format!(
-            "Flink 拒絕啟動這個作業：max_concurrent_checkpoints 是 {asked}，但啟用非對齊檢查點時（非對齊模式，或帶逾時的對齊模式）同時最多只能進行 1 個（「{FLINK_CONCURRENT_UNALIGNED}」）；請設為 1"
-        ),
+        GraphError::ConcurrentUnaligned { asked } => concurrent_unaligned(*asked),
         GraphError::NoSourceForBarriers => {
             "圖中沒有可注入屏障的資料來源；請用 Chandy-Lamport 執行，由行程發起快照".into()
         }
@@ -118,7 +150,7 @@ pub fn link_error(e: &LinkError) -> String {
         LinkError::MalformedCount => "有一個計數格式錯誤".into(),
         LinkError::TrailingBytes => "情境結束後還有多餘的位元組".into(),
         LinkError::BadReference => "有一個參照指向情境之外".into(),
-        LinkError::Scenario(e) => scenario_error(e),
+        LinkError::Scenario(e) => scenario_words(e),
         LinkError::Choice(entry) => format!("選擇「{entry}」無法讀取"),
         LinkError::ChoiceRefused { step, error } => {
             format!("第 {step} 步的選擇：{}", action_error(error))

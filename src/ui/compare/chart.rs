@@ -82,6 +82,20 @@ pub fn chart_by(
     chart_on(title, y_unit, Across::Values(xs), x_unit, lines, testid)
 }
 
+/// `chart` with `note` written across its empty plot (what it waits for).
+pub fn with_note(chart: String, note: &str) -> String {
+    let text = format!(
+        r#"<text class="unit cmp-empty" x="{}" y="{}" text-anchor="middle">{}</text></svg>"#,
+        px(LEFT + (W - LEFT - RIGHT) / 2.0),
+        px(TOP + (H - TOP - BOTTOM) / 2.0),
+        escape(note)
+    );
+    match chart.rfind("</svg>") {
+        Some(at) => format!("{}{text}{}", &chart[..at], &chart[at + 6..]),
+        None => chart,
+    }
+}
+
 /// What the x axis measures: time from 0, or values evenly spaced.
 enum Across<'a> {
     Time(f64),

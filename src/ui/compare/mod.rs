@@ -33,7 +33,7 @@ const STYLE: &str = ".cmp-view{max-width:1400px;margin:0 auto;padding:.75rem 1re
 .cmp-lanes{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(340px,100%),1fr));gap:.75rem}\
 .cmp-lane{border:1px solid var(--line);border-radius:6px;padding:.25rem .5rem;background:var(--panel);min-width:0}\
 .cmp-lane h2{font-size:1rem;margin:.2rem 0;display:flex;gap:.4rem;align-items:center}\
-.cmp-lane .dataflow{max-height:260px;overflow:auto}\
+.cmp-lane .stage{flex:none;min-height:0;max-height:320px}.cmp-lane .stage svg.graph{position:relative;height:auto}\
 .cmp-key{width:1.2rem;height:.4rem}\
 .cmp-charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(320px,100%),1fr));gap:.75rem;margin:.75rem 0}\
 .cmp-chart{margin:0}.cmp-chart figcaption{font-size:.85rem;font-weight:600}\
@@ -45,6 +45,44 @@ const STYLE: &str = ".cmp-view{max-width:1400px;margin:0 auto;padding:.75rem 1re
 .cmp-table th:first-child,.cmp-table td:first-child{text-align:left}\
 .cmp-scroll{overflow-x:auto}.cmp-error{color:var(--bad);font-weight:bold}\
 .cmp-overhead .cmp-chart{max-width:520px}.cmp-overhead h2{font-size:1.1rem}";
+
+/// Where some lane's barriers would overtake but Flink's partitioner rule keeps them aligned
+/// (forward, rescale and broadcast edges): which modes, and the operators that take every
+/// checkpoint aligned there. Empty when no lane has such an edge.
+fn kept_aligned_note(
+    w: Words,
+    lanes: &[Lane],
+    s: &Strings,
+    scenario: &crate::scenario::Scenario,
+) -> String {
+    let mut modes = Vec::new();
+    let mut operators: Vec<String> = Vec::new();
+    for lane in lanes {
+        let run = lane.run.0.borrow();
+        let sim = run.sim();
+        let phys = sim.physical();
+        let mut kept = false;
+        for (c, ch) in phys.channels.iter().enumerate() {
+            if sim.kept_aligned(c as crate::engine::ChannelId).is_some() {
+                kept = true;
+                let name = phys.operator_of(ch.to).name.clone();
+                if !operators.contains(&name) {
+                    operators.push(name);
+                }
+            }
+        }
+        if kept {
+            modes.push(w.quoted(&mode_title(s, scenario, &lane.name)));
+        }
+    }
+    if modes.is_empty() {
+        return String::new();
+    }
+    format!(
+        r#"<p class="hint" data-testid="compare-kept-aligned">{}</p>"#,
+        crate::ui::fmt::escape(&w.kept_aligned(&modes.join(", "), &operators.join(", ")))
+    )
+}
 
 /// A lane's mode as the page's mode menu names it.
 fn mode_title(s: &Strings, scenario: &crate::scenario::Scenario, name: &str) -> String {
@@ -71,6 +109,9 @@ fn key(colour: &str) -> String {
 }
 
 /// The five charts of the lanes so far, as markup.
+/// Buckets a latency point is computed over (the records that reached a sink in them).
+pub const LATENCY_WINDOW: usize = 5;
+
 fn charts(w: Words, lanes: &[Lane], t: u64) -> String {
     let titles = w.charts();
     let (units, x_unit) = w.units();
@@ -83,8 +124,9 @@ fn charts(w: Words, lanes: &[Lane], t: u64) -> String {
         };
         // The last bucket is still filling: drawn once complete.
         let full = s.sink.len().saturating_sub(1);
-        // Earlier modes drawn wider, so a line the next mode's covers still shows at its edges.
-        let width = 3.0 - 0.5 * k as f64;
+        // Earlier modes drawn wider, so a line the next mode's covers still shows at its
+        // edges: identical series read as one line inside another.
+        let width = 1.0 + 1.2 * (lanes.len() - 1 - k) as f64;
         let line = |points: Vec<(f64, f64)>, dots: bool, dashed: bool| Line {
             colour,
             width,
@@ -99,13 +141,24 @@ fn charts(w: Words, lanes: &[Lane], t: u64) -> String {
             false,
             false,
         ));
-        for (p, dashed) in [(50, false), (99, true)] {
+        // Latency over a window of buckets: one bucket's few records made a zigzag.
+        let window = |i: usize| i.saturating_sub(LATENCY_WINDOW - 1)..=i;
+        // The mean, not the median: with records from a fast and a slow input the median
+        // jumps between the two as the window's mix changes.
+        for (p99, dashed) in [(false, false), (true, true)] {
             figures[1].push(line(
                 (0..full)
                     .filter(|&i| !s.latency[i].is_empty())
                     .map(|i| {
-                        let mut v: Vec<u64> = s.latency[i].iter().map(|&l| u64::from(l)).collect();
-                        (mid(i), percentile(&mut v, p) as f64)
+                        let mut v: Vec<u64> = window(i)
+                            .flat_map(|j| s.latency[j].iter().map(|&l| u64::from(l)))
+                            .collect();
+                        let y = if p99 {
+                            percentile(&mut v, 99) as f64
+                        } else {
+                            v.iter().sum::<u64>() as f64 / v.len() as f64
+                        };
+                        (mid(i), y)
                     })
                     .collect(),
                 false,
@@ -143,7 +196,7 @@ fn charts(w: Words, lanes: &[Lane], t: u64) -> String {
     ];
     let mut o = String::new();
     for i in 0..5 {
-        o += &chart(
+        let c = chart(
             &titles[i],
             &units[i],
             t as f64,
@@ -151,8 +204,15 @@ fn charts(w: Words, lanes: &[Lane], t: u64) -> String {
             &figures[i],
             ids[i],
         );
+        // An empty chart says what it waits for, instead of an axis from 0 to 1 that reads
+        // as a measurement.
+        o += &if figures[i].iter().all(|l| l.points.is_empty()) {
+            chart::with_note(c, &w.waiting(i))
+        } else {
+            c
+        };
     }
-    o
+    o + &format!(r#"<p class="hint">{}</p>"#, w.coincide())
 }
 
 /// The checkpoint intervals the overhead is measured at, and the bounded input's lines per
@@ -462,8 +522,16 @@ pub fn compare_view() -> Html {
         .enumerate()
         .map(|(k, lane)| {
             let f = lane.figures();
+            // A figure nothing has measured yet reads "–", not 0: no time has passed, no
+            // record has reached a sink, no checkpoint has completed, no failure happened.
+            let dash = || "–".to_string();
+            let started = f.time > 0;
+            let arrived = f.sink_records > 0;
+            let completed = f.checkpoints_completed > 0;
+            let shown = |yes: bool, v: String| if yes { v } else { dash() };
+            let failed = !lane.run.0.borrow().sim().recoveries().is_empty();
             format!(
-                r#"<tr data-mode="{}" data-throughput="{:.3}" data-latency-p50="{}" data-latency-p99="{}" data-checkpoints="{}" data-duration-p50="{}" data-size-p50="{}" data-duplicates="{}"><td>{} {}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                r#"<tr data-mode="{}" data-throughput="{:.3}" data-latency-p50="{}" data-latency-p99="{}" data-checkpoints="{}" data-duration-p50="{}" data-size-p50="{}" data-duplicates="{}"><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
                 lane.name,
                 f.throughput,
                 f.latency_p50,
@@ -474,13 +542,13 @@ pub fn compare_view() -> Html {
                 f.duplicates,
                 key(COLOURS[k % COLOURS.len()]),
                 crate::ui::fmt::escape(&mode_title(s, &scenario, &lane.name)),
-                f.throughput,
-                f.latency_p50,
-                f.latency_p99,
-                f.checkpoints_completed,
-                f.checkpoint_duration_p50,
-                f.checkpoint_size_p50,
-                f.duplicates
+                shown(started, format!("{:.3}", f.throughput)),
+                shown(arrived, f.latency_p50.to_string()),
+                shown(arrived, f.latency_p99.to_string()),
+                shown(started, f.checkpoints_completed.to_string()),
+                shown(completed, f.checkpoint_duration_p50.to_string()),
+                shown(completed, f.checkpoint_size_p50.to_string()),
+                if failed { f.duplicates.to_string() } else { w.no_failure() },
             )
         })
         .collect();
@@ -489,7 +557,9 @@ pub fn compare_view() -> Html {
         .map(|h| format!("<th scope=\"col\">{h}</th>"))
         .collect();
     let table = format!(
-        r#"<div class="cmp-scroll"><table class="cmp-table" data-testid="compare-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"#
+        r#"<div class="cmp-scroll"><table class="cmp-table" data-testid="compare-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div><p class="hint">{}</p>{}"#,
+        w.not_measured(),
+        kept_aligned_note(w, lanes, s, &scenario),
     );
     let speeds = [1.0, 4.0, 16.0, 64.0].map(|v| {
         html! { <option value={v.to_string()} selected={v == *speed}>{ format!("{v}×") }</option> }

@@ -94,10 +94,13 @@ impl Words {
                 "Records reaching the sinks, per ms",
                 "每毫秒到達 sink 的記錄",
             ),
-            self.pick(
-                "Latency from source to sink (solid: median, dashed: p99)",
-                "從來源到 sink 的延遲（實線：中位數，虛線：p99）",
-            ),
+            {
+                let ms = super::LATENCY_WINDOW as u64 * super::BUCKET;
+                match self.0 {
+                    Lang::En => format!("Latency from source to sink, of the records reaching a sink in the last {ms} ms (solid: mean, dashed: p99)"),
+                    _ => self.pick("", &format!("從來源到 sink 的延遲：最近 {ms} ms 內抵達 sink 的記錄（實線：平均，虛線：p99）")),
+                }
+            },
             self.pick(
                 "Checkpoint duration, one dot per checkpoint",
                 "檢查點耗時，每個檢查點一點",
@@ -141,6 +144,58 @@ impl Words {
         ]
     }
 
+    /// What chart `i` (in `charts`' order) waits for while it has nothing to draw.
+    pub fn waiting(self, i: usize) -> String {
+        match i {
+            2 | 4 => self.pick("No checkpoint has completed yet.", "還沒有檢查點完成。"),
+            1 => self.pick("No record has reached a sink yet.", "還沒有記錄抵達 sink。"),
+            _ => self.pick(
+                "Nothing measured yet: press Play or Run.",
+                "尚未量測：按「播放」或「執行」。",
+            ),
+        }
+    }
+
+    pub fn coincide(self) -> String {
+        self.pick(
+            "Lines that coincide are drawn one inside the other, the first mode's widest: a single line in two colours is two modes alike.",
+            "重合的線一條畫在另一條裡面，第一個模式的線最粗：一條雙色的線是兩個一樣的模式。",
+        )
+    }
+
+    /// A failure's duplicates where the lane has had no failure.
+    pub fn no_failure(self) -> String {
+        self.pick("no failure", "未失敗")
+    }
+
+    pub fn not_measured(self) -> String {
+        self.pick(
+            "“–”: not measured yet — no time has passed, no record has reached a sink, or no checkpoint has completed.",
+            "「–」：尚未量測——時間還沒前進、還沒有記錄抵達 sink，或還沒有檢查點完成。",
+        )
+    }
+
+    /// A name in quotation marks.
+    pub fn quoted(self, name: &str) -> String {
+        match self.0 {
+            Lang::En => format!("“{name}”"),
+            _ => format!("「{name}」"),
+        }
+    }
+
+    /// Flink's partitioner rule in the lanes whose barriers would overtake.
+    pub fn kept_aligned(self, modes: &str, operators: &str) -> String {
+        match self.0 {
+            Lang::En => format!(
+                "In {modes}, barriers do not overtake on forward, rescale and broadcast edges, as in Flink 2.3: in those modes too, every checkpoint is taken aligned at {operators}."
+            ),
+            _ => self.pick(
+                "",
+                &format!("在{modes}中，屏障不會在 forward、rescale 與 broadcast 邊上超車，與 Flink 2.3 相同：{operators} 在這些模式下仍以對齊方式做每個檢查點。"),
+            ),
+        }
+    }
+
     pub fn overhead_title(self) -> String {
         self.pick(
             "Runtime overhead against the checkpoint interval",
@@ -151,11 +206,11 @@ impl Words {
     pub fn overhead_hint(self, lines: usize) -> String {
         match self.0 {
             Lang::En => format!(
-                "The ABS paper's figure: every source reads the same {lines} lines and ends; each mode runs them without checkpoints and with a checkpoint every 10 to 500 ms, and the overhead is the extra time until the sinks have the last record, in % (abs-sim overhead prints the same)."
+                "The ABS paper's figure: every source reads the same {lines} lines and ends; each mode runs them without checkpoints and with a checkpoint every 10 to 500 ms, and the overhead is the extra time until the sinks have the last record, in % (abs-sim overhead prints the same). 0 % means no record reached a sink later for the checkpoints: where no input is blocked, they cost size, not time."
             ),
             _ => self.pick(
                 "",
-                &format!("ABS 論文的圖：每個來源讀同樣的 {lines} 行後結束；每個模式各跑一次不做檢查點、再以每 10 到 500 ms 一個檢查點各跑一次，額外開銷是 sink 收到最後一筆記錄所多花的時間（%）（abs-sim overhead 印出同樣的數字）。"),
+                &format!("ABS 論文的圖：每個來源讀同樣的 {lines} 行後結束；每個模式各跑一次不做檢查點、再以每 10 到 500 ms 一個檢查點各跑一次，額外開銷是 sink 收到最後一筆記錄所多花的時間（%）（abs-sim overhead 印出同樣的數字）。0 % 表示沒有任何記錄因檢查點而較晚抵達 sink：沒有輸入被阻塞時，檢查點只花大小，不花時間。"),
             ),
         }
     }

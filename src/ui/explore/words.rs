@@ -116,7 +116,7 @@ impl Words {
             self.pick("Not consistent", "不一致"),
             self.pick("Every run explored", "探索了每一種執行"),
             self.pick("Longest run, in moves", "最長的執行（步數）"),
-            self.pick("Time", "時間"),
+            self.pick("Search took (wall-clock time)", "搜索耗時（實際時間）"),
         ]
     }
 

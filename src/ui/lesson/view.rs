@@ -26,7 +26,9 @@ const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5rem 1
 .lesson-top h1{font-size:1.2rem;margin:.3rem 0}.lesson-top .spacer{flex:1}\
 .lesson-main{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}\
 .lesson-main>.lesson-panel{flex:1 1 300px;max-width:440px}\
-.lesson-stage{flex:3 1 480px;min-width:0}.lesson-stage .dataflow{max-height:60vh;overflow:auto}\
+.lesson-stage{flex:3 1 480px;min-width:0}\
+@media (min-width:700px){.lesson-page:not(.embed) .lesson-stage .stage{height:min(56vh,32rem)}}\
+@media (max-width:699px){.lesson-stage .stage{flex:none;min-height:0;max-height:60vh}.lesson-stage .stage svg.graph{position:relative;height:auto}}\
 .lesson-stage .preset{margin:.2rem 0;color:var(--muted)}\
 .lesson-page:not(.embed) .lesson-stage .narration ol{height:auto;max-height:13rem}\
 .lesson-controls{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.4rem 0}\

@@ -35,6 +35,10 @@ struct Loop {
     fastest: std::cell::Cell<(usize, f64)>,
     dark: Option<web_sys::MediaQueryList>,
     stopped: std::cell::Cell<bool>,
+    /// Whether the graph is larger than its stage, which then scrolls (and says so), and the
+    /// least size (CSS px) the SVG's box was given.
+    pans: std::cell::Cell<bool>,
+    least: std::cell::Cell<(u32, u32)>,
     /// The items of the last paint, kept so that a frame allocates nothing.
     items: RefCell<Vec<Placed>>,
     /// The 2D context of the canvas element it was made for.
@@ -85,6 +89,8 @@ pub fn start(canvas: NodeRef, graph: NodeRef, inputs: Rc<RefCell<LoopInputs>>) -
         fastest: std::cell::Cell::new((0, 0.0)),
         dark,
         stopped: std::cell::Cell::new(false),
+        pans: std::cell::Cell::new(false),
+        least: std::cell::Cell::new((0, 0)),
         items: RefCell::new(Vec::new()),
         ctx: RefCell::new(None),
     });
@@ -128,6 +134,8 @@ fn request(state: &Rc<Loop>) {
 
 #[cfg(target_arch = "wasm32")]
 fn frame(state: &Loop, ts: f64) {
+    use wasm_bindgen::JsCast;
+
     let (on_frame, run, selection) = {
         let i = state.inputs.borrow();
         (i.on_frame.clone(), i.run.clone(), i.selection)
@@ -146,10 +154,33 @@ fn frame(state: &Loop, ts: f64) {
     if w == 0 || h == 0 {
         return;
     }
+    if let Some(stage) = graph.parent_element() {
+        // Marked on the SVG, which Yew leaves this attribute to: style.css shows the hint to
+        // scroll under a stage whose graph is larger than it.
+        let pans = w as i32 > stage.client_width() + 1 || h as i32 > stage.client_height() + 1;
+        if pans != state.pans.replace(pans) {
+            let _ = graph.set_attribute("data-pans", if pans { "1" } else { "" });
+        }
+    }
     let dark = state.dark.as_ref().is_some_and(|q| q.matches());
     let Ok(run) = run.0.try_borrow() else {
         return;
     };
+    let l = &run.layout;
+    // Never fitted smaller than its text allows: the SVG's box is at least the graph at
+    // `least_scale` (through the style object: the content security policy refuses inline
+    // style attributes), and the stage scrolls to the rest.
+    let least = super::least_scale(l.detailed, l.bundled);
+    let min = ((l.width * least) as u32 + 1, (l.height * least) as u32 + 1);
+    if state.least.replace(min) != min {
+        graph
+            .unchecked_ref::<web_sys::HtmlElement>()
+            .style()
+            .set_css_text(&format!(
+                "min-width:max(100%,{}px);min-height:{}px",
+                min.0, min.1
+            ));
+    }
     let key = PaintKey {
         run: Rc::as_ptr(&state.inputs.borrow().run.0) as usize,
         position: run.position(),
@@ -161,7 +192,6 @@ fn frame(state: &Loop, ts: f64) {
     let dpr = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .max(1.0);
-    let l = &run.layout;
     let f = crate::ui::layout::fit(l.width, l.height, w as f64, h as f64);
     {
         let painted = state.painted.borrow();
