@@ -444,7 +444,7 @@ pub fn app() -> Html {
                         }
                         if !playback.embed {
                             { " " }
-                            <a class="link" data-testid="lessons-open" href={format!("?lesson=alignment&lang={}", playback.lang.code())}>{ s.lessons_open }</a>
+                            <a class="link" data-testid="lessons-open" href={format!("?lesson={}&lang={}", super::lesson::for_moment(&playback.preset, playback.mode), playback.lang.code())}>{ s.lessons_open }</a>
                         }
                     </p>
                     if theory && *theory_open {
@@ -553,6 +553,7 @@ pub fn app() -> Html {
                     time: sim.now(),
                     lang: playback.lang,
                     on_step: send(|| PlaybackAction::Step),
+                    on_next_key: send(|| PlaybackAction::NextKey),
                     on_back: send(|| PlaybackAction::StepBack),
                     on_play: send(|| PlaybackAction::TogglePlay),
                     on_speed,

@@ -1,4 +1,4 @@
-//! The keyboard: Space play/pause, → step, ← step back, B trigger, M manual, X fail the
+//! The keyboard: Space play/pause, → step, N next key event, ← step back, B trigger, M manual, X fail the
 //! selected subtask, ? shortcuts, Esc close.
 //!
 //! They work wherever the focus is but in a text field, the Scenario and Mode menus included:
@@ -52,6 +52,7 @@ pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events
             let action = match key.as_str() {
                 " " | "Spacebar" => PlaybackAction::TogglePlay,
                 "ArrowRight" => PlaybackAction::Step,
+                "n" | "N" => PlaybackAction::NextKey,
                 "ArrowLeft" => PlaybackAction::StepBack,
                 "b" | "B" => PlaybackAction::Trigger,
                 "m" | "M" => PlaybackAction::ToggleManual,

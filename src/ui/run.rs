@@ -196,6 +196,24 @@ impl Run {
         while self.position() < step && self.forward() {}
     }
 
+    /// Goes forward to the next key event (`Sentence::is_key`), at most `limit` steps on.
+    /// False when the run ended before one came.
+    pub fn next_key(&mut self, limit: u64) -> bool {
+        let aligned = self.sim().mode().blocks_inputs();
+        for _ in 0..limit {
+            if !self.forward() {
+                return false;
+            }
+            if view::last_sentences(self.sim())
+                .iter()
+                .any(|b| b.is_key(aligned))
+            {
+                break;
+            }
+        }
+        true
+    }
+
     pub fn back(&mut self) {
         self.seek(self.position().saturating_sub(1));
     }

@@ -89,8 +89,14 @@ pub enum Leave {
     Big(String),
 }
 
+/// How far "next key event" looks ahead, in steps: a run with no checkpoint, failure or
+/// alignment in sight stops there.
+const KEY_EVENT_REACH: u64 = 10_000;
+
 pub enum PlaybackAction {
     Step,
+    /// Forward to the next key event: ①–④, a checkpoint completing, a failure.
+    NextKey,
     StepBack,
     Seek(u64),
     TogglePlay,
@@ -427,6 +433,15 @@ impl Reducible for Playback {
                 if advanced {
                     next.settling.set(true);
                 } else if !next.notices.contains(&Notice::Ended) {
+                    next.notices.push(Notice::Ended);
+                }
+            }
+            PlaybackAction::NextKey => {
+                next.playing = false;
+                next.settling.set(false);
+                if !next.run.0.borrow_mut().next_key(KEY_EVENT_REACH)
+                    && !next.notices.contains(&Notice::Ended)
+                {
                     next.notices.push(Notice::Ended);
                 }
             }

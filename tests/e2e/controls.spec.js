@@ -101,3 +101,41 @@ test('after a menu choice the shortcuts work in the menu; the up and down arrows
   await expect(app.testId('mode')).not.toHaveValue(before);
   await expect(app.testId('mode')).toBeFocused();
 });
+
+// Jump to what matters (issue 49): the "Key event" button and N go forward to the next step
+// that shows ①–④, a checkpoint completing or a failure, pausing there — in every mode.
+test('the next key event, by button and by N: ①–④, a completed checkpoint, a failure', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  const keyed = async () => {
+    const now = await app.currentSentences().evaluateAll((els) => els.map((e) => ({
+      marker: e.querySelector('.marker').textContent, text: e.querySelector('.text').textContent,
+    })));
+    return now.some((s) => s.marker !== '' || /complete|failed/i.test(s.text));
+  };
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('n');
+  await expect.poll(() => app.stepCount()).toBeGreaterThan(0);
+  expect(await keyed()).toBe(true);
+  const markers = new Set();
+  for (let i = 0; i < 60 && markers.size < 4; i++) {
+    const before = await app.stepCount();
+    await app.testId('next-key').click();
+    await expect.poll(() => app.stepCount()).toBeGreaterThan(before);
+    expect(await keyed(), `step ${await app.stepCount()}`).toBe(true);
+    for (const m of await app.currentSentences().locator('.marker').allTextContents()) if (m) markers.add(m);
+  }
+  expect([...markers].sort()).toEqual(['①', '②', '③', '④']);
+  await expect(app.testId('play')).toHaveAttribute('aria-pressed', 'false');
+
+  // Recovery, at-least-once: a failure is a key event too.
+  await app.open('?preset=recovery&mode=at-least-once');
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  let failed = false;
+  for (let i = 0; i < 80 && !failed; i++) {
+    await page.keyboard.press('N');
+    failed = await app.currentSentences().filter({ hasText: /fails|failed/ }).count() > 0;
+  }
+  expect(failed, 'a failure reached by N').toBe(true);
+  await app.screenshot('controls-next-key-failure');
+});

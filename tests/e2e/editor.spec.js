@@ -199,3 +199,25 @@ test('a scenario that does not read, sent by the host page to the Chinese page, 
   await expect(app.testId('notice')).not.toContainText('editor');
   await expect(app.subtask('Merge', 0)).toBeVisible();
 });
+
+test('a preset edited on the Chinese page keeps its Chinese title and lesson', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=wordcount&lang=zh');
+  const title = (await app.lesson().locator('strong, b, .title').first().textContent()).trim();
+  await app.testId('editor-open').click();
+  const editor = app.testId('editor');
+  await expect(editor).toBeVisible();
+  const scenario = JSON.parse(await editor.inputValue());
+  expect(scenario.title).toBe(title);
+  expect(scenario.lesson).toMatch(/[\u4e00-\u9fff]/);
+  // Changed and applied: still Chinese on the Chinese page.
+  scenario.seed = 7;
+  await editor.fill(JSON.stringify(scenario, null, 2));
+  await app.testId('editor-apply').click();
+  await expect(app.testId('step-counter')).toBeVisible();
+  await expect(app.lesson()).toContainText(title);
+  // Started from the menu too.
+  await app.testId('editor-open').click();
+  await app.testId('editor-preset').selectOption('recovery');
+  expect(JSON.parse(await app.testId('editor').inputValue()).title).toMatch(/[\u4e00-\u9fff]/);
+});

@@ -72,6 +72,8 @@ test('at-least-once: the shortest violation is the CLI\'s, and opens in the play
   // The inconsistent snapshot's global state, as the inspector shows it.
   await expect(found.getByTestId('verdict')).toBeVisible();
   await expect(found.getByTestId('verdict')).toHaveClass(/\bbad\b/);
+  // The player's times are said to count moves (the search has none).
+  await expect(found.getByTestId('explore-player-time')).toContainText('latency is 1 ms');
   await page.getByTestId('explore-open-player').click();
   await expect(app.testId('step-counter')).toBeVisible();
   expect(await app.stepCount()).toBe(cli.counterexample.length);

@@ -249,6 +249,23 @@ test('the playground links to the lessons', async ({ page }) => {
   await expect(page.getByTestId('lesson-step')).toBeVisible();
   await expect(page.locator('h1')).toHaveText('一步一步看對齊');
   await expect(page.getByTestId('lesson-menu')).toHaveValue('alignment');
+  // The lesson for the preset and mode on screen, where there is one.
+  for (const [query, lesson] of [
+    ['?preset=alignment&mode=unaligned', 'unaligned'],
+    ['?preset=alignment&mode=at-least-once', 'at-least-once'],
+    ['?preset=token', 'chandy-lamport'],
+    ['?preset=bank', 'fifo'],
+    ['?preset=recovery&mode=at-least-once', 'recovery'],
+    ['?preset=alignment', 'alignment'],
+  ]) {
+    await page.goto(`index.html${query}&lang=en`);
+    await expect(page.getByTestId('lessons-open')).toHaveAttribute('href', `?lesson=${lesson}&lang=en`);
+  }
+  await page.getByTestId('lessons-open').click();
+  await expect(page.getByTestId('lesson-menu')).toHaveValue('alignment');
+  await page.goto('index.html?preset=alignment&mode=unaligned&lang=en');
+  await page.getByTestId('lessons-open').click();
+  await expect(page.getByTestId('lesson-menu')).toHaveValue('unaligned');
 });
 
 test('an embedded player opens a lesson on abs:load, still embedded, still answering its host', async ({ page }) => {

@@ -116,6 +116,7 @@ pub const STRINGS: Strings = Strings {
     seeing: "What you're seeing:",
 
     step: "Step",
+    next_key: "Key event",
     step_back: "Back",
     play: "Play",
     pause: "Pause",
@@ -135,6 +136,7 @@ pub const STRINGS: Strings = Strings {
     shortcut_list: &[
         ("Space", "play / pause"),
         ("→", "one step"),
+        ("N", "next key event: ①–④, checkpoint done, failure"),
         ("←", "one step back"),
         ("B", "trigger checkpoint now"),
         ("M", "manual delivery on / off"),

@@ -208,6 +208,9 @@ pub struct Strings {
 
     // Controls
     pub step: &'static str,
+    /// The button that goes forward to the next key event (①–④, a checkpoint completed, a
+    /// failure; the help's shortcuts say so).
+    pub next_key: &'static str,
     pub step_back: &'static str,
     pub play: &'static str,
     pub pause: &'static str,

@@ -112,6 +112,7 @@ pub const STRINGS: Strings = Strings {
     seeing: "你看到的是：",
 
     step: "下一步",
+    next_key: "關鍵事件",
     step_back: "上一步",
     play: "播放",
     pause: "暫停",
@@ -131,6 +132,7 @@ pub const STRINGS: Strings = Strings {
     shortcut_list: &[
         ("空白鍵", "播放／暫停"),
         ("→", "下一步"),
+        ("N", "下一個關鍵事件：①–④、檢查點完成、失敗"),
         ("←", "上一步"),
         ("B", "立即觸發檢查點"),
         ("M", "開關手動遞送"),

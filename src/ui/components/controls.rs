@@ -1,4 +1,4 @@
-//! Playback controls: step back, play/pause, step, speed (log scale), reset, trigger a
+//! Playback controls: step back, play/pause, step, the next key event, speed (log scale), reset, trigger a
 //! checkpoint (or, in Flink's modes, a savepoint) now, manual delivery, and the step counter.
 
 use yew::prelude::*;
@@ -16,6 +16,7 @@ pub struct ControlsProps {
     pub time: u64,
     pub lang: Lang,
     pub on_step: Callback<()>,
+    pub on_next_key: Callback<()>,
     pub on_back: Callback<()>,
     pub on_play: Callback<()>,
     pub on_speed: Callback<f64>,
@@ -35,6 +36,7 @@ pub fn speed_label(exp: f64) -> String {
 
 const BACK: &str = "M11 3L5 8l6 5zM4 3v10";
 const STEP: &str = "M5 3l6 5-6 5zM12 3v10";
+const NEXT_KEY: &str = "M2 3l6 5-6 5zM8 3l6 5-6 5z";
 const PLAY: &str = "M5 3l8 5-8 5z";
 const PAUSE: &str = "M4 3h3v10H4zM9 3h3v10H9z";
 
@@ -80,6 +82,10 @@ pub fn controls(p: &ControlsProps) -> Html {
             </button>
             <button data-testid="step" onclick={emit(&p.on_step)} title="→">
                 { s.step }{ icon(STEP) }
+            </button>
+            <button data-testid="next-key" onclick={emit(&p.on_next_key)} title="N"
+                aria-label={s.next_key}>
+                <span class="label">{ s.next_key }</span>{ icon(NEXT_KEY) }
             </button>
             <label class="speed">
                 <span>{ s.speed }</span>

@@ -57,6 +57,16 @@ pub fn caret_offset(text: &str, line: u64, column: u64) -> u32 {
     offset.saturating_sub(1) as u32
 }
 
+/// A preset with its title and lesson in the page's language (its file has them in English):
+/// edited and applied on a Chinese page, it stays Chinese.
+fn in_language(mut preset: Scenario, s: &crate::i18n::Strings) -> Scenario {
+    if let Some((title, lesson)) = (s.preset_text)(&preset.name) {
+        preset.title = title.to_string();
+        preset.lesson = lesson.to_string();
+    }
+    preset
+}
+
 /// The gutter's numbers, one per line of `text`.
 fn line_numbers(text: &str) -> String {
     let lines = text.split('\n').count();
@@ -93,6 +103,7 @@ pub fn editor_view() -> Html {
     let start = use_memo((), {
         let at = at.clone();
         move |_| match at.playground_scenario() {
+            Ok(scenario) if at.scenario.is_none() => (in_language(scenario, s), None),
             Ok(scenario) => (scenario, None),
             Err(e) => (
                 presets::alignment(),
@@ -172,7 +183,7 @@ pub fn editor_view() -> Html {
                 return;
             };
             if let Ok(preset) = presets::by_name(&v) {
-                text.set(preset.to_json());
+                text.set(in_language(preset, s).to_json());
                 error.set(None);
             }
         })
@@ -194,7 +205,7 @@ pub fn editor_view() -> Html {
                 <label>
                     <span>{ w.from_preset() }</span>
                     <select data-testid="editor-preset" onchange={from_preset}>
-                        <option value="" selected=true>{ "—" }</option>
+                        <option value="" selected=true>{ w.choose_preset() }</option>
                         { for presets::NAMES.iter().filter(|n| !presets::BENCHMARKS.contains(n)).map(|name| {
                             let title = (s.preset_text)(name).map_or(*name, |t| t.0);
                             html! { <option value={*name}>{ title }</option> }

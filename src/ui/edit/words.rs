@@ -40,6 +40,11 @@ impl Words {
         self.pick("Start from preset", "從預設情境開始")
     }
 
+    /// The preset menu's first entry, before a choice.
+    pub fn choose_preset(self) -> String {
+        self.pick("choose one…", "請選擇…")
+    }
+
     pub fn download(self) -> String {
         self.pick("Download .json", "下載 .json")
     }

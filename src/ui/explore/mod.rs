@@ -331,6 +331,7 @@ pub fn explore_view() -> Html {
                 <ol>{ for steps }</ol>
                 if let Some(link) = &f.link {
                     <p><a href={link.clone()} data-testid="explore-open-player">{ w.open_player(f.diagram) }</a></p>
+                    <p class="hint" data-testid="explore-player-time">{ w.player_time() }</p>
                 } else {
                     <p class="hint" data-testid="explore-not-in-player">{ w.not_in_player() }</p>
                 }

@@ -127,6 +127,14 @@ impl Words {
         }
     }
 
+    /// Why the player's run of a counterexample shows times the search left out.
+    pub fn player_time(self) -> String {
+        self.pick(
+            "The player needs time to move: there every channel's latency is 1 ms (the least a scenario allows) and nothing else takes time, so its clock — a checkpoint's duration of a few ms — counts the moves, not a real duration.",
+            "播放器需要時間才能前進：在那裡每條通道的延遲是 1 ms（情境允許的最小值），其他一切都不花時間，所以它的時鐘——檢查點幾 ms 的耗時——數的是步數，不是真實的耗時。",
+        )
+    }
+
     pub fn counterexample(self, moves: usize) -> String {
         match self.0 {
             Lang::En => format!("The shortest run to an inconsistent snapshot: {moves} moves"),

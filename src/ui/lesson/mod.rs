@@ -51,6 +51,20 @@ pub const LESSONS: &[&str] = &[
     "fifo",
 ];
 
+/// The built-in lesson about the preset and mode on screen (the playground's "Guided lessons"
+/// link): each lesson's first moment is its preset in its mode; anything else opens alignment.
+pub fn for_moment(preset: &str, mode: crate::engine::BarrierMode) -> &'static str {
+    use crate::engine::BarrierMode as M;
+    match (preset, mode) {
+        ("alignment", M::AtLeastOnce) => "at-least-once",
+        ("alignment", M::Unaligned) => "unaligned",
+        ("token", M::ChandyLamport) => "chandy-lamport",
+        ("bank", _) => "fifo",
+        ("recovery", _) => "recovery",
+        _ => "alignment",
+    }
+}
+
 /// Where a lesson's file is: a built-in lesson's name, or a path or URL on this page's origin
 /// or on the origin the page's `origin` parameter allows.
 pub fn lesson_url(
@@ -373,6 +387,42 @@ pub fn done_message(lesson: &str, correct: usize, total: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lesson_for_a_moment_is_the_one_that_starts_there() {
+        // Each built-in lesson's first moment maps back to it, in both languages' files.
+        for lang in ["en", "zh"] {
+            for name in LESSONS {
+                let path = format!(
+                    "{}/static/lessons/{lang}/{name}.json",
+                    env!("CARGO_MANIFEST_DIR")
+                );
+                let text = std::fs::read_to_string(&path).unwrap();
+                let at = text
+                    .split("\"at\": \"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                let param = |k: &str| {
+                    at.split('&')
+                        .find_map(|p| p.strip_prefix(&format!("{k}=")))
+                        .unwrap()
+                        .to_string()
+                };
+                let mode = crate::scenario::modes::RunMode::named(&param("mode"))
+                    .unwrap()
+                    .mode;
+                assert_eq!(for_moment(&param("preset"), mode), *name, "{path}: {at}");
+            }
+        }
+        // Anything else opens alignment.
+        assert_eq!(
+            for_moment("wordcount", crate::engine::BarrierMode::Unaligned),
+            "alignment"
+        );
+    }
 
     #[test]
     fn a_moment_is_reached_or_the_reason_named() {

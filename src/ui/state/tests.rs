@@ -429,3 +429,52 @@ fn a_host_load_of_a_lesson_asks_to_leave_and_changes_nothing_else() {
     )));
     assert_eq!(p.leave, Some((1, asked)));
 }
+
+#[test]
+fn next_key_stops_at_each_key_event_and_at_nothing_else() {
+    use crate::engine::view::{last_sentences, Sentence};
+    // The alignment preset, aligned: from step 0, every press lands on the first step after
+    // the last that shows ①–④, a checkpoint completing or a failure; the steps between show none.
+    let mut p = playback();
+    let aligned = p.run.0.borrow().sim().mode().blocks_inputs();
+    let mut seen = [false; 5]; // ① ② ③ ④ completed
+    let mut presses = 0;
+    while seen != [true; 5] && presses < 300 {
+        presses += 1;
+        let from = p.run.0.borrow().position();
+        p = p.reduce(PlaybackAction::NextKey);
+        assert!(!p.playing);
+        let run = p.run.0.borrow();
+        let to = run.position();
+        assert!(to > from, "a press moves on");
+        let key = last_sentences(run.sim());
+        assert!(
+            key.iter().any(|b| b.is_key(aligned)),
+            "step {to} is a key event"
+        );
+        for b in key.iter() {
+            if let Some(n) = b.alignment_step(aligned) {
+                seen[usize::from(n) - 1] = true;
+            }
+            if matches!(b, Sentence::Completed { .. }) {
+                seen[4] = true;
+            }
+        }
+        drop(run);
+        // Nothing key in between: replayed from the recorded history.
+        let mut probe = Run::new(p.run.0.borrow().scenario.clone()).unwrap();
+        for step in from + 1..to {
+            probe.go_to(step);
+            assert!(
+                !last_sentences(probe.sim())
+                    .iter()
+                    .any(|b| b.is_key(aligned)),
+                "step {step} is a key event the press went past"
+            );
+        }
+    }
+    assert_eq!(
+        seen, [true; 5],
+        "①–④ and a completed checkpoint met within 300 presses"
+    );
+}

@@ -124,6 +124,20 @@ impl Sentence {
         }
     }
 
+    /// A key event, which the page's "next key event" jumps to: an alignment step (①–④), a
+    /// checkpoint, snapshot or savepoint completing, a failure.
+    pub fn is_key(&self, aligned: bool) -> bool {
+        self.alignment_step(aligned).is_some()
+            || matches!(
+                self,
+                Sentence::Completed { .. }
+                    | Sentence::SnapshotCompleted { .. }
+                    | Sentence::SavepointCompleted { .. }
+                    | Sentence::Failed { .. }
+                    | Sentence::JobFailed { .. }
+            )
+    }
+
     /// Records flowing as usual: shown quietly so the checkpoint's sentences stand out. A
     /// record that slips in after an early barrier (at-least-once) is not routine: it is the
     /// lesson.
