@@ -204,10 +204,9 @@ impl Run {
             if !self.forward() {
                 return false;
             }
-            if view::last_sentences(self.sim())
-                .iter()
-                .any(|b| b.is_key(aligned))
-            {
+            // `forward` has put the step's sentences in the journal.
+            let key = self.journal.get(self.position());
+            if key.is_some_and(|s| s.iter().any(|b| b.is_key(aligned))) {
                 break;
             }
         }

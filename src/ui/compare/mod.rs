@@ -322,6 +322,15 @@ pub fn compare_view() -> Html {
         }
         Err(_) => (String::new(), crate::scenario::presets::alignment()),
     };
+    // Which edges keep barriers aligned is settled when the lanes' runs are built: said once,
+    // not worked out over every channel on every frame.
+    let kept_note = use_memo((), {
+        let (made, scenario) = (made.clone(), scenario.clone());
+        move |_| match &*made.borrow() {
+            Ok(lanes) => kept_aligned_note(w, lanes, s, &scenario),
+            Err(_) => String::new(),
+        }
+    });
     if let Err(e) = &*made.borrow() {
         return html! {
             <main class="cmp-view" data-testid="compare">
@@ -559,7 +568,7 @@ pub fn compare_view() -> Html {
     let table = format!(
         r#"<div class="cmp-scroll"><table class="cmp-table" data-testid="compare-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div><p class="hint">{}</p>{}"#,
         w.not_measured(),
-        kept_aligned_note(w, lanes, s, &scenario),
+        kept_note,
     );
     let speeds = [1.0, 4.0, 16.0, 64.0].map(|v| {
         html! { <option value={v.to_string()} selected={v == *speed}>{ format!("{v}×") }</option> }

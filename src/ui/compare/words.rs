@@ -206,11 +206,11 @@ impl Words {
     pub fn overhead_hint(self, lines: usize) -> String {
         match self.0 {
             Lang::En => format!(
-                "The ABS paper's figure: every source reads the same {lines} lines and ends; each mode runs them without checkpoints and with a checkpoint every 10 to 500 ms, and the overhead is the extra time until the sinks have the last record, in % (abs-sim overhead prints the same). 0 % means no record reached a sink later for the checkpoints: where no input is blocked, they cost size, not time."
+                "The ABS paper's figure: every source reads the same {lines} lines and ends; each mode runs them without checkpoints and with a checkpoint every 10 to 500 ms, and the overhead is the extra time until the sinks have the last record, in % (abs-sim overhead prints the same). 0 % means no record reached a sink later for the checkpoints: nothing waited for them."
             ),
             _ => self.pick(
                 "",
-                &format!("ABS 論文的圖：每個來源讀同樣的 {lines} 行後結束；每個模式各跑一次不做檢查點、再以每 10 到 500 ms 一個檢查點各跑一次，額外開銷是 sink 收到最後一筆記錄所多花的時間（%）（abs-sim overhead 印出同樣的數字）。0 % 表示沒有任何記錄因檢查點而較晚抵達 sink：沒有輸入被阻塞時，檢查點只花大小，不花時間。"),
+                &format!("ABS 論文的圖：每個來源讀同樣的 {lines} 行後結束；每個模式各跑一次不做檢查點、再以每 10 到 500 ms 一個檢查點各跑一次，額外開銷是 sink 收到最後一筆記錄所多花的時間（%）（abs-sim overhead 印出同樣的數字）。0 % 表示沒有任何記錄因檢查點而較晚抵達 sink：沒有任何東西等過它們。"),
             ),
         }
     }

@@ -132,6 +132,24 @@ fn request(state: &Rc<Loop>) {
     state.request.set(id);
 }
 
+/// The smallest text on screen (px) wherever the graph is drawn: an embed, a compare lane,
+/// the lesson page. A stage too small to fit the graph at that size scrolls instead.
+#[cfg(target_arch = "wasm32")]
+const MIN_TEXT: f64 = 9.0;
+
+/// The least pixels per layout unit a drawing is fitted at: its smallest text at `MIN_TEXT`.
+/// style.css sizes that text 0.85 of the drawing's font (an operator's kind, a slow channel's
+/// line, a chain's label); the bundled drawing's labels are 10 units.
+#[cfg(target_arch = "wasm32")]
+fn least_scale(l: &crate::ui::layout::Layout) -> f64 {
+    MIN_TEXT
+        / if l.bundled {
+            10.0
+        } else {
+            0.85 * l.metrics.font
+        }
+}
+
 #[cfg(target_arch = "wasm32")]
 fn frame(state: &Loop, ts: f64) {
     use wasm_bindgen::JsCast;
@@ -170,7 +188,7 @@ fn frame(state: &Loop, ts: f64) {
     // Never fitted smaller than its text allows: the SVG's box is at least the graph at
     // `least_scale` (through the style object: the content security policy refuses inline
     // style attributes), and the stage scrolls to the rest.
-    let least = super::least_scale(l.detailed, l.bundled);
+    let least = least_scale(l);
     let min = ((l.width * least) as u32 + 1, (l.height * least) as u32 + 1);
     if state.least.replace(min) != min {
         graph

@@ -44,30 +44,6 @@ pub fn bundled_style() {
 /// least 11 px on screen.
 const READABLE: f64 = 1.1;
 
-/// The smallest text on screen (px) wherever the graph is drawn: an embed, a compare lane,
-/// the lesson page. A stage too small to fit the graph at that size scrolls instead.
-const MIN_TEXT: f64 = 9.0;
-
-/// The least pixels per layout unit a drawing is fitted at: its smallest text (style.css
-/// sizes each relative to the drawing's font) at `MIN_TEXT`.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the animation loop is the page's
-pub(super) fn least_scale(detailed: bool, bundled: bool) -> f64 {
-    let smallest = if bundled {
-        10.0 // the bands' and the cells' labels
-    } else {
-        0.85 * if detailed {
-            DETAILED_FONT
-        } else {
-            COMPACT_FONT
-        } // an operator's kind
-    };
-    MIN_TEXT / smallest
-}
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-const DETAILED_FONT: f64 = crate::ui::layout::DETAILED.font;
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-const COMPACT_FONT: f64 = crate::ui::layout::COMPACT.font;
-
 #[derive(Properties, PartialEq, Clone)]
 pub struct DataflowProps {
     pub run: RunRef,
