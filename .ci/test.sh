@@ -17,6 +17,9 @@ for lang in en zh hans; do
   cargo clippy --locked --target wasm32-unknown-unknown --no-default-features --features "$lang" \
     --lib --bins -- -D warnings
 done
+step "clippy (wasm32, the lesson page's build)"
+cargo clippy --locked --target wasm32-unknown-unknown --no-default-features \
+  --features en,zh,hans,lessons --lib --bins -- -D warnings
 
 step "cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --lib --quiet

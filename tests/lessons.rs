@@ -255,6 +255,9 @@ fn a_lesson_is_read_and_every_mistake_is_placed() {
     let l = read_lesson(good).unwrap();
     assert_eq!(l.title, "T");
     assert_eq!(l.steps.len(), 3);
+    assert_eq!(l.mastery, None);
+    let strict = good.replacen("\"title\": \"T\",", "\"title\": \"T\", \"mastery\": 75,", 1);
+    assert_eq!(read_lesson(&strict).unwrap().mastery, Some(75));
     assert_eq!(l.steps[1].ask, Some(Ask::BlockedInput));
     assert!(matches!(
         l.steps[2].ask,
@@ -272,6 +275,7 @@ fn a_lesson_is_read_and_every_mistake_is_placed() {
         ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"text\": \"\", \"ask\": {\"kind\": \"consistent\", \"answer\": 0}}]}", 1, "unknown field `answer`"),
         ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"txt\": \"\"}]}", 1, "unknown field `txt`"),
         ("{\"title\": \"T\", \"steps\": [", 1, ""),
+        ("{\"title\": \"T\",\n \"mastery\": 101, \"steps\": [{\"at\": \"\", \"text\": \"\"}]}", 2, "expected a percentage from 0 to 100"),
     ];
     for (text, line, words) in bad {
         let (l, _, message) = read_lesson(text).unwrap_err();

@@ -23,11 +23,19 @@ languages' and the second build's (the Flink view and the editor).
 5. Declares the page's content security policy (POLICY) in a <meta>, with the hashes of the
    inline scripts and style sheet as they are in the end.
 
-Steps 1, 2 and 4 are for release builds. Anything it cannot do is an error: no step may stop
+6. Packages each built-in lesson (static/lessons/) for course sites: lessons/scorm/NAME-LANG.zip,
+   a SCORM 1.2 package per lesson and language the page shows it in (en for en/, zh-Hant and
+   zh-Hans for zh/). A package holds this build's index.html and lesson page as they are in
+   the end, so this step comes last. `abs-sim lesson --scorm` writes them; it is built
+   natively first (release, in the project's target folder, whatever target Trunk's
+   environment names).
+
+Steps 1, 2, 4 and 6 are for release builds. Anything it cannot do is an error: no step may stop
 silently.
 """
 
 import base64
+import glob
 import hashlib
 import os
 import re
@@ -175,7 +183,58 @@ def main() -> int:
         return fail(str(e))
     with open(index_path, "w", encoding="utf-8") as f:
         f.write(index)
+    if release:
+        try:
+            scorm_packages(os.path.abspath(stage))
+        except (ValueError, OSError) as e:
+            return fail(str(e))
     return 0
+
+
+# Step 6: the languages each folder of built-in lessons is packaged in (`abs-sim lesson
+# --lang`): the Chinese lessons, written in Traditional characters, also in Simplified.
+LESSON_LANGS = {"en": ["en"], "zh": ["zh-Hant", "zh-Hans"]}
+
+
+def abs_sim() -> str:
+    """abs-sim built natively (release, the project's target folder): the path of the binary."""
+    env = dict(os.environ)
+    # Trunk's environment may name the page's target; abs-sim runs here.
+    env.pop("CARGO_BUILD_TARGET", None)
+    build = subprocess.run(
+        ["cargo", "build", "--release", "--locked", "--quiet", "--bin", "abs-sim"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if build.returncode != 0:
+        raise ValueError(f"cargo build --release --bin abs-sim failed:\n{build.stderr.strip()}")
+    target = os.path.join(ROOT, env.get("CARGO_TARGET_DIR") or "target")
+    return os.path.join(target, "release", "abs-sim")
+
+
+def scorm_packages(stage: str) -> None:
+    """STAGE/lessons/scorm/NAME-LANG.zip for every built-in lesson and its languages."""
+    program = abs_sim()
+    out = os.path.join(stage, "lessons", "scorm")
+    os.makedirs(out, exist_ok=True)
+    for folder, langs in LESSON_LANGS.items():
+        lessons = sorted(glob.glob(os.path.join(ROOT, "static", "lessons", folder, "*.json")))
+        if not lessons:
+            raise ValueError(f"static/lessons/{folder} has no lesson to package")
+        for path in lessons:
+            lesson = os.path.relpath(path, ROOT)
+            name = os.path.basename(path)[: -len(".json")]
+            for lang in langs:
+                zip_path = os.path.join(out, f"{name}-{lang}.zip")
+                args = ["lesson", lesson, "--scorm", zip_path, "--lang", lang, "--site", stage]
+                run = subprocess.run([program, *args], cwd=ROOT, capture_output=True, text=True)
+                if run.returncode != 0:
+                    # The steps' lines with an error, then why nothing was written.
+                    errors = [l for l in run.stdout.splitlines() if '"error"' in l]
+                    said = "\n".join([*errors, run.stderr.strip()])
+                    raise ValueError(f"abs-sim {' '.join(args[:2])} --lang {lang} failed:\n{said}")
 
 
 # The page's content security policy: scripts and styles from the page's own origin, and
@@ -183,9 +242,12 @@ def main() -> int:
 # 'unsafe-inline'; wasm may be compiled; no plugins; no <base>; forms go nowhere. Images
 # may be data: and blob: URLs (the PNG export draws the SVG through one). frame-ancestors is
 # not set (a <meta> policy cannot, and course pages must be able to embed the player).
+# Connections may go to the page's origin and to an xAPI learning record store the lesson
+# page is given (static/lms.js): any over HTTPS, or one on this computer's loopback.
 POLICY = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {scripts}; "
-    "style-src 'self' {styles}; img-src 'self' data: blob:; object-src 'none'; "
+    "style-src 'self' {styles}; img-src 'self' data: blob:; "
+    "connect-src 'self' https: http://127.0.0.1:* http://localhost:*; object-src 'none'; "
     "base-uri 'none'; form-action 'none'"
 )
 

@@ -102,8 +102,8 @@ pub const COMPACT: Metrics = Metrics {
 /// The width the layout aims for when it picks the gap between layers.
 const TARGET_WIDTH: f64 = 780.0;
 
-/// Whether this build draws bundled (the builds with the `views` feature: the lessons
-/// build, which index.html loads for a job this large, and the engineers' views). The
+/// Whether this build draws bundled (the builds with the `views` feature: the second player,
+/// which index.html loads for a job this large, and the engineers' views). The
 /// student's builds leave the bundled drawing out, so that their first load does not grow; a
 /// job this large opens in the second player instead (`state::Leave::Big`).
 pub const BUNDLES: bool = cfg!(feature = "views");

@@ -17,7 +17,7 @@ pub mod fmt;
 pub mod host;
 pub(crate) mod host_link;
 mod keyboard;
-#[cfg(feature = "views")]
+#[cfg(feature = "lessons")]
 pub mod kit;
 pub mod layout;
 pub mod lesson;

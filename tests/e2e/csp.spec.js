@@ -26,6 +26,8 @@ test('the page declares a strict policy, with no unsafe-inline and room to be em
   const directives = Object.fromEntries(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
   expect(directives['script-src']).toEqual(expect.arrayContaining(["'self'", "'wasm-unsafe-eval'"]));
   expect(directives['object-src']).toEqual(["'none'"]);
+  // Connections: the page's origin, and a learning record store over HTTPS or on loopback.
+  expect(directives['connect-src']).toEqual(["'self'", 'https:', 'http://127.0.0.1:*', 'http://localhost:*']);
   expect(directives['base-uri']).toEqual(["'none'"]);
   expect(policy).not.toContain('unsafe-inline');
   expect(directives['script-src']).not.toContain("'unsafe-eval'");

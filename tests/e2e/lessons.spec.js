@@ -92,7 +92,8 @@ for (const lang of ['en', 'zh']) {
         await page.getByTestId('lesson-next').click();
       }
       const done = page.getByTestId('lesson-done');
-      await expect(done).toContainText(lang === 'en' ? `${asked} of ${asked} questions right` : `${asked} 題中答對 ${asked} 題`);
+      // Every question was answered wrong first: the score counts first answers only.
+      await expect(done).toContainText(lang === 'en' ? `0 of ${asked} questions right the first time` : `${asked} 題中第一次就答對 0 題`);
     });
   }
 }
@@ -213,11 +214,27 @@ test('an embedding page hears every answer and the end, and can load another les
   }
   await expect(frame.getByTestId('lesson-done')).toBeVisible();
   // The messages cross to the host page asynchronously: the last may land after the frame shows it.
-  await expect.poll(() => page.evaluate(() => window.got.filter((m) => m.type.startsWith('abs:')))).toEqual([
-    { type: 'abs:answer', lesson: 'fifo', step: 1, correct: true },
-    { type: 'abs:answer', lesson: 'fifo', step: 2, correct: true },
-    { type: 'abs:lesson-done', lesson: 'fifo', correct: 2, total: 2 },
+  const heard = (type) => page.evaluate((t) => window.got.filter((m) => m.type === t), type);
+  await expect.poll(() => heard('abs:lesson-done')).toEqual([
+    { type: 'abs:lesson-done', lesson: 'fifo', correct: 2, total: 2, mastery: null },
   ]);
+  // Each answer names its question, its text, the choices as the page words them, the
+  // student's answer and the right one.
+  const asked = steps.map((s, i) => [s, i + 1]).filter(([s]) => s.ask);
+  const answers = await heard('abs:answer');
+  expect(answers).toHaveLength(asked.length);
+  for (const [a, [step, n]] of answers.map((a, i) => [a, asked[i]])) {
+    expect(a).toMatchObject({ lesson: 'fifo', step: n, correct: true, first: true, question: `step-${n}` });
+    expect(a.text).toContain('the next snapshot');
+    expect(a.choices).toEqual(['yes', 'no']);
+    expect(a.picked).toEqual(step.answer);
+    expect(a.right).toEqual(step.answer);
+  }
+  // A step shown is heard with the progress; the last is the lesson's end.
+  const shown = await heard('abs:lesson-step');
+  expect(shown[0]).toMatchObject({ lesson: 'fifo', step: 1, steps: steps.length, progress: '0;' + '-'.repeat(steps.length) });
+  expect(shown.at(-1)).toMatchObject({ step: steps.length + 1, steps: steps.length });
+  expect(shown.at(-1).progress).toMatch(new RegExp(`^${steps.length};`));
   await page.evaluate(() => document.getElementById('p').contentWindow.postMessage({ type: 'abs:load', lesson: 'unaligned' }, '*'));
   await expect(frame.locator('h1')).toHaveText('What an unaligned checkpoint stores');
 });
@@ -276,8 +293,8 @@ test('an embedded player opens a lesson on abs:load, still embedded, still answe
   await expect(frame.getByTestId('lesson-menu')).toHaveCount(0);
   await frame.getByTestId('lesson-answer').nth(1).check();
   await frame.getByTestId('lesson-check').click();
-  await expect.poll(() => page.evaluate(() => window.got.find((m) => m.type === 'abs:answer'))).toEqual(
-    { type: 'abs:answer', lesson: 'at-least-once', step: 1, correct: true });
+  await expect.poll(() => page.evaluate(() => window.got.find((m) => m.type === 'abs:answer'))).toMatchObject(
+    { type: 'abs:answer', lesson: 'at-least-once', step: 1, correct: true, first: true, picked: [1] });
 });
 
 test('clicking where the token will be answers "which global state?"', async ({ page }) => {

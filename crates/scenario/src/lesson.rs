@@ -23,6 +23,10 @@ pub const MAX_WORDS: usize = 16;
 pub struct Lesson {
     pub title: String,
     pub steps: Vec<Step>,
+    /// The share of questions (percent, 0–100) answered right the first time that passes the
+    /// lesson, if the lesson sets one: a learning management system then records "passed" or
+    /// "failed" at its end (without one, "completed").
+    pub mastery: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

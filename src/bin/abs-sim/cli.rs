@@ -31,8 +31,9 @@ usage:
       the runtime overhead of checkpoints per mode and interval, as the ABS paper measured it
   abs-sim flink export|run (--preset NAME | FILE.json) [--mode M] ... --out PATH
       the scenario as a Flink 2.3 job, or that job run on a local Flink (`abs-sim flink --help`)
-  abs-sim lesson FILE.json
-      check a lesson: every step's moment and the engine's answer to its question (JSON lines)
+  abs-sim lesson FILE.json [--scorm OUT.zip [--lang LANG] [--site DIR]]
+      check a lesson: every step's moment and the engine's answer to its question (JSON lines);
+      with --scorm, package it for a course site (SCORM 1.2)
   abs-sim help | --help | -h
       this text
 
@@ -489,112 +490,4 @@ pub fn bench(args: &[String]) -> ExitCode {
     // Stdout's own line buffering shows each row as soon as it is measured.
     let result = crate::bench::bench_to(&mut io::stdout().lock(), quick);
     finish("bench", result)
-}
-
-const LESSON_USAGE: &str = "\
-usage: abs-sim lesson FILE.json
-
-Reads a lesson (docs/lessons.md), reaches each step's moment as the lesson page does and prints
-one JSON line per step: {\"step\": n (from 1), \"at\": its moment, \"position\": the step the run
-is at, \"ask\": the question's kind or null, and for a question \"choices\" (as the page labels
-them), \"answer\" (indices into them), \"reveal\" (the step the page plays to) — or \"error\",
-why the moment or the answer cannot be had}. Exit status 1 if any step has an error, 2 if the
-file cannot be read.
-
-  -h, --help   print this text";
-
-/// `abs-sim lesson FILE`: every step's moment and the engine's answer.
-pub fn lesson(args: &[String]) -> ExitCode {
-    use abs_playground::lesson::{reveal, Ask, Choice};
-    use abs_playground::text::Quoted;
-    use abs_playground::ui::lesson::{reach, At};
-    if wants_help(args) {
-        return help(LESSON_USAGE);
-    }
-    let [file] = args else {
-        return usage_error("lesson", "name one lesson file", LESSON_USAGE);
-    };
-    let lesson = match std::fs::read_to_string(file)
-        .map_err(|e| e.to_string())
-        .and_then(|text| {
-            abs_playground::scenario::read_lesson(&text)
-                .map_err(|(l, c, m)| format!("line {l}, column {c}: {m}"))
-        }) {
-        Ok(l) => l,
-        Err(e) => {
-            let _ = writeln!(io::stderr(), "abs-sim lesson: {file}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut out = io::stdout().lock();
-    let mut failed = false;
-    for (i, step) in lesson.steps.iter().enumerate() {
-        let kind = match &step.ask {
-            None => "null".to_string(),
-            Some(Ask::BlockedInput) => "\"blocked-input\"".into(),
-            Some(Ask::Buffered) => "\"buffered\"".into(),
-            Some(Ask::Consistent) => "\"consistent\"".into(),
-            Some(Ask::GlobalState) => "\"global-state\"".into(),
-            Some(Ask::CountedTwice) => "\"counted-twice\"".into(),
-            Some(Ask::Choice { .. }) => "\"choice\"".into(),
-        };
-        let head = format!(
-            "{{\"step\":{},\"at\":{},\"ask\":{kind}",
-            i + 1,
-            Quoted(&step.at)
-        );
-        let line = match reach(&At::parse(&step.at)) {
-            Err(e) => {
-                failed = true;
-                format!("{head},\"error\":{}}}", Quoted(&e.to_string()))
-            }
-            Ok((run, _)) => {
-                let sim = run.sim();
-                let position = run.position();
-                match step.ask.as_ref().map(|a| reveal(sim, a)) {
-                    None => format!("{head},\"position\":{position}}}"),
-                    Some(Err(e)) => {
-                        failed = true;
-                        format!("{head},\"position\":{position},\"error\":\"{e:?}\"}}")
-                    }
-                    Some(Ok(r)) => {
-                        let phys = sim.physical();
-                        let labels: Vec<String> = r
-                            .choices
-                            .iter()
-                            .map(|c| {
-                                Quoted(&match *c {
-                                    Choice::Channel(c) => phys.channel_label(c),
-                                    Choice::Record(r, _) => format!("#{}", r.id),
-                                    Choice::Place(p) => p.as_str().into(),
-                                    Choice::Word(w) => {
-                                        phys.words.get(w as usize).cloned().unwrap_or_default()
-                                    }
-                                    Choice::Yes => "yes".into(),
-                                    Choice::No => "no".into(),
-                                    Choice::Text(i) => format!("{i}"),
-                                })
-                                .to_string()
-                            })
-                            .collect();
-                        let answer: Vec<String> = r.answer.iter().map(usize::to_string).collect();
-                        format!(
-                            "{head},\"position\":{position},\"choices\":[{}],\"answer\":[{}],\"reveal\":{}}}",
-                            labels.join(","),
-                            answer.join(","),
-                            r.step
-                        )
-                    }
-                }
-            }
-        };
-        if writeln!(out, "{line}").is_err() {
-            return ExitCode::from(2);
-        }
-    }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
 }

@@ -2,7 +2,8 @@
 //! handler (`gate`), benchmarks the engine (`bench`), prints a preset as a scenario file
 //! (`preset`), explores every interleaving of a small system (`explore`), or sets the cost of
 //! several modes side by side (`compare`) and the overhead of snapshots against their interval
-//! (`overhead`).
+//! (`overhead`), runs a scenario on Flink (`flink`), or checks a lesson and packages it for a
+//! course site (`lesson`).
 //!
 //! Exit status: 0 on success (also when the reader of stdout goes away early, as with
 //! `| head`), 1 when a run ends without what was asked (`--until-finished`) or output fails,
@@ -17,8 +18,10 @@ mod compare;
 mod counting_alloc;
 mod explore;
 mod flink;
+mod lesson;
 mod overhead;
 mod replay;
+mod scorm;
 
 /// Counts live bytes so `bench` can measure what a history holds.
 #[global_allocator]
@@ -31,7 +34,7 @@ fn main() -> ExitCode {
         Some("gate") => cli::gate(&args[1..]),
         Some("bench") => cli::bench(&args[1..]),
         Some("preset") => cli::preset(&args[1..]),
-        Some("lesson") => cli::lesson(&args[1..]),
+        Some("lesson") => lesson::main(&args[1..]),
         Some("explore") => explore::main(&args[1..]),
         Some("compare") => compare::main(&args[1..]),
         Some("overhead") => overhead::main(&args[1..]),

@@ -8,16 +8,20 @@ use std::rc::Rc;
 
 use super::permalink::LinkParams;
 use crate::i18n::Lang;
-use crate::lesson::{Lesson, NoAnswer, Reveal};
+use crate::lesson::Lesson;
 use crate::text::Quoted;
 
-// The page itself is in the lesson build only (the `views` feature); what is above it is plain
+// The page itself is in the lesson build only (the `lessons` feature); what is above it is plain
 // Rust, which `abs-sim lesson` uses too.
-#[cfg(feature = "views")]
+#[cfg(feature = "lessons")]
+mod lms;
+#[cfg(feature = "lessons")]
 pub mod panel;
-#[cfg(feature = "views")]
+mod student;
+pub use student::{answer_message, done_message, step_message, AnswerMessage, Answered, LessonRun};
+#[cfg(feature = "lessons")]
 pub mod view;
-#[cfg(feature = "views")]
+#[cfg(feature = "lessons")]
 pub mod words;
 
 /// What the student (or the embedding page) does on the lesson page.
@@ -175,6 +179,10 @@ pub enum Unreachable {
     Seed(String),
     /// The run ends (`ends`) before the step asked for.
     Ends { step: u64, ends: u64 },
+    /// A scenario the lesson page does not run: one that chains operators or is a job of real
+    /// size, which only the second player draws (`layout::for_second_player`; the lesson page
+    /// is the student's player with a lesson's panel).
+    SecondPlayer,
 }
 
 impl std::fmt::Display for Unreachable {
@@ -189,6 +197,10 @@ impl std::fmt::Display for Unreachable {
             Unreachable::Ends { step, ends } => {
                 write!(f, "step {step}: the run ends at step {ends}")
             }
+            Unreachable::SecondPlayer => f.write_str(
+                "its scenario chains operators or has more than 8,192 channels, which the lesson \
+                 page does not draw (the playground opens it in its second player)",
+            ),
         }
     }
 }
@@ -202,6 +214,9 @@ pub fn reach(at: &At) -> Result<(super::run::Run, super::permalink::Moment), Unr
         (None, name) => crate::scenario::presets::by_name(name.as_deref().unwrap_or("alignment"))
             .map_err(Unreachable::Scenario)?,
     };
+    if super::layout::for_second_player(&scenario) {
+        return Err(Unreachable::SecondPlayer);
+    }
     let mut notices = Vec::new();
     let (mut scenario, _, _) =
         super::permalink::resolve_for(scenario, at.mode.as_deref(), None, &mut notices);
@@ -223,7 +238,7 @@ pub fn reach(at: &At) -> Result<(super::run::Run, super::permalink::Moment), Unr
     Ok((run, moment))
 }
 
-#[cfg(feature = "views")]
+#[cfg(feature = "lessons")]
 /// A lesson as the page shows it in `lang`: Chinese lessons are written in Traditional
 /// characters, and shown in Simplified ones converted (as the page's own strings are).
 pub fn in_lang(mut lesson: Lesson, lang: Lang) -> Lesson {
@@ -247,141 +262,6 @@ pub fn in_lang(mut lesson: Lesson, lang: Lang) -> Lesson {
         }
     }
     lesson
-}
-
-/// A lesson the student is in.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LessonRun {
-    /// As asked for: a built-in name or a URL (the progress is kept under it).
-    pub source: String,
-    pub lesson: Rc<Lesson>,
-    /// The step shown; `steps.len()` once the lesson is over.
-    pub index: usize,
-    /// The current step's question: its answer, or why it has none from this moment.
-    pub reveal: Option<Result<Reveal, NoAnswer>>,
-    /// The choices picked, indices into the reveal's choices.
-    pub picked: Vec<usize>,
-    /// Answered (right or not): the run has played to the reveal.
-    pub answered: Option<bool>,
-    /// Per step with a question, the last answer's verdict.
-    pub results: Vec<Option<bool>>,
-}
-
-impl LessonRun {
-    pub fn new(source: String, lesson: Rc<Lesson>) -> LessonRun {
-        let n = lesson.steps.len();
-        LessonRun {
-            source,
-            lesson,
-            index: 0,
-            reveal: None,
-            picked: Vec::new(),
-            answered: None,
-            results: vec![None; n],
-        }
-    }
-
-    pub fn done(&self) -> bool {
-        self.index >= self.lesson.steps.len()
-    }
-
-    /// Questions answered right, and questions asked.
-    pub fn score(&self) -> (usize, usize) {
-        let asked = self.lesson.steps.iter().filter(|s| s.ask.is_some()).count();
-        let right = self.results.iter().filter(|r| **r == Some(true)).count();
-        (right, asked)
-    }
-
-    /// Picks choice `i` (a single answer replaces the pick, several toggle it). Nothing once
-    /// answered.
-    pub fn pick(&mut self, i: usize) {
-        let Some(Ok(r)) = &self.reveal else { return };
-        if self.answered.is_some() || i >= r.choices.len() {
-            return;
-        }
-        if r.multiple {
-            match self.picked.iter().position(|&p| p == i) {
-                Some(at) => {
-                    self.picked.remove(at);
-                }
-                None => self.picked.push(i),
-            }
-        } else {
-            self.picked = vec![i];
-        }
-    }
-
-    /// The student's answer: right or not, and the step to play to. `None` when there is no
-    /// question to answer (or no pick for a single answer).
-    pub fn answer(&mut self) -> Option<(bool, u64)> {
-        let Some(Ok(r)) = &self.reveal else {
-            return None;
-        };
-        if self.answered.is_some() || (!r.multiple && self.picked.is_empty()) {
-            return None;
-        }
-        let right = r.is_right(&self.picked);
-        self.answered = Some(right);
-        if let Some(slot) = self.results.get_mut(self.index) {
-            *slot = Some(right);
-        }
-        Some((right, r.step))
-    }
-
-    /// The progress as kept in the browser: `index;` then one character per step (`r` right,
-    /// `w` wrong, `-` not answered).
-    pub fn progress(&self) -> String {
-        let marks: String = self
-            .results
-            .iter()
-            .map(|r| match r {
-                Some(true) => 'r',
-                Some(false) => 'w',
-                None => '-',
-            })
-            .collect();
-        format!("{};{marks}", self.index)
-    }
-
-    /// Takes back kept progress, if it fits this lesson (as many steps).
-    pub fn resume(&mut self, kept: &str) -> bool {
-        let Some((index, marks)) = kept.split_once(';') else {
-            return false;
-        };
-        let Ok(index) = index.parse::<usize>() else {
-            return false;
-        };
-        if marks.chars().count() != self.results.len() || index > self.results.len() {
-            return false;
-        }
-        self.results = marks
-            .chars()
-            .map(|c| match c {
-                'r' => Some(true),
-                'w' => Some(false),
-                _ => None,
-            })
-            .collect();
-        self.index = index;
-        true
-    }
-}
-
-/// `{"type": "abs:answer", "lesson", "step", "correct"}`: `step` counts from 1.
-pub fn answer_message(lesson: &str, step: usize, correct: bool) -> String {
-    format!(
-        "{{\"type\":\"abs:answer\",\"lesson\":{},\"step\":{},\"correct\":{correct}}}",
-        Quoted(lesson),
-        step + 1
-    )
-}
-
-/// `{"type": "abs:lesson-done", "lesson", "correct", "total"}`.
-pub fn done_message(lesson: &str, correct: usize, total: usize) -> String {
-    format!(
-        "{{\"type\":\"abs:lesson-done\",\"lesson\":{},\"correct\":{correct},\"total\":{total}}}",
-        Quoted(lesson)
-    )
 }
 
 #[cfg(test)]
@@ -503,41 +383,5 @@ mod tests {
         assert!(lesson_url("nope", Lang::En, here, None)
             .unwrap_err()
             .contains("alignment"));
-    }
-
-    #[test]
-    fn progress_is_kept_and_taken_back_only_when_it_fits() {
-        let text = r#"{"title": "T", "steps": [
-            {"at": "", "text": "a"},
-            {"at": "", "text": "b", "ask": {"kind": "consistent"}},
-            {"at": "", "text": "c", "ask": {"kind": "buffered"}}]}"#;
-        let lesson = Rc::new(crate::scenario::read_lesson(text).unwrap());
-        let mut run = LessonRun::new("x".into(), lesson.clone());
-        run.index = 2;
-        run.results[1] = Some(true);
-        run.results[2] = Some(false);
-        assert_eq!(run.progress(), "2;-rw");
-        assert_eq!(run.score(), (1, 2));
-        let mut again = LessonRun::new("x".into(), lesson);
-        assert!(!again.resume("2;-r"), "another lesson's length");
-        assert!(!again.resume("9;---"));
-        assert!(again.resume("2;-rw"));
-        assert_eq!(again, run);
-    }
-
-    #[test]
-    fn the_messages_are_json_with_the_contracts_fields() {
-        let v: serde_json::Value =
-            serde_json::from_str(&answer_message("al\"ign", 2, true)).unwrap();
-        assert_eq!(v["type"], "abs:answer");
-        assert_eq!(v["lesson"], "al\"ign");
-        assert_eq!(v["step"], 3);
-        assert_eq!(v["correct"], true);
-        let v: serde_json::Value = serde_json::from_str(&done_message("fifo", 2, 3)).unwrap();
-        assert_eq!(v["type"], "abs:lesson-done");
-        assert_eq!(
-            (v["correct"].as_u64(), v["total"].as_u64()),
-            (Some(2), Some(3))
-        );
     }
 }

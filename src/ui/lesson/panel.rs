@@ -18,7 +18,6 @@ pub struct LessonProps<'a> {
 }
 
 pub fn lesson_panel(p: &LessonProps) -> Html {
-    let s = p.lang.strings();
     let lang = p.lang;
     let w = |t: T| say(lang, t);
     let l = p.lesson;
@@ -73,47 +72,11 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
     let phys = sim.physical();
     // Chandy-Lamport's checkpoints are snapshots, as the page names them.
     let snapshots = sim.mode().processes_initiate();
-    let word = |w: u32| phys.words.get(w as usize).map_or("", |w| w.as_str());
-    let label = |c: &Choice| match *c {
-        Choice::Channel(c) => phys.channel_label(c),
-        Choice::Record(r, c) => format!(
-            "“{}” #{} · {}",
-            sim.describe(&r.payload),
-            r.id,
-            phys.channel_label(c)
-        ),
-        Choice::Place(place) => {
-            let sys = crate::engine::view::token_system(sim);
-            let name = |t: Option<u32>| {
-                t.and_then(|t| phys.tasks.get(t as usize))
-                    .map_or("", |t| t.name.as_str())
-            };
-            let (label, states) = (s.token_state)(
-                place,
-                name(sys.as_ref().map(|s| s.p)),
-                name(sys.as_ref().map(|s| s.q)),
-            );
-            format!("{label} ({states})")
-        }
-        Choice::Word(w) => format!("“{}”", word(w)),
-        Choice::Yes => s.yes.into(),
-        Choice::No => s.no.into(),
-        Choice::Text(i) => match &step.ask {
-            Some(Ask::Choice { choices, .. }) => choices.get(i).cloned().unwrap_or_default(),
-            _ => String::new(),
-        },
-    };
+    let label = |c: &Choice| choice_label(lang, sim, step, c);
     let task = |t: u32| phys.tasks.get(t as usize).map_or("", |t| t.name.as_str());
     let (question, feedback) = match (&step.ask, &l.reveal) {
         (Some(ask), Some(Ok(r))) => {
-            let prompt = match ask {
-                Ask::BlockedInput => w(T::AskBlocked),
-                Ask::Buffered => w(T::AskBuffered),
-                Ask::Consistent => w(T::AskConsistent(snapshots)),
-                Ask::GlobalState => w(T::AskGlobalState),
-                Ask::CountedTwice => w(T::AskCountedTwice),
-                Ask::Choice { prompt, .. } => prompt.clone(),
-            };
+            let prompt = prompt(lang, ask, snapshots);
             let kind = if r.multiple { "checkbox" } else { "radio" };
             let answered = l.answered.is_some();
             let choices = r.choices.iter().enumerate().map(|(i, c)| {
@@ -219,4 +182,89 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// A question's prompt as the page words it.
+pub(super) fn prompt(lang: Lang, ask: &Ask, snapshots: bool) -> String {
+    let w = |t: T| say(lang, t);
+    match ask {
+        Ask::BlockedInput => w(T::AskBlocked),
+        Ask::Buffered => w(T::AskBuffered),
+        Ask::Consistent => w(T::AskConsistent(snapshots)),
+        Ask::GlobalState => w(T::AskGlobalState),
+        Ask::CountedTwice => w(T::AskCountedTwice),
+        Ask::Choice { prompt, .. } => prompt.clone(),
+    }
+}
+
+/// A choice as the page words it: a channel's label, a record with its channel, a place of
+/// the token, a word, yes or no, or the lesson's own text.
+pub(super) fn choice_label(
+    lang: Lang,
+    sim: &crate::engine::Simulation,
+    step: &crate::lesson::Step,
+    c: &Choice,
+) -> String {
+    let s = lang.strings();
+    let phys = sim.physical();
+    let word = |w: u32| phys.words.get(w as usize).map_or("", |w| w.as_str());
+    match *c {
+        Choice::Channel(c) => phys.channel_label(c),
+        Choice::Record(r, c) => format!(
+            "“{}” #{} · {}",
+            sim.describe(&r.payload),
+            r.id,
+            phys.channel_label(c)
+        ),
+        Choice::Place(place) => {
+            let sys = crate::engine::view::token_system(sim);
+            let name = |t: Option<u32>| {
+                t.and_then(|t| phys.tasks.get(t as usize))
+                    .map_or("", |t| t.name.as_str())
+            };
+            let (label, states) = (s.token_state)(
+                place,
+                name(sys.as_ref().map(|s| s.p)),
+                name(sys.as_ref().map(|s| s.q)),
+            );
+            format!("{label} ({states})")
+        }
+        Choice::Word(w) => format!("“{}”", word(w)),
+        Choice::Yes => s.yes.into(),
+        Choice::No => s.no.into(),
+        Choice::Text(i) => match &step.ask {
+            Some(Ask::Choice { choices, .. }) => choices.get(i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        },
+    }
+}
+
+/// `abs:answer` for the answer just given, its question and choices worded as the panel
+/// words them.
+pub(super) fn answer_text(l: &LessonRun, run: &RunRef, lang: Lang, a: super::Answered) -> String {
+    let run = run.0.borrow();
+    let sim = run.sim();
+    let (Some(step), Some(Ok(r))) = (l.lesson.steps.get(l.index), &l.reveal) else {
+        return String::new();
+    };
+    let snapshots = sim.mode().processes_initiate();
+    let text = step
+        .ask
+        .as_ref()
+        .map(|ask| prompt(lang, ask, snapshots))
+        .unwrap_or_default();
+    let choices: Vec<String> = r
+        .choices
+        .iter()
+        .map(|c| choice_label(lang, sim, step, c))
+        .collect();
+    super::answer_message(&super::AnswerMessage {
+        lesson: &l.source,
+        step: l.index,
+        answered: a,
+        text: &text,
+        choices: &choices,
+        picked: &l.picked,
+        right: &r.answer,
+    })
 }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::lms;
 use super::panel::{lesson_panel, LessonProps};
 use super::words::{say, Say};
 use super::{Act, At, LessonRun};
@@ -50,7 +51,10 @@ const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5rem 1
 .lesson-page.embed .lesson-main{gap:.5rem}.lesson-page.embed .lesson-main>.lesson-panel{flex:1 1 230px;padding:.35rem .5rem}\
 .lesson-page.embed .lesson-stage{flex:1.4 1 300px}.lesson-page.embed .lesson-stage .preset{display:none}\
 .lesson-error{color:var(--bad);font-weight:600}\
-.lesson-file{font-size:.85rem}.lesson-file input{font-size:.8rem;max-width:14rem}";
+.lesson-teacher{font-size:.85rem}.lesson-teacher summary{cursor:pointer;color:var(--muted)}\
+.lesson-teacher>div{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;margin-top:.3rem}\
+.lesson-teacher a{color:var(--accent)}.lesson-file input{font-size:.8rem;max-width:14rem}\
+.lms-notice{color:var(--muted);font-size:.85rem;margin:.2rem 0}";
 
 /// The lesson page's state.
 pub struct Page {
@@ -155,12 +159,10 @@ impl Page {
                         .map(|a| crate::lesson::reveal(self.run.0.borrow().sim(), a));
                 }
             }
-            None => {
-                let (right, total) = l.score();
-                post(&super::done_message(&l.source, right, total));
-            }
+            None => post(&super::done_message(&l)),
         }
         keep(&l);
+        post(&super::step_message(&l));
         self.lesson = Some(l);
     }
 
@@ -231,10 +233,14 @@ impl Reducible for Page {
             }
             Act::Answer => {
                 let answered = next.lesson.as_mut().and_then(LessonRun::answer);
-                if let Some((right, step)) = answered {
-                    next.play_to(step);
+                if let Some(a) = answered {
+                    // Worded at the question's moment, before the run plays on.
                     if let Some(l) = &next.lesson {
-                        post(&super::answer_message(&l.source, l.index, right));
+                        post(&super::panel::answer_text(l, &next.run, next.lang, a));
+                    }
+                    next.play_to(a.reveal);
+                    if let Some(l) = &next.lesson {
+                        post(&super::step_message(l));
                         keep(l);
                     }
                 }
@@ -308,9 +314,11 @@ fn mode_param(sim: &crate::engine::Simulation) -> &'static str {
     crate::scenario::modes::RunMode::of(sim.config()).name()
 }
 
-/// Posts a message to the page embedding this one (`ui::host`'s link).
+/// Posts a message to the page embedding this one (`ui::host`'s link), and hands it to the
+/// learning management system's link when there is one (`lms`).
 fn post(text: &str) {
     crate::ui::host_link::post(text);
+    lms::hand(text);
 }
 
 /// The browser's storage, where progress is kept.
@@ -423,28 +431,32 @@ fn open_file(e: Event, lang: Lang, on: Callback<Act>) {
     let _ = (e, lang, on);
 }
 
-/// What the address asks for: the lesson, the language, embedded or not.
-fn address() -> (String, Lang, bool) {
+/// What the address asks for: the lesson, the language, and whether the page is embedded or
+/// in a package for a learning management system (`package`: `abs-sim lesson --scorm`), where
+/// the lesson menu, the teacher's tools and the playground link are left out (the package
+/// holds the lesson page only).
+fn address() -> (String, Lang, bool, bool) {
     let at = crate::ui::kit::address();
     let lang = crate::ui::kit::lang(at.lang.as_deref());
     #[cfg(target_arch = "wasm32")]
-    let (lesson, embed) = {
+    let (lesson, embed, package) = {
         let p = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok());
         (
             p.as_ref().and_then(|p| p.get("lesson")).unwrap_or_default(),
-            p.is_some_and(|p| p.has("embed")),
+            p.as_ref().is_some_and(|p| p.has("embed")),
+            p.is_some_and(|p| p.has("package")),
         )
     };
     #[cfg(not(target_arch = "wasm32"))]
-    let (lesson, embed) = (String::new(), false);
-    (lesson, lang, embed)
+    let (lesson, embed, package) = (String::new(), false, false);
+    (lesson, lang, embed, package)
 }
 
 #[function_component(LessonView)]
 pub fn lesson_view() -> Html {
-    let (source, lang, embed) = use_memo((), |_| address()).as_ref().clone();
+    let (source, lang, embed, package) = use_memo((), |_| address()).as_ref().clone();
     let page = use_reducer(|| Page::new(lang, source.clone()));
     let d = page.dispatcher();
     let on = Callback::from(move |a: Act| d.dispatch(a));
@@ -530,17 +542,27 @@ pub fn lesson_view() -> Html {
             <div class="lesson-top">
                 <h1>{ title }</h1>
                 <span class="spacer"></span>
-                if !embed {
+                if !embed && !package {
                     <select data-testid="lesson-menu" aria-label={w(Say::Menu)} onchange={menu}>
                         <option value="" selected={!super::LESSONS.contains(&source)}>{ w(Say::Menu) }</option>
                         { for super::LESSONS.iter().map(|name| html! {
                             <option value={*name} selected={source == *name}>{ w(Say::Title(name)) }</option>
                         }) }
                     </select>
-                    <label class="lesson-file">{ w(Say::OpenFile) }
-                        <input type="file" accept=".json,application/json" data-testid="lesson-file"
-                            onchange={let on = on.clone(); move |e: Event| open_file(e, lang, on.clone())} />
-                    </label>
+                    // What a teacher needs, folded away from the student's eye.
+                    <details class="lesson-teacher" data-testid="lesson-teacher">
+                        <summary>{ w(Say::ForTeachers) }</summary>
+                        <div>
+                            if super::LESSONS.contains(&source) {
+                                <a data-testid="lesson-scorm" download=""
+                                    href={format!("lessons/scorm/{source}-{}.zip", lang.tag())}>{ w(Say::Download) }</a>
+                            }
+                            <label class="lesson-file">{ w(Say::OpenFile) }
+                                <input type="file" accept=".json,application/json" data-testid="lesson-file"
+                                    onchange={let on = on.clone(); move |e: Event| open_file(e, lang, on.clone())} />
+                            </label>
+                        </div>
+                    </details>
                 }
             </div>
             if let Some(e) = &page.error {
@@ -560,7 +582,9 @@ pub fn lesson_view() -> Html {
                             onclick={send(Act::TogglePlay)}>{ w(if page.playing { Say::Pause } else { Say::Play }) }</button>
                         <button data-testid="lesson-step-on" onclick={send(Act::Step)}>{ w(Say::StepOn) }</button>
                         <span data-testid="step-count">{ run.position() }</span>
-                        <a href={full} target="_blank" rel="noopener" data-testid="open-full">{ w(Say::OpenFull) }</a>
+                        if !package {
+                            <a href={full} target="_blank" rel="noopener" data-testid="open-full">{ w(Say::OpenFull) }</a>
+                        }
                     </div>
                     { narration(&NarrationProps { lines, position: run.position(), lang, on_seek: Callback::from(|_| ()) }) }
                 </section>
@@ -583,7 +607,8 @@ fn listen(on: Callback<Act>) -> Option<impl Sized> {
 
 /// Mounts the lesson page in the address's language.
 pub fn start() {
-    let (_, lang, _) = address();
+    let (_, lang, _, _) = address();
+    lms::start();
     if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
         if let Some(root) = doc.document_element() {
             let _ = root.set_attribute("lang", lang.tag());

@@ -30,7 +30,7 @@ pub fn lesson(text: &str) -> Result<Lesson, (u64, u64, String)> {
 }
 
 fn read_lesson(n: &Node) -> Result<Lesson, At> {
-    let f = Fields::of(n, "struct Lesson", &["title", "steps"])?;
+    let f = Fields::of(n, "struct Lesson", &["title", "steps", "mastery"])?;
     let steps_node = f.need("steps")?;
     let mut steps = Vec::new();
     if let Json::Arr(items) = &steps_node.value {
@@ -52,6 +52,9 @@ fn read_lesson(n: &Node) -> Result<Lesson, At> {
     Ok(Lesson {
         title: string_of(f.need("title")?)?,
         steps,
+        mastery: f.or("mastery", None, |n| {
+            super::uint(n, 100, "a percentage from 0 to 100").map(|v| Some(v as u8))
+        })?,
     })
 }
 
