@@ -21,7 +21,14 @@ window.absLmsQueue = {
     } catch (e) {
       return;
     }
-    for (const r of reporters) r(m);
+    for (const r of reporters) {
+      try {
+        r(m);
+      } catch (e) {
+        // One reporter's failure neither stops the other nor reaches the page.
+        console.warn("lms.js:", e);
+      }
+    }
   },
 };
 
@@ -124,6 +131,16 @@ function reload(lesson) {
 // ---------------------------------------------------------------------------------------------
 // xAPI: statements to a learning record store, queued, sent one after another, retried while
 // the store is away; the lesson never waits for them.
+
+// A random (version 4) UUID for a statement's id. `crypto.randomUUID` exists only in a secure
+// context, which a frame inside an insecure page is not.
+const uuid = () => {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
 
 const VERB = (id, en) => ({ id: `http://adlnet.gov/expapi/verbs/${id}`, display: { "en-US": en } });
 const WORDS = {
@@ -236,7 +253,7 @@ function xapi() {
 
   const state = (s, verb, object, result, extra) => {
     const statement = {
-      id: crypto.randomUUID(),
+      id: uuid(),
       actor: s.actor,
       verb,
       object,

@@ -271,17 +271,53 @@ fn a_lesson_is_read_and_every_mistake_is_placed() {
         ("{\"title\": \"T\"}", 1, "missing field `steps`"),
         ("{\"title\": \"T\", \"steps\": []}", 1, "expected 1 to 200 steps"),
         ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"text\": \"\", \"ask\": {\"kind\": \"guess\"}}]}", 1, "unknown variant `guess`"),
-        ("{\"title\": \"T\",\n \"steps\": [{\"at\": \"\", \"text\": \"\",\n \"ask\": {\"kind\": \"choice\", \"prompt\": \"p\", \"choices\": [\"a\", \"b\"], \"answer\": 2, \"why\": \"w\"}}]}", 3, "expected the index of one of the choices"),
+        ("{\"title\": \"T\",\n \"steps\": [{\"at\": \"\", \"text\": \"\",\n \"ask\": {\"kind\": \"choice\", \"prompt\": \"p\", \"choices\": [\"a\", \"b\"], \"answer\": 2, \"why\": \"w\"}}]}", 3, "expected the index of one of the choices (0 to 1)"),
         ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"text\": \"\", \"ask\": {\"kind\": \"consistent\", \"answer\": 0}}]}", 1, "unknown field `answer`"),
         ("{\"title\": \"T\", \"steps\": [{\"at\": \"\", \"txt\": \"\"}]}", 1, "unknown field `txt`"),
         ("{\"title\": \"T\", \"steps\": [", 1, ""),
-        ("{\"title\": \"T\",\n \"mastery\": 101, \"steps\": [{\"at\": \"\", \"text\": \"\"}]}", 2, "expected a percentage from 0 to 100"),
+        ("{\"title\": \"T\",\n \"mastery\": 101, \"steps\": [{\"at\": \"\", \"text\": \"\"}]}", 2, "expected a percentage (0 to 100)"),
+        ("{\"title\": \"T\", steps: []}", 1, "expected a quoted key"),
+        ("{\"title\": \"T\",}", 1, "expected a string key"),
     ];
     for (text, line, words) in bad {
         let (l, _, message) = read_lesson(text).unwrap_err();
         assert_eq!(l, line, "{text}: {message}");
         assert!(message.contains(words), "{text}: {message}");
     }
+}
+
+/// What a teacher reads for a broken lesson file (the lesson page words the reader's message):
+/// the range of the number asked for, not the largest integer there is; a name without quotes
+/// named as such, not as a comma; a reader's type named in plain words.
+#[test]
+fn a_broken_lesson_is_told_with_its_range_and_its_fix() {
+    use abs_playground::i18n::Lang;
+    let say = |text: &str, lang: Lang| {
+        let (_, _, message) = read_lesson(text).unwrap_err();
+        (lang.strings().syntax_words)(&message)
+    };
+    let choice = r#"{"title": "T", "steps": [{"at": "", "text": "", "ask": {"kind": "choice", "prompt": "p", "choices": ["a", "b"], "answer": 3, "why": "w"}}]}"#;
+    assert_eq!(
+        say(choice, Lang::En),
+        "3 is not the index of one of the choices: a whole number from 0 to 1"
+    );
+    assert_eq!(say(choice, Lang::Zh), "3 不是選項的索引：0 到 1 之間的整數");
+    let mastery = r#"{"title": "T", "mastery": 150, "steps": [{"at": "", "text": ""}]}"#;
+    assert_eq!(
+        say(mastery, Lang::En),
+        "150 is not a percentage: a whole number from 0 to 100"
+    );
+    let bare = r#"{"title": "T", steps: []}"#;
+    assert!(
+        say(bare, Lang::En).contains("double quotes") && !say(bare, Lang::En).contains("comma")
+    );
+    assert!(say(bare, Lang::Zh).contains("雙引號"));
+    let play = r#"{"title": "T", "steps": [{"at": "", "text": "", "ask": {"kind": "choice", "prompt": "p", "choices": ["a", "b"], "answer": 0, "why": "w", "play": "5"}}]}"#;
+    let said = say(play, Lang::En);
+    assert!(
+        said.contains("a whole number") && !said.contains("u64"),
+        "{said}"
+    );
 }
 
 /// The built-in lessons: `static/lessons/<lang>/<name>.json`.

@@ -51,7 +51,7 @@ test('the editor refuses invalid JSON with line, column and field, and keeps the
   lines[p] = lines[p].replace(/\d+/, '"three"');
   await editor.fill(lines.join('\n'));
   await app.testId('editor-apply').click();
-  await expect(error).toHaveText(new RegExp(`^Line ${p + 1}, column \\d+, in graph\\.operators\\[2\\]\\.parallelism: string "three" is given where u32 is expected`));
+  await expect(error).toHaveText(new RegExp(`^Line ${p + 1}, column \\d+, in graph\\.operators\\[2\\]\\.parallelism: string "three" is given where a whole number \\(without quotes\\) is expected`));
 
   // A valid file that the engine refuses (forward between different parallelisms).
   const bad = JSON.parse(original);
@@ -59,6 +59,12 @@ test('the editor refuses invalid JSON with line, column and field, and keeps the
   await editor.fill(JSON.stringify(bad, null, 2));
   await app.testId('editor-apply').click();
   await expect(error).toContainText('forward');
+  // It has no place in the syntax, but the editor finds the edge it is about: its line, the caret.
+  await expect(error).toHaveText(/^Line \d+, column \d+: /);
+  const edgeLine = Number(await app.testId('editor-lines').getAttribute('data-error-line'));
+  const refused = JSON.stringify(bad, null, 2).split('\n');
+  expect(refused[edgeLine - 1]).toMatch(/"from": /);
+  expect(refused.slice(0, edgeLine).some((l) => l.includes('"edges"'))).toBe(true);
   await app.screenshot('editor-error');
 
   // An error deep in the file scrolls the text to it.
@@ -220,4 +226,16 @@ test('a preset edited on the Chinese page keeps its Chinese title and lesson', a
   await app.testId('editor-open').click();
   await app.testId('editor-preset').selectOption('recovery');
   expect(JSON.parse(await app.testId('editor').inputValue()).title).toMatch(/[\u4e00-\u9fff]/);
+});
+
+test('the editor\'s hint links to the scenario format, which the site ships', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment');
+  await app.testId('editor-open').click();
+  const link = app.testId('editor-format');
+  await expect(link).toHaveText('the scenario format');
+  const response = await page.request.get(new URL(await link.getAttribute('href'), page.url()).href);
+  expect(response.ok()).toBe(true);
+  expect(await response.text()).toContain('# Scenario file format');
+  await expect(app.testId('editor-view')).not.toContainText('docs/scenario.md');
 });

@@ -187,6 +187,9 @@ test('a teacher\'s lesson is fetched from the site; a broken one is refused with
   await page.getByTestId('lesson-next').click();
   await expect(page.getByTestId('lesson-error')).toContainText('mode "aligned-sideways": the scenario does not run in it');
   await expect(page.getByTestId('lesson-question')).toHaveCount(0);
+  // The score counts the question that was asked only, and says why the other was not.
+  await page.getByTestId('lesson-next').click();
+  await expect(page.getByTestId('lesson-done')).toContainText('of 1 question right the first time. 1 more could not be asked');
 
   await page.goto('index.html?lesson=week3/broken.json');
   await expect(page.getByTestId('lesson-error')).toContainText('line 2, column 28');
@@ -307,4 +310,19 @@ test('clicking where the token will be answers "which global state?"', async ({ 
   await page.getByTestId('lesson-check').click();
   await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-correct', 'true');
   await expect(page.getByTestId('lesson-feedback')).toContainText('token at p (p: s1');
+});
+
+test('the lesson page has a language menu; the student goes on where they were', async ({ page }) => {
+  await open(page, '?lesson=alignment');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.getByTestId('lesson-next').click();
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', '1');
+  // The teacher's file picker is folded away.
+  await expect(page.getByTestId('lesson-file')).toBeHidden();
+  await page.getByTestId('lang').selectOption('zh-Hans');
+  await expect(page.locator('h1')).toHaveText('一步一步看对齐');
+  expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-Hans');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', '1');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
 });

@@ -145,7 +145,15 @@ impl Parser<'_> {
                 loop {
                     self.space();
                     if self.peek() != Some(b'"') {
-                        return Err(self.unexpected("a string key"));
+                        // A name without its quotes, or no name at all (a comma before `}`).
+                        let bare = self
+                            .peek()
+                            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_');
+                        return Err(self.unexpected(if bare {
+                            "a quoted key"
+                        } else {
+                            "a string key"
+                        }));
                     }
                     let key = self.string()?;
                     // Errors about a key point just past it, as serde's do.

@@ -378,6 +378,7 @@ pub const STRINGS: Strings = Strings {
         crate::Syntax::Expected("`,` or `]`") => "a comma or a closing ] is missing here".into(),
         crate::Syntax::Expected("`:`") => "a colon : is missing after the field's name".into(),
         crate::Syntax::Expected("a string key") => "a field name in double quotes belongs here (JSON allows no comma before a closing })".into(),
+        crate::Syntax::Expected("a quoted key") => "a field's name is written in double quotes here (\"steps\": …, not steps: …)".into(),
         crate::Syntax::Expected("value") => "a value belongs here (a number, \"text\", true, false, null, [ or {)".into(),
         crate::Syntax::Expected(what) => format!("{what} is expected here"),
         crate::Syntax::Trailing => "there is more text after the scenario's closing }".into(),
@@ -388,8 +389,9 @@ pub const STRINGS: Strings = Strings {
         crate::Syntax::Duplicate(name) => format!("the field “{name}” appears twice"),
         crate::Syntax::UnknownField(name, known) => format!("there is no field “{name}” here; the fields are {known}"),
         crate::Syntax::UnknownVariant(name, known) => format!("“{name}” is not one of {known}"),
-        crate::Syntax::InvalidType(given, wanted) => format!("{given} is given where {wanted} is expected"),
-        crate::Syntax::OutOfRange(v, max) => format!("{v} is not a whole number from 0 to {max}"),
+        crate::Syntax::InvalidType(given, wanted) => format!("{given} is given where {} is expected", json_kind(wanted)),
+        crate::Syntax::OutOfRange(v, max, "") => format!("{v} is not a whole number from 0 to {max}"),
+        crate::Syntax::OutOfRange(v, max, what) => format!("{v} is not {what}: a whole number from 0 to {max}"),
         crate::Syntax::NotASetting(name, kind, "") => format!("a {kind} operator has no settings, so no field “{name}”"),
         crate::Syntax::NotASetting(name, kind, own) => format!("a {kind} operator has no field “{name}”; its fields are {own}"),
         crate::Syntax::Other(m) => m.to_string(),
@@ -430,3 +432,13 @@ pub const STRINGS: Strings = Strings {
     ended: "Nothing is left to happen in this run.",
     dismiss: "Dismiss",
 };
+
+/// What the reader expected, as its message names it (`u32`, `struct Edge`, `a sequence`),
+/// in plain words.
+fn json_kind(wanted: &str) -> &str {
+    match wanted {
+        "u32" | "u64" => "a whole number (without quotes)",
+        w if w.starts_with("struct ") => "an object { … }",
+        w => w,
+    }
+}

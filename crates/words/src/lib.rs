@@ -544,9 +544,9 @@ pub enum Syntax<'a> {
     UnknownVariant(&'a str, &'a str),
     /// What was given, and what was expected.
     InvalidType(&'a str, &'a str),
-    /// A number that is not a whole number from 0 to the largest there is (as the text
-    /// spells it, and that largest).
-    OutOfRange(&'a str, u64),
+    /// A number out of its range: as the text spells it, the largest allowed, and what the
+    /// number is ("the index of one of the choices"; empty for a plain whole number).
+    OutOfRange(&'a str, u64, &'a str),
     /// A setting an operator kind does not have: the setting, the kind, the kind's own
     /// settings (empty if it has none).
     NotASetting(&'a str, &'a str, &'a str),
@@ -601,12 +601,14 @@ impl<'a> Syntax<'a> {
             .strip_prefix("invalid value: integer `")
             .and_then(|rest| rsplit_at(rest, "`, expected "))
         {
-            let max = if wanted == "u32" {
-                u64::from(u32::MAX)
-            } else {
-                u64::MAX
-            };
-            Syntax::OutOfRange(value, max)
+            // "u32", "u64", or what the number is with its range: "… (0 to 3)".
+            let named = rsplit_at(wanted, " (0 to ")
+                .and_then(|(what, max)| Some((what, max.strip_suffix(')')?.parse::<u64>().ok()?)));
+            match named {
+                Some((what, max)) => Syntax::OutOfRange(value, max, what),
+                None if wanted == "u32" => Syntax::OutOfRange(value, u64::from(u32::MAX), ""),
+                None => Syntax::OutOfRange(value, u64::MAX, ""),
+            }
         } else if let Some(rest) = message.strip_prefix("invalid type: ") {
             match rsplit_at(rest, ", expected ") {
                 Some((given, wanted)) => Syntax::InvalidType(given, wanted),

@@ -222,6 +222,9 @@ pub(super) fn syntax_words(m: &str) -> String {
         }
         crate::Syntax::Expected("`,` or `]`") => "這裡缺少逗號或右括號 ]".into(),
         crate::Syntax::Expected("`:`") => "欄位名稱後面缺少冒號 :".into(),
+        crate::Syntax::Expected("a quoted key") => {
+            "這裡的欄位名稱沒有加雙引號（JSON 的欄位名稱都要放在雙引號裡）".into()
+        }
         crate::Syntax::Expected("a string key") => {
             "這裡應該是加了雙引號的欄位名稱（} 前不能有逗號）".into()
         }
@@ -242,7 +245,14 @@ pub(super) fn syntax_words(m: &str) -> String {
             json_kind(given),
             json_kind(wanted)
         ),
-        crate::Syntax::OutOfRange(v, max) => format!("{v} 不是 0 到 {max} 之間的整數"),
+        crate::Syntax::OutOfRange(v, max, what) => format!(
+            "{v} 不是{}0 到 {max} 之間的整數",
+            match what {
+                "" => "",
+                "a percentage" => "百分比：",
+                _ => "選項的索引：",
+            }
+        ),
         crate::Syntax::NotASetting(name, kind, "") => {
             format!("「{kind}」運算子沒有任何設定，不能有欄位「{name}」")
         }

@@ -9,6 +9,7 @@
 //! It is a page of its own, not a dialog of the playground, because it weighs 7 KB of gzip
 //! that a student's visit would otherwise load without opening it.
 
+mod place;
 pub mod words;
 
 use yew::prelude::*;
@@ -35,7 +36,19 @@ pub fn error_text(lang: Lang, text: &str, e: &ScenarioError) -> String {
             let words = (s.syntax_words)(message);
             w.syntax(*line, *column, &field_at(text, *line, *column), &words)
         }
-        other => w.invalid(&(s.scenario_error)(other)),
+        // A refusal of the graph or the settings: where what it names is, if it names any.
+        other => match place::of(text, other) {
+            Some((line, column)) => w.syntax(line, column, "", &(s.scenario_error)(other)),
+            None => w.invalid(&(s.scenario_error)(other)),
+        },
+    }
+}
+
+/// Where the caret goes for a refusal: where the reader stopped, or what the refusal names.
+fn error_place(text: &str, e: &ScenarioError) -> Option<(u64, u64)> {
+    match *e {
+        ScenarioError::Syntax { line, column, .. } => Some((line, column)),
+        ref other => place::of(text, other),
     }
 }
 
@@ -80,7 +93,7 @@ fn line_numbers(text: &str) -> String {
 /// colours are the page's own variables.
 const STYLE: &str = ".edit-view{box-sizing:border-box;max-width:60rem;height:100vh;height:100dvh;margin:0 auto;padding:.75rem 1rem;display:flex;flex-direction:column;gap:.45rem}\
 .edit-view h1{font-size:1.25rem;margin:0}.edit-view h1 .hint{font-size:1rem;font-weight:normal}\
-.edit-view .hint{font-size:.85rem;color:var(--muted);margin:0}\
+.edit-view .hint{font-size:.85rem;color:var(--muted);margin:0}.edit-view .hint a{color:var(--accent)}\
 .edit-view a{color:var(--accent)}\
 .editor-tools{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;font-size:.85rem}\
 .editor-tools label{display:flex;gap:.35rem;align-items:center}\
@@ -150,8 +163,9 @@ pub fn editor_view() -> Html {
                 }
                 Err(e) => {
                     error.set(Some(error_text(lang, &text, &e)));
-                    // The caret goes where the reader stopped, so the fix starts there.
-                    if let ScenarioError::Syntax { line, column, .. } = e {
+                    // The caret goes where the reader stopped (or to what the refusal names),
+                    // so the fix starts there.
+                    if let Some((line, column)) = error_place(&text, &e) {
                         error_line.set(Some(line));
                         caret_to(&area, &text, line, column);
                     } else {
@@ -197,10 +211,11 @@ pub fn editor_view() -> Html {
         let (text, file) = (text.clone(), format!("{name}.json"));
         Callback::from(move |_: MouseEvent| crate::ui::export::download_text(&text, &file))
     };
+    let hint = w.hint();
     html! {
         <main class="edit-view" data-testid="editor-view">
             <h1 id="editor-title">{ w.title() }<span class="hint">{ " — " }{ title }</span></h1>
-            <p class="hint" id="editor-hint">{ w.hint() }</p>
+            <p class="hint" id="editor-hint">{ hint.0 }<a href="scenario.md" target="_blank" rel="noopener" data-testid="editor-format">{ hint.1 }</a>{ hint.2 }</p>
             <div class="editor-tools">
                 <label>
                     <span>{ w.from_preset() }</span>

@@ -18,10 +18,19 @@ impl Words {
         self.pick("Scenario editor", "情境編輯器")
     }
 
-    pub fn hint(self) -> String {
-        self.pick(
-            "The scenario as JSON: the job graph, the coordinator's settings, the seed and planned failures (the fields are described in docs/scenario.md). Apply opens the playground with the edited scenario from step 0; going back without applying returns to the run as it was.",
-            "情境以 JSON 表示：作業圖、協調器的設定、種子與預定的失敗（欄位說明見 docs/scenario.md）。按「套用」後，遊樂場從第 0 步開始執行編輯過的情境；不套用就返回，執行保持原樣。",
+    /// The hint before and after the link to the scenario format (`scenario.md`, shipped
+    /// with the site), and the link's words.
+    pub fn hint(self) -> (String, String, String) {
+        (
+            self.pick(
+                "The scenario as JSON: the job graph, the coordinator's settings, the seed and planned failures (every field is described in ",
+                "情境以 JSON 表示：作業圖、協調器的設定、種子與預定的失敗（每個欄位的說明見",
+            ),
+            self.pick("the scenario format", "情境格式"),
+            self.pick(
+                "). Apply opens the playground with the edited scenario from step 0; going back without applying returns to the run as it was.",
+                "）。按「套用」後，遊樂場從第 0 步開始執行編輯過的情境；不套用就返回，執行保持原樣。",
+            ),
         )
     }
 

@@ -18,6 +18,8 @@ mod lms;
 #[cfg(feature = "lessons")]
 pub mod panel;
 mod student;
+#[cfg(feature = "lessons")]
+mod style;
 pub use student::{answer_message, done_message, step_message, AnswerMessage, Answered, LessonRun};
 #[cfg(feature = "lessons")]
 pub mod view;
@@ -183,6 +185,11 @@ pub enum Unreachable {
     /// size, which only the second player draws (`layout::for_second_player`; the lesson page
     /// is the student's player with a lesson's panel).
     SecondPlayer,
+    /// A choice recorded at or after the moment's step (`choice`): it would never be made.
+    Late { choice: u64, step: u64 },
+    /// A part of the moment that names nothing (a `step`, `sel`, `open`, `panel` or `cut`
+    /// the playground would leave out with a notice): `name=value`.
+    Ignored(String),
 }
 
 impl std::fmt::Display for Unreachable {
@@ -197,6 +204,15 @@ impl std::fmt::Display for Unreachable {
             Unreachable::Ends { step, ends } => {
                 write!(f, "step {step}: the run ends at step {ends}")
             }
+            Unreachable::Late { choice, step } => write!(
+                f,
+                "choices: the one at step {choice} comes at or after the moment's step {step}, so it is never made"
+            ),
+            Unreachable::Ignored(part) => write!(
+                f,
+                "{}: it names nothing here (fix it or leave it out)",
+                Quoted(part)
+            ),
             Unreachable::SecondPlayer => f.write_str(
                 "its scenario chains operators or has more than 8,192 channels, which the lesson \
                  page does not draw (the playground opens it in its second player)",
@@ -227,8 +243,30 @@ pub fn reach(at: &At) -> Result<(super::run::Run, super::permalink::Moment), Unr
         scenario.seed = seed.parse().map_err(|_| Unreachable::Seed(seed.clone()))?;
     }
     let moment = super::permalink::Moment::parse(&at.link).map_err(Unreachable::Link)?;
+    if let Some(ignored) = moment.ignored.first() {
+        use super::vocab::Ignored;
+        let (name, value) = match ignored {
+            Ignored::Step(v) => ("step", v),
+            Ignored::Open(v) => ("open", v),
+            Ignored::Select(v) => ("sel", v),
+            Ignored::Panel(v) => ("panel", v),
+            Ignored::Cut(v) => ("cut", v),
+        };
+        return Err(Unreachable::Ignored(format!("{name}={value}")));
+    }
+    if let Some(&(choice, _)) = moment.choices.iter().find(|(s, _)| *s >= moment.step) {
+        return Err(Unreachable::Late {
+            choice,
+            step: moment.step,
+        });
+    }
     let mut run = super::run::Run::new(scenario).map_err(Unreachable::Scenario)?;
     super::permalink::replay(&mut run, moment.step, &moment.choices).map_err(Unreachable::Link)?;
+    if let Some(sel) = &moment.select {
+        if super::permalink::selection_by_name(run.sim().physical(), sel).is_none() {
+            return Err(Unreachable::Ignored(format!("sel={sel}")));
+        }
+    }
     if run.position() < moment.step {
         return Err(Unreachable::Ends {
             step: moment.step,
@@ -338,6 +376,19 @@ mod tests {
         assert!(err("preset=token&seed=x")
             .to_string()
             .contains("not a number"));
+        // What the player would leave out with a notice, a lesson's author is told.
+        assert_eq!(
+            err("preset=token&step=5&sel=t:nobody"),
+            Unreachable::Ignored("sel=t:nobody".into())
+        );
+        assert_eq!(
+            err("preset=alignment&step=5&panel=nope"),
+            Unreachable::Ignored("panel=nope".into())
+        );
+        assert_eq!(
+            err("preset=alignment&step=5&choices=9f0-0"),
+            Unreachable::Late { choice: 9, step: 5 }
+        );
     }
 
     #[test]

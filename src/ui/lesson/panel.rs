@@ -63,7 +63,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
         return html! {
             <section class="lesson-panel" data-testid="lesson-panel" {onclick}>
                 { head }
-                <p data-testid="lesson-done" role="status">{ w(T::Done(right, total)) }</p>
+                <p data-testid="lesson-done" role="status">{ w(T::Done(right, total, l.unasked_count())) }</p>
             </section>
         };
     };

@@ -27,6 +27,9 @@ pub struct LessonRun {
     /// Per step with a question, the first answer's verdict: what the score counts. "Start
     /// again" leaves it, so a question counts once.
     pub first: Vec<Option<bool>>,
+    /// Per step, a question that could not be asked: its moment cannot be shown, or it has
+    /// no answer from there. It is not counted among the questions asked.
+    pub unasked: Vec<bool>,
 }
 
 /// An answer given: its verdict, whether it was the question's first, and the step the page
@@ -50,6 +53,7 @@ impl LessonRun {
             answered: None,
             results: vec![None; n],
             first: vec![None; n],
+            unasked: vec![false; n],
         }
     }
 
@@ -57,11 +61,24 @@ impl LessonRun {
         self.index >= self.lesson.steps.len()
     }
 
-    /// Questions answered right the first time, and questions asked.
+    /// Questions answered right the first time, and questions asked (those that could not
+    /// be are not counted).
     pub fn score(&self) -> (usize, usize) {
         let asked = self.lesson.steps.iter().filter(|s| s.ask.is_some()).count();
         let right = self.first.iter().filter(|r| **r == Some(true)).count();
-        (right, asked)
+        (right, asked - self.unasked_count())
+    }
+
+    /// Questions that could not be asked.
+    pub fn unasked_count(&self) -> usize {
+        let with_question = |(i, &u): (usize, &bool)| {
+            u && self.lesson.steps.get(i).is_some_and(|s| s.ask.is_some())
+        };
+        self.unasked
+            .iter()
+            .enumerate()
+            .filter(|&p| with_question(p))
+            .count()
     }
 
     /// Picks choice `i` (a single answer replaces the pick, several toggle it). Nothing once
@@ -115,13 +132,15 @@ impl LessonRun {
     /// The progress as kept: `index;` then one character per step — `-` not answered, `r`
     /// right, `w` wrong (both the first and the last time), `c` wrong first and right last,
     /// `x` right first and wrong last; `R` and `W` right or wrong the first time and not
-    /// answered since "Start again".
+    /// answered since "Start again"; `n` a question that could not be asked.
     pub fn progress(&self) -> String {
         let marks: String = self
             .first
             .iter()
             .zip(&self.results)
-            .map(|v| match v {
+            .zip(&self.unasked)
+            .map(|(v, &unasked)| match v {
+                _ if unasked => 'n',
                 (Some(true), Some(true)) => 'r',
                 (Some(false), Some(true)) => 'c',
                 (Some(true), Some(false)) => 'x',
@@ -155,6 +174,7 @@ impl LessonRun {
             _ => (None, None),
         };
         (self.first, self.results) = marks.chars().map(read).unzip();
+        self.unasked = marks.chars().map(|c| c == 'n').collect();
         self.index = index;
         true
     }
@@ -267,6 +287,14 @@ mod tests {
         assert!(restarted.resume("2;-WR"));
         assert_eq!(restarted, run);
         assert_eq!(restarted.score(), (1, 2));
+        // A question whose moment could not be shown is not counted, and is kept as such.
+        restarted.unasked[2] = true;
+        restarted.first[2] = None;
+        assert_eq!(restarted.progress(), "2;-Wn");
+        assert_eq!(restarted.score(), (0, 1));
+        let mut again = LessonRun::new("x".into(), restarted.lesson.clone());
+        assert!(again.resume("2;-Wn"));
+        assert_eq!(again, restarted);
     }
 
     #[test]

@@ -72,7 +72,8 @@ pub enum Say<'a> {
     /// The question has no answer from the step's moment.
     NoAnswer(NoAnswer),
     /// The end: right of total.
-    Done(usize, usize),
+    /// Right the first time, asked, and could not be asked.
+    Done(usize, usize, usize),
     Loading,
     /// The file cannot be read: where, and why.
     Unreadable {
@@ -185,7 +186,14 @@ fn en(t: Say) -> String {
             NoAnswer::NoWordCount => "the job counts no words",
             NoAnswer::BadChoice => "its answer is not one of its choices",
         }),
-        Say::Done(right, total) => format!("End of the lesson: {right} of {total} questions right the first time."),
+        Say::Done(right, total, n) => {
+            let s = if total == 1 { "" } else { "s" };
+            let end = format!("End of the lesson: {right} of {total} question{s} right the first time.");
+            match n {
+                0 => end,
+                n => format!("{end} {n} more could not be asked: this page cannot show their moments (see the step's message)."),
+            }
+        }
         Say::Loading => "Loading the lesson…".into(),
         Say::Unreadable { source, line, column, why } => format!("The lesson {} cannot be read (line {line}, column {column}): {why}.", Quoted(source)),
         Say::NotFound { source, list } => format!("There is no lesson {} here: the built-in lessons are {list}, and a lesson file must be on this site (or on the site the page's origin parameter names).", Quoted(source)),
@@ -246,6 +254,8 @@ fn zh(t: Say) -> String {
                 Unreachable::Mode(m) => format!("這個情境不能在模式「{m}」下執行"),
                 Unreachable::Seed(seed) => format!("種子「{seed}」不是數字"),
                 Unreachable::Ends { step, ends } => format!("要求第 {step} 步，但執行在第 {ends} 步就結束了"),
+                Unreachable::Late { choice, step } => format!("choices 中第 {choice} 步的動作不早於這個時刻的第 {step} 步，所以永遠不會發生"),
+                Unreachable::Ignored(part) => format!("「{part}」在這裡沒有指到任何東西（請修正或刪除）"),
                 Unreachable::SecondPlayer => "它的情境串接了運算子，或有超過 8,192 條通道，課程頁不畫這種情境（遊樂場會在第二個播放器中打開它）".into(),
             })
         }
@@ -258,7 +268,8 @@ fn zh(t: Say) -> String {
             NoAnswer::NoWordCount => "這個作業不計算字數",
             NoAnswer::BadChoice => "它的答案不是選項之一",
         }),
-        Say::Done(right, total) => format!("課程結束：{total} 題中第一次就答對 {right} 題。"),
+        Say::Done(right, total, 0) => format!("課程結束：{total} 題中第一次就答對 {right} 題。"),
+        Say::Done(right, total, n) => format!("課程結束：{total} 題中第一次就答對 {right} 題。另有 {n} 題無法提問：這個頁面無法顯示它們的時刻（見該步的訊息）。"),
         Say::Loading => "正在載入課程…".into(),
         Say::Unreadable { source, line, column, why } => format!("無法讀取課程「{source}」（第 {line} 行第 {column} 列）：{why}。"),
         Say::NotFound { source, list } => format!("這裡沒有課程「{source}」：內建課程有 {list}；課程檔案必須在這個網站上（或在頁面的 origin 參數指定的網站上）。"),
@@ -311,6 +322,8 @@ mod tests {
             Say::Unreachable(&Unreachable::Seed("x".into())),
             Say::Unreachable(&Unreachable::Ends { step: 9, ends: 3 }),
             Say::Unreachable(&Unreachable::SecondPlayer),
+            Say::Unreachable(&Unreachable::Late { choice: 9, step: 5 }),
+            Say::Unreachable(&Unreachable::Ignored("sel=t:x".into())),
             Say::NoAnswer(NoAnswer::NoWordCount),
             Say::WhyToken {
                 checkpoint: 2,
@@ -356,7 +369,8 @@ mod tests {
                 finding: Finding::CarriesDuplicates,
             },
             Say::NoAnswer(NoAnswer::NothingBlocks),
-            Say::Done(3, 4),
+            Say::Done(3, 4, 0),
+            Say::Done(0, 0, 2),
             Say::Unreadable {
                 source: "x.json",
                 line: 3,

@@ -53,7 +53,7 @@ fn read_lesson(n: &Node) -> Result<Lesson, At> {
         title: string_of(f.need("title")?)?,
         steps,
         mastery: f.or("mastery", None, |n| {
-            super::uint(n, 100, "a percentage from 0 to 100").map(|v| Some(v as u8))
+            super::uint(n, 100, "a percentage (0 to 100)").map(|v| Some(v as u8))
         })?,
     })
 }
@@ -97,10 +97,11 @@ fn read_ask(n: &Node) -> Result<Ask, At> {
                 choices.push(string_of(item)?);
             }
             let answer = f.need("answer")?;
+            let last = choices.len().saturating_sub(1);
             let index = super::uint(
                 answer,
-                choices.len().saturating_sub(1) as u64,
-                "the index of one of the choices",
+                last as u64,
+                &format!("the index of one of the choices (0 to {last})"),
             )?;
             if choices.len() < 2 {
                 return Err(At(answer.at, "a choice needs at least two choices".into()));
