@@ -81,13 +81,14 @@ pub fn address() -> Address {
 }
 
 /// A view's words in `lang`: the English text or the Chinese one, Simplified converted from
-/// the Traditional as the page's other strings are.
+/// the Traditional as the page's other strings are (with the few characters only these pages
+/// use, `lesson::words::hans`).
 pub fn pick(lang: crate::i18n::Lang, en: &str, zh: &str) -> String {
     use crate::i18n::Lang;
     match lang {
         Lang::En => en.to_string(),
         Lang::Zh => zh.to_string(),
-        Lang::ZhHans => crate::i18n::hans::to_hans(zh),
+        Lang::ZhHans => crate::ui::lesson::words::hans(zh),
     }
 }
 

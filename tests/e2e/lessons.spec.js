@@ -177,6 +177,10 @@ test('a teacher\'s lesson is fetched from the site; a broken one is refused with
   page.on('dialog', (d) => { alerted = true; d.dismiss(); });
   await open(page, '?lesson=week3/mine.json');
   await expect(page.locator('h1')).toHaveText(mine.title);
+  // The teacher's file is checked whole when it opens: every broken step said at once.
+  const problems = page.getByTestId('lesson-problems');
+  await expect(problems.locator('summary')).toHaveText('One step of this lesson file would not work for a student:');
+  await expect(problems.locator('li')).toHaveText(['Step 2: This step\'s moment cannot be shown: mode "aligned-sideways": the scenario does not run in it.']);
   await expect(page.locator('.lp-text')).toHaveText('Our own words <b>not bold</b>.');
   await expect(page.getByTestId('step-count')).toHaveText('40');
   await page.getByTestId('lesson-answer').first().check();
@@ -244,6 +248,7 @@ test('an embedding page hears every answer and the end, and can load another les
 
 test('progress is kept across a reload, and the keyboard alone answers', async ({ page }) => {
   await open(page, '?lesson=at-least-once');
+  await expect(page.getByTestId('lesson-problems')).toHaveCount(0);
   await page.evaluate(() => localStorage.clear());
   await page.reload();
   await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-index', '0');

@@ -1,9 +1,14 @@
 // Links to an exact moment and the share dialog: a permalink restores the step, the choices
 // made by hand on the way (here a failure), the open global state and the selected subtask;
 // the embed snippet is an <iframe> of the same moment with `embed`; a broken link gives a
-// notice and the scenario from its start, and a huge value does not break the layout.
+// notice and the scenario from its start, and a huge value does not break the layout; the
+// moment copies as a step of a lesson file.
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
+const sites = require('./sites');
 
 test('a permalink restores the moment: step, a failure chosen by hand, the open checkpoint and the selection', async ({ page, browser }) => {
   const app = new Playground(page);
@@ -28,6 +33,15 @@ test('a permalink restores the moment: step, a failure chosen by hand, the open 
   expect(link).toMatch(/[?&]panel=checkpoints(&|$)/);
   const code = await app.testId('embed-code').inputValue();
   expect(code).toMatch(/^<iframe src="http[^"]*&amp;embed" title="ABS Playground"/);
+  // The same moment as a step of a lesson file: a teacher pastes it, and the lesson reaches
+  // exactly this moment (as `abs-sim lesson` checks it, with the lesson page's function).
+  const step = JSON.parse(await app.testId('lesson-step-code').inputValue());
+  expect(step).toEqual({ at: link, text: '' });
+  const file = path.join(sites.site, 'from-share.json');
+  fs.writeFileSync(file, JSON.stringify({ title: 'T', steps: [step] }));
+  const [checked] = execFileSync(sites.absSim, ['lesson', file], { encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
+  expect(checked).toMatchObject({ step: 1, position: 101 });
+  expect(checked.error).toBeUndefined();
   expect(code).toContain('step=101');
   await app.screenshot('share-dialog');
   await page.keyboard.press('Escape');

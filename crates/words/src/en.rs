@@ -196,6 +196,7 @@ pub const STRINGS: Strings = Strings {
     share: "Share",
     share_title: "Share this moment",
     share_link: "Link to this exact moment (step, choices, what is open)",
+    share_step: "As a step of a lesson file (add its text and question)",
     share_embed: "Embed it in a course page",
     share_hint: "The link replays the same run to the same step: the engine is deterministic.",
     copy: "Copy",

@@ -83,23 +83,12 @@ mod tests {
 
     #[test]
     fn every_traditional_character_of_zh_is_converted() {
-        // The strings, the theory texts the page fetches, the views' and the lesson page's
-        // words (converted when shown) and the built-in lessons (converted when fetched).
+        // The strings, and the theory texts the page fetches (the views' and the lesson
+        // page's words: `tests/words.rs`).
         let source = [
             include_str!("zh.rs"),
             include_str!("zh_errors.rs"),
             super::super::theory::bundled(super::super::Lang::Zh),
-            include_str!("../../../src/ui/lesson/words.rs"),
-            include_str!("../../../src/ui/compare/words.rs"),
-            include_str!("../../../src/ui/edit/words.rs"),
-            include_str!("../../../src/ui/explore/words.rs"),
-            include_str!("../../../src/ui/flink/words.rs"),
-            include_str!("../../../static/lessons/zh/alignment.json"),
-            include_str!("../../../static/lessons/zh/at-least-once.json"),
-            include_str!("../../../static/lessons/zh/chandy-lamport.json"),
-            include_str!("../../../static/lessons/zh/fifo.json"),
-            include_str!("../../../static/lessons/zh/recovery.json"),
-            include_str!("../../../static/lessons/zh/unaligned.json"),
         ]
         .concat();
         let hans = to_hans(&source);

@@ -280,6 +280,8 @@ pub struct Strings {
     pub share: &'static str,
     pub share_title: &'static str,
     pub share_link: &'static str,
+    /// The share dialog's lesson step: this moment as a step of a lesson file.
+    pub share_step: &'static str,
     pub share_embed: &'static str,
     pub share_hint: &'static str,
     pub copy: &'static str,

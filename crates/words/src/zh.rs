@@ -188,6 +188,7 @@ pub const STRINGS: Strings = Strings {
     share: "分享",
     share_title: "分享這一刻",
     share_link: "指向這一刻的連結（步數、所做的選擇、打開的內容）",
+    share_step: "作為課程檔案的一步（再補上說明與提示）",
     share_embed: "嵌入課程頁面",
     share_hint: "連結會把同一次執行重放到同一步：引擎是確定性的。",
     copy: "複製",

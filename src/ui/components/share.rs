@@ -83,6 +83,13 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                     <input ref={p.link.clone()} id="permalink" type="text" readonly=true value={p.url.clone()} data-testid="permalink" />
                     <button onclick={copy("permalink")} data-testid="copy-permalink">{ s.copy }</button>
                 </div>
+                // A teacher writing a lesson: this moment as a step (`docs/lessons.md`).
+                <label for="lesson-step">{ s.share_step }</label>
+                <div class="copy-row">
+                    <input id="lesson-step" type="text" readonly=true data-testid="lesson-step-code"
+                        value={format!("{{\"at\": {}, \"text\": \"\"}}", crate::text::Quoted(&p.url))} />
+                    <button onclick={copy("lesson-step-code")} data-testid="copy-lesson-step">{ s.copy }</button>
+                </div>
                 <label for="embed-code">{ s.share_embed }</label>
                 <div class="copy-row">
                     <textarea id="embed-code" readonly=true rows="4" value={code} data-testid="embed-code" />

@@ -252,7 +252,7 @@ impl Words {
             (What::Other(a), _) => a.clone(),
         };
         match self.0 {
-            Lang::ZhHans => crate::i18n::hans::to_hans(&s),
+            Lang::ZhHans => crate::ui::lesson::words::hans(&s),
             _ => s,
         }
     }

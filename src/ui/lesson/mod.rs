@@ -16,6 +16,8 @@ use crate::text::Quoted;
 #[cfg(feature = "lessons")]
 mod lms;
 #[cfg(feature = "lessons")]
+mod load;
+#[cfg(feature = "lessons")]
 pub mod panel;
 mod student;
 #[cfg(feature = "lessons")]
@@ -276,6 +278,36 @@ pub fn reach(at: &At) -> Result<(super::run::Run, super::permalink::Moment), Unr
     Ok((run, moment))
 }
 
+/// Why a step of a lesson cannot be shown as written: its moment cannot be reached, or its
+/// question has no answer from there.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    Unreachable(Unreachable),
+    NoAnswer(crate::lesson::NoAnswer),
+}
+
+/// Every step a student would find broken, numbered from 0 — what `abs-sim lesson` reports,
+/// checked by the lesson page when a teacher's own file opens, so that all of it is said at
+/// once, not one step at a time as a student meets it.
+pub fn check(lesson: &Lesson) -> Vec<(usize, Problem)> {
+    let mut found = Vec::new();
+    for (i, step) in lesson.steps.iter().enumerate() {
+        match reach(&At::parse(&step.at)) {
+            Err(why) => found.push((i, Problem::Unreachable(why))),
+            Ok((run, _)) => {
+                if let Some(Err(why)) = step
+                    .ask
+                    .as_ref()
+                    .map(|a| crate::lesson::reveal(run.sim(), a))
+                {
+                    found.push((i, Problem::NoAnswer(why)));
+                }
+            }
+        }
+    }
+    found
+}
+
 #[cfg(feature = "lessons")]
 /// A lesson as the page shows it in `lang`: Chinese lessons are written in Traditional
 /// characters, and shown in Simplified ones converted (as the page's own strings are).
@@ -389,6 +421,27 @@ mod tests {
             err("preset=alignment&step=5&choices=9f0-0"),
             Unreachable::Late { choice: 9, step: 5 }
         );
+    }
+
+    #[test]
+    fn a_lesson_is_checked_whole_and_every_broken_step_named() {
+        let text = r#"{"title": "T", "steps": [
+            {"at": "preset=alignment&step=3", "text": "fine"},
+            {"at": "preset=token&mode=nope", "text": "no such mode"},
+            {"at": "preset=alignment&step=5&sel=t:nobody", "text": "selects nothing"},
+            {"at": "preset=token&mode=chandy-lamport&step=3", "text": "a question it cannot answer",
+             "ask": {"kind": "counted-twice"}}]}"#;
+        let lesson = crate::scenario::read_lesson(text).unwrap();
+        let found = check(&lesson);
+        assert_eq!(
+            found.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        assert_eq!(
+            found[0].1,
+            Problem::Unreachable(Unreachable::Mode("nope".into()))
+        );
+        assert!(matches!(found[2].1, Problem::NoAnswer(_)));
     }
 
     #[test]

@@ -32,4 +32,5 @@ pub const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5r
 .lesson-teacher{font-size:.85rem}.lesson-teacher summary{cursor:pointer;color:var(--muted)}\
 .lesson-teacher>div{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;margin-top:.3rem}\
 .lesson-teacher a{color:var(--accent)}.lesson-file input{font-size:.8rem;max-width:14rem}\
+.lesson-problems{color:var(--bad);font-size:.9rem;margin:.3rem 0}.lesson-problems ul{margin:.2rem 0;padding-left:1.2rem}\
 .lms-notice{color:var(--muted);font-size:.85rem;margin:.2rem 0}";

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::lms;
+use super::load::{keep, open, open_file, problems};
 use super::panel::{lesson_panel, LessonProps};
 use super::words::{say, Say};
 use super::{Act, At, LessonRun};
@@ -31,6 +32,8 @@ pub struct Page {
     wanted: (u32, String),
     lesson: Option<LessonRun>,
     error: Option<String>,
+    /// A teacher's own file: every step a student would find broken, worded (`super::check`).
+    problems: Rc<Vec<String>>,
     selection: Option<Selection>,
     /// The step's scenario came whole (`scenario=`), not as a preset's name.
     edited: bool,
@@ -53,6 +56,7 @@ impl Page {
             wanted: (0, source),
             lesson: None,
             error: None,
+            problems: Rc::default(),
             selection: None,
             edited: false,
             open: None,
@@ -71,6 +75,7 @@ impl Page {
             wanted: self.wanted.clone(),
             lesson: self.lesson.clone(),
             error: self.error.clone(),
+            problems: self.problems.clone(),
             selection: self.selection,
             edited: self.edited,
             open: self.open,
@@ -178,6 +183,13 @@ impl Reducible for Page {
             Act::Frame(_) => {}
             Act::Open(source) => next.wanted = (next.wanted.0 + 1, source),
             Act::Loaded(source, lesson, kept) => {
+                // A teacher's own file is checked whole when it opens (the built-in ones are
+                // checked by the tests).
+                next.problems = Rc::new(if super::LESSONS.contains(&source.as_str()) {
+                    Vec::new()
+                } else {
+                    problems(&lesson, next.lang)
+                });
                 let mut l = LessonRun::new(source, lesson);
                 let at = match kept {
                     Some(k) if l.resume(&k) => l.index,
@@ -290,116 +302,6 @@ fn mode_param(sim: &crate::engine::Simulation) -> &'static str {
 fn post(text: &str) {
     crate::ui::host_link::post(text);
     lms::hand(text);
-}
-
-/// The browser's storage, where progress is kept.
-#[cfg(target_arch = "wasm32")]
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
-fn key(source: &str) -> String {
-    format!("abs-lesson:{source}")
-}
-
-/// Keeps a lesson's progress in the browser (`LessonRun::progress`).
-fn keep(l: &LessonRun) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(s) = storage() {
-        let _ = s.set_item(&key(&l.source), &l.progress());
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = key(&l.source);
-}
-
-/// Fetches the lesson `source` names (a built-in one, or a file on this origin or the one the
-/// address's `origin` allows) and hands it over with the progress kept for it, or says why it
-/// cannot be had.
-fn open(source: String, lang: Lang, dispatch: Callback<Act>) {
-    #[cfg(target_arch = "wasm32")]
-    let (here, allowed) = (
-        web_sys::window()
-            .and_then(|w| w.location().origin().ok())
-            .unwrap_or_default(),
-        crate::ui::host_link::origin(),
-    );
-    #[cfg(not(target_arch = "wasm32"))]
-    let (here, allowed) = (String::new(), None::<String>);
-    let url = match super::lesson_url(&source, lang, &here, allowed.as_deref()) {
-        Ok(url) => url,
-        Err(list) => {
-            let why = say(
-                lang,
-                Say::NotFound {
-                    source: &source,
-                    list: &list,
-                },
-            );
-            return dispatch.emit(Act::Failed(why));
-        }
-    };
-    crate::ui::components::theory::fetch_text(url, move |result| {
-        dispatch.emit(read(source, result, lang));
-    });
-}
-
-/// What a lesson's text, fetched or opened from disk, makes: the lesson with the progress
-/// kept for it, or why not, worded.
-fn read(source: String, text: Result<String, String>, lang: Lang) -> Act {
-    let text = match text {
-        Ok(text) => text,
-        Err(why) => {
-            return Act::Failed(say(
-                lang,
-                Say::Unfetched {
-                    source: &source,
-                    why: &why,
-                },
-            ))
-        }
-    };
-    match crate::scenario::read_lesson(&text) {
-        Ok(lesson) => {
-            #[cfg(target_arch = "wasm32")]
-            let kept = storage().and_then(|s| s.get_item(&key(&source)).ok().flatten());
-            #[cfg(not(target_arch = "wasm32"))]
-            let kept = None;
-            Act::Loaded(source, Rc::new(super::in_lang(lesson, lang)), kept)
-        }
-        Err((line, column, message)) => Act::Failed(say(
-            lang,
-            Say::Unreadable {
-                source: &source,
-                line,
-                column,
-                why: &(lang.strings().syntax_words)(&message),
-            },
-        )),
-    }
-}
-
-/// A lesson file the student or teacher opened from their disk.
-fn open_file(e: Event, lang: Lang, on: Callback<Act>) {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let Some(file) = e
-            .target_dyn_into::<web_sys::HtmlInputElement>()
-            .and_then(|i| i.files())
-            .and_then(|f| f.get(0))
-        else {
-            return;
-        };
-        yew::platform::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string())
-                .ok_or_else(|| "not text".to_string());
-            on.emit(read(file.name(), text, lang));
-        });
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = (e, lang, on);
 }
 
 /// What the address asks for: the lesson, the language, and whether the page is embedded or
@@ -543,6 +445,12 @@ pub fn lesson_view() -> Html {
             </div>
             if let Some(e) = &page.error {
                 <p class="lesson-error" role="alert" data-testid="lesson-error">{ e.clone() }</p>
+            }
+            if !page.problems.is_empty() {
+                <details class="lesson-problems" data-testid="lesson-problems" open=true>
+                    <summary>{ w(Say::Problems(page.problems.len())) }</summary>
+                    <ul>{ for page.problems.iter().map(|p| html! { <li>{ p.clone() }</li> }) }</ul>
+                </details>
             }
             <div class="lesson-main">
                 { panel }

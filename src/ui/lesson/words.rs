@@ -29,6 +29,10 @@ pub enum Say<'a> {
     OpenFull,
     OpenFile,
     ForTeachers,
+    /// How many steps of a teacher's file are broken.
+    Problems(usize),
+    /// A broken step (from 1), and why.
+    StepProblem(usize, &'a str),
     Download,
     Right,
     Wrong,
@@ -102,19 +106,36 @@ pub fn say(lang: Lang, t: Say) -> String {
     }
 }
 
-/// Traditional characters of the lessons that the page's own table (`i18n::hans`, in every
-/// student's page) does not need, and their Simplified forms.
-const MORE: [(char, char); 11] = [
+/// Traditional characters of the lessons and the views (`ui::kit::pick`) that the page's own
+/// table (`i18n::hans`, in every student's page) does not need, and their Simplified forms.
+const MORE: [(char, char); 28] = [
+    ('刪', '删'),
     ('剛', '刚'),
+    ('匯', '汇'),
+    ('叢', '丛'),
     ('問', '问'),
     ('嗎', '吗'),
+    ('嘗', '尝'),
+    ('尋', '寻'),
+    ('師', '师'),
     ('擔', '担'),
+    ('據', '据'),
     ('敘', '叙'),
     ('斷', '断'),
     ('東', '东'),
+    ('湊', '凑'),
+    ('異', '异'),
+    ('節', '节'),
     ('緊', '紧'),
+    ('習', '习'),
+    ('視', '视'),
+    ('貼', '贴'),
+    ('車', '车'),
     ('輪', '轮'),
+    ('銷', '销'),
     ('陸', '陆'),
+    ('雜', '杂'),
+    ('頂', '顶'),
     ('題', '题'),
 ];
 
@@ -152,6 +173,9 @@ fn en(t: Say) -> String {
         Say::OpenFull => "Open this moment in the playground ↗".into(),
         Say::OpenFile => "Your own lesson file:".into(),
         Say::ForTeachers => "For teachers".into(),
+        Say::Problems(1) => "One step of this lesson file would not work for a student:".into(),
+        Say::Problems(n) => format!("{n} steps of this lesson file would not work for a student:"),
+        Say::StepProblem(n, why) => format!("Step {n}: {why}"),
         Say::Download => "Download for your LMS (SCORM 1.2 package)".into(),
         Say::Right => "Right.".into(),
         Say::Wrong => "Not quite.".into(),
@@ -226,6 +250,8 @@ fn zh(t: Say) -> String {
         Say::OpenFull => "在遊樂場中打開這一刻 ↗".into(),
         Say::OpenFile => "自己的課程檔案：".into(),
         Say::ForTeachers => "給教師".into(),
+        Say::Problems(n) => format!("這個課程檔案有 {n} 步無法讓學生正常使用："),
+        Say::StepProblem(n, why) => format!("第 {n} 步：{why}"),
         Say::Download => "下載給學習管理系統（SCORM 1.2 套件）".into(),
         Say::Right => "答對了。".into(),
         Say::Wrong => "不太對。".into(),
@@ -371,6 +397,8 @@ mod tests {
             Say::NoAnswer(NoAnswer::NothingBlocks),
             Say::Done(3, 4, 0),
             Say::Done(0, 0, 2),
+            Say::Problems(2),
+            Say::StepProblem(3, "x"),
             Say::Unreadable {
                 source: "x.json",
                 line: 3,
