@@ -294,7 +294,7 @@ fn a_broken_lesson_is_told_with_its_range_and_its_fix() {
     use abs_playground::i18n::Lang;
     let say = |text: &str, lang: Lang| {
         let (_, _, message) = read_lesson(text).unwrap_err();
-        (lang.strings().syntax_words)(&message)
+        lang.syntax_words(&message)
     };
     let choice = r#"{"title": "T", "steps": [{"at": "", "text": "", "ask": {"kind": "choice", "prompt": "p", "choices": ["a", "b"], "answer": 3, "why": "w"}}]}"#;
     assert_eq!(

@@ -638,8 +638,8 @@ fn syntax_errors_are_told_in_words_in_each_language() {
             !matches!(Syntax::of(&message), Syntax::Other(_)),
             "not understood: {message}"
         );
-        let en = (Lang::En.strings().syntax_words)(&message);
-        let zh = (Lang::Zh.strings().syntax_words)(&message);
+        let en = Lang::En.syntax_words(&message);
+        let zh = Lang::Zh.syntax_words(&message);
         assert_ne!(en, message);
         // Chinese: no run of English letters outside the quoted names and the field lists.
         let outside: String = zh

@@ -371,32 +371,6 @@ pub const STRINGS: Strings = Strings {
     legend_money: "a transfer of money",
     carries_duplicates: "⚠ A consistent cut whose counts carry the duplicates of an earlier replay: every record a task counted as received was counted as sent, but the state it captured already held words counted twice after an earlier recovery (at-least-once replays).",
     carries_duplicates_short: "consistent cut, earlier duplicates",
-    syntax_words: |m| match crate::Syntax::of(m) {
-        crate::Syntax::EndInString => "the text ends inside a string: a closing quote \" is missing".into(),
-        crate::Syntax::ControlInString => "a line break stands inside a string (a closing quote \" may be missing)".into(),
-        crate::Syntax::EndEarly => "the text ends too early: a value or a closing } or ] is missing".into(),
-        crate::Syntax::Expected("`,` or `}`") => "a comma or a closing } is missing here (or a quote before it)".into(),
-        crate::Syntax::Expected("`,` or `]`") => "a comma or a closing ] is missing here".into(),
-        crate::Syntax::Expected("`:`") => "a colon : is missing after the field's name".into(),
-        crate::Syntax::Expected("a string key") => "a field name in double quotes belongs here (JSON allows no comma before a closing })".into(),
-        crate::Syntax::Expected("a quoted key") => "a field's name is written in double quotes here (\"steps\": …, not steps: …)".into(),
-        crate::Syntax::Expected("value") => "a value belongs here (a number, \"text\", true, false, null, [ or {)".into(),
-        crate::Syntax::Expected(what) => format!("{what} is expected here"),
-        crate::Syntax::Trailing => "there is more text after the scenario's closing }".into(),
-        crate::Syntax::Escape => "a backslash starts an escape JSON does not know".into(),
-        crate::Syntax::LeadingZero => "a number may not start with 0 (write 17, not 017)".into(),
-        crate::Syntax::TooDeep => "the text nests too deeply".into(),
-        crate::Syntax::Missing(name) => format!("the field “{name}” is required here"),
-        crate::Syntax::Duplicate(name) => format!("the field “{name}” appears twice"),
-        crate::Syntax::UnknownField(name, known) => format!("there is no field “{name}” here; the fields are {known}"),
-        crate::Syntax::UnknownVariant(name, known) => format!("“{name}” is not one of {known}"),
-        crate::Syntax::InvalidType(given, wanted) => format!("{given} is given where {} is expected", json_kind(wanted)),
-        crate::Syntax::OutOfRange(v, max, "") => format!("{v} is not a whole number from 0 to {max}"),
-        crate::Syntax::OutOfRange(v, max, what) => format!("{v} is not {what}: a whole number from 0 to {max}"),
-        crate::Syntax::NotASetting(name, kind, "") => format!("a {kind} operator has no settings, so no field “{name}”"),
-        crate::Syntax::NotASetting(name, kind, own) => format!("a {kind} operator has no field “{name}”; its fields are {own}"),
-        crate::Syntax::Other(m) => m.to_string(),
-    },
     rows_more: |n| format!("… and {n} more"),
 
     narration: "What happened",
@@ -441,5 +415,62 @@ fn json_kind(wanted: &str) -> &str {
         "u32" | "u64" => "a whole number (without quotes)",
         w if w.starts_with("struct ") => "an object { … }",
         w => w,
+    }
+}
+
+/// A scenario reader's message in words (`Lang::syntax_words`).
+pub(crate) fn syntax_words(m: &str) -> String {
+    match crate::Syntax::of(m) {
+        crate::Syntax::EndInString => {
+            "the text ends inside a string: a closing quote \" is missing".into()
+        }
+        crate::Syntax::ControlInString => {
+            "a line break stands inside a string (a closing quote \" may be missing)".into()
+        }
+        crate::Syntax::EndEarly => {
+            "the text ends too early: a value or a closing } or ] is missing".into()
+        }
+        crate::Syntax::Expected("`,` or `}`") => {
+            "a comma or a closing } is missing here (or a quote before it)".into()
+        }
+        crate::Syntax::Expected("`,` or `]`") => "a comma or a closing ] is missing here".into(),
+        crate::Syntax::Expected("`:`") => "a colon : is missing after the field's name".into(),
+        crate::Syntax::Expected("a string key") => {
+            "a field name in double quotes belongs here (JSON allows no comma before a closing })"
+                .into()
+        }
+        crate::Syntax::Expected("a quoted key") => {
+            "a field's name is written in double quotes here (\"steps\": …, not steps: …)".into()
+        }
+        crate::Syntax::Expected("value") => {
+            "a value belongs here (a number, \"text\", true, false, null, [ or {)".into()
+        }
+        crate::Syntax::Expected(what) => format!("{what} is expected here"),
+        crate::Syntax::Trailing => "there is more text after the scenario's closing }".into(),
+        crate::Syntax::Escape => "a backslash starts an escape JSON does not know".into(),
+        crate::Syntax::LeadingZero => "a number may not start with 0 (write 17, not 017)".into(),
+        crate::Syntax::TooDeep => "the text nests too deeply".into(),
+        crate::Syntax::Missing(name) => format!("the field “{name}” is required here"),
+        crate::Syntax::Duplicate(name) => format!("the field “{name}” appears twice"),
+        crate::Syntax::UnknownField(name, known) => {
+            format!("there is no field “{name}” here; the fields are {known}")
+        }
+        crate::Syntax::UnknownVariant(name, known) => format!("“{name}” is not one of {known}"),
+        crate::Syntax::InvalidType(given, wanted) => {
+            format!("{given} is given where {} is expected", json_kind(wanted))
+        }
+        crate::Syntax::OutOfRange(v, max, "") => {
+            format!("{v} is not a whole number from 0 to {max}")
+        }
+        crate::Syntax::OutOfRange(v, max, what) => {
+            format!("{v} is not {what}: a whole number from 0 to {max}")
+        }
+        crate::Syntax::NotASetting(name, kind, "") => {
+            format!("a {kind} operator has no settings, so no field “{name}”")
+        }
+        crate::Syntax::NotASetting(name, kind, own) => {
+            format!("a {kind} operator has no field “{name}”; its fields are {own}")
+        }
+        crate::Syntax::Other(m) => m.to_string(),
     }
 }

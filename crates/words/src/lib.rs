@@ -152,6 +152,22 @@ impl Lang {
         }
     }
 
+    /// A scenario reader's message in words (see [`Syntax`]), for the pages that show the
+    /// reader's errors in full: the editor, the Flink view, the lesson page. Not a field of
+    /// [`Strings`], which every build links whole: the student's player never words them.
+    pub fn syntax_words(self, m: &str) -> String {
+        match self {
+            #[cfg(feature = "en")]
+            Lang::En => en::syntax_words(m),
+            #[cfg(feature = "zh")]
+            Lang::Zh => zh_errors::syntax_words(m),
+            #[cfg(feature = "hans")]
+            Lang::ZhHans => zh_hans::zh_errors::syntax_words(m),
+            #[allow(unreachable_patterns)]
+            _ => Lang::built().syntax_words(m),
+        }
+    }
+
     /// This build's first language: the one it falls back to.
     pub fn built() -> Lang {
         if cfg!(feature = "en") {
@@ -468,8 +484,6 @@ pub struct Strings {
     /// list, the checkpoint table): worded as the narration words it.
     pub carries_duplicates: &'static str,
     pub carries_duplicates_short: &'static str,
-    /// A scenario reader's message in words (see [`Syntax`]).
-    pub syntax_words: fn(&str) -> String,
     pub rows_more: fn(usize) -> String,
 
     // Narration

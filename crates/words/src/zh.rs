@@ -367,7 +367,6 @@ pub const STRINGS: Strings = Strings {
     legend_money: "一筆轉帳",
     carries_duplicates: "⚠ 一致割集，但計數帶著先前重放的重複：每個任務算作已接收的記錄，它的發送者都算作已送出，只是它捕捉的狀態裡早有先前恢復後被重複計算的單詞（至少一次會重放）。",
     carries_duplicates_short: "一致割集，帶先前的重複",
-    syntax_words: super::zh_errors::syntax_words,
     rows_more: |n| format!("……還有 {n} 項"),
 
     narration: "發生了什麼",

@@ -212,7 +212,7 @@ pub fn action_error(e: &ActionError) -> String {
 }
 
 /// A syntax error of a scenario or lesson file in words (the editor adds the line and column).
-pub(super) fn syntax_words(m: &str) -> String {
+pub(crate) fn syntax_words(m: &str) -> String {
     match crate::Syntax::of(m) {
         crate::Syntax::EndInString => "文字在字串中途結束：缺少右引號 \"".into(),
         crate::Syntax::ControlInString => "字串中有換行（可能缺少右引號 \"）".into(),

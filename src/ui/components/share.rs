@@ -87,7 +87,7 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                 <label for="lesson-step">{ s.share_step }</label>
                 <div class="copy-row">
                     <input id="lesson-step" type="text" readonly=true data-testid="lesson-step-code"
-                        value={format!("{{\"at\": {}, \"text\": \"\"}}", crate::text::Quoted(&p.url))} />
+                        value={format!("{{\"at\": \"{}\", \"text\": \"\"}}", p.url)} />
                     <button onclick={copy("lesson-step-code")} data-testid="copy-lesson-step">{ s.copy }</button>
                 </div>
                 <label for="embed-code">{ s.share_embed }</label>

@@ -33,7 +33,7 @@ pub fn error_text(lang: Lang, text: &str, e: &ScenarioError) -> String {
         } => {
             // serde's message ends with its own " at line L column C", said once already;
             // `Syntax::of` leaves it out.
-            let words = (s.syntax_words)(message);
+            let words = lang.syntax_words(message);
             w.syntax(*line, *column, &field_at(text, *line, *column), &words)
         }
         // A refusal of the graph or the settings: where what it names is, if it names any.

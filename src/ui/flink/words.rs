@@ -236,7 +236,7 @@ pub fn import_error(lang: ViewLang, e: &ImportError) -> String {
             message,
         } => format!(
             "這不是 JSON（第 {line} 行第 {column} 欄）：{}",
-            (zh.syntax_words)(message)
+            crate::i18n::Lang::Zh.syntax_words(message)
         ),
         ImportError::NotAnObject { found } => format!(
             "這份內容是{}，不是物件：應為叢集 `REST API` 的回應（作業計畫、檢查點、頂點、例外或設定）\

@@ -103,7 +103,7 @@ fn read(source: String, text: Result<String, String>, lang: Lang) -> Act {
                 source: &source,
                 line,
                 column,
-                why: &(lang.strings().syntax_words)(&message),
+                why: &lang.syntax_words(&message),
             },
         )),
     }
