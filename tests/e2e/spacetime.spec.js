@@ -258,3 +258,24 @@ test('an item selected in the dataflow is lit in the diagram once it has arrived
   await expect(app.page.locator('.st-task.sel')).toHaveCount(0);
   await expect(page.locator('.inspector .details h3')).toHaveText(picked);
 });
+
+test('a record that waited in an alignment buffer is drawn waiting along its receiver\'s line until processed', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment&mode=aligned');
+  await app.testId('spacetime-toggle').click();
+  await app.stepFast(50);
+  // Merge aligns: the records that came on its blocked input wait there, on its line.
+  const merge = await page.locator('.st-task', { hasText: 'Merge#0' }).locator('line').evaluate((l) => Number(l.getAttribute('y1')));
+  const waits = await page.locator('.st-wait').evaluateAll((ls) => ls.map((l) => ['x1', 'y1', 'x2', 'y2'].map((a) => Number(l.getAttribute(a)))));
+  expect(waits.length).toBeGreaterThan(0);
+  for (const [x1, y1, x2, y2] of waits) {
+    expect([y1, y2]).toEqual([merge, merge]);
+    expect(x2).toBeGreaterThan(x1);
+  }
+  // At-least-once never holds a record back: nothing waits.
+  await app.open('?preset=alignment&mode=at-least-once');
+  await app.testId('spacetime-toggle').click();
+  await app.stepFast(50);
+  await expect(page.locator('.st-rec').first()).toBeAttached();
+  await expect(page.locator('.st-wait')).toHaveCount(0);
+});

@@ -91,8 +91,9 @@ pub const STRINGS: Strings = Strings {
     theory_title: "Why it matters",
     spacetime_title: "Space-time diagram",
     spacetime_hint: "A line per subtask, time left to right, the newest steps. A dot is a snapshot; \
-        the line through one checkpoint's dots is its cut. A ringed record was in flight across \
-        it (channel state), a filled red one crossed it the wrong way, a red ring was in flight \
+        the line through one checkpoint's dots is its cut. A thick stretch along a line is a record \
+        waiting in that subtask's alignment buffer until it is processed, which is what a cut counts. \
+        A ringed record was in flight across a cut (channel state), a filled red one crossed it the wrong way, a red ring was in flight \
         but not recorded: the snapshot lost it.",
     cut_place: "Place your own cut",
     cut_own: "Show the snapshots' cuts",

@@ -200,6 +200,20 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             px(xa),
             px(ya)
         );
+        // A record that waited in its receiver's alignment buffer: the wait, along the
+        // receiver's line up to its processing, which is what a cut counts.
+        if let (ItemKind::Record(_), Some(done)) = (trip.item, trip.processed) {
+            if done.time > trip.arrived.time {
+                let _ = write!(
+                    svg,
+                    r#"<line class="st-wait" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+                    px(xa),
+                    px(ya),
+                    px(x(done.time, t0, t1)),
+                    px(ya)
+                );
+            }
+        }
     }
     // Where a record's line meets a cut through `ca` on its sender's line and `cb` on its
     // receiver's: on the receiver's line at the right edge if it has not arrived yet.

@@ -31,6 +31,8 @@ pub const STYLE: &str = ".lesson-page{max-width:1400px;margin:0 auto;padding:.5r
 .lesson-error{color:var(--bad);font-weight:600}\
 .lesson-teacher{font-size:.85rem}.lesson-teacher summary{cursor:pointer;color:var(--muted)}\
 .lesson-teacher>div{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;margin-top:.3rem}\
+@media (min-width:700px){.lesson-teacher{position:relative}.lesson-teacher>div{position:absolute;right:0;top:100%;z-index:5;\
+background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.5rem .7rem;width:max-content;max-width:min(40rem,90vw)}}\
 .lesson-teacher a{color:var(--accent)}.lesson-file input{font-size:.8rem;max-width:14rem}\
 .lesson-problems{color:var(--bad);font-size:.9rem;margin:.3rem 0}.lesson-problems ul{margin:.2rem 0;padding-left:1.2rem}\
 .lms-notice{color:var(--muted);font-size:.85rem;margin:.2rem 0}";
