@@ -415,3 +415,21 @@ test('in the compact drawing the selected channel and those whose state is being
   expect(recording).toBeGreaterThan(0);
   expect(await page.locator('.channels .channel').count()).toBe(recording + 1);
 });
+
+// Issue 49: at 1024×640 Reset wrapped alone onto a second row in the modes with a Savepoint
+// button, taking the graph's room. The controls keep one row, in every language, with a
+// four-digit step.
+for (const lang of ['en', 'zh', 'zh-Hans']) {
+  test(`the controls keep one row at 1024×640 (${lang})`, async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 640 });
+    const app = new Playground(page);
+    await app.open(`?preset=recovery&mode=aligned&lang=${lang}&step=1500`);
+    await expect(app.testId('trigger-savepoint')).toBeVisible();
+    const tops = await page.locator('.controls > *').evaluateAll((els) => els
+      .filter((e) => e.getBoundingClientRect().width > 0)
+      .map((e) => [e.getAttribute('data-testid') || e.className, Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)]));
+    const mids = tops.map(([, mid]) => mid);
+    // One row: every control's middle within a few pixels of the others' (a second row is ~30 px lower).
+    expect(Math.max(...mids) - Math.min(...mids), JSON.stringify(tops)).toBeLessThan(8);
+  });
+}
