@@ -12,7 +12,7 @@ pub fn of(text: &str, e: &ScenarioError) -> Option<(u64, u64)> {
     let at = match e {
         ScenarioError::Setting(s) => setting(text, s),
         ScenarioError::Graph(g) => graph(text, g),
-        ScenarioError::UnknownFailedTask { task, .. } => after(text, "\"failures\"", &quoted(task)),
+        ScenarioError::UnknownFailedTask { task, .. } => after(text, "failures", &quoted(task)),
         _ => None,
     }?;
     let before = &text[..at];
@@ -39,10 +39,10 @@ fn graph(text: &str, g: &GraphError) -> Option<usize> {
         | GraphError::TooManyTasks(_)
         | GraphError::TooManyChannels(_)
         | GraphError::TooManyLines(_) => operators(),
-        GraphError::EmptyName => after(text, "\"operators\"", "\"\""),
+        GraphError::EmptyName => after(text, "operators", "\"\""),
         // The second operator of that name.
         GraphError::DuplicateOperator(n) => {
-            let first = after(text, "\"operators\"", &quoted(n))?;
+            let first = after(text, "operators", &quoted(n))?;
             let second = first + 1;
             text.get(second..)?.find(&quoted(n)).map(|i| second + i)
         }
@@ -51,7 +51,7 @@ fn graph(text: &str, g: &GraphError) -> Option<usize> {
             text.get(start..)?.find(&quoted(name)).map(|i| start + i)
         }
         GraphError::DuplicateEdge { from, .. } | GraphError::ForwardParallelism { from, .. } => {
-            after(text, "\"edges\"", &quoted(from))
+            after(text, "edges", &quoted(from))
         }
         GraphError::ZeroParallelism(n)
         | GraphError::SourceHasInputs(n)
@@ -62,11 +62,9 @@ fn graph(text: &str, g: &GraphError) -> Option<usize> {
         | GraphError::Cycle(n)
         | GraphError::ProcessParallelism(n)
         | GraphError::IterateWithoutLoop(n)
-        | GraphError::TwoTokens(_, n) => after(text, "\"operators\"", &quoted(n)),
-        GraphError::UnknownInitiator(n) => after(text, "\"initiators\"", &quoted(n)),
-        GraphError::Unreachable { initiator, .. } => {
-            after(text, "\"initiators\"", &quoted(initiator))
-        }
+        | GraphError::TwoTokens(_, n) => after(text, "operators", &quoted(n)),
+        GraphError::UnknownInitiator(n) => after(text, "initiators", &quoted(n)),
+        GraphError::Unreachable { initiator, .. } => after(text, "initiators", &quoted(initiator)),
         GraphError::ConcurrentUnaligned { .. } => key(text, "max_concurrent_checkpoints"),
     }
 }
@@ -90,9 +88,9 @@ fn key(text: &str, name: &str) -> Option<usize> {
     None
 }
 
-/// The first `needle` after the key `anchor` (a quoted name), or anywhere if there is none.
+/// The first `needle` after the key `anchor`, or anywhere if there is none.
 fn after(text: &str, anchor: &str, needle: &str) -> Option<usize> {
-    let start = key(text, anchor.trim_matches('"')).unwrap_or(0);
+    let start = key(text, anchor).unwrap_or(0);
     text.get(start..)?.find(needle).map(|i| start + i)
 }
 
