@@ -30,6 +30,10 @@ languages' and the second build's (the Flink view and the editor).
    natively first (release, in the project's target folder, whatever target Trunk's
    environment names).
 
+7. Draws the first picture index.html shows for every preset, mode and language while the
+   WebAssembly loads (boot/PRESET[.MODE].LANG.html): `abs-sim shells`, the app rendered natively.
+   ~20 s on two processors (`huge` is most of it).
+
 Steps 1, 2, 4 and 6 are for release builds. Anything it cannot do is an error: no step may stop
 silently.
 """
@@ -163,6 +167,12 @@ def main() -> int:
                 return fail(f"{name}: {e}")
             contents = {".js": loader.encode(), "_bg.wasm": wasm}
         hashed = f"{name}-{hashlib.sha256(b''.join(contents.values())).hexdigest()[:16]}"
+        # The loading bar's whole (index.html's routes, `size: 0` as written): the wasm's bytes.
+        if name != "abs-export":
+            sized = re.compile(r"(\./" + re.escape(name) + r"_bg\.wasm[\"'`], size: )0\b")
+            index, count = sized.subn(lambda m: m.group(1) + str(len(contents["_bg.wasm"])), index)
+            if count != 1:
+                return fail(f"index.html gives ./{name}_bg.wasm's size {count} times, not once")
         for ext, path in files.items():
             # A string in the inline script, in whatever quotes the HTML minifier chose.
             old = re.compile(r"(?<=[\"'`])\./" + re.escape(name + ext) + r"(?=[\"'`])")
@@ -188,7 +198,18 @@ def main() -> int:
             scorm_packages(os.path.abspath(stage))
         except (ValueError, OSError) as e:
             return fail(str(e))
+    try:
+        first_pictures(os.path.abspath(stage))
+    except (ValueError, OSError) as e:
+        return fail(str(e))
     return 0
+
+
+def first_pictures(stage: str) -> None:
+    """Step 7: STAGE/boot/, the first picture of every preset, mode and language."""
+    run = subprocess.run([abs_sim(), "shells", stage], cwd=ROOT, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise ValueError(f"abs-sim shells failed:\n{run.stderr.strip()}")
 
 
 # Step 6: the languages each folder of built-in lessons is packaged in (`abs-sim lesson

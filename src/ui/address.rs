@@ -58,9 +58,41 @@ pub fn query() -> Query {
     }
 }
 
+/// Natively there is no browser: the address is the one [`with_address`] gives, if any.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn query() -> Query {
-    Query::default()
+    ADDRESS.with(|a| {
+        let Some((preset, mode, lang)) = a.borrow().clone() else {
+            return Query::default();
+        };
+        Query {
+            preset: Some(preset),
+            mode,
+            lang: Some(lang),
+            ..Query::default()
+        }
+    })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    static ADDRESS: std::cell::RefCell<Option<(String, Option<String>, String)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` as if the page's address asked for `preset`, `mode` and `lang` (natively: the
+/// first pictures drawn for index.html, `ui::shell`).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn with_address<T>(preset: &str, mode: Option<&str>, lang: &str, f: impl FnOnce() -> T) -> T {
+    let asked = (
+        preset.to_string(),
+        mode.map(str::to_string),
+        lang.to_string(),
+    );
+    let before = ADDRESS.with(|a| a.replace(Some(asked)));
+    let out = f();
+    ADDRESS.with(|a| *a.borrow_mut() = before);
+    out
 }
 
 /// The page's own address without its query: where a permalink points.

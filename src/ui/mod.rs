@@ -28,6 +28,8 @@ pub mod permalink;
 #[cfg(feature = "views")]
 pub mod routes;
 pub mod run;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod shell;
 pub mod state;
 #[cfg(feature = "views")]
 pub mod views;

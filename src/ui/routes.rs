@@ -63,6 +63,24 @@ pub fn big_presets() -> Vec<&'static str> {
         .collect()
 }
 
+/// The presets a link opens in a player with a first picture (`abs-sim shells` draws them).
+pub fn pictured_presets() -> Vec<&'static str> {
+    presets::NAMES
+        .iter()
+        .copied()
+        .chain([presets::HUGE])
+        .collect()
+}
+
+/// The modes a link can name (each preset's picture is drawn in every one of them: a mode it
+/// does not run shows the notice the page shows).
+pub fn mode_names() -> Vec<&'static str> {
+    crate::scenario::modes::RunMode::all()
+        .into_iter()
+        .map(|m| m.name())
+        .collect()
+}
+
 /// The loader's routing, as the lines of index.html's script between its `routes:` markers:
 /// the first build whose condition the address meets, in this order — the views, the lesson
 /// page, the second player, then the student's page in its language.
@@ -71,7 +89,14 @@ pub fn loader() -> String {
         .iter()
         .map(|(name, _)| format!("view === \"{name}\""))
         .collect();
-    let files = |b: Build| format!("{{ js: \"./{0}.js\", wasm: \"./{0}_bg.wasm\" }}", b.0);
+    // `size`: the wasm's bytes, written by the build (tools/post_build.py) for the loading
+    // bar (a server that compresses it sends fewer).
+    let files = |b: Build| {
+        format!(
+            "{{ js: \"./{0}.js\", wasm: \"./{0}_bg.wasm\", size: 0 }}",
+            b.0
+        )
+    };
     let indent = "        ";
     [
         "var view = q.get(\"view\");".to_string(),
@@ -90,6 +115,12 @@ pub fn loader() -> String {
         "  : zh".to_string(),
         format!("  ? {}", files(STUDENT_ZH)),
         format!("  : {};", files(STUDENT_EN)),
+        // The first picture (`abs-sim shells`): a preset in a mode, as the student's page
+        // draws it at step 0, for the addresses that show one.
+        "var preset = q.get(\"preset\") || \"alignment\", mode = q.get(\"mode\");".into(),
+        "var picture = !views && !q.has(\"lesson\") && !q.has(\"big\") && !q.has(\"embed\") && !q.has(\"scenario\") &&".into(),
+        format!("  /^({})$/.test(preset) && /^({})$/.test(mode || \"aligned\")", pictured_presets().join("|"), mode_names().join("|")),
+        "  ? \"./boot/\" + preset + (mode ? \".\" + mode : \"\") + \".\" + (hans ? \"zh-Hans\" : zh ? \"zh\" : \"en\") + \".html\" : \"\";".into(),
     ]
     .iter()
     .map(|line| format!("{indent}{line}\n"))

@@ -33,7 +33,7 @@ test('before the WebAssembly arrives, the default page is drawn: the app\'s head
   const shell = page.locator('.shell');
   await expect(shell).toBeVisible();
   await expect(shell.getByRole('heading', { level: 1 })).toHaveText('ABS Playground');
-  await expect(shell).toContainText('Loading the simulation');
+  await expect(page.locator('.boot-status')).toContainText('Loading the simulation');
   await expect(page.locator('.boot-line')).toBeHidden();
   const drawn = {
     lesson: squash(await shell.locator('.lesson').textContent()),
@@ -78,33 +78,132 @@ test('the lesson keeps its place and size when the app takes over, at tablet and
   }
 });
 
-test('any other page waits with the plain loading line, never the default lesson', async ({ browser }) => {
+test('every other page a link opens draws its own first picture before the WebAssembly arrives, and it is the app\'s', async ({ browser }) => {
   const cases = [
-    { query: '?preset=wordcount' },
-    { query: '?preset=alignment&mode=unaligned' },
-    { query: '?lang=zh-Hant' },
-    { query: '?embed' },
-    { query: '?scenario=abc' },
-    { query: '', locale: 'zh-TW' },
+    { query: '?preset=wordcount', preset: 'wordcount', mode: 'aligned' },
+    { query: '?preset=alignment&mode=unaligned&step=40', preset: 'alignment', mode: 'unaligned' },
+    { query: '?lang=zh-Hant', preset: 'alignment', mode: 'aligned', lang: 'zh' },
+    { query: '?preset=bank&lang=zh-Hans', preset: 'bank', mode: 'chandy-lamport', lang: 'zh-Hans' },
+    { query: '', locale: 'zh-TW', preset: 'alignment', mode: 'aligned', lang: 'zh' },
+    // A mode the preset does not run: the picture is the page's, with its notice.
+    { query: '?preset=token&mode=unaligned', preset: 'token', mode: 'chandy-lamport', notice: true },
+    // The second player's job of real size.
+    { query: '?preset=huge', preset: 'huge', mode: 'aligned' },
   ];
-  for (const { query, locale } of cases) {
+  for (const { query, locale, preset, mode, lang, notice } of cases) {
+    const what = `${query} ${locale ?? ''}`;
     const context = await browser.newContext({ locale, baseURL: `http://127.0.0.1:${sites.port}/` });
     const page = await context.newPage();
-    await page.route('**/*.wasm', (route) => route.abort());
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
     await page.goto(`index.html${query}`);
-    const what = `${query} ${locale ?? ''}`;
-    await expect(page.locator('.boot-line'), what).toBeVisible();
-    await expect(page.locator('.boot-line'), what).toContainText('ABS Playground');
-    await expect(page.locator('.shell'), what).toBeHidden();
+    const shell = page.locator('.shell');
+    await expect(shell.locator('svg.graph'), what).toBeVisible();
+    await expect(page.locator('.boot-line'), what).toBeHidden();
+    await expect(page.locator('.boot-status'), what).toContainText(lang ? /载入|載入/ : 'Loading the simulation');
+    // A picture: nothing in it answers, and nothing in it is found as the app is.
+    expect(await shell.evaluate((s) => s.inert), what).toBe(true);
+    expect(await shell.locator('[data-testid], [id]').count(), what).toBe(0);
+    expect(await shell.locator('select').nth(0).inputValue(), what).toBe(preset);
+    expect(await shell.locator('select').nth(1).inputValue(), what).toBe(mode);
+    if (notice) await expect(shell.locator('.notice').first(), what).toBeVisible();
+    const drawn = {
+      lesson: squash(await shell.locator('.lesson').first().textContent()),
+      graph: await shell.locator('svg.graph').boundingBox(),
+      subtasks: await shell.locator('svg.graph .subtask').count(),
+    };
+    release();
+    await expect(page.getByTestId('step-counter'), what).toBeVisible();
+    await expect(page.locator('.boot'), what).toHaveCount(0);
+    const app = page.locator('#app > .app');
+    // The app draws what the picture showed, where it showed it (`huge` is drawn bundled).
+    // (A lesson in another mode than aligned arrives a moment later: the picture has it.)
+    await expect(app.getByTestId('lesson'), what).toHaveText(drawn.lesson);
+    expect(await app.locator('svg.graph').first().boundingBox(), what).toEqual(drawn.graph);
+    expect(await app.locator('svg.graph .subtask').count(), what).toBe(drawn.subtasks);
+    expect(await page.getByTestId('preset').inputValue(), what).toBe(preset);
+    await context.close();
+  }
+});
+
+test('a page without a picture waits with the plain loading line, never the default lesson', async ({ browser }) => {
+  for (const query of ['?embed', '?scenario=abc', '?preset=nonsense', '?preset=wordcount&mode=nonsense', '?view=flink']) {
+    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${sites.port}/` });
+    const page = await context.newPage();
+    const asked = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.route('**/*.wasm', () => {});
+    await page.goto(`index.html${query}`);
+    await expect(page.locator('.boot-line'), query).toBeVisible();
+    await expect(page.locator('.boot-line'), query).toContainText('ABS Playground');
+    await expect(page.locator('.boot-status'), query).toContainText('Loading the simulation');
+    await expect(page.locator('.shell'), query).toBeHidden();
+    expect(asked.filter((p) => p.includes('/boot/')), query).toEqual([]);
     await context.close();
   }
   // The default page's own address, as the app rewrites it, keeps the drawn lesson.
   const context = await browser.newContext({ baseURL: `http://127.0.0.1:${sites.port}/` });
   const page = await context.newPage();
-  await page.route('**/*.wasm', (route) => route.abort());
+  await page.route('**/*.wasm', () => {});
   await page.goto('index.html?preset=alignment&mode=aligned&lang=en&step=12');
   await expect(page.locator('.shell .lesson')).toBeVisible();
   await context.close();
+});
+
+test.describe('a download that fails', () => {
+  // The aborted request, as the browser logs it.
+  test.use({ expectedErrors: [/Failed to load resource/] });
+
+  test('says so in the page\'s language, and Try again loads the page', async ({ page }) => {
+    let refused = 0;
+    await page.route('**/*.wasm', (route) => (refused++ < 1 ? route.abort() : route.continue()));
+    await page.goto('index.html?preset=recovery&lang=zh-Hans');
+    const status = page.locator('.boot-status');
+    await expect(status).toHaveAttribute('role', 'alert');
+    await expect(status).toContainText('无法下载模拟');
+    await expect(page.getByTestId('crash')).toHaveCount(0);
+    // The button is where the keyboard is.
+    await expect(page.getByTestId('boot-retry')).toBeFocused();
+    await expect(page.getByTestId('boot-retry')).toHaveText('再试一次');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('step-counter')).toBeVisible();
+    await expect(status).toHaveCount(0);
+    expect(refused).toBe(2);
+    await expect(page.getByTestId('crash')).toHaveCount(0);
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('step-counter')).toContainText('1');
+  });
+
+  test('a missing file names its status, and an embedding page hears of it', async ({ page }) => {
+    await page.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.goto('index.html?preset=wordcount');
+    await expect(page.locator('.boot-status')).toContainText('could not be downloaded');
+    await expect(page.locator('.boot-status')).toContainText('HTTP 404');
+    await expect(page.getByTestId('crash')).toHaveCount(0);
+  });
+});
+
+test('the bar follows the download', async ({ page, context }) => {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  // About 2 s for the student's build.
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 400 * 1024, uploadThroughput: 400 * 1024 });
+  await page.addInitScript(() => {
+    window.__seen = [];
+    new MutationObserver((changes) => {
+      for (const c of changes) if (c.target.localName === 'progress') window.__seen.push(c.target.value);
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['value'] });
+  });
+  await page.goto('index.html?preset=wordcount');
+  await expect(page.getByTestId('step-counter')).toBeVisible({ timeout: 30_000 });
+  const seen = await page.evaluate(() => window.__seen);
+  const between = [...new Set(seen.filter((v) => v > 0 && v < 1))];
+  // It moves through the download, never backwards, and ends full.
+  expect(between.length).toBeGreaterThan(3);
+  expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  expect(Math.max(...seen)).toBe(1);
 });
 
 test('the release build works from a sub-path', async ({ page }) => {

@@ -34,6 +34,8 @@ usage:
   abs-sim lesson FILE.json [--scorm OUT.zip [--lang LANG] [--site DIR]]
       check a lesson: every step's moment and the engine's answer to its question (JSON lines);
       with --scorm, package it for a course site (SCORM 1.2)
+  abs-sim shells DIR
+      draw the page's first pictures into the built site DIR (the build runs it)
   abs-sim help | --help | -h
       this text
 

@@ -3,7 +3,7 @@
 //! (`preset`), explores every interleaving of a small system (`explore`), or sets the cost of
 //! several modes side by side (`compare`) and the overhead of snapshots against their interval
 //! (`overhead`), runs a scenario on Flink (`flink`), or checks a lesson and packages it for a
-//! course site (`lesson`).
+//! course site (`lesson`), or draws the page's first pictures for the built site (`shells`).
 //!
 //! Exit status: 0 on success (also when the reader of stdout goes away early, as with
 //! `| head`), 1 when a run ends without what was asked (`--until-finished`) or output fails,
@@ -22,6 +22,8 @@ mod lesson;
 mod overhead;
 mod replay;
 mod scorm;
+#[cfg(all(not(target_arch = "wasm32"), feature = "views"))]
+mod shells;
 
 /// Counts live bytes so `bench` can measure what a history holds.
 #[global_allocator]
@@ -39,6 +41,8 @@ fn main() -> ExitCode {
         Some("compare") => compare::main(&args[1..]),
         Some("overhead") => overhead::main(&args[1..]),
         Some("flink") => flink::main(&args[1..]),
+        #[cfg(all(not(target_arch = "wasm32"), feature = "views"))]
+        Some("shells") => shells::main(&args[1..]),
         Some("help" | "--help" | "-h") => cli::help(cli::USAGE),
         Some(other) => {
             let _ = writeln!(

@@ -134,13 +134,11 @@ fn request(state: &Rc<Loop>) {
 
 /// The smallest text on screen (px) wherever the graph is drawn: an embed, a compare lane,
 /// the lesson page. A stage too small to fit the graph at that size scrolls instead.
-#[cfg(target_arch = "wasm32")]
 const MIN_TEXT: f64 = 9.0;
 
 /// The least pixels per layout unit a drawing is fitted at: its smallest text at `MIN_TEXT`.
 /// style.css sizes that text 0.85 of the drawing's font (an operator's kind, a slow channel's
 /// line, a chain's label); the bundled drawing's labels are 10 units.
-#[cfg(target_arch = "wasm32")]
 fn least_scale(l: &crate::ui::layout::Layout) -> f64 {
     MIN_TEXT
         / if l.bundled {
@@ -148,6 +146,12 @@ fn least_scale(l: &crate::ui::layout::Layout) -> f64 {
         } else {
             0.85 * l.metrics.font
         }
+}
+
+/// The least box (px) the graph's SVG is given: the drawing at [`least_scale`].
+pub(super) fn least_size(l: &crate::ui::layout::Layout) -> (u32, u32) {
+    let least = least_scale(l);
+    ((l.width * least) as u32 + 1, (l.height * least) as u32 + 1)
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -188,8 +192,7 @@ fn frame(state: &Loop, ts: f64) {
     // Never fitted smaller than its text allows: the SVG's box is at least the graph at
     // `least_scale` (through the style object: the content security policy refuses inline
     // style attributes), and the stage scrolls to the rest.
-    let least = least_scale(l);
-    let min = ((l.width * least) as u32 + 1, (l.height * least) as u32 + 1);
+    let min = least_size(l);
     if state.least.replace(min) != min {
         graph
             .unchecked_ref::<web_sys::HtmlElement>()
