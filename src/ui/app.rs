@@ -271,6 +271,7 @@ pub fn app() -> Html {
             if *theory_open {
                 url += "&theory";
             }
+            url += &keyboard::display_params();
             open_here(&(url + LANG_FRAGMENT));
         })
     };

@@ -8,6 +8,10 @@
 //! few visits export, and the student's builds are at their budget. The page's builds call
 //! [`download`], which asks for it.
 
+#[cfg(any(target_arch = "wasm32", test))]
+#[cfg_attr(test, allow(dead_code))]
+mod caption;
+
 /// What to download.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -141,8 +145,10 @@ pub mod picture {
     }
 
     /// The graph as a file of its own: its size, the page's rules (the colours are CSS
-    /// variables), a background, the items' canvas as an image over the graph, and the
-    /// space-time diagram (when open) under it. With the picture's width and height.
+    /// variables, fixed to the ones on screen), a background, the items' canvas as an image
+    /// over the graph, the space-time diagram (when open) under it; above it all the heading
+    /// (scenario, mode, step, time, narration) and under it the legend. With the picture's
+    /// width and height.
     fn standalone(
         doc: &Document,
         graph: &Element,
@@ -151,6 +157,8 @@ pub mod picture {
     ) -> Option<(String, u32, u32)> {
         let (w, h) = view_box(graph)?;
         let copy = deep_copy(graph)?;
+        // The box the page gives the graph on screen (`min-width` …) is not the file's.
+        let _ = copy.remove_attribute("style");
         let ns = "http://www.w3.org/2000/svg";
         let (mut tw, mut th) = (w, h);
         if let Some(d) = diagram {
@@ -162,19 +170,35 @@ pub mod picture {
             copy.append_child(&under).ok()?;
             (tw, th) = (w.max(dw), h + dh);
         }
+        // The heading above the graph (at negative y: the graph keeps its own coordinates),
+        // the legend under everything.
+        let measure = super::caption::Measure::new(doc)?;
+        let (heading, above) = super::caption::heading(doc, &measure, f64::from(tw))?;
+        let above = above.ceil() as u32;
+        let _ = heading.set_attribute("transform", &format!("translate(0 -{above})"));
+        copy.append_child(&heading).ok()?;
+        if let Some((legend, below)) = super::caption::legend(doc, &measure, f64::from(tw)) {
+            let _ = legend.set_attribute("transform", &format!("translate(0 {th})"));
+            copy.append_child(&legend).ok()?;
+            th += below.ceil() as u32;
+        }
+        let th = th + above;
         let _ = copy.set_attribute("xmlns", ns);
-        let _ = copy.set_attribute("viewBox", &format!("0 0 {tw} {th}"));
+        let _ = copy.set_attribute("viewBox", &format!("0 -{above} {tw} {th}"));
         let _ = copy.set_attribute("width", &tw.to_string());
         let _ = copy.set_attribute("height", &th.to_string());
         let style = doc.create_element_ns(Some(ns), "style").ok()?;
-        style.set_text_content(Some(&(page_rules(doc) + ".export-bg{fill:var(--bg)}")));
+        style.set_text_content(Some(
+            &(page_rules(doc) + ".export-bg{fill:var(--bg)}" + super::caption::RULES),
+        ));
         let background = doc.create_element_ns(Some(ns), "rect").ok()?;
         for (k, v) in [
-            ("width", "100%"),
-            ("height", "100%"),
-            ("class", "export-bg"),
+            ("y", format!("-{above}")),
+            ("width", "100%".into()),
+            ("height", "100%".into()),
+            ("class", "export-bg".into()),
         ] {
-            let _ = background.set_attribute(k, v);
+            let _ = background.set_attribute(k, &v);
         }
         let _ = copy.insert_before(&background, copy.first_child().as_ref());
         let _ = copy.insert_before(&style, copy.first_child().as_ref());
@@ -201,7 +225,9 @@ pub mod picture {
             .ok()
     }
 
-    /// Every rule of the page's style sheets (one, from the same origin), as text.
+    /// Every rule of the page's style sheets (one, from the same origin), as text, and the
+    /// colour scheme on screen: a picture on a slide keeps the colours it was made with,
+    /// whatever the system that shows it.
     fn page_rules(doc: &Document) -> String {
         let mut out = String::new();
         let sheets = doc.style_sheets();
@@ -212,6 +238,10 @@ pub mod picture {
             else {
                 continue;
             };
+            // The page on paper is not the page on screen (print.css).
+            if sheet.media().media_text().contains("print") {
+                continue;
+            }
             let Ok(rules) = sheet.css_rules() else {
                 continue;
             };
@@ -222,7 +252,41 @@ pub mod picture {
                 }
             }
         }
+        let computed = doc
+            .document_element()
+            .and_then(|root| web_sys::window()?.get_computed_style(&root).ok()?);
+        if let Some(computed) = computed {
+            // The colours are light-dark() pairs: the picture's scheme is the one on screen.
+            let scheme = if crate::ui::components::dataflow::dark() {
+                "dark"
+            } else {
+                "light"
+            };
+            out += &format!("svg{{color-scheme:{scheme}!important;");
+            for name in colour_names(&out.clone()) {
+                let value = computed.get_property_value(name).unwrap_or_default();
+                out += &format!("{name}:{};", value.trim());
+            }
+            out += "}";
+        }
         out
+    }
+
+    /// The custom properties the rules declare (`--bg: …`), each once.
+    fn colour_names(rules: &str) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for (at, _) in rules.match_indices("--") {
+            let declared =
+                at == 0 || matches!(rules.as_bytes()[at - 1], b'{' | b';' | b' ' | b'\n');
+            let rest = &rules[at..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(rest.len());
+            if declared && rest[end..].starts_with(':') && !names.contains(&&rest[..end]) {
+                names.push(&rest[..end]);
+            }
+        }
+        names
     }
 
     fn svg_address(svg: &str) -> Option<String> {

@@ -1,5 +1,5 @@
 //! The keyboard: Space play/pause, → step, N next key event, ← step back, B trigger, M manual, X fail the
-//! selected subtask, ? shortcuts, Esc close.
+//! selected subtask, ? shortcuts, Esc close; P the projector's larger text, T light or dark.
 //!
 //! They work wherever the focus is but in a text field, the Scenario and Mode menus included:
 //! after a choice there, → steps rather than choosing again and Space plays. ↑ and ↓ still
@@ -49,6 +49,11 @@ pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events
             if on_control && matches!(key.as_str(), " " | "Spacebar" | "Enter") {
                 return;
             }
+            if matches!(key.as_str(), "p" | "P" | "t" | "T") {
+                e.prevent_default();
+                display(key == "p" || key == "P");
+                return;
+            }
             let action = match key.as_str() {
                 " " | "Spacebar" => PlaybackAction::TogglePlay,
                 "ArrowRight" => PlaybackAction::Step,
@@ -65,6 +70,32 @@ pub fn listen(dispatcher: UseReducerDispatcher<Playback>) -> Option<gloo::events
             dispatcher.dispatch(action);
         },
     ))
+}
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// The page's display, for a classroom (index.html): `true` the projector's larger text,
+    /// `false` light and dark swapped whatever the system's; kept in the address.
+    #[wasm_bindgen(js_name = absDisplay)]
+    fn display(projector: bool);
+}
+
+/// The display the address keeps (`theme=…`, `projector`), as parameters to carry to another
+/// build of the page (the language menu).
+pub fn display_params() -> String {
+    #[cfg(target_arch = "wasm32")]
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    #[cfg(not(target_arch = "wasm32"))]
+    let search = String::new();
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| p.starts_with("theme=") || p.split('=').next() == Some("projector"))
+        .map(|p| format!("&{p}"))
+        .collect()
 }
 
 /// Nothing to listen to outside the browser (server-side rendering).

@@ -20,7 +20,54 @@ pub fn first_picture(preset: &str, mode: Option<&str>, lang: Lang) -> Option<Str
                 .render(),
         )
     })?;
-    Some(picture_only(&html))
+    Some(with_graph_box(&picture_only(&html)))
+}
+
+/// The graph's SVG with what the app gives it once running, as attributes index.html applies:
+/// its least box (`data-least="W H"`, `dataflow::least_size_of` from its view box and font) and,
+/// drawn bundled, the bundled drawing's style rules (`data-rules`), which the second player
+/// adds to the page when it starts.
+fn with_graph_box(html: &str) -> String {
+    // The graph's opening tag: the `<svg` before its class.
+    let Some(at) = html
+        .find(" class=\"graph\"")
+        .and_then(|class| html[..class].rfind("<svg "))
+    else {
+        return html.to_string();
+    };
+    let Some(tag_end) = html[at..].find('>').map(|end| at + end) else {
+        return html.to_string();
+    };
+    let tag = &html[at..tag_end];
+    let attribute = |name: &str| {
+        let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(&tag[start..start + tag[start..].find('"')?])
+    };
+    let number =
+        |text: Option<&str>| text.and_then(|t| t.trim_end_matches("px").parse::<f64>().ok());
+    let view_box: Vec<f64> = attribute("viewBox")
+        .map(|v| v.split(' ').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    let (Some(font), &[_, _, width, height]) = (number(attribute("font-size")), &view_box[..])
+    else {
+        return html.to_string();
+    };
+    // The stage the graph is drawn on says whether it is bundled.
+    let bundled = html[..at]
+        .rfind(" class=\"stage")
+        .and_then(|d| html[d + 8..].split('"').next())
+        .is_some_and(|class| class.split(' ').any(|c| c == "bundled"));
+    let (w, h) = crate::ui::components::dataflow::least_size_of(width, height, font, bundled);
+    let mut added = format!(" data-least=\"{w} {h}\"");
+    #[cfg(feature = "views")]
+    if bundled {
+        let rules = crate::ui::components::dataflow::BUNDLED_STYLE
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;");
+        added += &format!(" data-rules=\"{rules}\"");
+    }
+    format!("{}{added}{}", &html[..tag_end], &html[tag_end..])
 }
 
 /// `html` without the attributes that would make a second of something the page has once:
@@ -105,6 +152,32 @@ mod tests {
         assert!(en.contains("Alignment: two inputs, one slow channel"));
         assert!(hant.contains("對齊") && !hant.contains("Alignment: two inputs"));
         assert!(hans.contains("对齐") && !hans.contains("對齊"));
+    }
+
+    #[test]
+    fn the_graph_carries_the_least_box_the_app_gives_it() {
+        let html = first_picture("wordcount", None, Lang::En).unwrap();
+        let least = html
+            .split("data-least=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        // wordcount's drawing is 1028 × 242 units, its font 12: 9 px text wants 0.88 px a unit.
+        assert_eq!(least, "908 214");
+        assert!(!html.contains("data-rules"));
+        // A bundled drawing also carries its style rules, escaped for an attribute.
+        let huge = first_picture("huge", None, Lang::En).unwrap();
+        let rules = huge
+            .split("data-rules=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert!(rules.contains(".cells{"), "{rules}");
+        assert!(huge.contains("data-least=\""));
     }
 
     #[test]

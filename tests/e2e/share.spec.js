@@ -151,6 +151,71 @@ test('the dataflow at this step downloads as SVG and as PNG, for slides', async 
   await expect(app.testId('permalink')).toBeFocused();
 });
 
+test('the exported picture says what it shows — scenario, mode, step, time, narration, legend — and keeps its colours on a dark slide', async ({ page, browser }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment&mode=unaligned');
+  // A step whose narration is long enough to wrap.
+  await app.stepUntil(async () => (await app.testId('narration-live').textContent()).length > 160);
+  const step = await app.stepCount();
+  const said = (await app.testId('narration-live').textContent()).trim();
+  const legend = (await page.locator('.legend li > span').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+  await app.testId('share').click();
+  const [svg] = await Promise.all([page.waitForEvent('download'), app.testId('export-svg').click()]);
+  const file = require('fs').readFileSync(await svg.path(), 'utf8');
+  // Read the file as a slide program would: on its own, in a browser whose system is dark.
+  const dark = await browser.newContext({ colorScheme: 'dark' });
+  const slide = await dark.newPage();
+  await slide.setContent(`<!doctype html><body style="margin:0">${file}</body>`);
+  const shown = await slide.evaluate(() => {
+    const root = document.querySelector('body > svg');
+    const heading = root.querySelector('[data-testid=export-heading]');
+    const legend = root.querySelector('[data-testid=export-legend]');
+    const box = (e) => e.getBBox();
+    return {
+      heading: [...heading.querySelectorAll('text')].map((t) => t.textContent),
+      legend: [...legend.querySelectorAll(':scope > text')].map((t) => t.textContent),
+      swatches: legend.querySelectorAll('svg').length,
+      background: getComputedStyle(root.querySelector('.export-bg')).fill,
+      headingBottom: heading.getBoundingClientRect().bottom,
+      graphTop: root.querySelector('.operators').getBoundingClientRect().top,
+      legendTop: legend.getBoundingClientRect().top,
+      graphBottom: root.querySelector('.subtasks').getBoundingClientRect().bottom,
+      width: root.viewBox.baseVal.width,
+      widest: Math.max(...[...root.querySelectorAll('[data-testid^=export-] > text')].map((t) => box(t).x + box(t).width)),
+    };
+  });
+  await dark.close();
+  expect(shown.heading[0]).toBe('Alignment: two inputs, one slow channel — Unaligned');
+  expect(shown.heading[1]).toMatch(new RegExp(`^Step ${step}  ·  t = \\d+ ms$`));
+  // The narration, wrapped into lines no wider than the picture.
+  expect(shown.heading.slice(2).join(' ')).toBe(said);
+  expect(shown.widest).toBeLessThanOrEqual(shown.width);
+  expect(shown.legend).toEqual(legend);
+  expect(shown.swatches).toBe(legend.length);
+  // Above the graph and under it, not over it.
+  expect(shown.headingBottom).toBeLessThanOrEqual(shown.graphTop);
+  expect(shown.legendTop).toBeGreaterThanOrEqual(shown.graphBottom);
+  // The page was light: the picture stays light on a dark system.
+  expect(file).not.toContain('prefers-color-scheme');
+  expect(shown.background).toBe('rgb(246, 247, 249)');
+});
+
+test('a picture made on a dark page keeps the dark colours it was made with', async ({ browser }) => {
+  const context = await browser.newContext({ colorScheme: 'dark', baseURL: `http://127.0.0.1:${sites.port}/` });
+  const page = await context.newPage();
+  const app = new Playground(page);
+  await app.open('?preset=wordcount');
+  await app.testId('share').click();
+  const [svg] = await Promise.all([page.waitForEvent('download'), app.testId('export-svg').click()]);
+  const file = require('fs').readFileSync(await svg.path(), 'utf8');
+  const light = await browser.newContext({ colorScheme: 'light' });
+  const slide = await light.newPage();
+  await slide.setContent(`<!doctype html><body>${file}</body>`);
+  expect(await slide.evaluate(() => getComputedStyle(document.querySelector('.export-bg')).fill)).toBe('rgb(22, 24, 28)');
+  await light.close();
+  await context.close();
+});
+
 test('the address keeps the moment once paused or stepped, in the same history entry: a reload comes back to it', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=alignment');
@@ -254,7 +319,11 @@ test('with the space-time diagram open, the export carries it under the dataflow
   // by the diagram's height, the PNG twice that.
   expect((withDiagram.text.match(/class="st-task/g) || []).length).toBe(2);
   expect((withDiagram.text.match(/data-testid="cut-\d+"/g) || []).length).toBe(cuts);
+  // The legend comes under the diagram: its offset is the graph's height plus the diagram's.
   const diagram = await app.page.locator('[data-testid=spacetime] svg').evaluate((s) => s.viewBox.baseVal.height);
-  expect(withDiagram.vh).toBe(without.vh + Math.round(diagram));
+  const graph = await app.page.locator('[data-testid=dataflow] svg.graph').evaluate((s) => s.viewBox.baseVal.height);
+  const legendAt = (text) => Number(text.match(/data-testid="export-legend"[^>]*transform="translate\(0 (\d+)\)"/)[1]);
+  expect(legendAt(without.text)).toBe(graph);
+  expect(legendAt(withDiagram.text)).toBe(graph + Math.round(diagram));
   expect(withDiagram.pngHeight).toBe(2 * withDiagram.vh);
 });

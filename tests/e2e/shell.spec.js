@@ -175,7 +175,7 @@ test.describe('a download that fails', () => {
     await expect(page.getByTestId('step-counter')).toContainText('1');
   });
 
-  test('a missing file names its status, and an embedding page hears of it', async ({ page }) => {
+  test('a missing file names its status', async ({ page }) => {
     await page.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.goto('index.html?preset=wordcount');
     await expect(page.locator('.boot-status')).toContainText('could not be downloaded');

@@ -142,6 +142,8 @@ pub const STRINGS: Strings = Strings {
         ("B", "trigger checkpoint now"),
         ("M", "manual delivery on / off"),
         ("X", "fail the selected subtask"),
+        ("P", "projector: larger text"),
+        ("T", "light / dark, whatever the system"),
         ("?", "show these shortcuts"),
         ("Esc", "close"),
     ],

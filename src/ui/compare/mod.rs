@@ -108,10 +108,35 @@ fn key(colour: &str) -> String {
     )
 }
 
-/// The five charts of the lanes so far, as markup.
 /// Buckets a latency point is computed over (the records that reached a sink in them).
 pub const LATENCY_WINDOW: usize = 5;
 
+/// The latency chart's points from the records that reached a sink in each bucket: at each
+/// bucket that has any, the mean (or, `p99`, the 99th percentile) of the records of the last
+/// [`LATENCY_WINDOW`] buckets. One bucket's few records made a zigzag; the mean, not the
+/// median, because with records from a fast and a slow input the median jumps between the two
+/// as the window's mix changes.
+fn latency_points(buckets: &[Vec<u32>], p99: bool) -> Vec<(f64, f64)> {
+    let mid = |i: usize| (i as u64 * BUCKET + BUCKET / 2) as f64;
+    (0..buckets.len())
+        .filter(|&i| !buckets[i].is_empty())
+        .map(|i| {
+            let mut v: Vec<u64> = buckets[i.saturating_sub(LATENCY_WINDOW - 1)..=i]
+                .iter()
+                .flatten()
+                .map(|&l| u64::from(l))
+                .collect();
+            let y = if p99 {
+                percentile(&mut v, 99) as f64
+            } else {
+                v.iter().sum::<u64>() as f64 / v.len() as f64
+            };
+            (mid(i), y)
+        })
+        .collect()
+}
+
+/// The five charts of the lanes so far, as markup.
 fn charts(w: Words, lanes: &[Lane], t: u64) -> String {
     let titles = w.charts();
     let (units, x_unit) = w.units();
@@ -141,29 +166,8 @@ fn charts(w: Words, lanes: &[Lane], t: u64) -> String {
             false,
             false,
         ));
-        // Latency over a window of buckets: one bucket's few records made a zigzag.
-        let window = |i: usize| i.saturating_sub(LATENCY_WINDOW - 1)..=i;
-        // The mean, not the median: with records from a fast and a slow input the median
-        // jumps between the two as the window's mix changes.
         for (p99, dashed) in [(false, false), (true, true)] {
-            figures[1].push(line(
-                (0..full)
-                    .filter(|&i| !s.latency[i].is_empty())
-                    .map(|i| {
-                        let mut v: Vec<u64> = window(i)
-                            .flat_map(|j| s.latency[j].iter().map(|&l| u64::from(l)))
-                            .collect();
-                        let y = if p99 {
-                            percentile(&mut v, 99) as f64
-                        } else {
-                            v.iter().sum::<u64>() as f64 / v.len() as f64
-                        };
-                        (mid(i), y)
-                    })
-                    .collect(),
-                false,
-                dashed,
-            ));
+            figures[1].push(line(latency_points(&s.latency[..full], p99), false, dashed));
         }
         figures[2].push(line(
             s.checkpoints
@@ -610,3 +614,6 @@ pub fn compare_view() -> Html {
         </main>
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -33,7 +33,6 @@ struct Loop {
     /// per unit of virtual time for the run it was computed for.
     last_paint: std::cell::Cell<f64>,
     fastest: std::cell::Cell<(usize, f64)>,
-    dark: Option<web_sys::MediaQueryList>,
     stopped: std::cell::Cell<bool>,
     /// Whether the graph is larger than its stage, which then scrolls (and says so), and the
     /// least size (CSS px) the SVG's box was given.
@@ -75,8 +74,6 @@ impl Drop for Frames {
 
 #[cfg(target_arch = "wasm32")]
 pub fn start(canvas: NodeRef, graph: NodeRef, inputs: Rc<RefCell<LoopInputs>>) -> Frames {
-    let dark = web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
     let state = Rc::new(Loop {
         canvas,
         graph,
@@ -87,7 +84,6 @@ pub fn start(canvas: NodeRef, graph: NodeRef, inputs: Rc<RefCell<LoopInputs>>) -
         placed: std::cell::Cell::new((0, 0, 0, 0)),
         last_paint: std::cell::Cell::new(0.0),
         fastest: std::cell::Cell::new((0, 0.0)),
-        dark,
         stopped: std::cell::Cell::new(false),
         pans: std::cell::Cell::new(false),
         least: std::cell::Cell::new((0, 0)),
@@ -132,26 +128,46 @@ fn request(state: &Rc<Loop>) {
     state.request.set(id);
 }
 
+/// Whether the page shows its dark colours: the reader's choice (T, or the address's `theme`:
+/// the root's `data-theme`), else the system's.
+#[cfg(target_arch = "wasm32")]
+pub fn dark() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let theme = window
+        .document()
+        .and_then(|d| d.document_element())
+        .and_then(|root| root.get_attribute("data-theme"));
+    match theme.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => window
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten()
+            .is_some_and(|q| q.matches()),
+    }
+}
+
 /// The smallest text on screen (px) wherever the graph is drawn: an embed, a compare lane,
 /// the lesson page. A stage too small to fit the graph at that size scrolls instead.
 const MIN_TEXT: f64 = 9.0;
 
-/// The least pixels per layout unit a drawing is fitted at: its smallest text at `MIN_TEXT`.
-/// style.css sizes that text 0.85 of the drawing's font (an operator's kind, a slow channel's
-/// line, a chain's label); the bundled drawing's labels are 10 units.
-fn least_scale(l: &crate::ui::layout::Layout) -> f64 {
-    MIN_TEXT
-        / if l.bundled {
-            10.0
-        } else {
-            0.85 * l.metrics.font
-        }
+/// The least box (px) the graph's SVG is given, for a drawing `width` × `height` units (its
+/// view box) whose font is `font` units: its smallest text at `MIN_TEXT`. style.css sizes that
+/// text 0.85 of the drawing's font (an operator's kind, a slow channel's line, a chain's
+/// label); the bundled drawing's labels are 10 units. The first picture (`ui::shell`) reads
+/// the same from the rendered SVG.
+pub fn least_size_of(width: f64, height: f64, font: f64, bundled: bool) -> (u32, u32) {
+    let least = MIN_TEXT / if bundled { 10.0 } else { 0.85 * font };
+    ((width * least) as u32 + 1, (height * least) as u32 + 1)
 }
 
-/// The least box (px) the graph's SVG is given: the drawing at [`least_scale`].
-pub(super) fn least_size(l: &crate::ui::layout::Layout) -> (u32, u32) {
-    let least = least_scale(l);
-    ((l.width * least) as u32 + 1, (l.height * least) as u32 + 1)
+/// [`least_size_of`] a layout, by its view box.
+#[cfg(target_arch = "wasm32")]
+fn least_size(l: &crate::ui::layout::Layout) -> (u32, u32) {
+    least_size_of(l.width.ceil(), l.height.ceil(), l.metrics.font, l.bundled)
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -184,7 +200,7 @@ fn frame(state: &Loop, ts: f64) {
             let _ = graph.set_attribute("data-pans", if pans { "1" } else { "" });
         }
     }
-    let dark = state.dark.as_ref().is_some_and(|q| q.matches());
+    let dark = dark();
     let Ok(run) = run.0.try_borrow() else {
         return;
     };

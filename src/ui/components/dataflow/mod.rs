@@ -33,6 +33,15 @@ use scene::Scene;
 use wording::task_text;
 pub use wording::{state_text, status_text};
 
+#[cfg(target_arch = "wasm32")]
+pub use animation::dark;
+pub use animation::least_size_of;
+
+/// The bundled drawing's style rules (the first picture of a bundled job carries them:
+/// `ui::shell`).
+#[cfg(all(not(target_arch = "wasm32"), feature = "views"))]
+pub const BUNDLED_STYLE: &str = bundles::STYLE;
+
 /// Adds the bundled drawing's style rules to the page (the build that draws bundled).
 #[cfg(feature = "views")]
 pub fn bundled_style() {
@@ -393,24 +402,10 @@ pub fn dataflow(p: &DataflowProps) -> Html {
         // The whole job is down; a region's tasks show it on their own.
         class.push("down");
     }
-    // The first picture (rendered natively, `ui::shell`) carries the least box the app gives
-    // the graph (`animation::least_size`): index.html gives it the same until the app is in.
-    #[cfg(not(target_arch = "wasm32"))]
-    let least = Some({
-        let (w, h) = animation::least_size(layout);
-        format!("{w} {h}")
-    });
-    #[cfg(target_arch = "wasm32")]
-    let least: Option<String> = None;
-    // And a bundled drawing its style rules, which the second player adds when it starts.
-    #[cfg(all(not(target_arch = "wasm32"), feature = "views"))]
-    let rules = bundled.then_some(bundles::STYLE);
-    #[cfg(any(target_arch = "wasm32", not(feature = "views")))]
-    let rules: Option<&str> = None;
     html! {
         <>
         <div class={class} onclick={onclick} onkeydown={onkeydown} data-testid="dataflow" data-items={in_flight.to_string()}>
-            <svg class="graph" ref={graph} viewBox={format!("0 0 {} {}", w as u32, h as u32)} width={size(w)} height={size(h)} data-least={least} data-rules={rules}
+            <svg class="graph" ref={graph} viewBox={format!("0 0 {} {}", w as u32, h as u32)} width={size(w)} height={size(h)}
                 preserveAspectRatio="xMidYMid meet" role="group" aria-label={s.dataflow}
                 font-size={format!("{}px", super::item::fmt(m.font))}>
                 <g class="operators">{ for operators }</g>
