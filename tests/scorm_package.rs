@@ -38,6 +38,7 @@ fn fake_site(dir: &Path) {
     )
     .unwrap();
     fs::write(dir.join("lms.js"), "window.absLms = {};\n").unwrap();
+    fs::write(dir.join("print.css"), ".controls{display:none}\n").unwrap();
     // What the package must not take: the rest of the site.
     fs::write(dir.join("abs-playground-ffff.js"), "other").unwrap();
 }
@@ -133,12 +134,12 @@ fn package(name: &str, lesson: &str, lang: &[&str]) -> (BTreeMap<String, Vec<u8>
     let size = fs::metadata(&zip).unwrap().len();
     assert_eq!(
         text(&out.stderr),
-        format!("abs-sim lesson: wrote {zip_s} (6 files, {size} bytes)\n")
+        format!("abs-sim lesson: wrote {zip_s} (7 files, {size} bytes)\n")
     );
     let left: Vec<_> = fs::read_dir(dir.join("out")).unwrap().collect();
     assert_eq!(left.len(), 1, "only the package is left: {left:?}");
     let files = unzip(&zip, &dir.join("unzipped"));
-    for name in ["index.html", BUILD_JS, BUILD_WASM, "lms.js"] {
+    for name in ["index.html", BUILD_JS, BUILD_WASM, "lms.js", "print.css"] {
         assert_eq!(files[name], fs::read(site.join(name)).unwrap(), "{name}");
     }
     let manifest = text(&files["imsmanifest.xml"]);
@@ -157,16 +158,17 @@ fn a_package_holds_the_page_and_the_lesson_and_a_manifest_that_launches_one_on_t
     let lesson = "static/lessons/en/alignment.json";
     let (files, manifest) = package("en", lesson, &[]);
     let names: Vec<&str> = files.keys().map(String::as_str).collect();
-    let mut six = vec![
+    let mut seven = vec![
         "imsmanifest.xml",
         "index.html",
         BUILD_JS,
         BUILD_WASM,
         "lms.js",
+        "print.css",
         "lessons/alignment.json",
     ];
-    six.sort();
-    assert_eq!(names, six);
+    seven.sort();
+    assert_eq!(names, seven);
     assert_eq!(files["lessons/alignment.json"], fs::read(lesson).unwrap());
 
     assert_eq!(texts(&manifest, "schema"), ["ADL SCORM"]);
@@ -315,6 +317,7 @@ fn no_built_lesson_page_is_status_2_with_what_is_missing_and_what_to_run() {
             format!("it has no {BUILD_WASM}, which index.html names"),
         ),
         ("lms.js", None, "it has no lms.js".into()),
+        ("print.css", None, "it has no print.css".into()),
     ];
     for (i, (gone, index, why)) in cases.into_iter().enumerate() {
         let site = |dir: &Path| {

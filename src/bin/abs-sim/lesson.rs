@@ -25,7 +25,7 @@ why the moment or the answer cannot be had}.
 
 With --scorm, once every step is checked without an error, writes the lesson as a SCORM 1.2
 package, the zip a course site (an LMS) imports: imsmanifest.xml, the built lesson page
-(index.html, its abs-lessons build and lms.js, copied from the built site) and the lesson file
+(index.html, its abs-lessons build, lms.js and print.css, copied from the built site) and the lesson file
 as lessons/NAME.json. The LMS opens the page on the lesson, in LANG, and the page reports the
 student's progress to it. What was written, or why nothing was, goes to stderr; nothing
 half-written is left behind.

@@ -1,9 +1,9 @@
 //! `abs-sim lesson --scorm`: a lesson as a SCORM 1.2 package, the zip a course site (an LMS)
-//! takes in: the built lesson page (`index.html`, the `abs-lessons` build, `lms.js`, copied from
+//! takes in: the built lesson page (`index.html`, the `abs-lessons` build, `lms.js`, `print.css`, copied from
 //! the built site) with the lesson file beside it, and `imsmanifest.xml`, which tells the LMS
 //! to open the page on that lesson.
 //!
-//! The zip is written here, by hand (only deflating is a crate's): six files need no more, and
+//! The zip is written here, by hand (only deflating is a crate's): seven files need no more, and
 //! a fixed date in every entry makes the same inputs give the same bytes.
 
 use std::fs;
@@ -23,7 +23,8 @@ pub struct Site {
 }
 
 impl Site {
-    /// The built lesson page in `dir`: index.html, the `abs-lessons` build it names, lms.js.
+    /// The built lesson page in `dir`: index.html, the `abs-lessons` build it names, lms.js and
+    /// print.css (the page on paper, which index.html links).
     /// The error is the whole sentence for stderr, saying which of them is missing and what
     /// to run.
     pub fn find(dir: &Path) -> Result<Site, String> {
@@ -51,8 +52,10 @@ impl Site {
                 return Err(missing(format!("it has no {name}, which index.html names")));
             }
         }
-        if !dir.join("lms.js").is_file() {
-            return Err(missing("it has no lms.js".into()));
+        for name in ["lms.js", "print.css"] {
+            if !dir.join(name).is_file() {
+                return Err(missing(format!("it has no {name}")));
+            }
         }
         Ok(Site {
             dir: dir.to_path_buf(),
@@ -62,8 +65,8 @@ impl Site {
     }
 
     /// The names of the site's files the package holds, as they are in the site.
-    fn files(&self) -> [&str; 4] {
-        ["index.html", &self.js, &self.wasm, "lms.js"]
+    fn files(&self) -> [&str; 5] {
+        ["index.html", &self.js, &self.wasm, "lms.js", "print.css"]
     }
 }
 
