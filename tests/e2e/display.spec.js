@@ -91,3 +91,16 @@ test('on paper: the moment without the controls, its moving items on the drawing
   const pdf = await page.pdf({ format: 'A4' });
   expect(pdf.subarray(0, 4).toString()).toBe('%PDF');
 });
+
+test('a lesson on paper: the step\'s text and the moment it shows, without the buttons and the teacher\'s tools', async ({ page }) => {
+  await page.goto('index.html?lesson=alignment&lang=en');
+  await expect(page.getByTestId('lesson-next')).toBeVisible();
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.locator('.lp-text')).toBeVisible();
+  await expect(page.locator('[data-testid=dataflow] svg.graph')).toBeVisible();
+  for (const id of ['lesson-next', 'lesson-play', 'lesson-teacher', 'open-full']) await expect(page.getByTestId(id), id).toBeHidden();
+  // The drawing has no empty stage under it.
+  const graph = await page.locator('[data-testid=dataflow] svg.graph').boundingBox();
+  const stage = await page.getByTestId('dataflow').boundingBox();
+  expect(stage.height - graph.height).toBeLessThan(4);
+});
