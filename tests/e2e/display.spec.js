@@ -104,3 +104,15 @@ test('a lesson on paper: the step\'s text and the moment it shows, without the b
   const stage = await page.getByTestId('dataflow').boundingBox();
   expect(stage.height - graph.height).toBeLessThan(4);
 });
+
+test('the display goes with the page into another language', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=alignment&theme=dark&projector');
+  await app.step(3);
+  await app.setLang('zh-Hans');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
+  await expect(page).toHaveURL(/[?&]theme=dark(&|$)/);
+  await expect(page).toHaveURL(/[?&]projector(=|&|$)/);
+  expect(await background(page)).toBe(DARK);
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('18px');
+});
