@@ -226,8 +226,7 @@ pub mod picture {
     }
 
     /// Every rule of the page's style sheets (one, from the same origin), as text, and the
-    /// colour scheme on screen: a picture on a slide keeps the colours it was made with,
-    /// whatever the system that shows it.
+    /// colour scheme on screen: a picture on a slide keeps the colours it was made with.
     fn page_rules(doc: &Document) -> String {
         let mut out = String::new();
         let sheets = doc.style_sheets();
@@ -252,41 +251,14 @@ pub mod picture {
                 }
             }
         }
-        let computed = doc
-            .document_element()
-            .and_then(|root| web_sys::window()?.get_computed_style(&root).ok()?);
-        if let Some(computed) = computed {
-            // The colours are light-dark() pairs: the picture's scheme is the one on screen.
-            let scheme = if crate::ui::components::dataflow::dark() {
-                "dark"
-            } else {
-                "light"
-            };
-            out += &format!("svg{{color-scheme:{scheme}!important;");
-            for name in colour_names(&out.clone()) {
-                let value = computed.get_property_value(name).unwrap_or_default();
-                out += &format!("{name}:{};", value.trim());
-            }
-            out += "}";
-        }
-        out
-    }
-
-    /// The custom properties the rules declare (`--bg: …`), each once.
-    fn colour_names(rules: &str) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for (at, _) in rules.match_indices("--") {
-            let declared =
-                at == 0 || matches!(rules.as_bytes()[at - 1], b'{' | b';' | b' ' | b'\n');
-            let rest = &rules[at..];
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-                .unwrap_or(rest.len());
-            if declared && rest[end..].starts_with(':') && !names.contains(&&rest[..end]) {
-                names.push(&rest[..end]);
-            }
-        }
-        names
+        // The colours are light-dark() pairs (style.css): the picture's scheme is the one on
+        // screen, whatever the system that shows it.
+        let scheme = if crate::ui::components::dataflow::dark() {
+            "dark"
+        } else {
+            "light"
+        };
+        out + &format!("svg{{color-scheme:{scheme}!important}}")
     }
 
     fn svg_address(svg: &str) -> Option<String> {

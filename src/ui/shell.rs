@@ -156,26 +156,18 @@ mod tests {
 
     #[test]
     fn the_graph_carries_the_least_box_the_app_gives_it() {
+        let value = |html: &str, name: &str| {
+            let after = html.split(&format!("{name}=\"")).nth(1)?;
+            after.split('"').next().map(str::to_string)
+        };
         let html = first_picture("wordcount", None, Lang::En).unwrap();
-        let least = html
-            .split("data-least=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
+        let least = value(&html, "data-least").unwrap();
         // wordcount's drawing is 1028 × 242 units, its font 12: 9 px text wants 0.88 px a unit.
         assert_eq!(least, "908 214");
         assert!(!html.contains("data-rules"));
         // A bundled drawing also carries its style rules, escaped for an attribute.
         let huge = first_picture("huge", None, Lang::En).unwrap();
-        let rules = huge
-            .split("data-rules=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
+        let rules = value(&huge, "data-rules").unwrap();
         assert!(rules.contains(".cells{"), "{rules}");
         assert!(huge.contains("data-least=\""));
     }
