@@ -6,6 +6,9 @@ use super::queue::TimeQueue;
 use super::rng::SplitMix64;
 use super::vocab::Due;
 
+/// The time at which nothing happens: planned for it, an event is dropped.
+pub const NEVER: u64 = u64::MAX;
+
 #[derive(Clone, Debug)]
 pub struct Clock {
     /// Virtual time of the last event.
@@ -27,14 +30,24 @@ impl Clock {
         }
     }
 
-    /// Plans `due` at virtual time `time`.
+    /// Plans `due` at virtual time `time`. The last time there is, [`NEVER`], is never:
+    /// times are added saturating, so a sum that would pass it (a subtask whose processing
+    /// takes 2^64 − 1 ms, a checkpoint with no timeout) means it does not happen, and it is
+    /// not planned.
     pub(super) fn schedule(&mut self, time: u64, due: Due) {
-        self.queue.push(time, due);
+        if time != NEVER {
+            self.queue.push(time, due);
+        }
     }
 
     /// The earliest planned event (ties broken by the PRNG), taken off the queue.
     pub(super) fn pop(&mut self) -> Option<(u64, Due)> {
         self.queue.pop(&mut self.rng)
+    }
+
+    /// The earliest planned event when it is alone at its time, with when the next is due.
+    pub(super) fn lone_first(&self) -> Option<(u64, Due, Option<u64>)> {
+        self.queue.lone_first()
     }
 
     /// Time of the earliest planned event (stale entries may make it early, never late).

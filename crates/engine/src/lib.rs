@@ -10,6 +10,9 @@
 //!   `abs-sim` command read plain data from here and call `step`/`apply`.
 //! - **Never panics on input.** A bad job graph is a [`physical::GraphError`], a refused
 //!   action an [`action::ActionError`]; nothing changes when either is returned.
+//! - **Every step ends.** Whatever the numbers, `step` does a bounded amount of work: the last
+//!   time there is ([`clock::NEVER`]) never comes, and timer ticks that change nothing are
+//!   skipped (`scheduler`), the PRNG advanced as walking them would.
 //! - **One set of barrier rules.** [`barrier::BarrierHandler`] is the only implementation of
 //!   `docs/barrier-rules.md`; simulated tasks and `abs-sim gate` both drive it.
 //!

@@ -53,6 +53,18 @@ impl TimeQueue {
         Some((time, due))
     }
 
+    /// The earliest event when it is the only one due at its time, with when the next is due.
+    pub(super) fn lone_first(&self) -> Option<(u64, Due, Option<u64>)> {
+        let [.., (time, bucket)] = self.buckets.as_slice() else {
+            return None;
+        };
+        let &[due] = bucket.as_slice() else {
+            return None;
+        };
+        let next = self.buckets.len().checked_sub(2).map(|i| self.buckets[i].0);
+        Some((*time, due, next))
+    }
+
     /// Keeps only the events `keep` says yes to (a region's failure drops its tasks').
     pub(super) fn retain(&mut self, mut keep: impl FnMut(&Due) -> bool) {
         for (_, bucket) in &mut self.buckets {

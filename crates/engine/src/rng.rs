@@ -11,13 +11,16 @@ pub struct SplitMix64 {
     state: u64,
 }
 
+/// SplitMix64's increment: each draw adds it to the state.
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
 impl SplitMix64 {
     pub fn new(seed: u64) -> Self {
         SplitMix64 { state: seed }
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.state = self.state.wrapping_add(GAMMA);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -27,6 +30,12 @@ impl SplitMix64 {
     /// A value in `0..bound` (0 when `bound` is 0), by Lemire's multiply-shift.
     pub fn below(&mut self, bound: u64) -> u64 {
         ((self.next_u64() as u128 * bound as u128) >> 64) as u64
+    }
+
+    /// Leaves the generator where `draws` calls of [`SplitMix64::next_u64`] would, at once
+    /// (the state is a counter).
+    pub fn skip(&mut self, draws: u64) {
+        self.state = self.state.wrapping_add(GAMMA.wrapping_mul(draws));
     }
 }
 
@@ -52,5 +61,18 @@ mod tests {
             }
         }
         assert_eq!(r.below(0), 0);
+    }
+
+    #[test]
+    fn skipping_draws_is_drawing_them() {
+        for draws in [0u64, 1, 2, 7, 1000] {
+            let (mut walked, mut skipped) = (SplitMix64::new(42), SplitMix64::new(42));
+            for _ in 0..draws {
+                walked.next_u64();
+            }
+            skipped.skip(draws);
+            assert_eq!(walked, skipped, "after {draws} draws");
+            assert_eq!(walked.next_u64(), skipped.next_u64());
+        }
     }
 }

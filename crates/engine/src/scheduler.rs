@@ -5,11 +5,22 @@
 use std::rc::Rc;
 
 use super::channel::Hold;
+use super::coordinator::MAX_QUEUED;
 use super::model::OperatorKind;
 use super::physical::TaskId;
 use super::sim::Simulation;
 use super::trace::Event;
 use super::vocab::{Action, ChannelId, CheckpointId, Due};
+
+/// What [`Simulation::turned_away_ticks`] found at the head of the time queue.
+enum Ticks {
+    /// Something that may change the job: run it.
+    Live,
+    /// Ticks that change nothing were skipped: look again.
+    Skipped,
+    /// Only such ticks are left: nothing happens on its own any more.
+    Idle,
+}
 
 impl Simulation {
     /// The scheduler's move: runs the earliest due event (ties broken by the seeded PRNG)
@@ -25,6 +36,11 @@ impl Simulation {
                 self.clock.steps += 1;
                 self.fail(Some(task));
                 return Some(Action::Fail { task });
+            }
+            match self.turned_away_ticks() {
+                Ticks::Live => {}
+                Ticks::Skipped => continue,
+                Ticks::Idle => return None,
             }
             if self.debloat_before_next() {
                 continue;
@@ -267,10 +283,7 @@ impl Simulation {
             // are running): the timer stops here, and a restart starts a new one.
             return None;
         }
-        if self.coordinator.manual_waiting > 0
-            || self.coordinator.savepoints_waiting > 0
-            || !self.coordinator.has_room()
-        {
+        if self.trigger_would_wait() {
             // The request waits in the queue; the timer goes on.
             let co = &mut self.coordinator;
             co.periodic_waiting = (co.periodic_waiting + 1).min(super::coordinator::MAX_QUEUED);
@@ -286,6 +299,58 @@ impl Simulation {
             }
         }
         started
+    }
+
+    /// Whether a periodic trigger's request would wait in the queue now: a trigger by hand or
+    /// a savepoint waits before it, or the most checkpoints run.
+    fn trigger_would_wait(&self) -> bool {
+        let co = &self.coordinator;
+        co.manual_waiting > 0 || co.savepoints_waiting > 0 || !co.has_room()
+    }
+
+    /// The periodic timer's ticks that can change nothing: each is declined while a region
+    /// restarts, or its request would wait with Flink's queue of waiting requests already
+    /// full ([`MAX_QUEUED`]). A job held up for good (a subtask whose processing never ends, a
+    /// checkpoint with no timeout, a restart that takes for ever) would otherwise walk them one interval at a time to the end of time, inside one
+    /// step. Those before the next other event (or planned failure) are skipped at once, the
+    /// PRNG advanced by the draw each would have taken, so the run is the one walking them
+    /// gives. When nothing else is planned, nothing will happen on its own again: `Idle` (the
+    /// step is `None`; the timer stays, for whatever the user does next).
+    fn turned_away_ticks(&mut self) -> Ticks {
+        let Some((at, Due::Trigger(timer), next)) = self.clock.lone_first() else {
+            return Ticks::Live;
+        };
+        let Some(interval) = self.config.checkpoint_interval.filter(|&i| i > 0) else {
+            return Ticks::Live;
+        };
+        // As `on_trigger_due` decides: declined while a region restarts; else queued, and
+        // with the queue full, dropped.
+        let turned_away = self.life.down_until.is_some()
+            || (!self.refuses_checkpoints_after_finish()
+                && self.trigger_would_wait()
+                && self.coordinator.periodic_waiting >= MAX_QUEUED);
+        if timer != self.coordinator.timer || self.life.done || at < self.clock.now || !turned_away
+        {
+            return Ticks::Live;
+        }
+        let failure = (self.life.planned.iter())
+            .filter(|f| !f.applied && !f.skipped)
+            .map(|f| f.at)
+            .min();
+        let Some(until) = next.into_iter().chain(failure).min() else {
+            return Ticks::Idle;
+        };
+        if until <= at {
+            return Ticks::Live;
+        }
+        // The ticks at `at`, `at + interval`, … before `until`, each alone at its time: each
+        // pop would have drawn once from the PRNG.
+        let ticks = (until - at).div_ceil(interval);
+        self.clock.pop();
+        self.clock.rng.skip(ticks - 1);
+        let resume = at.saturating_add(ticks.saturating_mul(interval));
+        self.schedule(resume, Due::Trigger(timer));
+        Ticks::Skipped
     }
 
     /// A periodic trigger that waited in the queue: a checkpoint has ended.
