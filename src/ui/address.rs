@@ -117,7 +117,7 @@ pub fn moment_link(playback: &Playback, run: &super::run::Run, mode: &str, lang:
         page_address(),
         crate::ui::permalink::query(
             run,
-            playback.edited,
+            playback.code.as_deref(),
             mode,
             lang.code(),
             crate::ui::permalink::Shown {
@@ -319,7 +319,10 @@ pub fn initial_playback() -> Playback {
             open_big(&format!("{search}&big"));
         }
     }
-    let edited = whole.is_some();
+    // The code is passed on as it came (it read: base64url alone), not written anew.
+    let code = whole
+        .is_some()
+        .then(|| q.scenario.as_deref().unwrap_or_default().into());
     let asked = whole.unwrap_or_else(|| preset_or_default(q.preset.as_deref(), &mut notices));
     let (mut scenario, mode, lang) =
         resolve_for(asked, q.mode.as_deref(), q.lang.as_deref(), &mut notices);
@@ -341,7 +344,7 @@ pub fn initial_playback() -> Playback {
         }
     }
     let mut p = Playback::new(scenario, mode, lang, !prefers_reduced_motion());
-    p.edited = edited;
+    p.code = code;
     let own = std::mem::take(&mut p.notices);
     p.notices = notices;
     p.notices.extend(own);

@@ -102,7 +102,7 @@ pub fn app() -> Html {
     let mode_param = playback.mode_param();
     {
         // The address names what is shown: the scenario, mode and language always (a new run,
-        // by `Rc` identity, is a new scenario; only then is an edited one encoded); and, once
+        // by `Rc` identity, is a new scenario); and, once
         // playback is paused or stepped, the moment — the permalink's step, choices, open
         // checkpoint, selection and tab — so that a reload comes back to it. Not while playing
         // (not on every frame), and not embedded: there the page embedding the player owns its
@@ -111,7 +111,7 @@ pub fn app() -> Html {
         let moment = (!playback.playing && !playback.embed).then(|| {
             crate::ui::permalink::query(
                 &run.0.borrow(),
-                playback.edited,
+                playback.code.as_deref(),
                 mode_param,
                 playback.lang.code(),
                 crate::ui::permalink::Shown {
@@ -124,13 +124,13 @@ pub fn app() -> Html {
         });
         let key = (
             std::rc::Rc::as_ptr(&run.0) as usize,
-            playback.edited,
+            playback.code.clone(),
             mode_param,
             playback.lang,
             moment,
         );
-        use_effect_with(key, move |(_, edited, mode, lang, moment)| {
-            let param = crate::ui::permalink::scenario_param(&run.0.borrow(), *edited);
+        use_effect_with(key, move |(_, code, mode, lang, moment)| {
+            let param = crate::ui::permalink::scenario_param(&run.0.borrow(), code.as_deref());
             sync_address(&param, mode, *lang, moment.as_deref());
         });
     }
@@ -315,7 +315,7 @@ pub fn app() -> Html {
     let (title, lesson) = lesson_line(
         s,
         &run.scenario,
-        playback.edited,
+        playback.code.is_some(),
         mode,
         timeout,
         debloat,
@@ -338,7 +338,7 @@ pub fn app() -> Html {
     // i18n tests hold the texts to that); the texts themselves are fetched when the panel first
     // opens.
     let named = |list: &[&str]| list.contains(&run.scenario.name.as_str());
-    let theory = !playback.edited
+    let theory = playback.code.is_none()
         && (named(crate::scenario::presets::NAMES)
             || (cfg!(feature = "views") && named(crate::scenario::presets::SMALL)))
         && !crate::scenario::presets::BENCHMARKS.contains(&run.scenario.name.as_str());
@@ -425,7 +425,7 @@ pub fn app() -> Html {
                 on_help: send(|| PlaybackAction::ToggleHelp),
                 on_share: send(|| PlaybackAction::ToggleShare),
                 on_editor: on_edit,
-                edited: playback.edited.then(|| AttrValue::from(run.scenario.title.clone())),
+                edited: playback.code.is_some().then(|| AttrValue::from(run.scenario.title.clone())),
             }) }
         }
     };

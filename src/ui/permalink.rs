@@ -375,13 +375,12 @@ pub fn replay(run: &mut Run, step: u64, choices: &[(u64, Action)]) -> Result<(),
     Ok(())
 }
 
-/// How a link names the scenario: `preset=NAME`, or for a scenario edited by hand the whole
-/// of it, compressed (`scenario=…`, see `scenario::codec`).
-pub fn scenario_param(run: &Run, edited: bool) -> String {
-    if edited {
-        format!("scenario={}", crate::scenario::codec::encode(&run.scenario))
-    } else {
-        format!("preset={}", encode(&run.scenario.name))
+/// How a link names the scenario: `preset=NAME`, or for a scenario edited by hand its `code`,
+/// the whole of it (`scenario=…`, see `scenario::codec`).
+pub fn scenario_param(run: &Run, code: Option<&str>) -> String {
+    match code {
+        Some(code) => format!("scenario={code}"),
+        None => format!("preset={}", encode(&run.scenario.name)),
     }
 }
 
@@ -396,7 +395,7 @@ pub struct Shown<'a> {
 }
 
 /// The query string of a link to the run as it is now (without the leading `?`).
-pub fn query(run: &Run, edited: bool, mode: &str, lang_code: &str, shown: Shown) -> String {
+pub fn query(run: &Run, code: Option<&str>, mode: &str, lang_code: &str, shown: Shown) -> String {
     let Shown {
         selection,
         tab,
@@ -405,7 +404,7 @@ pub fn query(run: &Run, edited: bool, mode: &str, lang_code: &str, shown: Shown)
     } = shown;
     let mut q = format!(
         "{}&mode={mode}&lang={lang_code}&seed={}&step={}",
-        scenario_param(run, edited),
+        scenario_param(run, code),
         run.scenario.seed,
         run.position()
     );

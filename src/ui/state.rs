@@ -57,9 +57,10 @@ pub struct Playback {
     pub help: bool,
     /// The share dialog is open.
     pub share: bool,
-    /// The scenario was edited by hand (or came whole from a link or the host page): links
-    /// carry all of it, not a preset's name.
-    pub edited: bool,
+    /// The scenario's code when it was edited by hand (or came whole from a link or the host
+    /// page): links carry it (`scenario=`), not a preset's name. The code a link brought is
+    /// passed on as it came: the student's builds do not carry the compressor.
+    pub code: Option<Rc<str>>,
     /// The compact view for an `<iframe>` (`?embed`).
     pub embed: bool,
     /// Embedded: the inspector is shown instead of the dataflow.
@@ -290,7 +291,7 @@ impl Playback {
             notices,
             help: false,
             share: false,
-            edited: false,
+            code: None,
             embed: false,
             side_open: false,
             animate,
@@ -329,7 +330,7 @@ impl Playback {
             notices: self.notices.clone(),
             help: self.help,
             share: self.share,
-            edited: self.edited,
+            code: self.code.clone(),
             embed: self.embed,
             side_open: self.side_open,
             animate: self.animate,
@@ -360,10 +361,11 @@ impl Playback {
         }
     }
 
-    /// Runs a whole scenario (validated by whoever read it) from its start, in its own mode.
-    pub fn load(&mut self, scenario: Scenario) {
+    /// Runs a whole scenario (validated by whoever read it) from its start, in its own mode;
+    /// `code` is what a link to it carries (`scenario=`).
+    pub fn load(&mut self, scenario: Scenario, code: Rc<str>) {
         self.mode = scenario.config.mode;
-        self.edited = true;
+        self.code = Some(code);
         self.restart(&scenario);
     }
 
@@ -525,7 +527,7 @@ impl Reducible for Playback {
             PlaybackAction::SetPreset(name) => match presets::by_name(&name) {
                 Ok(s) => {
                     next.mode = s.config.mode;
-                    next.edited = false;
+                    next.code = None;
                     next.restart(&s);
                 }
                 Err(_) => next.notices.push(Notice::BadParam {

@@ -217,3 +217,30 @@ for (const [lang, words] of [
     await expect(app.testId('verdict')).toHaveClass(/bad/);
   });
 }
+
+// Issue 49: at 1024×640 the side panel was a 160 px strip under the graph, the open global
+// state scrolled inside it. Narrow and short, the page scrolls as a phone's does: the graph
+// keeps half the screen, the side panel is as tall as what it holds, and the controls and
+// the narration stay at the bottom of the screen above whatever is scrolled under them.
+test('at 1024×640 an open global state is shown whole, the controls kept at the bottom', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 640 });
+  const app = new Playground(page);
+  await app.open('?preset=wordcount&mode=aligned');
+  await app.stepFast(120);
+  await app.openCheckpoint(1);
+  await expect(app.testId('task-states')).toBeVisible();
+  const side = await page.locator('.side').evaluate((el) => ({ client: el.clientHeight, scroll: el.scrollHeight }));
+  expect(side.scroll - side.client, 'the side panel clips what it holds').toBeLessThanOrEqual(1);
+  expect(side.client).toBeGreaterThan(400);
+  const stage = await page.locator('.stage').first().boundingBox();
+  expect(stage.height).toBeGreaterThanOrEqual(640 / 2 - 1);
+  // The task table's last row, scrolled to, ends above the controls, which stay on screen.
+  const last = app.testId('task-states').locator('tr').last();
+  await last.scrollIntoViewIfNeeded();
+  const row = await last.boundingBox();
+  const bottom = await page.locator('.bottom').boundingBox();
+  expect(bottom.y + bottom.height).toBeLessThanOrEqual(641);
+  expect(row.y + row.height).toBeLessThanOrEqual(bottom.y + 1);
+  await expect(app.testId('play')).toBeInViewport();
+  await app.screenshot('inspector-1024x640-scrolled');
+});

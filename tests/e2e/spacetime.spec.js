@@ -279,3 +279,28 @@ test('a record that waited in an alignment buffer is drawn waiting along its rec
   await expect(page.locator('.st-rec').first()).toBeAttached();
   await expect(page.locator('.st-wait')).toHaveCount(0);
 });
+
+// Issue 49: at 1024×640 the diagram's last task line was hidden under the controls, and the
+// longer labels ran into the plot. The page scrolls there (as a phone's does), so each line,
+// scrolled to, is above them; the labels' column holds `Sentences#0`.
+test('at 1024×640 every task line of the diagram can be scrolled above the controls', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 640 });
+  const app = new Playground(page);
+  await app.open('?preset=wordcount');
+  await app.stepFast(120);
+  await app.testId('spacetime-toggle').click();
+  const lines = app.testId('spacetime').locator('.st-task');
+  expect(await lines.count()).toBe(7);
+  // No label runs into the plot (its line starts where the labels' column ends).
+  const overlaps = await lines.evaluateAll((gs) => gs
+    .map((g) => [g.querySelector('text').getBoundingClientRect(), g.querySelector('line').getBoundingClientRect(), g.textContent])
+    .filter(([t, l]) => t.right > l.left + 0.5)
+    .map(([, , name]) => name));
+  expect(overlaps).toEqual([]);
+  const last = lines.last();
+  await last.scrollIntoViewIfNeeded();
+  const box = await last.boundingBox();
+  const bottom = await page.locator('.bottom').boundingBox();
+  expect(box.y + box.height).toBeLessThanOrEqual(bottom.y + 1);
+  await app.testId('spacetime').screenshot({ path: `${sites.screenshots}/spacetime-1024x640.png` });
+});

@@ -36,7 +36,9 @@ const TRIPS: usize = 600;
 /// Orphans of the student's cut named one by one, at most.
 const NAMED: usize = 6;
 
-const LEFT: f64 = 64.0;
+/// The labels' column: a subtask's name of 11 characters (`Sentences#0`) at the labels' 11
+/// units fits it; a longer one is narrowed to it (`label_fit`), never drawn over the plot.
+const LEFT: f64 = 88.0;
 const RIGHT: f64 = 8.0;
 const WIDTH: f64 = 640.0;
 const TOP: f64 = 14.0;
@@ -68,6 +70,19 @@ pub struct SpaceTimeProps {
 fn x(t: u64, t0: u64, t1: u64) -> f64 {
     let span = t1.saturating_sub(t0).max(1) as f64;
     LEFT + ((t as f64 - t0 as f64) / span).min(1.0) * PLOT
+}
+
+/// A label too long for the labels' column (at about 0.62 em a character, a wide glyph two)
+/// is narrowed to the column's width.
+fn label_fit(name: &str) -> String {
+    let room = LEFT - 10.0;
+    let ems: f64 = name.chars().map(|c| if c.is_ascii() { 0.62 } else { 1.0 }).sum();
+    if ems * 11.0 > room {
+        // `px`, not `{room}`: Rust's float formatting weighs kilobytes of the page's wasm.
+        format!(r#" textLength="{}" lengthAdjust="spacingAndGlyphs""#, px(room))
+    } else {
+        String::new()
+    }
 }
 
 /// The time drawn at `x`, within the window.
@@ -158,9 +173,10 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
         let on = sel == Some(Selection::Task(t as u32));
         let _ = write!(
             svg,
-            r#"<g class="st-task{}" data-task="{t}"><text x="4" y="{}">{}</text><line x1="{}" x2="{}" y1="{y}" y2="{y}"/></g>"#,
+            r#"<g class="st-task{}" data-task="{t}"><text x="4" y="{}"{}>{}</text><line x1="{}" x2="{}" y1="{y}" y2="{y}"/></g>"#,
             if on { " sel" } else { "" },
             px(row(t as u32) + 4.0),
+            label_fit(&info.name),
             escape(&info.name),
             px(LEFT),
             px(WIDTH - RIGHT),
@@ -577,6 +593,15 @@ mod tests {
         );
         // A trip wholly left of the cut does not cross it.
         assert_eq!(on_path((0.0, 0.0), (10.0, 20.0), &path), None);
+    }
+
+    #[test]
+    fn a_label_too_long_for_its_column_is_narrowed_to_it() {
+        assert_eq!(label_fit("Sentences#0"), "");
+        assert_eq!(label_fit("p"), "");
+        let narrowed = label_fit("Enrichment-with-a-long-name#12");
+        assert!(narrowed.contains(&format!("textLength=\"{}\"", LEFT - 10.0)), "{narrowed}");
+        assert_ne!(label_fit("計數計數計數計數#0"), "");
     }
 
     #[test]

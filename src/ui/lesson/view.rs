@@ -364,12 +364,16 @@ pub fn lesson_view() -> Html {
         .as_ref()
         .map_or_else(|| w(Say::Title(&page.wanted.1)), |l| l.lesson.title.clone());
     let preset = (s.preset_text)(&run.scenario.name).map_or(run.scenario.title.as_str(), |t| t.0);
-    // The whole playground at this moment (the permalink of the step shown).
+    // The whole playground at this moment (the permalink of the step shown); a step's own
+    // scenario travels whole, compressed (the lesson page carries the compressor).
+    let code = page
+        .edited
+        .then(|| crate::scenario::codec::encode(&run.scenario));
     let full = format!(
         "./?{}",
         permalink::query(
             &run,
-            page.edited,
+            code.as_deref(),
             mode_param(sim),
             lang.code(),
             permalink::Shown {

@@ -95,7 +95,7 @@ fn a_written_moment_reads_back_as_the_same_moment() {
     ] {
         let q = query(
             &run,
-            false,
+            None,
             "aligned",
             "en",
             Shown {
@@ -211,7 +211,7 @@ fn a_link_replays_the_same_moment_with_its_choices() {
         open: Some(1),
         cut: None,
     };
-    let q = query(&run, false, "aligned", "en", shown);
+    let q = query(&run, None, "aligned", "en", shown);
     assert!(q.starts_with("preset=recovery&"), "{q}");
     assert!(q.contains("step=77"), "{q}");
     assert!(q.contains("choices=40n5.71k2"), "{q}");
@@ -245,24 +245,32 @@ fn an_edited_scenario_travels_whole_in_the_link() {
     scenario.graph.operators[2].parallelism = 3;
     scenario.title = "Three counters & a sink".into();
     let run = Run::new(scenario.clone()).unwrap();
-    let q = query(
-        &run,
-        true,
-        "aligned",
-        "en",
-        Shown {
+    // The code a link brought (compressed by the editor), and the one the student's build
+    // writes for a scenario the host page sent (stored): each is passed on as it is, and each
+    // reads back as the scenario.
+    let json = scenario.to_json();
+    for code in [
+        crate::scenario::codec::encode(&scenario),
+        crate::scenario::codec::stored(&json),
+    ] {
+        let shown = Shown {
             selection: None,
             tab: Tab::Details,
             open: None,
             cut: None,
-        },
-    );
-    let code = q
-        .strip_prefix("scenario=")
-        .and_then(|rest| rest.split('&').next())
-        .unwrap();
-    assert_eq!(crate::scenario::codec::decode(code), Ok(scenario));
-    assert!(!q.contains("preset="), "{q}");
+        };
+        let q = query(&run, Some(&code), "aligned", "en", shown);
+        let carried = q
+            .strip_prefix("scenario=")
+            .and_then(|rest| rest.split('&').next())
+            .unwrap();
+        assert_eq!(carried, code);
+        assert_eq!(
+            crate::scenario::codec::decode(carried),
+            Ok(scenario.clone())
+        );
+        assert!(!q.contains("preset="), "{q}");
+    }
 }
 
 #[test]
@@ -315,7 +323,7 @@ fn a_placed_cut_travels_in_the_link_and_a_malformed_one_is_named_and_left_out() 
         open: None,
         cut: Some(&[12, 40]),
     };
-    let q = query(&run, false, "chandy-lamport", "en", shown);
+    let q = query(&run, None, "chandy-lamport", "en", shown);
     assert!(q.ends_with("&cut=12.40"), "{q}");
     let m = Moment::parse(&link_params(&q)).unwrap();
     assert_eq!(m.cut, Some(vec![12, 40]));

@@ -78,7 +78,7 @@ impl Playback {
                     scenario.seed = seed;
                 }
                 self.mode = mode;
-                self.edited = false;
+                self.code = None;
                 self.restart(&scenario);
                 self.host_notices(notices);
             }
@@ -96,7 +96,7 @@ impl Playback {
                         return self.leave(Leave::Big(format!(
                             "?big&embed&lang={}&scenario={}",
                             self.lang.code(),
-                            crate::scenario::codec::encode(&s)
+                            crate::scenario::codec::stored(&json)
                         )));
                     }
                     Ok(s) => s,
@@ -112,7 +112,7 @@ impl Playback {
                     scenario.seed = seed;
                 }
                 // `resolve_for` gave the scenario the mode it runs in, which `load` takes.
-                self.load(scenario);
+                self.load(scenario, crate::scenario::codec::stored(&json).into());
                 self.host_notices(notices);
             }
         }
