@@ -76,10 +76,16 @@ fn x(t: u64, t0: u64, t1: u64) -> f64 {
 /// is narrowed to the column's width.
 fn label_fit(name: &str) -> String {
     let room = LEFT - 10.0;
-    let ems: f64 = name.chars().map(|c| if c.is_ascii() { 0.62 } else { 1.0 }).sum();
+    let ems: f64 = name
+        .chars()
+        .map(|c| if c.is_ascii() { 0.62 } else { 1.0 })
+        .sum();
     if ems * 11.0 > room {
         // `px`, not `{room}`: Rust's float formatting weighs kilobytes of the page's wasm.
-        format!(r#" textLength="{}" lengthAdjust="spacingAndGlyphs""#, px(room))
+        format!(
+            r#" textLength="{}" lengthAdjust="spacingAndGlyphs""#,
+            px(room)
+        )
     } else {
         String::new()
     }
@@ -600,7 +606,10 @@ mod tests {
         assert_eq!(label_fit("Sentences#0"), "");
         assert_eq!(label_fit("p"), "");
         let narrowed = label_fit("Enrichment-with-a-long-name#12");
-        assert!(narrowed.contains(&format!("textLength=\"{}\"", LEFT - 10.0)), "{narrowed}");
+        assert!(
+            narrowed.contains(&format!("textLength=\"{}\"", LEFT - 10.0)),
+            "{narrowed}"
+        );
         assert_ne!(label_fit("計數計數計數計數#0"), "");
     }
 
