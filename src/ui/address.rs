@@ -303,13 +303,18 @@ pub fn initial_playback() -> Playback {
     // and the preset.
     let mut notices = Vec::new();
     let mut broken = None;
-    let whole = q.scenario.as_deref().and_then(|code| match decode(code) {
-        Ok(whole) => Some(whole),
-        Err(why) => {
-            broken = Some(why);
-            None
-        }
-    });
+    // The code is kept as it came (it read: base64url alone), to be passed on, not written anew.
+    let (whole, code): (Option<_>, Option<std::rc::Rc<str>>) = q
+        .scenario
+        .as_deref()
+        .and_then(|code| match decode(code) {
+            Ok(whole) => Some((whole, code.into())),
+            Err(why) => {
+                broken = Some(why);
+                None
+            }
+        })
+        .unzip();
     // A job the student's build does not draw (bundled, or chained) opens in the build that
     // does.
     #[cfg(not(feature = "views"))]
@@ -319,10 +324,6 @@ pub fn initial_playback() -> Playback {
             open_big(&format!("{search}&big"));
         }
     }
-    // The code is passed on as it came (it read: base64url alone), not written anew.
-    let code = whole
-        .is_some()
-        .then(|| q.scenario.as_deref().unwrap_or_default().into());
     let asked = whole.unwrap_or_else(|| preset_or_default(q.preset.as_deref(), &mut notices));
     let (mut scenario, mode, lang) =
         resolve_for(asked, q.mode.as_deref(), q.lang.as_deref(), &mut notices);

@@ -102,9 +102,9 @@ pub fn app() -> Html {
     let mode_param = playback.mode_param();
     {
         // The address names what is shown: the scenario, mode and language always (a new run,
-        // by `Rc` identity, is a new scenario); and, once
-        // playback is paused or stepped, the moment — the permalink's step, choices, open
-        // checkpoint, selection and tab — so that a reload comes back to it. Not while playing
+        // by `Rc` identity, is a new scenario); and, once playback is paused or stepped, the
+        // moment — the permalink's step, choices, open checkpoint, selection and tab — so that
+        // a reload comes back to it. Not while playing
         // (not on every frame), and not embedded: there the page embedding the player owns its
         // address (the iframe's `src`) and drives the moment with `abs:seek` and `abs:load`.
         let run = playback.run.clone();

@@ -286,7 +286,7 @@ impl Simulation {
         if self.trigger_would_wait() {
             // The request waits in the queue; the timer goes on.
             let co = &mut self.coordinator;
-            co.periodic_waiting = (co.periodic_waiting + 1).min(super::coordinator::MAX_QUEUED);
+            co.periodic_waiting = (co.periodic_waiting + 1).min(MAX_QUEUED);
             if let Some(at) = next {
                 self.schedule(at, Due::Trigger(timer));
             }
@@ -311,11 +311,12 @@ impl Simulation {
     /// The periodic timer's ticks that can change nothing: each is declined while a region
     /// restarts, or its request would wait with Flink's queue of waiting requests already
     /// full ([`MAX_QUEUED`]). A job held up for good (a subtask whose processing never ends, a
-    /// checkpoint with no timeout, a restart that takes for ever) would otherwise walk them one interval at a time to the end of time, inside one
-    /// step. Those before the next other event (or planned failure) are skipped at once, the
-    /// PRNG advanced by the draw each would have taken, so the run is the one walking them
-    /// gives. When nothing else is planned, nothing will happen on its own again: `Idle` (the
-    /// step is `None`; the timer stays, for whatever the user does next).
+    /// checkpoint with no timeout, a restart that takes for ever) would otherwise walk them one
+    /// interval at a time to the end of time, inside one step. Those before the next other
+    /// event (or planned failure) are skipped at once, the PRNG advanced by the draw each would
+    /// have taken, so the run is the one walking them gives. When nothing else is planned,
+    /// nothing will happen on its own again: `Idle` (the step is `None`; the timer stays, for
+    /// whatever the user does next).
     fn turned_away_ticks(&mut self) -> Ticks {
         let Some((at, Due::Trigger(timer), next)) = self.clock.lone_first() else {
             return Ticks::Live;
@@ -324,11 +325,12 @@ impl Simulation {
             return Ticks::Live;
         };
         // As `on_trigger_due` decides: declined while a region restarts; else queued, and
-        // with the queue full, dropped.
+        // with the queue full, dropped. (The cheap checks first: a lone tick at the head of
+        // the queue is common, and the last one looks at every task.)
         let turned_away = self.life.down_until.is_some()
-            || (!self.refuses_checkpoints_after_finish()
+            || (self.coordinator.periodic_waiting >= MAX_QUEUED
                 && self.trigger_would_wait()
-                && self.coordinator.periodic_waiting >= MAX_QUEUED);
+                && !self.refuses_checkpoints_after_finish());
         if timer != self.coordinator.timer || self.life.done || at < self.clock.now || !turned_away
         {
             return Ticks::Live;
