@@ -584,6 +584,14 @@ pub fn app() -> Html {
                     on_close: send(|| PlaybackAction::ToggleShare),
                     file: AttrValue::from(format!("{}-step-{}", run.scenario.name, run.position())),
                     link: share_first,
+                    spacetime: *spacetime_open,
+                    global: {
+                        let coord = run.sim().coordinator();
+                        playback
+                            .checkpoint
+                            .or_else(|| coord.latest_completed().map(|g| g.checkpoint))
+                            .filter(|&n| coord.global_state(n).is_some())
+                    },
                 }) }
             }
         </div>

@@ -1,22 +1,30 @@
 //! Export of the dataflow as it is at this moment, for slides: an SVG file (the graph with the
 //! page's style sheet inside it, and the moving items as an image over it; the space-time
-//! diagram under it when the diagram is open) or a PNG (the same drawn at twice the size).
-//! Browser-only; nothing here is part of the engine's state.
+//! diagram under it when the diagram is open) or a PNG (the same drawn at twice the size); the
+//! space-time diagram alone; and a global state as data (JSON, `data`). Browser-only but for
+//! `data`; nothing here is part of the engine's state.
 //!
-//! The code that makes the files (`picture`) is a build of its own (`bin/abs-export.rs`),
-//! which the page fetches the first time a picture is asked for (index.html's `absExport`):
-//! few visits export, and the student's builds are at their budget. The page's builds call
-//! [`download`], which asks for it.
+//! The code that makes the files (`picture`, `data`) is a build of its own
+//! (`bin/abs-export.rs`), which the page fetches the first time a file is asked for (index.html's
+//! `absExport`): few visits export, and the student's builds are at their budget. The page's
+//! builds call [`download`], which asks for it.
 
 #[cfg(any(target_arch = "wasm32", test))]
 #[cfg_attr(test, allow(dead_code))]
 mod caption;
+pub mod data;
 
 /// What to download.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// The dataflow (and the space-time diagram under it, when open).
     Svg,
     Png,
+    /// The space-time diagram alone.
+    SpaceTimeSvg,
+    SpaceTimePng,
+    /// A global state as JSON (`data::global_state_file`).
+    Json,
 }
 
 impl Format {
@@ -25,12 +33,28 @@ impl Format {
         match self {
             Format::Svg => "svg",
             Format::Png => "png",
+            Format::SpaceTimeSvg => "spacetime-svg",
+            Format::SpaceTimePng => "spacetime-png",
+            Format::Json => "json",
         }
+    }
+
+    /// [`Format::name`] read back; anything else is the dataflow as SVG.
+    pub fn named(name: &str) -> Format {
+        [
+            Format::Png,
+            Format::SpaceTimeSvg,
+            Format::SpaceTimePng,
+            Format::Json,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+        .unwrap_or(Format::Svg)
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn download(_format: Format, _name: &str, _failed: &'static str) {}
+pub fn download(_format: Format, _name: &str, _link: &str, _failed: &'static str) {}
 
 #[cfg(not(target_arch = "wasm32"))]
 pub fn download_text(_text: &str, _file: &str) {}
@@ -49,19 +73,20 @@ pub fn download_text(text: &str, file: &str) {
     );
 }
 
-/// Downloads the dataflow as `name.svg` or `name.png`, through the export build, which
-/// index.html's `absExport` fetches the first time. When it cannot (the build did not load,
-/// or there is no graph on the page), the share dialog's `export-failed` line says so: `failed`
+/// Downloads `name.svg`, `name.png` or `name-checkpoint-N.json` (a global state of the moment
+/// `link` names), through the export build, which index.html's `absExport` fetches the first
+/// time. When it cannot (the build did not load, there is no graph or diagram on the page, no
+/// global state at that moment), the share dialog's `export-failed` line says so: `failed`
 /// (which ends in its language's colon and space) and the reason.
 #[cfg(target_arch = "wasm32")]
-pub fn download(format: Format, name: &str, failed: &'static str) {
+pub fn download(format: Format, name: &str, link: &str, failed: &'static str) {
     use wasm_bindgen::prelude::*;
 
     #[wasm_bindgen]
     extern "C" {
         /// Calls `done` once: with "" when the file was made, with the reason when not.
         #[wasm_bindgen(js_name = absExport, catch)]
-        fn abs_export(format: &str, name: &str, done: JsValue) -> Result<(), JsValue>;
+        fn abs_export(format: &str, name: &str, link: &str, done: JsValue) -> Result<(), JsValue>;
     }
     let say = |text: &str| {
         let line = web_sys::window().and_then(|w| w.document()).and_then(|d| {
@@ -79,21 +104,32 @@ pub fn download(format: Format, name: &str, failed: &'static str) {
             say(&(failed.to_string() + &why));
         }
     });
-    if abs_export(format.name(), name, done).is_err() {
+    if abs_export(format.name(), name, link, done).is_err() {
         say(failed);
     }
 }
 
 /// The export build's entry (`bin/abs-export.rs`): makes the file and hands it to the
-/// browser's download. False when the page has no graph to export.
+/// browser's download. "" when it did, else why not.
 #[cfg(target_arch = "wasm32")]
-pub fn draw(format: &str, name: &str) -> bool {
-    let format = if format == "png" {
-        Format::Png
-    } else {
-        Format::Svg
-    };
-    picture::download(format, name).is_some()
+pub fn draw(format: &str, name: &str, link: &str) -> String {
+    let format = Format::named(format);
+    if format == Format::Json {
+        return match data::global_state_file(link) {
+            Ok((text, id)) => {
+                download_text(&text, &format!("{name}-checkpoint-{id}.json"));
+                String::new()
+            }
+            Err(why) => why,
+        };
+    }
+    match picture::download(format, name) {
+        Some(()) => String::new(),
+        None if matches!(format, Format::SpaceTimeSvg | Format::SpaceTimePng) => {
+            "the space-time diagram is not open".into()
+        }
+        None => "there is no graph on the page".into(),
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -107,23 +143,37 @@ pub mod picture {
     /// The PNG's pixels per SVG unit: sharp on a projector.
     const PNG_SCALE: f64 = 2.0;
 
+    /// The dataflow (with the space-time diagram under it when open), or the space-time
+    /// diagram alone; `None` when what is asked for is not on the page.
     pub fn download(format: Format, name: &str) -> Option<()> {
         let doc = web_sys::window()?.document()?;
-        let graph = doc
-            .query_selector("[data-testid=dataflow] svg.graph")
-            .ok()??;
-        let items = doc
-            .query_selector("[data-testid=dataflow] canvas.items")
-            .ok()?
-            .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok());
         let diagram = doc
             .query_selector("[data-testid=spacetime] svg")
             .ok()
             .flatten();
-        let (svg, w, h) = standalone(&doc, &graph, items.as_ref(), diagram.as_ref())?;
+        let alone = matches!(format, Format::SpaceTimeSvg | Format::SpaceTimePng);
+        let (svg, w, h) = if alone {
+            standalone(&doc, diagram.as_ref()?, None, None)?
+        } else {
+            let graph = doc
+                .query_selector("[data-testid=dataflow] svg.graph")
+                .ok()??;
+            let items = doc
+                .query_selector("[data-testid=dataflow] canvas.items")
+                .ok()?
+                .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok());
+            standalone(&doc, &graph, items.as_ref(), diagram.as_ref())?
+        };
+        let name = if alone {
+            format!("{name}-space-time")
+        } else {
+            name.to_string()
+        };
         match format {
-            Format::Svg => save(&doc, &svg_address(&svg)?, &format!("{name}.svg")),
-            Format::Png => {
+            Format::Svg | Format::SpaceTimeSvg | Format::Json => {
+                save(&doc, &svg_address(&svg)?, &format!("{name}.svg"))
+            }
+            Format::Png | Format::SpaceTimePng => {
                 let image = web_sys::HtmlImageElement::new().ok()?;
                 let (doc2, image2, file) = (doc.clone(), image.clone(), format!("{name}.png"));
                 let onload = Closure::once_into_js(move || {
@@ -144,11 +194,11 @@ pub mod picture {
         Some((parts.next()??, parts.next()??))
     }
 
-    /// The graph as a file of its own: its size, the page's rules (the colours are CSS
-    /// variables, fixed to the ones on screen), a background, the items' canvas as an image
-    /// over the graph, the space-time diagram (when open) under it; above it all the heading
-    /// (scenario, mode, step, time, narration) and under it the legend. With the picture's
-    /// width and height.
+    /// The graph (or the space-time diagram alone) as a file of its own: its size, the page's
+    /// rules (the colours are CSS variables, fixed to the ones on screen), a background, the
+    /// items' canvas as an image over the graph, the space-time diagram (when open) under it;
+    /// above it all the heading (scenario, mode, step, time, narration) and under it the
+    /// legend. With the picture's width and height.
     fn standalone(
         doc: &Document,
         graph: &Element,

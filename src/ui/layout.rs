@@ -99,6 +99,11 @@ pub const COMPACT: Metrics = Metrics {
     font: 10.0,
 };
 
+/// The size of the graph's smallest text, in ems of its font: an operator's kind, the word
+/// "blocked", a slow channel's line, the count of held items past the tray, a chain's label
+/// (style.css sets them at this size; the least box the graph is given keeps it readable).
+pub const SMALL_TEXT: f64 = 0.88;
+
 /// The width the layout aims for when it picks the gap between layers.
 const TARGET_WIDTH: f64 = 780.0;
 
@@ -534,14 +539,14 @@ pub fn operator_kind_label(
     width: f64,
     font: f64,
 ) -> String {
-    // 8 units of padding each side, 6 between the labels; the kind is set at 0.85 em.
+    // 8 units of padding each side, 6 between the labels; the kind is set at SMALL_TEXT.
     let room = width - 22.0 - text_width(name, font);
     let full = format!("{kind} ×{parallelism}");
-    if text_width(&full, 0.85 * font) <= room {
+    if text_width(&full, SMALL_TEXT * font) <= room {
         return full;
     }
     let short = format!("×{parallelism}");
-    if text_width(&short, 0.85 * font) <= room {
+    if text_width(&short, SMALL_TEXT * font) <= room {
         short
     } else {
         String::new()

@@ -20,7 +20,26 @@ pub fn first_picture(preset: &str, mode: Option<&str>, lang: Lang) -> Option<Str
                 .render(),
         )
     })?;
-    Some(with_graph_box(&picture_only(&html)))
+    Some(with_graph_box(&without_folded_channels(&picture_only(
+        &html,
+    ))))
+}
+
+/// The compact drawing's folded channels left out (thousands of curves in three paths): the
+/// picture draws the operators and their subtasks, and the app the channels once it starts.
+/// `large`'s were 147 KB of its 211 KB, and on a slow phone their download and drawing, which
+/// share the link and the processor with the WebAssembly, held Play back a second
+/// (tests/e2e/load.bench.js; the figures are in the README).
+fn without_folded_channels(html: &str) -> String {
+    const FOLDED: &str = "<g class=\"channel folded\">";
+    let Some(start) = html.find(FOLDED) else {
+        return html.to_string();
+    };
+    // Its three paths hold no group: the first `</g>` after it closes it.
+    match html[start..].find("</g>") {
+        Some(len) => format!("{}{}", &html[..start], &html[start + len + 4..]),
+        None => html.to_string(),
+    }
 }
 
 /// The graph's SVG with what the app gives it once running, as attributes index.html applies:
@@ -162,14 +181,28 @@ mod tests {
         };
         let html = first_picture("wordcount", None, Lang::En).unwrap();
         let least = value(&html, "data-least").unwrap();
-        // wordcount's drawing is 1028 × 242 units, its font 12: 9 px text wants 0.88 px a unit.
-        assert_eq!(least, "908 214");
+        // wordcount's drawing is 1028 × 242 units, its font 12: its smallest text (0.88 em) at 9 px wants 0.85 px a unit.
+        assert_eq!(least, "877 207");
         assert!(!html.contains("data-rules"));
         // A bundled drawing also carries its style rules, escaped for an attribute.
         let huge = first_picture("huge", None, Lang::En).unwrap();
         let rules = value(&huge, "data-rules").unwrap();
         assert!(rules.contains(".cells{"), "{rules}");
         assert!(huge.contains("data-least=\""));
+    }
+
+    #[test]
+    fn a_compact_drawing_is_pictured_without_its_folded_channels() {
+        let large = first_picture("large", None, Lang::En).unwrap();
+        assert!(!large.contains("channel folded"));
+        assert!(large.len() < 80_000, "{} bytes", large.len());
+        // Its operators and every subtask are drawn, and the graph's box is the app's.
+        assert_eq!(large.matches("class=\"subtask ").count(), 200);
+        assert!(large.contains("data-least=\""));
+        // A detailed drawing draws each channel on its own: all kept.
+        let wordcount = first_picture("wordcount", None, Lang::En).unwrap();
+        assert_eq!(without_folded_channels(&wordcount), wordcount);
+        assert!(wordcount.contains("class=\"channel"));
     }
 
     #[test]

@@ -190,3 +190,39 @@ test('on a phone the bundled graph is drawn at a readable size and scrolls sidew
   await expect(app.testId('operator-details').locator('h3')).toHaveText('Operator Count');
   await app.screenshot('huge-phone');
 });
+
+// The space-time diagram of a job drawn bundled: a line per operator, as the dataflow draws
+// an operator as one card (a line per subtask would be 1,024 lines a pixel apart), with the
+// completed checkpoint's cut as a band across the four lines.
+test('huge\'s space-time diagram is a line per operator, its completed cut a band', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=huge');
+  await expect(app.testId('bundle-2')).toBeVisible();
+  await app.testId('spacetime-toggle').click();
+  const diagram = app.testId('spacetime');
+  await expect(diagram.locator('.st-task')).toHaveCount(4);
+  await expect(diagram.locator('.st-task text')).toHaveText(['Sentences ×256', 'Split ×256', 'Count ×256', 'Sink ×256']);
+  // No cut of one's own here: it would take a point on each subtask's line.
+  await expect(app.testId('user-cut')).toHaveCount(0);
+  await app.testId('spacetime-toggle').click();
+  // On to just past checkpoint 1's completion (step 136,677: each of 65,536 channels into
+  // Count and into Sink brings its barrier), the diagram closed meanwhile. (The diagram shows
+  // the last 400 steps, under a millisecond of this job: the band is in view while the cut
+  // reaches into them.)
+  const t0 = Date.now();
+  const END = 136_700;
+  for (let step = 0; step < END;) {
+    const count = Math.min(CHUNK, END - step);
+    await page.evaluate((n) => window.postMessage({ type: 'abs:step', count: n }, '*'), count);
+    step += count;
+    await expect.poll(() => app.stepCount(), { timeout: 120_000 }).toBeGreaterThanOrEqual(step);
+  }
+  console.log(`huge: ${END} steps in ${Date.now() - t0} ms`);
+  await expect(app.checkpoint(1)).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+  await app.testId('spacetime-toggle').click();
+  await expect(diagram.locator('.st-task')).toHaveCount(4);
+  const band = diagram.getByTestId('cut-1');
+  await expect(band).toBeVisible();
+  expect((await band.locator('polygon').getAttribute('points')).trim().split(/\s+/)).toHaveLength(8);
+  await app.screenshot('huge-spacetime');
+});

@@ -244,3 +244,38 @@ test('at 1024×640 an open global state is shown whole, the controls kept at the
   await expect(app.testId('play')).toBeInViewport();
   await app.screenshot('inspector-1024x640-scrolled');
 });
+
+// At 1280×800 (a common laptop) the dataflow of every preset drawn in detail fits beside the
+// side panel without scrolling, and the side panel's tables do not scroll sideways: too narrow
+// for their columns, each row is a card of named figures.
+test('at 1280×800 the graph fits beside the side panel and its tables fit the panel', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const app = new Playground(page);
+  for (const preset of ['alignment', 'wordcount', 'concurrent', 'backpressure', 'slow-sink', 'recovery', 'iteration', 'token', 'bank']) {
+    await app.open(`?preset=${preset}`);
+    await app.stepFast(2);
+    const graph = page.locator('svg.graph').first();
+    await expect(graph, `${preset}: the graph scrolls`).not.toHaveAttribute('data-pans', '1');
+    const fit = await page.locator('.stage').first().evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(fit[0], `${preset}: the stage scrolls sideways`).toBeLessThanOrEqual(fit[1] + 1);
+  }
+  await app.open('?preset=wordcount&mode=aligned');
+  await app.stepFast(160);
+  await app.openCheckpoint(1);
+  for (const id of ['task-states', 'subtask-stats', 'channel-states']) await expect(app.testId(id)).toBeVisible();
+  const wide = await page.locator('.side').evaluate((side) =>
+    [...side.querySelectorAll('.checkpoints-tab, .global-state, table')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.className || el.tagName} ${el.scrollWidth} > ${el.clientWidth}`));
+  expect(wide, 'what scrolls sideways in the side panel').toEqual([]);
+  // A row is a card: its name on a line of its own, each figure named by its column.
+  const row = app.testId('task-states').locator('tbody tr').first();
+  const heads = await app.testId('task-states').locator('thead th').allTextContents();
+  const named = await row.locator('td').evaluateAll((tds) => tds.map((td) => td.dataset.l));
+  expect(named).toEqual(heads.slice(1));
+  const label = await row.locator('td').nth(2).evaluate((td) => getComputedStyle(td, '::before').content);
+  expect(label).toBe(JSON.stringify(heads[3]));
+  const [name, state] = await Promise.all([row.locator('th').boundingBox(), row.locator('td').first().boundingBox()]);
+  expect(state.y).toBeGreaterThanOrEqual(name.y + name.height - 1);
+  await app.screenshot('inspector-1280x800-cards');
+});

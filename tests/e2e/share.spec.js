@@ -8,6 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
+const { runSim } = require('./trace');
 const sites = require('./sites');
 
 test('a permalink restores the moment: step, a failure chosen by hand, the open checkpoint and the selection', async ({ page, browser }) => {
@@ -326,4 +327,77 @@ test('with the space-time diagram open, the export carries it under the dataflow
   expect(legendAt(without.text)).toBe(graph);
   expect(legendAt(withDiagram.text)).toBe(graph + Math.round(diagram));
   expect(withDiagram.pngHeight).toBe(2 * withDiagram.vh);
+});
+
+// A global state as data: the share dialog downloads the open checkpoint's (else the latest
+// completed one's) as JSON, its fields those of `abs-sim run`'s summary, made by the export
+// build running the link's moment again.
+test('a global state downloads as JSON: the summary abs-sim prints, and the moment a failure by hand led to', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=wordcount&mode=aligned');
+  await app.stepFast(3);
+  await app.testId('share').click();
+  // Before a checkpoint has completed there is nothing to download.
+  await expect(app.testId('export-json')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await app.stepFast(157);
+  await app.openCheckpoint(1);
+  await app.testId('share').click();
+  await expect(app.testId('export-json')).toHaveText('Global state of checkpoint 1 · JSON');
+  const [json] = await Promise.all([page.waitForEvent('download'), app.testId('export-json').click()]);
+  expect(json.suggestedFilename()).toBe('wordcount-step-160-checkpoint-1.json');
+  const file = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
+  const { summary } = runSim('wordcount', 'aligned', 160);
+  expect(file.checkpoint).toEqual(summary.checkpoints.find((c) => c.id === 1));
+  expect(file).toMatchObject({ scenario: 'wordcount', mode: 'aligned', step: 160, link: await app.testId('permalink').inputValue() });
+  await expect(app.testId('export-failed')).toHaveText('');
+  await page.keyboard.press('Escape');
+
+  // A failure chosen by hand: the file is the run the page shows, its tasks' states the
+  // inspector's.
+  await app.open('?preset=recovery&mode=at-least-once');
+  await app.stepFast(60);
+  await app.subtask('Split', 0).click();
+  await app.testId('fail-task').click();
+  await app.stepFast(140);
+  // No checkpoint opened: the tab shows the latest completed one, which the file holds.
+  await app.testId('tab-checkpoints').click();
+  const shown = await app.readGlobalState();
+  await app.testId('share').click();
+  await expect(app.testId('export-json')).toHaveText(`Global state of checkpoint ${shown.checkpoint} · JSON`);
+  const [again] = await Promise.all([page.waitForEvent('download'), app.testId('export-json').click()]);
+  const replayed = JSON.parse(fs.readFileSync(await again.path(), 'utf8'));
+  expect(replayed.checkpoint.id).toBe(shown.checkpoint);
+  expect(replayed.link).toMatch(/[?&]choices=60k2(&|$)/);
+  expect(Object.keys(replayed.checkpoint.global_state.tasks).sort()).toEqual(shown.tasks.map((t) => t.Subtask).sort());
+  expect(`${replayed.checkpoint.checkpointed_size} B`).toBe(shown.figures['Checkpointed size']);
+  const plain = runSim('recovery', 'at-least-once', 200).summary.checkpoints.find((c) => c.id === shown.checkpoint);
+  expect(replayed.checkpoint, 'the failure by hand changed nothing').not.toEqual(plain);
+});
+
+test('the space-time diagram downloads alone, as SVG and PNG, once it is open', async ({ page }) => {
+  const app = new Playground(page);
+  await app.open('?preset=token');
+  await app.stepFast(150);
+  await app.testId('share').click();
+  await expect(app.testId('export-spacetime-svg')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await app.testId('spacetime-toggle').click();
+  const cuts = await page.locator('[data-testid^="cut-"]').count();
+  await app.testId('share').click();
+  const [svg] = await Promise.all([page.waitForEvent('download'), app.testId('export-spacetime-svg').click()]);
+  expect(svg.suggestedFilename()).toBe('token-step-150-space-time.svg');
+  const text = fs.readFileSync(await svg.path(), 'utf8');
+  // The diagram's lines and cuts, its heading and legend, and no dataflow.
+  expect((text.match(/class="st-task/g) || []).length).toBe(2);
+  expect((text.match(/data-testid="cut-\d+"/g) || []).length).toBe(cuts);
+  expect(text).not.toContain('class="graph');
+  expect(text).toContain('data-testid="export-heading"');
+  const diagram = await page.locator('[data-testid=spacetime] svg').evaluate((s) => ({ width: s.viewBox.baseVal.width }));
+  const [, , vw] = text.match(/viewBox="([^"]+)"/)[1].split(' ').map(Number);
+  expect(vw).toBe(diagram.width);
+  const [png] = await Promise.all([page.waitForEvent('download'), app.testId('export-spacetime-png').click()]);
+  const bytes = fs.readFileSync(await png.path());
+  expect(bytes.readUInt32BE(16)).toBe(2 * diagram.width);
+  await app.screenshot('share-dialog-exports');
 });

@@ -116,27 +116,8 @@ impl Report {
             .checkpoints()
             .iter()
             .map(|c| {
-                let mut line = json!({
-                    "id": c.id, "kind": c.kind(), "status": c.status, "acked": c.acked,
-                    "total": c.total, "verdict": serde_json::Value::Null,
-                });
-                if c.status == CheckpointStatus::Completed {
-                    let seen = self.completed.iter().find(|(id, _)| *id == c.id);
-                    let now = || {
-                        sim.coordinator()
-                            .global_state(c.id)
-                            .map(|g| completed_json(sim.physical(), g))
-                    };
-                    match seen.map(|(_, v)| v.clone()).or_else(now) {
-                        Some(serde_json::Value::Object(fields)) => {
-                            if let Some(obj) = line.as_object_mut() {
-                                obj.extend(fields);
-                            }
-                        }
-                        _ => line["verdict"] = json!("not retained"),
-                    }
-                }
-                line
+                let seen = self.completed.iter().find(|(id, _)| *id == c.id);
+                checkpoint_entry(sim, c, seen.map(|(_, v)| v.clone()))
             })
             .collect();
         let failures: Vec<_> = sim
@@ -193,6 +174,44 @@ impl Report {
         sink.sort();
         json!({ "counts": by_word, "sink": sink })
     }
+}
+
+/// A checkpoint's entry in the summary: its id, kind, status and acknowledgements and, once
+/// completed, its verdict, figures and global state (`completed`: as kept when it completed;
+/// else the coordinator's, or `"not retained"`).
+fn checkpoint_entry(
+    sim: &Simulation,
+    c: &super::coordinator::CheckpointSummary,
+    completed: Option<serde_json::Value>,
+) -> serde_json::Value {
+    let mut line = json!({
+        "id": c.id, "kind": c.kind(), "status": c.status, "acked": c.acked,
+        "total": c.total, "verdict": serde_json::Value::Null,
+    });
+    if c.status == CheckpointStatus::Completed {
+        let now = || {
+            sim.coordinator()
+                .global_state(c.id)
+                .map(|g| completed_json(sim.physical(), g))
+        };
+        match completed.or_else(now) {
+            Some(serde_json::Value::Object(fields)) => {
+                if let Some(obj) = line.as_object_mut() {
+                    obj.extend(fields);
+                }
+            }
+            _ => line["verdict"] = json!("not retained"),
+        }
+    }
+    line
+}
+
+/// A checkpoint as the summary lists it (`abs-sim run`'s `"checkpoints"` entry), from the
+/// coordinator as it is now: the page's export of a global state. `None` if the coordinator
+/// no longer lists it.
+pub fn checkpoint_json(sim: &Simulation, id: CheckpointId) -> Option<serde_json::Value> {
+    let c = sim.coordinator().summary(id)?;
+    Some(checkpoint_entry(sim, c, None))
 }
 
 /// Runs one scheduled step and writes its line, without keeping global states (the summary

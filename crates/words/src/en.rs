@@ -214,6 +214,8 @@ pub const STRINGS: Strings = Strings {
     export_svg: "SVG",
     export_png: "PNG",
     export_title: "Download the dataflow at this step, for slides:",
+    export_spacetime: "The space-time diagram alone:",
+    export_data: "As data, with the fields abs-sim prints:",
     export_failed: "The picture could not be made: ",
     more_checkpoints: |n| format!("{n} more in the Checkpoints tab →"),
     earlier: "Earlier:",

@@ -321,6 +321,11 @@ pub struct Strings {
     pub export_png: &'static str,
     /// Before the export buttons: what they download.
     pub export_title: &'static str,
+    /// Before the buttons that download the space-time diagram alone (when it is open).
+    pub export_spacetime: &'static str,
+    /// Before the button that downloads a global state as JSON; the button says which
+    /// (`global_state_of`).
+    pub export_data: &'static str,
     /// The export could not be made; the reason follows (it ends in a colon and a space where
     /// the language puts one).
     pub export_failed: &'static str,

@@ -210,6 +210,8 @@ pub const STRINGS: Strings = Strings {
     export_svg: "SVG",
     export_png: "PNG",
     export_title: "下載這一步的資料流圖（用於投影片）：",
+    export_spacetime: "只下載時空圖：",
+    export_data: "以資料下載（欄位同 abs-sim 的輸出）：",
     export_failed: "無法製作圖片：",
     more_checkpoints: |n| format!("另有 {n} 個在「檢查點」分頁 →"),
     earlier: "較早的：",

@@ -19,6 +19,11 @@ pub struct ShareProps {
     /// The permalink's field: the app gives it the focus while the dialog is open
     /// (`dialog::use_dialog_focus_while`).
     pub link: NodeRef,
+    /// Whether the space-time diagram is open (it downloads alone too).
+    pub spacetime: bool,
+    /// The checkpoint whose global state downloads as JSON: the open one, else the latest
+    /// completed (as the inspector's checkpoints tab shows it); `None` before one has.
+    pub global: Option<crate::engine::CheckpointId>,
 }
 
 /// The `<iframe>` that embeds `url` in a course page.
@@ -60,11 +65,11 @@ fn copy(_id: &'static str) -> Callback<MouseEvent> {
     })
 }
 
-/// Downloads the picture (its code is fetched the first time: `ui::export`), saying why not
+/// Downloads the file (its code is fetched the first time: `ui::export`), saying why not
 /// after `failed` when it cannot.
-fn export(format: Format, file: &AttrValue, failed: &'static str) -> Callback<MouseEvent> {
-    let file = file.clone();
-    Callback::from(move |_: MouseEvent| crate::ui::export::download(format, &file, failed))
+fn export(format: Format, p: &ShareProps, failed: &'static str) -> Callback<MouseEvent> {
+    let (file, link) = (p.file.clone(), p.url.clone());
+    Callback::from(move |_: MouseEvent| crate::ui::export::download(format, &file, &link, failed))
 }
 
 /// The dialog takes the focus (on the link, selected for copying), keeps it while open and
@@ -105,11 +110,24 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                     <a href={p.url.clone() + "&compare="} data-testid="compare-open">{ s.compare_open }</a></p>
                 <div class="export-row">
                     <span>{ s.export_title }</span>
-                    <button data-testid="export-svg" onclick={export(Format::Svg, &p.file, s.export_failed)}>{ s.export_svg }</button>
-                    <button data-testid="export-png" onclick={export(Format::Png, &p.file, s.export_failed)}>{ s.export_png }</button>
-                    // Written by `ui::export` when an export fails.
-                    <span role="alert" class="export-failed" data-testid="export-failed"></span>
+                    <button data-testid="export-svg" onclick={export(Format::Svg, p, s.export_failed)}>{ s.export_svg }</button>
+                    <button data-testid="export-png" onclick={export(Format::Png, p, s.export_failed)}>{ s.export_png }</button>
                 </div>
+                if p.spacetime {
+                    <div class="export-row">
+                        <span>{ s.export_spacetime }</span>
+                        <button data-testid="export-spacetime-svg" onclick={export(Format::SpaceTimeSvg, p, s.export_failed)}>{ s.export_svg }</button>
+                        <button data-testid="export-spacetime-png" onclick={export(Format::SpaceTimePng, p, s.export_failed)}>{ s.export_png }</button>
+                    </div>
+                }
+                if let Some(n) = p.global {
+                    <div class="export-row">
+                        <span>{ s.export_data }</span>
+                        <button data-testid="export-json" onclick={export(Format::Json, p, s.export_failed)}>{ (s.global_state_of)(n) + " · JSON" }</button>
+                    </div>
+                }
+                // Written by `ui::export` when an export fails.
+                <p role="alert" class="export-failed" data-testid="export-failed"></p>
                 <button onclick={close}>{ s.close }</button>
             </div>
         </div>

@@ -27,6 +27,11 @@ use crate::ui::fmt::{clamp, escape, px};
 use crate::ui::palette::checkpoint_class as k;
 use crate::ui::state::{RunRef, Selection, UserCut};
 
+#[cfg(feature = "views")]
+mod grouped;
+#[cfg(feature = "views")]
+pub use grouped::STYLE as GROUPED_STYLE;
+
 /// Steps the diagram shows at least, up to the position; more (up to `MOST`) when the
 /// latest completed checkpoint took longer, so its whole cut is in view.
 pub const STEPS: u64 = 80;
@@ -162,6 +167,32 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     let (st, t0): (SpaceTime, u64) = run.space_time(steps);
     let t1 = sim.now().max(1);
     let t0 = t0.min(t1.saturating_sub(1));
+    // A job drawn bundled: a line per operator, as the dataflow draws it (no cut of one's own:
+    // it would take a point on each of a thousand lines).
+    #[cfg(feature = "views")]
+    if run.layout.bundled {
+        let hint = crate::ui::kit::pick(
+            p.lang,
+            "A line per operator: its subtasks drawn as one, as the dataflow draws them as one \
+             card. A thick span is a checkpoint's snapshots on that operator, from its first \
+             subtask's to its last; a completed checkpoint's cut is the band between them (each \
+             subtask's own point is inside it). The axis reaches back to the latest completed \
+             checkpoint's trigger; the trips drawn are the last steps'.",
+            "每個算子一條線：它的子任務合成一條，如同資料流圖把它們畫成一張卡片。粗段是一個檢查點在該算子上的快照，\
+             從第一個子任務的到最後一個的；完成的檢查點的切面是其間的帶狀區域（每個子任務自己的點都在其中）。\
+             時間軸往回延伸到最近完成的檢查點被觸發的時刻；畫出的傳輸是最近幾步的。",
+        );
+        let body = format!(
+            r#"<p class="hint">{}</p><div class="st-scroll">{}</div>"#,
+            escape(&hint),
+            grouped::plot(sim, &st, t0, t1, s.spacetime_title)
+        );
+        return html! {
+            <section class="spacetime" data-testid="spacetime" aria-label={s.spacetime_title}>
+                { Html::from_html_unchecked(body.into()) }
+            </section>
+        };
+    }
     let tasks = phys.tasks.len();
     let step = row_height(tasks);
     let row = |t: u32| TOP + step * f64::from(t);

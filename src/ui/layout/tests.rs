@@ -149,7 +149,7 @@ fn fit_centres_and_inverts() {
 }
 
 /// The word "blocked"'s size, in ems of the graph's font (`.blocked-label` in style.css).
-const BLOCKED_FONT: f64 = 0.85;
+const BLOCKED_FONT: f64 = super::SMALL_TEXT;
 /// How far what is drawn at an input port reaches over its line (a barrier's number over
 /// its bar, the alignment buffer's tray) and under it (a barrier's bar, the lock).
 const PORT_ABOVE: f64 = 22.0;

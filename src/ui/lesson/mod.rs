@@ -227,12 +227,25 @@ impl std::fmt::Display for Unreachable {
 /// step) and the moment as its query spells it — or why it cannot be reached. The lesson page
 /// shows exactly this, and `abs-sim lesson` checks it.
 pub fn reach(at: &At) -> Result<(super::run::Run, super::permalink::Moment), Unreachable> {
+    reach_in(at, false)
+}
+
+/// [`reach`], a scenario the lesson page leaves to the second player included (the export
+/// build runs it headless).
+pub fn reach_any(at: &At) -> Result<(super::run::Run, super::permalink::Moment), Unreachable> {
+    reach_in(at, true)
+}
+
+fn reach_in(
+    at: &At,
+    any_size: bool,
+) -> Result<(super::run::Run, super::permalink::Moment), Unreachable> {
     let scenario = match (&at.scenario, &at.preset) {
         (Some(code), _) => crate::scenario::codec::decode(code).map_err(Unreachable::Link)?,
         (None, name) => crate::scenario::presets::by_name(name.as_deref().unwrap_or("alignment"))
             .map_err(Unreachable::Scenario)?,
     };
-    if super::layout::for_second_player(&scenario) {
+    if !any_size && super::layout::for_second_player(&scenario) {
         return Err(Unreachable::SecondPlayer);
     }
     let mut notices = Vec::new();

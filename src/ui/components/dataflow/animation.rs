@@ -156,11 +156,16 @@ const MIN_TEXT: f64 = 9.0;
 
 /// The least box (px) the graph's SVG is given, for a drawing `width` × `height` units (its
 /// view box) whose font is `font` units: its smallest text at `MIN_TEXT`. style.css sizes that
-/// text 0.85 of the drawing's font (an operator's kind, a slow channel's line, a chain's
-/// label); the bundled drawing's labels are 10 units. The first picture (`ui::shell`) reads
+/// text `layout::SMALL_TEXT` of the drawing's font (an operator's kind, a slow channel's
+/// line, a chain's label); the bundled drawing's labels are 10 units. The first picture (`ui::shell`) reads
 /// the same from the rendered SVG.
 pub fn least_size_of(width: f64, height: f64, font: f64, bundled: bool) -> (u32, u32) {
-    let least = MIN_TEXT / if bundled { 10.0 } else { 0.85 * font };
+    let least = MIN_TEXT
+        / if bundled {
+            10.0
+        } else {
+            crate::ui::layout::SMALL_TEXT * font
+        };
     ((width * least) as u32 + 1, (height * least) as u32 + 1)
 }
 

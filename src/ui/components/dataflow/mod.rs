@@ -46,11 +46,12 @@ pub const BUNDLED_STYLE: &str = bundles::STYLE;
 #[cfg(feature = "views")]
 pub fn bundled_style() {
     crate::ui::kit::add_style(bundles::STYLE);
+    crate::ui::kit::add_style(super::spacetime::GROUPED_STYLE);
 }
 
 /// Pixels per layout unit of the graph's own size (its `width` and `height`), which a phone
-/// shows (style.css): the smallest text of the detailed drawing, 10.2 units, is then at
-/// least 11 px on screen.
+/// shows (style.css): the smallest text of the detailed drawing, 10.56 units
+/// (`layout::SMALL_TEXT` of its font), is then at least 11 px on screen.
 const READABLE: f64 = 1.1;
 
 #[derive(Properties, PartialEq, Clone)]

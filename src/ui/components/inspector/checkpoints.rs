@@ -71,9 +71,7 @@ pub(super) fn checkpoints(
             .into_iter()
             .chain(mode_figures(figures, f.as_ref()))
             .chain([f.map_or_else(dash, |f| format!("{} B", f.checkpointed_size))]);
-        for cell in cells {
-            let _ = write!(o, "<td>{cell}</td>");
-        }
+        labelled_cells(&mut o, &heads[1..], cells);
         o += "</tr>";
     }
     o += "</tbody></table>";
@@ -212,13 +210,12 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
             .map_or("", |i| i.name.as_str());
         let _ = write!(
             o,
-            r#"<tr><th scope="row">{}</th><td class="state-cell">{}</td>"#,
+            r#"<tr><th scope="row">{}</th><td class="state-cell" data-l="{}">{}</td>"#,
             escape(name),
+            heads[1],
             state_full(s, sim, &t.state, &[])
         );
-        for cell in task_figures(figures, &t.metrics) {
-            let _ = write!(o, "<td>{cell}</td>");
-        }
+        labelled_cells(&mut o, &heads[2..], task_figures(figures, &t.metrics));
         o += "</tr>";
     }
     o += "</tbody></table>";
@@ -246,27 +243,24 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
         unit(s.processed_data, "B"),
         s.unaligned_checkpoint.to_string(),
     ];
-    table_head(
-        &mut o,
-        &heads.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
+    table_head(&mut o, &heads);
     for t in gs.tasks.iter().take(MAX_ROWS) {
         let m = &t.metrics;
         let name = phys
             .tasks
             .get(t.task as usize)
             .map_or("", |i| i.name.as_str());
-        let _ = write!(
-            o,
-            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{}</td></tr>",
-            escape(name),
-            m.alignment_duration,
-            m.async_duration,
-            m.persisted_bytes(),
-            m.processed_bytes(),
-            if m.unaligned { "✓" } else { "—" }
-        );
+        let _ = write!(o, r#"<tr><th scope="row">{}</th>"#, escape(name));
+        let cells = [
+            m.alignment_duration.to_string(),
+            m.async_duration.to_string(),
+            m.persisted_bytes().to_string(),
+            m.processed_bytes().to_string(),
+            (if m.unaligned { "✓" } else { "—" }).to_string(),
+        ];
+        labelled_cells(&mut o, &heads[1..], cells);
+        o += "</tr>";
     }
     o += "</tbody></table>";
     more(&mut o, gs.tasks.len().saturating_sub(MAX_ROWS));
@@ -289,15 +283,24 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
         };
         let _ = write!(
             o,
-            r#"<tr><th scope="row">{}</th><td>{}</td><td class="state-cell">{}</td></tr>"#,
+            r#"<tr><th scope="row">{}</th><td data-l="n">{}</td><td class="state-cell" data-l="{}">{}</td></tr>"#,
             escape(&phys.channel_label(c as ChannelId)),
             recorded.map_or(0, |r| r.len()),
+            s.state,
             escape(&text)
         );
     }
     o += "</tbody></table>";
     more(&mut o, phys.channels.len().saturating_sub(MAX_ROWS));
     o + "</div>"
+}
+
+/// A row's cells after its header, each carrying its column's name (`data-l`): a side panel
+/// too narrow for the table shows each row as a card of named figures (style.css).
+fn labelled_cells(o: &mut String, labels: &[&str], cells: impl IntoIterator<Item = String>) {
+    for (label, cell) in labels.iter().zip(cells) {
+        let _ = write!(o, r#"<td data-l="{label}">{cell}</td>"#);
+    }
 }
 
 /// A table's header row and the start of its body, as markup.
