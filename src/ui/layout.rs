@@ -100,8 +100,9 @@ pub const COMPACT: Metrics = Metrics {
 };
 
 /// The size of the graph's smallest text, in ems of its font: an operator's kind, the word
-/// "blocked", a slow channel's line, the count of held items past the tray, a chain's label
-/// (style.css sets them at this size; the least box the graph is given keeps it readable).
+/// "blocked", a slow channel's line, the count of held items past the tray, a chain's label,
+/// the compact drawing's subtask names (style.css sets them at this size; the least box the
+/// graph is given keeps it readable).
 pub const SMALL_TEXT: f64 = 0.88;
 
 /// The width the layout aims for when it picks the gap between layers.

@@ -464,6 +464,7 @@ impl Reducible for Playback {
                 next.last_frame.set(None);
                 if next.playing {
                     next.notices.retain(|n| *n != Notice::Ended);
+                    next.run.0.borrow_mut().play_now();
                 } else {
                     // The last event may have run a little past the clock (see `Run::tick`).
                     next.settling.set(true);

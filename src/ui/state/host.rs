@@ -15,6 +15,7 @@ impl Playback {
                 if !self.playing {
                     self.playing = true;
                     self.last_frame.set(None);
+                    self.run.0.borrow_mut().play_now();
                 }
             }
             HostMessage::Pause => self.playing = false,

@@ -38,15 +38,18 @@ fn frames_that_change_nothing_do_not_re_render() {
     let q = Rc::clone(&p).reduce(PlaybackAction::Frame(16.0));
     assert!(Rc::ptr_eq(&p, &q));
     let q = q.reduce(PlaybackAction::TogglePlay);
+    // Play answers at once: the first event has run.
+    assert_eq!(q.run.0.borrow().position(), 1);
     let mut q = q.reduce(PlaybackAction::Frame(0.0));
-    // Frames of 50 ms until the clock passes the first event (at time 1): those before it
-    // change nothing and render nothing; the one that runs it re-renders.
+    // Frames of 50 ms until the clock passes the next event: those before it change nothing
+    // and render nothing; the one that runs it re-renders.
+    let start = q.run.0.borrow().position();
     let mut ts = 0.0;
     loop {
         ts += 50.0;
         assert!(ts < 5_000.0, "no event ran");
         let r = Rc::clone(&q).reduce(PlaybackAction::Frame(ts));
-        if r.run.0.borrow().position() > 0 {
+        if r.run.0.borrow().position() > start {
             assert!(!Rc::ptr_eq(&q, &r), "a frame that ran events re-renders");
             break;
         }
@@ -477,4 +480,27 @@ fn next_key_stops_at_each_key_event_and_at_nothing_else() {
         seen, [true; 5],
         "①–④ and a completed checkpoint met within 300 presses"
     );
+}
+
+#[test]
+fn play_answers_at_once_and_then_keeps_the_clock_s_pace() {
+    // From any moment, Play runs the next event now; a second Play (a pause) runs none.
+    let p = playback().reduce(PlaybackAction::Step);
+    let before = p.run.0.borrow().sim().now();
+    let p = p.reduce(PlaybackAction::TogglePlay);
+    assert!(p.playing);
+    assert_eq!(p.run.0.borrow().position(), 2);
+    let (clock, now) = {
+        let run = p.run.0.borrow();
+        (run.clock, run.sim().now())
+    };
+    // The clock is brought to the event it ran.
+    assert!(now >= before && clock >= now as f64 - 1e-9, "{clock} {now}");
+    let p = p.reduce(PlaybackAction::TogglePlay);
+    assert!(!p.playing);
+    assert_eq!(p.run.0.borrow().position(), 2);
+    // The host page's abs:play does the same.
+    let q = playback().reduce(PlaybackAction::Host(HostMessage::Play));
+    assert!(q.playing);
+    assert_eq!(q.run.0.borrow().position(), 1);
 }
