@@ -13,7 +13,7 @@ use super::components::dialog::use_dialog_focus_while;
 use super::components::global_states::{global_states, GlobalStatesProps};
 use super::components::header::{header, HeaderProps};
 use super::components::help::{help, HelpProps};
-use super::components::inspector::{inspector, InspectorProps};
+use super::components::inspector::{global_state_title, inspector, InspectorProps};
 use super::components::legend::{legend, LegendProps, RecordLook};
 use super::components::narration::{narration, Line, NarrationProps};
 use super::components::recovery::{recovery_line, RecoveryProps};
@@ -590,7 +590,8 @@ pub fn app() -> Html {
                         playback
                             .checkpoint
                             .or_else(|| coord.latest_completed().map(|g| g.checkpoint))
-                            .filter(|&n| coord.global_state(n).is_some())
+                            .and_then(|n| coord.global_state(n))
+                            .map(|g| global_state_title(s, run.sim(), g))
                     },
                 }) }
             }

@@ -385,6 +385,8 @@ test('the space-time diagram downloads alone, as SVG and PNG, once it is open', 
   await app.testId('spacetime-toggle').click();
   const cuts = await page.locator('[data-testid^="cut-"]').count();
   await app.testId('share').click();
+  // A Chandy-Lamport system's global state is a snapshot's, as the inspector calls it.
+  await expect(app.testId('export-json')).toHaveText(/^Global state of snapshot \d+ · JSON$/);
   const [svg] = await Promise.all([page.waitForEvent('download'), app.testId('export-spacetime-svg').click()]);
   expect(svg.suggestedFilename()).toBe('token-step-150-space-time.svg');
   const text = fs.readFileSync(await svg.path(), 'utf8');

@@ -317,15 +317,9 @@ pub struct Strings {
     pub edited_scenario: fn(&str) -> String,
     /// A scenario in a link or from the host page could not be loaded (why).
     pub bad_scenario: fn(&str) -> String,
-    pub export_svg: &'static str,
-    pub export_png: &'static str,
-    /// Before the export buttons: what they download.
-    pub export_title: &'static str,
-    /// Before the buttons that download the space-time diagram alone (when it is open).
-    pub export_spacetime: &'static str,
-    /// Before the button that downloads a global state as JSON; the button says which
-    /// (`global_state_of`).
-    pub export_data: &'static str,
+    /// Before the share dialog's export buttons: the dataflow at this step (SVG, PNG), the
+    /// space-time diagram alone (when open), a global state as JSON (the button names it).
+    pub export_rows: [&'static str; 3],
     /// The export could not be made; the reason follows (it ends in a colon and a space where
     /// the language puts one).
     pub export_failed: &'static str,

@@ -29,6 +29,7 @@ mod checkpoints;
 use checkpoints::checkpoints;
 #[cfg(feature = "views")]
 pub(crate) use checkpoints::global_state;
+pub(crate) use checkpoints::global_state_title;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct InspectorProps {

@@ -21,9 +21,10 @@ pub struct ShareProps {
     pub link: NodeRef,
     /// Whether the space-time diagram is open (it downloads alone too).
     pub spacetime: bool,
-    /// The checkpoint whose global state downloads as JSON: the open one, else the latest
-    /// completed (as the inspector's checkpoints tab shows it); `None` before one has.
-    pub global: Option<crate::engine::CheckpointId>,
+    /// What the global state that downloads as JSON is called (`inspector::global_state_title`):
+    /// the open checkpoint's, else the latest completed one's (as the inspector's checkpoints
+    /// tab shows it); `None` before one has completed.
+    pub global: Option<String>,
 }
 
 /// The `<iframe>` that embeds `url` in a course page.
@@ -109,21 +110,21 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                 <p><a href={p.url.clone() + "&view=flink"} data-testid="flink-import">{ "Flink ↗" }</a>{ " · " }
                     <a href={p.url.clone() + "&compare="} data-testid="compare-open">{ s.compare_open }</a></p>
                 <div class="export-row">
-                    <span>{ s.export_title }</span>
-                    <button data-testid="export-svg" onclick={export(Format::Svg, p, s.export_failed)}>{ s.export_svg }</button>
-                    <button data-testid="export-png" onclick={export(Format::Png, p, s.export_failed)}>{ s.export_png }</button>
+                    <span>{ s.export_rows[0] }</span>
+                    <button data-testid="export-svg" onclick={export(Format::Svg, p, s.export_failed)}>{ "SVG" }</button>
+                    <button data-testid="export-png" onclick={export(Format::Png, p, s.export_failed)}>{ "PNG" }</button>
                 </div>
                 if p.spacetime {
                     <div class="export-row">
-                        <span>{ s.export_spacetime }</span>
-                        <button data-testid="export-spacetime-svg" onclick={export(Format::SpaceTimeSvg, p, s.export_failed)}>{ s.export_svg }</button>
-                        <button data-testid="export-spacetime-png" onclick={export(Format::SpaceTimePng, p, s.export_failed)}>{ s.export_png }</button>
+                        <span>{ s.export_rows[1] }</span>
+                        <button data-testid="export-spacetime-svg" onclick={export(Format::SpaceTimeSvg, p, s.export_failed)}>{ "SVG" }</button>
+                        <button data-testid="export-spacetime-png" onclick={export(Format::SpaceTimePng, p, s.export_failed)}>{ "PNG" }</button>
                     </div>
                 }
-                if let Some(n) = p.global {
+                if let Some(title) = &p.global {
                     <div class="export-row">
-                        <span>{ s.export_data }</span>
-                        <button data-testid="export-json" onclick={export(Format::Json, p, s.export_failed)}>{ (s.global_state_of)(n) + " · JSON" }</button>
+                        <span>{ s.export_rows[2] }</span>
+                        <button data-testid="export-json" onclick={export(Format::Json, p, s.export_failed)}>{ title.clone() + " · JSON" }</button>
                     </div>
                 }
                 // Written by `ui::export` when an export fails.

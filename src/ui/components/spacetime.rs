@@ -167,31 +167,10 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     let (st, t0): (SpaceTime, u64) = run.space_time(steps);
     let t1 = sim.now().max(1);
     let t0 = t0.min(t1.saturating_sub(1));
-    // A job drawn bundled: a line per operator, as the dataflow draws it (no cut of one's own:
-    // it would take a point on each of a thousand lines).
+    // A job drawn bundled: a line per operator, as the dataflow draws it.
     #[cfg(feature = "views")]
     if run.layout.bundled {
-        let hint = crate::ui::kit::pick(
-            p.lang,
-            "A line per operator: its subtasks drawn as one, as the dataflow draws them as one \
-             card. A thick span is a checkpoint's snapshots on that operator, from its first \
-             subtask's to its last; a completed checkpoint's cut is the band between them (each \
-             subtask's own point is inside it). The axis reaches back to the latest completed \
-             checkpoint's trigger; the trips drawn are the last steps'.",
-            "每個算子一條線：它的子任務合成一條，如同資料流圖把它們畫成一張卡片。粗段是一個檢查點在該算子上的快照，\
-             從第一個子任務的到最後一個的；完成的檢查點的切面是其間的帶狀區域（每個子任務自己的點都在其中）。\
-             時間軸往回延伸到最近完成的檢查點被觸發的時刻；畫出的傳輸是最近幾步的。",
-        );
-        let body = format!(
-            r#"<p class="hint">{}</p><div class="st-scroll">{}</div>"#,
-            escape(&hint),
-            grouped::plot(sim, &st, t0, t1, s.spacetime_title)
-        );
-        return html! {
-            <section class="spacetime" data-testid="spacetime" aria-label={s.spacetime_title}>
-                { Html::from_html_unchecked(body.into()) }
-            </section>
-        };
+        return grouped::section(p.lang, sim, &st, t0, t1);
     }
     let tasks = phys.tasks.len();
     let step = row_height(tasks);
@@ -224,12 +203,7 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
     let first = trips.len().saturating_sub(TRIPS);
     for trip in &trips[first..] {
         let info = &phys.channels[trip.channel as usize];
-        let (class, n) = match trip.item {
-            ItemKind::Record(_) => ("st-rec", None),
-            ItemKind::Barrier(n) => ("st-bar", Some(n)),
-            ItemKind::Cancel(n) => ("st-cancel", Some(n)),
-            ItemKind::EndOfData | ItemKind::EndOfPartition => ("st-eop", None),
-        };
+        let (class, n) = trip_class(trip.item);
         // A trip that began before the window enters it at the left edge, on its own line.
         let (mut xs, mut ys) = (x(trip.sent.time, t0, t1), row(info.from));
         let (xa, ya) = (x(trip.arrived.time, t0, t1), row(info.to));
@@ -577,6 +551,16 @@ pub fn spacetime(p: &SpaceTimeProps) -> Html {
             onkeydown={onkeydown}>
             { Html::from_html_unchecked(body.into()) }
         </section>
+    }
+}
+
+/// How a trip is drawn: its class, and the checkpoint whose colour it takes.
+fn trip_class(item: ItemKind) -> (&'static str, Option<u64>) {
+    match item {
+        ItemKind::Record(_) => ("st-rec", None),
+        ItemKind::Barrier(n) => ("st-bar", Some(n)),
+        ItemKind::Cancel(n) => ("st-cancel", Some(n)),
+        ItemKind::EndOfData | ItemKind::EndOfPartition => ("st-eop", None),
     }
 }
 

@@ -105,6 +105,18 @@ fn who(s: &Strings, sim: &Simulation) -> &'static str {
     }
 }
 
+/// What a global state is called: a snapshot's (Chandy-Lamport), a savepoint's or a
+/// checkpoint's. The inspector's heading and the share dialog's export say it alike.
+pub(crate) fn global_state_title(s: &Strings, sim: &Simulation, gs: &GlobalState) -> String {
+    if sim.mode().processes_initiate() {
+        (s.global_state_of_snapshot)(gs.checkpoint)
+    } else if gs.savepoint {
+        format!("{} · {}", (s.global_state_of)(gs.checkpoint), s.savepoint)
+    } else {
+        (s.global_state_of)(gs.checkpoint)
+    }
+}
+
 /// A completed checkpoint's global state: title, verdict, figures, the task and channel
 /// state tables. Written as one string of markup (names and payloads escaped): it only shows.
 pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> String {
@@ -113,13 +125,7 @@ pub(crate) fn global_state(s: &Strings, sim: &Simulation, gs: &GlobalState) -> S
     let v = &gs.verdict;
     let figures = Figures::of(sim);
     let aligned = sim.mode().blocks_inputs();
-    let title = escape(&if sim.mode().processes_initiate() {
-        (s.global_state_of_snapshot)(gs.checkpoint)
-    } else if gs.savepoint {
-        format!("{} · {}", (s.global_state_of)(gs.checkpoint), s.savepoint)
-    } else {
-        (s.global_state_of)(gs.checkpoint)
-    });
+    let title = escape(&global_state_title(s, sim, gs));
     // Focusable: its tables may scroll sideways, and a keyboard must be able to scroll them.
     let mut o = format!(
         r#"<div class="global-state" data-testid="global-state" data-checkpoint="{}" tabindex="0" role="region" aria-label="{title}"><h3><span class="swatch {}"></span>{title}</h3><p class="verdict {}" data-testid="verdict">{}"#,

@@ -10,10 +10,13 @@
 
 use std::fmt::Write;
 
-use super::{label_fit, x, LEFT, RIGHT, TOP, WIDTH};
+use yew::prelude::*;
+
+use super::{label_fit, trip_class, x, LEFT, RIGHT, TOP, WIDTH};
 use crate::engine::record::ItemKind;
 use crate::engine::view::{Across, SpaceTime};
 use crate::engine::Simulation;
+use crate::i18n::Lang;
 use crate::ui::fmt::{escape, px};
 use crate::ui::palette::checkpoint_class as k;
 
@@ -39,6 +42,33 @@ fn spans(sim: &Simulation, st: &SpaceTime, n: u64, t0: u64) -> Vec<Option<(u64, 
         });
     }
     out
+}
+
+/// The diagram's section: what it shows, and the plot. No cut of one's own here: it would
+/// take a point on each of a thousand lines.
+pub fn section(lang: Lang, sim: &Simulation, st: &SpaceTime, t0: u64, t1: u64) -> Html {
+    let title = lang.strings().spacetime_title;
+    let hint = crate::ui::kit::pick(
+        lang,
+        "A line per operator: its subtasks drawn as one, as the dataflow draws them as one card. \
+         A thick span is a checkpoint's snapshots on that operator, from its first subtask's to \
+         its last; a completed checkpoint's cut is the band between them (each subtask's own \
+         point is inside it). The axis reaches back to the latest completed checkpoint's \
+         trigger; the trips drawn are the last steps'.",
+        "每個算子一條線：它的子任務合成一條，如同資料流圖把它們畫成一張卡片。粗段是一個檢查點在該算子上的快照，\
+         從第一個子任務的到最後一個的；完成的檢查點的切面是其間的帶狀區域（每個子任務自己的點都在其中）。\
+         時間軸往回延伸到最近完成的檢查點被觸發的時刻；畫出的傳輸是最近幾步的。",
+    );
+    let body = format!(
+        r#"<p class="hint">{}</p><div class="st-scroll">{}</div>"#,
+        escape(&hint),
+        plot(sim, st, t0, t1, title)
+    );
+    html! {
+        <section class="spacetime" data-testid="spacetime" aria-label={title}>
+            { Html::from_html_unchecked(body.into()) }
+        </section>
+    }
 }
 
 /// The plot (an SVG) of the last steps, `st`, from time `t0` to `t1` — from earlier, the
@@ -83,11 +113,12 @@ pub fn plot(sim: &Simulation, st: &SpaceTime, t0: u64, t1: u64, title: &str) -> 
     let first = trips.len().saturating_sub(super::TRIPS);
     for trip in &trips[first..] {
         let info = &phys.channels[trip.channel as usize];
-        let (class, n) = match trip.item {
-            ItemKind::Record(_) => ("st-rec st-many", None),
-            ItemKind::Barrier(n) => ("st-bar", Some(n)),
-            ItemKind::Cancel(n) => ("st-cancel", Some(n)),
-            ItemKind::EndOfData | ItemKind::EndOfPartition => ("st-eop", None),
+        let (class, n) = trip_class(trip.item);
+        // Records by the hundred between two lines: fainter.
+        let many = if matches!(trip.item, ItemKind::Record(_)) {
+            " st-many"
+        } else {
+            ""
         };
         let (mut xs, mut ys) = (x(trip.sent.time, t0, t1), row(op_of(info.from)));
         let (xa, ya) = (x(trip.arrived.time, t0, t1), row(op_of(info.to)));
@@ -97,7 +128,7 @@ pub fn plot(sim: &Simulation, st: &SpaceTime, t0: u64, t1: u64, title: &str) -> 
         }
         let _ = write!(
             svg,
-            r#"<line class="{class} {}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+            r#"<line class="{class}{many} {}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
             n.map_or("", k),
             px(xs),
             px(ys),
