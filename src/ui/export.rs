@@ -59,18 +59,34 @@ pub fn download(_format: Format, _name: &str, _link: &str, _failed: &'static str
 #[cfg(not(target_arch = "wasm32"))]
 pub fn download_text(_text: &str, _file: &str) {}
 
-/// Downloads `text` as the file `file` (the scenario editor's JSON).
+/// Downloads `text` as the file `file` (the scenario editor's JSON, a global state's), handed
+/// to the browser as a `Blob`'s address rather than a `data:` one: `huge`'s global state is
+/// megabytes, which a `data:` address would carry percent-encoded, about twice over. The
+/// address is let go a minute later, when the download has long taken the file.
 #[cfg(target_arch = "wasm32")]
 pub fn download_text(text: &str, file: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+    use wasm_bindgen::{JsCast, JsValue};
+    let Some(window) = web_sys::window() else {
         return;
     };
-    let encoded: String = js_sys::encode_uri_component(text).into();
-    let _ = picture::save(
-        &doc,
-        &format!("data:application/json;charset=utf-8,{encoded}"),
-        file,
-    );
+    let Some(doc) = window.document() else {
+        return;
+    };
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(address) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    let _ = picture::save(&doc, &address, file);
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&address);
+    });
+    let _ = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000);
 }
 
 /// Downloads `name.svg`, `name.png` or `name-checkpoint-N.json` (a global state of the moment

@@ -7,6 +7,8 @@
 // perf.bench.js measures them as medians.
 const { test, expect } = require('./fixtures');
 const { Playground } = require('./page');
+const { runSim } = require('./trace');
+const fs = require('fs');
 
 const STEPS = 100_000;
 const CHUNK = 25_000;
@@ -193,8 +195,9 @@ test('on a phone the bundled graph is drawn at a readable size and scrolls sidew
 
 // The space-time diagram of a job drawn bundled: a line per operator, as the dataflow draws
 // an operator as one card (a line per subtask would be 1,024 lines a pixel apart), with the
-// completed checkpoint's cut as a band across the four lines.
-test('huge\'s space-time diagram is a line per operator, its completed cut a band', async ({ page }) => {
+// completed checkpoint's cut as a band across the four lines. Then that checkpoint's global
+// state as JSON: the export build runs huge's moment again, as the second player does.
+test('huge\'s space-time diagram is a line per operator, its completed cut a band; its global state downloads as JSON', async ({ page }) => {
   const app = new Playground(page);
   await app.open('?preset=huge');
   await expect(app.testId('bundle-2')).toBeVisible();
@@ -225,4 +228,25 @@ test('huge\'s space-time diagram is a line per operator, its completed cut a ban
   await expect(band).toBeVisible();
   expect((await band.locator('polygon').getAttribute('points')).trim().split(/\s+/)).toHaveLength(8);
   await app.screenshot('huge-spacetime');
+
+  // The global state as JSON: abs-sim run's entry for checkpoint 1, every one of the 131,328
+  // channels (megabytes: the file is handed to the browser as a Blob). The export build once
+  // did not know huge ("there is no preset named huge").
+  const step = await app.stepCount();
+  await app.testId('share').click();
+  await expect(app.testId('export-json')).toHaveText('Global state of checkpoint 1 · JSON');
+  const t1 = Date.now();
+  const [json] = await Promise.all([
+    page.waitForEvent('download', { timeout: 120_000 }),
+    app.testId('export-json').click(),
+  ]);
+  expect(json.suggestedFilename()).toBe(`huge-step-${step}-checkpoint-1.json`);
+  const text = fs.readFileSync(await json.path(), 'utf8');
+  console.log(`huge: its global state as JSON, ${(text.length / 1e6).toFixed(1)} MB, ${Date.now() - t1} ms from the click`);
+  const file = JSON.parse(text);
+  expect(file).toMatchObject({ scenario: 'huge', step, link: await app.testId('permalink').inputValue() });
+  expect(Object.keys(file.checkpoint.global_state.channels)).toHaveLength(131_328);
+  const { summary } = runSim('huge', file.mode, step);
+  expect(file.checkpoint).toEqual(summary.checkpoints.find((c) => c.id === 1));
+  await expect(app.testId('export-failed')).toHaveText('');
 });

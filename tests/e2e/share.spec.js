@@ -108,7 +108,7 @@ test.describe(() => {
     expect(fetched).toEqual([]);
     await expect(app.testId('export-failed')).toHaveText('');
     await app.testId('export-svg').click();
-    await expect(app.testId('export-failed')).toHaveText(/^無法製作圖片：\S/);
+    await expect(app.testId('export-failed')).toHaveText(/^無法製作檔案：\S/);
     expect(fetched.length).toBeGreaterThan(0);
     // The network is back: the next click downloads, and the line is cleared.
     blocked = false;

@@ -216,7 +216,7 @@ pub const STRINGS: Strings = Strings {
         "The space-time diagram alone:",
         "As data, with the fields abs-sim prints:",
     ],
-    export_failed: "The picture could not be made: ",
+    export_failed: "The file could not be made: ",
     more_checkpoints: |n| format!("{n} more in the Checkpoints tab →"),
     earlier: "Earlier:",
     throughput_title: "Throughput at the sinks",

@@ -212,7 +212,7 @@ pub const STRINGS: Strings = Strings {
         "只下載時空圖：",
         "以資料下載（欄位同 abs-sim 的輸出）：",
     ],
-    export_failed: "無法製作圖片：",
+    export_failed: "無法製作檔案：",
     more_checkpoints: |n| format!("另有 {n} 個在「檢查點」分頁 →"),
     earlier: "較早的：",
     throughput_title: "輸出端的吞吐量",
