@@ -156,7 +156,7 @@ test('at phone width every entry of the header\'s menus fits its box, in every l
       for (const preset of ['backpressure', 'token']) {
         const app = new Playground(page);
         await app.open(`?preset=${preset}&lang=${lang}`);
-        const menus = await page.locator('.app .header select').evaluateAll((selects) => {
+        const menus = await page.locator('#app .header select').evaluateAll((selects) => {
           const ctx = document.createElement('canvas').getContext('2d');
           return selects.map((s) => {
             const css = getComputedStyle(s);

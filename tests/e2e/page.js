@@ -12,6 +12,10 @@ class Playground {
   async open(query = '') {
     await this.page.goto(`${this.base}index.html${query}`);
     await expect(this.page.getByTestId('step-counter')).toBeVisible();
+    // The first picture (index.html's shell: the app's own markup, without test ids) is hidden
+    // once the app is in and removed two frames later; until then a class selector such as
+    // `.app .tagline` finds both (words.spec.js failed so once, in a clean make test).
+    await expect(this.page.locator('body > .boot')).toHaveCount(0);
   }
 
   testId(id) {

@@ -46,7 +46,7 @@ test('before the WebAssembly arrives, the default page is drawn: the app\'s head
   // The static text is the app's own (index.html is written by hand: this is what keeps it
   // true), and the app's lesson takes the shell's place and size, so nothing jumps and the
   // largest paint of the page stays the first one.
-  const app = page.locator('.app');
+  const app = page.locator('#app > .app');
   expect(drawn.lesson).toBe(squash(await app.getByTestId('lesson').textContent()));
   expect(drawn.tagline).toBe(squash(await app.locator('.tagline').textContent()));
   expect(await app.getByTestId('lesson').boundingBox()).toEqual(drawn.box);
@@ -67,7 +67,7 @@ test('the lesson keeps its place and size when the app takes over, at tablet and
     };
     release();
     await expect(page.getByTestId('step-counter')).toBeVisible();
-    const app = page.locator('.app');
+    const app = page.locator('#app > .app');
     // Below 1024 px the header wraps its menus onto more rows; the shell's stand-ins wrap the
     // same way, so the lesson neither moves nor changes size.
     expect(await app.getByTestId('lesson').boundingBox(), `lesson at width ${width}`).toEqual(drawn.lesson);
@@ -230,5 +230,5 @@ test('the release build works from a sub-path', async ({ page }) => {
   for (const kind of [/\.js$/, /\.wasm$/]) {
     expect(requests.some((u) => kind.test(new URL(u).pathname)), String(kind)).toBe(true);
   }
-  expect(await page.locator('.app').evaluate((el) => getComputedStyle(el).display)).toBe('grid');
+  expect(await page.locator('#app > .app').evaluate((el) => getComputedStyle(el).display)).toBe('grid');
 });

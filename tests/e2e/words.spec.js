@@ -16,7 +16,7 @@ for (const lang of ['en', 'zh', 'zh-Hans']) {
     await page.setViewportSize({ width: 1280, height: 800 });
     const app = new Playground(page);
     await app.open(`?preset=backpressure&lang=${lang}`);
-    const tagline = page.locator('.app .tagline');
+    const tagline = page.locator('#app .tagline');
     await expect(tagline).toBeVisible();
     const fit = await tagline.evaluate((t) => ({ scroll: t.scrollWidth, client: t.clientWidth }));
     expect(fit.scroll, 'the subtitle is cut').toBeLessThanOrEqual(fit.client);
